@@ -1,0 +1,148 @@
+#!/usr/bin/env bash
+# schedplay build script. Subcommands:
+#   ./build.sh build     build the site into dist/ (UI wasm, engine worker wasm, static files)
+#   ./build.sh serve     build, then serve the playground on 127.0.0.1:8080 (ADDR=… to change)
+#   ./build.sh test      every check and test suite: gofmt, vet (native + js), staticcheck,
+#                        go test (native), wasm tests under node, browser end-to-end tests
+#   ./build.sh bench     engine benchmarks (go test -bench), written to bench.txt
+#   ./build.sh worker    build the Cloudflare Worker into dist-worker/ (runtime cloudflare)
+#   ./build.sh fuzz      run every fuzz target for FUZZTIME (default 30s) each
+# Each installs what it needs on a fresh Debian machine and says what it is doing.
+set -euo pipefail
+cd "$(dirname "$0")"
+ROOT=$PWD
+export GOFLAGS="${GOFLAGS:--buildvcs=false}"
+
+say() { printf '\033[1m==> %s\033[0m\n' "$*"; }
+
+need_go() {
+	command -v go >/dev/null || { echo "Go 1.26 is required (https://go.dev/dl/)"; exit 1; }
+}
+
+need_node() {
+	if ! command -v node >/dev/null; then
+		say "installing node (apt)"
+		apt_install nodejs npm
+	fi
+}
+
+apt_updated=""
+apt_install() {
+	if [ "$(id -u)" != 0 ]; then
+		echo "need root to apt-get install $*; install them and retry"; exit 1
+	fi
+	if [ -z "$apt_updated" ]; then
+		DEBIAN_FRONTEND=noninteractive apt-get update -q >/dev/null
+		apt_updated=1
+	fi
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$@" >/dev/null
+}
+
+need_chromium() {
+	if ! command -v chromium >/dev/null; then
+		say "installing chromium for the browser tests (apt, ~1 min)"
+		apt_install chromium
+	fi
+}
+
+build_site() {
+	need_go
+	say "building the site into dist/"
+	rm -rf dist
+	mkdir -p dist/ui
+	# workers-assets-gen rm -rf's its -o directory: run it before go build.
+	go tool workers-assets-gen -mode=go -runtime=browser -o dist/build
+	# Let the worker script live anywhere (toolchain.md §2).
+	sed -i 's#fetch("./build/app.wasm")#fetch(new URL("./app.wasm", import.meta.url))#' dist/build/runtime.mjs
+	GOOS=js GOARCH=wasm go build -trimpath -ldflags='-s -w' -o dist/build/app.wasm ./wasm/engine
+	if [ -d wasm/ui ] && ls wasm/ui/*.go >/dev/null 2>&1; then
+		GOOS=js GOARCH=wasm go build -trimpath -ldflags='-s -w' -o dist/ui/ui.wasm ./wasm/ui
+	fi
+	cp "$(go env GOROOT)/lib/wasm/wasm_exec.js" dist/ui/wasm_exec.js
+	cp index.html dist/
+	if [ -d site/static ]; then cp -r site/static/. dist/; fi
+	if command -v gzip >/dev/null; then
+		for f in dist/build/app.wasm dist/ui/ui.wasm; do [ -f "$f" ] && gzip -9 -k -f "$f"; done
+	fi
+	say "site built: $(du -sh dist | cut -f1) in dist/"
+}
+
+build_worker() {
+	need_go
+	say "building the Cloudflare Worker into dist-worker/"
+	rm -rf dist-worker/build
+	mkdir -p dist-worker
+	go tool workers-assets-gen -mode=go -runtime=cloudflare -o dist-worker/build
+	GOOS=js GOARCH=wasm go build -trimpath -ldflags='-s -w' -o dist-worker/build/app.wasm ./wasm/edge
+	cp wasm/edge/wrangler.jsonc dist-worker/wrangler.jsonc
+}
+
+cmd_test() {
+	need_go
+	say "gofmt"
+	bad=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './dist*'))
+	if [ -n "$bad" ]; then echo "gofmt would change:"; echo "$bad"; exit 1; fi
+	say "go vet (native)"
+	go vet ./...
+	say "go vet (js/wasm)"
+	GOOS=js GOARCH=wasm go vet ./...
+	say "staticcheck (native and js/wasm)"
+	SC=$(go tool -n staticcheck)
+	"$SC" ./...
+	GOOS=js GOARCH=wasm "$SC" ./...
+	say "go test (native)"
+	go test -count=1 ./...
+	need_node
+	say "go test (js/wasm under node)"
+	GOOS=js GOARCH=wasm go test -count=1 -exec="$ROOT/tools/wasmexec/go_js_wasm_exec" ./engine/... ./site/api/...
+	build_site
+	if [ -d e2e ]; then
+		need_chromium
+		say "browser end-to-end tests (headless chromium)"
+		SCHEDPLAY_DIST="$ROOT/dist" go test -count=1 -tags e2e ./e2e/...
+	fi
+	if [ -f wasm/edge/edge_test.sh ]; then
+		say "Cloudflare Worker under wrangler dev (workerd)"
+		build_worker
+		bash wasm/edge/edge_test.sh
+	fi
+	say "all tests passed"
+}
+
+cmd_serve() {
+	build_site
+	addr="${ADDR:-127.0.0.1:8080}"
+	say "serving the playground on http://$addr (Ctrl-C stops)"
+	go run ./cmd/schedplay serve --addr "$addr" --dir dist
+}
+
+cmd_bench() {
+	need_go
+	say "engine benchmarks (go test -bench, -benchmem); results in bench.txt"
+	go test -run '^$' -bench "${BENCH:-.}" -benchmem -count "${COUNT:-5}" ./engine/... | tee bench.txt
+	say "summarise with: go run golang.org/x/perf/cmd/benchstat@latest bench.txt"
+}
+
+cmd_fuzz() {
+	need_go
+	t="${FUZZTIME:-30s}"
+	for pkg in $(go list ./...); do
+		for f in $(go test -list '^Fuzz' "$pkg" 2>/dev/null | grep '^Fuzz' || true); do
+			say "fuzzing $pkg $f for $t"
+			go test -run '^$' -fuzz "^$f\$" -fuzztime "$t" "$pkg"
+		done
+	done
+}
+
+case "${1:-}" in
+build) build_site ;;
+serve) cmd_serve ;;
+test) cmd_test ;;
+bench) cmd_bench ;;
+worker) build_worker ;;
+fuzz) cmd_fuzz ;;
+*)
+	sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'
+	exit 2
+	;;
+esac

@@ -1,0 +1,154 @@
+package scenario
+
+import (
+	"encoding/json"
+
+	"schedplay/engine/topo"
+	"schedplay/engine/units"
+)
+
+// Version is the scenario format version this package reads and writes.
+const Version = 1
+
+// Scenario is the document of scenario-v1.md as written by a user, a preset
+// file, an API body or a share link. Sections are kept as JSON objects
+// because each may name a "preset" and override any of its fields; Resolve
+// merges them and decodes the result strictly into the typed sections.
+type Scenario struct {
+	Schedplay int             `json:"schedplay"`
+	Name      string          `json:"name,omitempty"`
+	Machine   json.RawMessage `json:"machine,omitempty"`
+	Policy    json.RawMessage `json:"policy,omitempty"`
+	Workload  json.RawMessage `json:"workload,omitempty"`
+	Run       json.RawMessage `json:"run,omitempty"`
+}
+
+// Resolved is a scenario with every preset expanded, every override applied,
+// defaults filled and every field validated: what the engine runs.
+type Resolved struct {
+	Name     string       `json:"name,omitempty"`
+	Machine  topo.Machine `json:"machine"`
+	Policy   Policy       `json:"policy"`
+	Workload Workload     `json:"workload"`
+	Run      Run          `json:"run"`
+}
+
+// Policy is the "policy" section. Domain-shaping fields come from
+// topo.DomainPolicy (inlined); the rest steers the simulated fair class.
+type Policy struct {
+	topo.DomainPolicy
+	// IdleSelectAsym is the v6 idle-selection change: after the core is
+	// chosen, take its highest-priority idle sibling (select_idle_smt_cpu()).
+	IdleSelectAsym bool `json:"idle_select_asym,omitempty"`
+	// Features are scheduler features (features.h) and kernel-generation
+	// switches; absent entries keep the defaults of Features.
+	Features Features `json:"features,omitzero"`
+	// HZ is the tick rate (default 250).
+	HZ int `json:"hz,omitempty"`
+	// BaseSlice is sysctl_sched_base_slice before the ilog2 scaling (default 700us).
+	BaseSlice units.Duration `json:"base_slice,omitempty"`
+	// MigrationCost is sysctl_sched_migration_cost (default 500us).
+	MigrationCost units.Duration `json:"migration_cost,omitempty"`
+}
+
+// Features are the scheduler feature switches that matter here. Pointer
+// fields distinguish "not set" (kernel default) from an explicit value;
+// use the accessor methods (On) in the engine.
+type Features struct {
+	SISUtil      *bool `json:"SIS_UTIL,omitempty"`
+	WakeAffine   *bool `json:"WAKE_AFFINE,omitempty"`
+	WAIdle       *bool `json:"WA_IDLE,omitempty"`
+	WAWeight     *bool `json:"WA_WEIGHT,omitempty"`
+	WABias       *bool `json:"WA_BIAS,omitempty"`
+	RunToParity  *bool `json:"RUN_TO_PARITY,omitempty"`
+	PreemptShort *bool `json:"PREEMPT_SHORT,omitempty"`
+	PlaceLag     *bool `json:"PLACE_LAG,omitempty"`
+	UtilEst      *bool `json:"UTIL_EST,omitempty"`
+	NIRandom     *bool `json:"NI_RANDOM,omitempty"`
+	NohzIdle     *bool `json:"NOHZ_IDLE,omitempty"`
+	// SMTAwareAsymCapacity selects the TIP7 SMT-aware select_idle_capacity()
+	// and asym_fits_cpu() (P1b "mainline"); false gives 6.12 behaviour (P1).
+	SMTAwareAsymCapacity *bool `json:"SMT_AWARE_ASYM_CAPACITY,omitempty"`
+	// ILBIdleCore prefers a fully idle core as the nohz ILB CPU (293f9611ae73).
+	ILBIdleCore *bool `json:"ILB_IDLE_CORE,omitempty"`
+	// PELT selects the invariance mode: "modern" (default) or "legacy2018".
+	PELT PELTMode `json:"PELT,omitempty"`
+}
+
+// PELTMode is the PELT invariance generation.
+type PELTMode string
+
+const (
+	PELTModern     PELTMode = "modern"
+	PELTLegacy2018 PELTMode = "legacy2018"
+)
+
+// Workload is the "workload" section.
+type Workload struct {
+	Groups []Group `json:"groups"`
+	// Housekeeping, when present, replaces the machine's own noise.
+	Housekeeping *topo.Housekeeping `json:"housekeeping,omitempty"`
+	// Kind names what the workload measures, for reporting units:
+	// "sgemm" (GFLOP/s), "requests", "latency", "ops" (schedplay addition).
+	Metric string `json:"metric,omitempty"`
+}
+
+// Group is a set of identical tasks.
+type Group struct {
+	Name  string `json:"name"`
+	Count int    `json:"count"`
+	// CPUs is the affinity mask in cpulist syntax; "" means all CPUs.
+	CPUs string `json:"cpus,omitempty"`
+	Nice int    `json:"nice,omitempty"`
+	// Process marks separate address spaces (process switch cost applies);
+	// false means threads of one process (schedplay addition).
+	Process bool `json:"process,omitempty"`
+	// Start delays the group's fork (schedplay addition).
+	Start   units.Duration `json:"start,omitempty"`
+	Program []Step         `json:"program"`
+}
+
+// Step is one program step. Exactly one of the kind fields is set; the
+// others are its options. See docs/scenario.md.
+type Step struct {
+	Compute  *units.Duration `json:"compute,omitempty"`  // work on a speed-1.0 full-resource thread
+	Jitter   float64         `json:"jitter,omitempty"`   // ± fraction applied to compute
+	Sleep    *units.Duration `json:"sleep,omitempty"`    // timer sleep (no WF_SYNC)
+	Barrier  string          `json:"barrier,omitempty"`  // group barrier name; last arrival wakes all
+	Spin     units.Duration  `json:"spin,omitempty"`     // barrier/recv: spin this long before blocking
+	Send     string          `json:"send,omitempty"`     // channel name: post one message, wake a receiver
+	Recv     string          `json:"recv,omitempty"`     // channel name: take one message or block
+	Sync     bool            `json:"sync,omitempty"`     // send: WF_SYNC wake-up
+	Wake     int             `json:"wake,omitempty"`     // send: messages posted at once (futex wake n)
+	Capacity int             `json:"capacity,omitempty"` // send: channel buffer limit (0 = unbounded)
+	Periodic *Periodic       `json:"periodic,omitempty"`
+	Repeat   int             `json:"repeat,omitempty"` // repeat Do this many times
+	Pool     string          `json:"pool,omitempty"`   // repeat Do while the shared pool has tokens
+	Total    int             `json:"total,omitempty"`  // pool: tokens in the shared pool
+	Do       []Step          `json:"do,omitempty"`
+}
+
+// Periodic runs Do every Every (absolute timer, like cyclictest) and records
+// the wake-up latency of each period. Count 0 means until the run ends.
+type Periodic struct {
+	Every units.Duration `json:"every"`
+	Count int            `json:"count,omitempty"`
+	Do    []Step         `json:"do,omitempty"`
+}
+
+// Until says when a repetition ends.
+type Until string
+
+const (
+	UntilDone     Until = "done"     // when every program completed (capped by duration)
+	UntilDuration Until = "duration" // always run for duration
+)
+
+// Run is the "run" section.
+type Run struct {
+	Duration units.Duration `json:"duration"`
+	Until    Until          `json:"until,omitempty"`
+	Seed     uint64         `json:"seed"`
+	Reps     int            `json:"reps"`
+	Warmup   units.Duration `json:"warmup,omitempty"`
+}

@@ -1,0 +1,16 @@
+package sim
+
+// Options steer one Run.
+type Options struct {
+	// Timeline records repetition 0's timeline and decision records.
+	Timeline bool
+	// MaxEvents is the event budget per repetition; 0 means DefaultMaxEvents.
+	// A run that exceeds it stops with ErrEventBudget.
+	MaxEvents int64
+	// Progress, when set, is called now and then with the fraction done
+	// (0..1) over all repetitions. It must not block.
+	Progress func(done float64)
+}
+
+// DefaultMaxEvents is the per-repetition event budget when Options.MaxEvents is 0.
+const DefaultMaxEvents = 200_000_000

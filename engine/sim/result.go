@@ -1,0 +1,182 @@
+package sim
+
+// Result is what one scenario produces: per-repetition metrics, their
+// summary across repetitions, and repetition 0's timeline and decisions.
+// Its JSON form is the body of POST /api/v1/simulate.
+type Result struct {
+	Scenario string `json:"scenario,omitempty"` // scenario name
+	// Unit names the throughput unit: "GFLOP/s" for SGEMM-like workloads,
+	// else "work/s" (reference-ns of work per second, i.e. busy-thread equivalents).
+	Unit    string       `json:"unit"`
+	Reps    []RepMetrics `json:"reps"`
+	Summary Summary      `json:"summary"`
+	// Timeline is repetition 0's timeline (nil when not requested).
+	Timeline *Timeline `json:"timeline,omitempty"`
+	// Warnings are sched_warn events (WARN_ON_ONCE equivalents).
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// RepMetrics are the metrics of one repetition, warm-up excluded.
+type RepMetrics struct {
+	Seed uint64 `json:"seed"`
+	// Throughput is work per second in Result.Unit over the measured window;
+	// GFLOPS is set when the machine has gflops_per_core.
+	Throughput float64 `json:"throughput"`
+	GFLOPS     float64 `json:"gflops,omitempty"`
+	// Completion is when every program finished (ns), or 0 if not all did.
+	Completion int64 `json:"completion_ns"`
+	// Elapsed is the simulated time of the repetition (ns).
+	Elapsed int64 `json:"elapsed_ns"`
+	// ModeTransitions counts ST↔SMT (partitioned) mode changes, all cores.
+	ModeTransitions int64 `json:"mode_transitions"`
+	// PEAlternations counts switches of the active PE inside a core (§7.2).
+	PEAlternations int64 `json:"pe_alternations"`
+	// Migrations by cause: wakeup, periodic, newidle, nohz, active, misfit, asym.
+	Migrations      Migrations `json:"migrations"`
+	ContextSwitches int64      `json:"context_switches"`
+	Wakeups         int64      `json:"wakeups"`
+	// Latency is the wake-up latency distribution of periodic steps (and of
+	// all wake-ups when no periodic step exists), in ns.
+	Latency Latency `json:"latency"`
+	// BusyNs[cpu] is the CPU's busy time in the window; ModeResidency[core]
+	// the core's time per mode.
+	BusyNs        []int64         `json:"busy_ns"`
+	ModeResidency []ModeResidency `json:"mode_residency"`
+	// Ops counts completed program-level operations (channel sends, pool
+	// tokens, periodic loops) for ops-style benchmarks.
+	Ops int64 `json:"ops"`
+	// OpTimeNs is elapsed/ops for ping-pong style workloads (µs/op figures).
+	OpTimeNs float64 `json:"op_time_ns,omitempty"`
+	// Series is throughput over time (one point per bucket).
+	Series Series `json:"series"`
+}
+
+// Migrations counts task migrations by the path that moved the task.
+type Migrations struct {
+	Wakeup   int64 `json:"wakeup"`
+	Periodic int64 `json:"periodic"`
+	Newidle  int64 `json:"newidle"`
+	Nohz     int64 `json:"nohz"`
+	Active   int64 `json:"active"`
+	Misfit   int64 `json:"misfit"`
+	Asym     int64 `json:"asym"`
+	Total    int64 `json:"total"`
+}
+
+// Latency is a latency distribution summary plus a histogram.
+type Latency struct {
+	Count int64   `json:"count"`
+	P50   int64   `json:"p50_ns"`
+	P99   int64   `json:"p99_ns"`
+	P999  int64   `json:"p999_ns"`
+	Max   int64   `json:"max_ns"`
+	Mean  float64 `json:"mean_ns"`
+	// Histogram has log2 buckets: Buckets[i] counts samples in [2^i, 2^(i+1)) ns.
+	Buckets []int64 `json:"buckets,omitempty"`
+}
+
+// ModeResidency is one core's time (ns) in each mode over the window.
+type ModeResidency struct {
+	ST          int64 `json:"st_ns"`          // one PE busy, full resources
+	SMT         int64 `json:"smt_ns"`         // partitioned, ≥2 busy
+	Partitioned int64 `json:"partitioned_ns"` // partitioned with one PE busy (held)
+	Switching   int64 `json:"switching_ns"`
+	Idle        int64 `json:"idle_ns"`
+}
+
+// Series is a regularly sampled metric.
+type Series struct {
+	StepNs int64     `json:"step_ns"`
+	Values []float64 `json:"values"`
+}
+
+// Stat is mean ± sample standard deviation over repetitions, with the
+// extremes.
+type Stat struct {
+	Mean   float64 `json:"mean"`
+	Stddev float64 `json:"stddev"`
+	Min    float64 `json:"min"`
+	Max    float64 `json:"max"`
+	N      int     `json:"n"`
+}
+
+// Summary aggregates RepMetrics across repetitions.
+type Summary struct {
+	Throughput      Stat `json:"throughput"`
+	GFLOPS          Stat `json:"gflops"`
+	Completion      Stat `json:"completion_ns"`
+	ModeTransitions Stat `json:"mode_transitions"`
+	PEAlternations  Stat `json:"pe_alternations"`
+	Migrations      Stat `json:"migrations"`
+	ContextSwitches Stat `json:"context_switches"`
+	LatencyP50      Stat `json:"latency_p50_ns"`
+	LatencyP99      Stat `json:"latency_p99_ns"`
+	LatencyP999     Stat `json:"latency_p999_ns"`
+	LatencyMax      Stat `json:"latency_max_ns"`
+	OpTime          Stat `json:"op_time_ns"`
+}
+
+// Timeline is repetition 0's compact record of what ran where.
+type Timeline struct {
+	// Tasks names every task: index = task id.
+	Tasks []TaskInfo `json:"tasks"`
+	// Runs[cpu] are the CPU's run intervals, sorted by start.
+	Runs [][]Interval `json:"runs"`
+	// Modes[core] are the core's mode intervals, sorted by start.
+	Modes [][]ModeInterval `json:"modes"`
+	// Decisions are the placement decisions (wake-ups and migrations), in
+	// time order; an Interval's Decision indexes this slice (-1 = none).
+	Decisions []Decision `json:"decisions"`
+	// Truncated is true when the timeline hit its size cap.
+	Truncated bool  `json:"truncated,omitempty"`
+	EndNs     int64 `json:"end_ns"`
+}
+
+// TaskInfo names one task.
+type TaskInfo struct {
+	Name  string `json:"name"`
+	Group int    `json:"group"`
+	PID   int    `json:"pid"`
+}
+
+// Interval is one stretch of a task running on a CPU.
+type Interval struct {
+	Task     int   `json:"t"`
+	Start    int64 `json:"s"`
+	End      int64 `json:"e"`
+	Decision int   `json:"d"` // index into Timeline.Decisions that placed it, or -1
+}
+
+// Mode is a core's SMT mode.
+type Mode uint8
+
+// Core modes (kernel-model.md §7.2).
+const (
+	ModeIdle        Mode = iota // no PE busy
+	ModeST                      // full-resource single thread (SMT1 on POWER7)
+	ModeSMT                     // partitioned, ≥2 threads busy (SMT2/SMT4 on POWER7)
+	ModePartitioned             // partitioned, one PE busy (held / not re-qualified)
+	ModeSwitching               // mode change in progress
+)
+
+// ModeInterval is a stretch of time a core spent in one mode.
+type ModeInterval struct {
+	Mode  Mode  `json:"m"`
+	Start int64 `json:"s"`
+	End   int64 `json:"e"`
+}
+
+// Decision records why a task was placed on a CPU: the kernel path taken
+// and the CPUs it considered.
+type Decision struct {
+	At   int64 `json:"at"`
+	Task int   `json:"t"`
+	// Kind is "wakeup", "fork", "periodic", "newidle", "nohz", "active",
+	// "misfit" or "asym".
+	Kind string `json:"k"`
+	From int    `json:"from"` // prev / source CPU
+	To   int    `json:"to"`
+	// Path is the kernel decision path, e.g.
+	// ["select_task_rq_fair", "wake_affine → prev idle", "select_idle_sibling: prev idle", "select_idle_smt_cpu → cpu 0"].
+	Path []string `json:"path"`
+}

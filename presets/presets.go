@@ -1,0 +1,155 @@
+// Package presets holds schedplay's named machines, policies, workloads and
+// seed scenarios as embedded JSON data files, one file per preset:
+//
+//	presets/machine/<name>.json   {"description": "...", "machine":  {...}}
+//	presets/policy/<name>.json    {"description": "...", "policy":   {...}}
+//	presets/workload/<name>.json  {"description": "...", "workload": {...}}
+//	presets/scenario/<name>.json  {"description": "...", "story": "...", "scenario": {...}, "variants": [...]}
+//
+// The file name (without .json) is the preset name. See README.md here.
+package presets
+
+import (
+	"bytes"
+	"embed"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"path"
+	"sort"
+	"strings"
+)
+
+//go:embed machine policy workload scenario
+var files embed.FS
+
+// Kind is a preset's section kind.
+type Kind string
+
+// The four preset kinds, also the directory names.
+const (
+	Machine  Kind = "machine"
+	Policy   Kind = "policy"
+	Workload Kind = "workload"
+	Scenario Kind = "scenario"
+)
+
+// Kinds lists the kinds in display order.
+var Kinds = []Kind{Scenario, Machine, Policy, Workload}
+
+// Variant is a named set of overrides of a seed scenario (e.g. one thread
+// count of a scaling experiment).
+type Variant struct {
+	Name string     `json:"name"`
+	Set  []Override `json:"set"`
+}
+
+// Override is one path=value override, as `--set` takes it.
+type Override struct {
+	Path  string          `json:"path"`
+	Value json.RawMessage `json:"value"`
+}
+
+// Preset is one named preset.
+type Preset struct {
+	Kind        Kind   `json:"kind"`
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	// Story is the one-line result a scenario demonstrates (scenarios only).
+	Story string `json:"story,omitempty"`
+	// Body is the section object (or the whole scenario document).
+	Body json.RawMessage `json:"body"`
+	// Variants of a seed scenario (scenarios only).
+	Variants []Variant `json:"variants,omitempty"`
+	// Compare names the policies a seed scenario is meant to compare.
+	Compare []string `json:"compare,omitempty"`
+}
+
+// Set is the loaded, validated collection of presets. The zero value is empty.
+type Set struct {
+	list   []Preset
+	byName map[Kind]map[string]int
+}
+
+// fileFormat is a preset file; exactly one body key is set.
+type fileFormat struct {
+	Description string          `json:"description"`
+	Story       string          `json:"story,omitempty"`
+	Machine     json.RawMessage `json:"machine,omitempty"`
+	Policy      json.RawMessage `json:"policy,omitempty"`
+	Workload    json.RawMessage `json:"workload,omitempty"`
+	Scenario    json.RawMessage `json:"scenario,omitempty"`
+	Variants    []Variant       `json:"variants,omitempty"`
+	Compare     []string        `json:"compare,omitempty"`
+}
+
+// Load reads every embedded preset file. It fails, naming the file, on a
+// malformed file, an unknown key, a missing description or body.
+func Load() (*Set, error) { return load(files) }
+
+func load(fsys fs.FS) (*Set, error) {
+	s := &Set{byName: map[Kind]map[string]int{}}
+	for _, k := range Kinds {
+		s.byName[k] = map[string]int{}
+		names, err := fs.Glob(fsys, string(k)+"/*.json")
+		if err != nil {
+			return nil, err
+		}
+		sort.Strings(names)
+		for _, fn := range names {
+			p, err := loadFile(fsys, k, fn)
+			if err != nil {
+				return nil, fmt.Errorf("preset %s: %w", fn, err)
+			}
+			s.byName[k][p.Name] = len(s.list)
+			s.list = append(s.list, p)
+		}
+	}
+	return s, nil
+}
+
+func loadFile(fsys fs.FS, k Kind, fn string) (Preset, error) {
+	data, err := fs.ReadFile(fsys, fn)
+	if err != nil {
+		return Preset{}, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var f fileFormat
+	if err := dec.Decode(&f); err != nil {
+		return Preset{}, err
+	}
+	body := map[Kind]json.RawMessage{Machine: f.Machine, Policy: f.Policy, Workload: f.Workload, Scenario: f.Scenario}[k]
+	if len(body) == 0 {
+		return Preset{}, fmt.Errorf("missing %q object", k)
+	}
+	if strings.TrimSpace(f.Description) == "" {
+		return Preset{}, fmt.Errorf("missing description")
+	}
+	name := strings.TrimSuffix(path.Base(fn), ".json")
+	return Preset{Kind: k, Name: name, Description: f.Description, Story: f.Story,
+		Body: body, Variants: f.Variants, Compare: f.Compare}, nil
+}
+
+// Get returns the preset of kind k named name.
+func (s *Set) Get(k Kind, name string) (Preset, bool) {
+	i, ok := s.byName[k][name]
+	if !ok {
+		return Preset{}, false
+	}
+	return s.list[i], true
+}
+
+// Names returns the sorted names of kind k.
+func (s *Set) Names(k Kind) []string {
+	var out []string
+	for _, p := range s.list {
+		if p.Kind == k {
+			out = append(out, p.Name)
+		}
+	}
+	return out
+}
+
+// All returns every preset, grouped by kind in Kinds order, sorted by name.
+func (s *Set) All() []Preset { return append([]Preset(nil), s.list...) }
