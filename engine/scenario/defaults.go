@@ -1,0 +1,147 @@
+package scenario
+
+import (
+	"schedplay/engine/topo"
+	"schedplay/engine/units"
+)
+
+// Kernel defaults (kernel-model.md §9 "Extra knobs").
+const (
+	DefaultHZ            = 250
+	DefaultBaseSlice     = 700 * units.Microsecond
+	DefaultMigrationCost = 500 * units.Microsecond
+	DefaultDuration      = 1 * units.Second
+)
+
+// WithDefaults returns a copy of r with every unset field given its
+// documented default. It never validates; Validate does that.
+func (r Resolved) WithDefaults() Resolved {
+	r.Machine = MachineWithDefaults(r.Machine)
+	p := &r.Policy
+	if p.HZ == 0 {
+		p.HZ = DefaultHZ
+	}
+	if p.BaseSlice == 0 {
+		p.BaseSlice = DefaultBaseSlice
+	}
+	if p.MigrationCost == 0 {
+		p.MigrationCost = DefaultMigrationCost
+	}
+	if p.Features.PELT == "" {
+		p.Features.PELT = PELTModern
+	}
+	if r.Run.Duration == 0 {
+		r.Run.Duration = DefaultDuration
+	}
+	if r.Run.Until == "" {
+		r.Run.Until = UntilDone
+	}
+	if r.Run.Reps == 0 {
+		r.Run.Reps = 1
+	}
+	return r
+}
+
+// MachineWithDefaults fills the unset machine fields: one cluster per node,
+// LLC per node, one thread per core, core-major numbering, one core class of
+// capacity 1024 and speed 1.0, the competitive SMT model for SMT machines,
+// and the wake-up latency model's defaults.
+func MachineWithDefaults(m topo.Machine) topo.Machine {
+	if m.ClustersPerNode == 0 {
+		m.ClustersPerNode = 1
+	}
+	if m.LLC == "" {
+		m.LLC = topo.LLCNode
+	}
+	if m.ThreadsPerCore == 0 {
+		m.ThreadsPerCore = 1
+	}
+	if m.Numbering == "" {
+		m.Numbering = topo.CoreMajor
+	}
+	if len(m.CoreClasses) == 0 && m.Nodes > 0 && m.CoresPerNode > 0 {
+		m.CoreClasses = []topo.CoreClass{{Name: "core", Cores: m.Nodes * m.CoresPerNode, Capacity: 1024, Speed: 1}}
+	}
+	s := &m.SMT
+	if s.Model == "" {
+		s.Model = topo.SMTCompetitive
+	}
+	if len(s.Yield) == 0 {
+		s.Yield = defaultYield(s.Model, m.ThreadsPerCore)
+	}
+	if s.Qual == 0 && s.Model == topo.SMTSpatial {
+		s.Qual = 3 * units.Microsecond // 10 Ki cycles at ~3.4 GHz
+	}
+	if s.PartitionedSingle == 0 {
+		s.PartitionedSingle = 0.60
+	}
+	l := &m.Latency
+	if l.Wakeup == 0 {
+		l.Wakeup = 2 * units.Microsecond
+	}
+	if l.IPI == 0 {
+		l.IPI = 3 * units.Microsecond
+	}
+	if l.IdleExit == 0 {
+		l.IdleExit = 2 * units.Microsecond
+	}
+	if l.ContextSwitch == 0 {
+		l.ContextSwitch = 1 * units.Microsecond
+	}
+	if l.ProcessSwitch == 0 {
+		l.ProcessSwitch = 500 * units.Nanosecond
+	}
+	if len(m.Boost) == 0 {
+		m.Boost = [][2]float64{{0, 1}, {1, 1}}
+	}
+	return m
+}
+
+// defaultYield is the whole-core throughput with k busy threads, k=1..n
+// (kernel-model.md §7.2 defaults: HT 1.2×, Olympus 1.064×, POWER7 SMT2
+// 1.24×, SMT4 1.6×).
+func defaultYield(k topo.SMTKind, n int) []float64 {
+	y := make([]float64, n)
+	for i := range y {
+		switch {
+		case i == 0:
+			y[i] = 1
+		case k == topo.SMTSpatial:
+			y[i] = 1.064
+		case k == topo.SMTFolding && i == 1:
+			y[i] = 1.24
+		case k == topo.SMTFolding:
+			y[i] = 1.6
+		default:
+			y[i] = 1.2
+		}
+	}
+	return y
+}
+
+func on(p *bool, def bool) bool {
+	if p == nil {
+		return def
+	}
+	return *p
+}
+
+// Feature accessors with the kernel's defaults (features.h) and the
+// "mainline" (P1b) generation defaults for the schedplay switches.
+func (f Features) SISUtilOn() bool      { return on(f.SISUtil, true) }
+func (f Features) WakeAffineOn() bool   { return on(f.WakeAffine, true) }
+func (f Features) WAIdleOn() bool       { return on(f.WAIdle, true) }
+func (f Features) WAWeightOn() bool     { return on(f.WAWeight, true) }
+func (f Features) WABiasOn() bool       { return on(f.WABias, true) }
+func (f Features) RunToParityOn() bool  { return on(f.RunToParity, true) }
+func (f Features) PreemptShortOn() bool { return on(f.PreemptShort, true) }
+func (f Features) PlaceLagOn() bool     { return on(f.PlaceLag, true) }
+func (f Features) UtilEstOn() bool      { return on(f.UtilEst, true) }
+func (f Features) NIRandomOn() bool     { return on(f.NIRandom, true) }
+func (f Features) NohzIdleOn() bool     { return on(f.NohzIdle, true) }
+
+// SMTAwareAsymCapacityOn: P1b (TIP7 select_idle_capacity) unless set false.
+func (f Features) SMTAwareAsymCapacityOn() bool { return on(f.SMTAwareAsymCapacity, true) }
+
+// ILBIdleCoreOn: 293f9611ae73 fully-idle-core ILB choice unless set false.
+func (f Features) ILBIdleCoreOn() bool { return on(f.ILBIdleCore, true) }
