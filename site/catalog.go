@@ -1,0 +1,143 @@
+package site
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+)
+
+// Preset is one named preset as GET /api/v1/presets lists it (the JSON form
+// of presets.Preset), with its body decoded into a tree.
+type Preset struct {
+	Kind        string          `json:"kind"`
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Story       string          `json:"story,omitempty"`
+	Body        json.RawMessage `json:"body"`
+	Variants    []Variant       `json:"variants,omitempty"`
+	Compare     []string        `json:"compare,omitempty"`
+	Tree        any             `json:"-"`
+}
+
+// Variant is a named set of overrides of a seed scenario.
+type Variant struct {
+	Name string `json:"name"`
+	Set  []struct {
+		Path  string          `json:"path"`
+		Value json.RawMessage `json:"value"`
+	} `json:"set"`
+}
+
+// Catalog holds every preset by kind, in the order the API lists them.
+type Catalog struct {
+	List []Preset
+}
+
+// ParseCatalog accepts the body of GET /api/v1/presets: a list of presets,
+// an object with a "presets" list, or an object mapping kind → list.
+func ParseCatalog(b []byte) (*Catalog, error) {
+	var list []Preset
+	if err := json.Unmarshal(b, &list); err != nil {
+		var wrapped struct {
+			Presets json.RawMessage `json:"presets"`
+		}
+		if err2 := json.Unmarshal(b, &wrapped); err2 != nil || len(wrapped.Presets) == 0 {
+			return nil, fmt.Errorf("presets: %v", err)
+		}
+		if err := json.Unmarshal(wrapped.Presets, &list); err != nil {
+			var byKind map[string][]Preset
+			if err2 := json.Unmarshal(wrapped.Presets, &byKind); err2 != nil {
+				return nil, fmt.Errorf("presets: %v", err)
+			}
+			kinds := make([]string, 0, len(byKind))
+			for k := range byKind {
+				kinds = append(kinds, k)
+			}
+			sort.Strings(kinds)
+			for _, k := range kinds {
+				for _, p := range byKind[k] {
+					if p.Kind == "" {
+						p.Kind = k
+					}
+					list = append(list, p)
+				}
+			}
+		}
+	}
+	for i := range list {
+		if len(list[i].Body) > 0 {
+			v, err := ParseValue(string(list[i].Body))
+			if err != nil {
+				return nil, fmt.Errorf("preset %s/%s: %v", list[i].Kind, list[i].Name, err)
+			}
+			list[i].Tree = v
+		}
+	}
+	return &Catalog{List: list}, nil
+}
+
+// Get finds a preset.
+func (c *Catalog) Get(kind, name string) (Preset, bool) {
+	if c == nil {
+		return Preset{}, false
+	}
+	for _, p := range c.List {
+		if p.Kind == kind && p.Name == name {
+			return p, true
+		}
+	}
+	return Preset{}, false
+}
+
+// Names lists the presets of one kind.
+func (c *Catalog) Names(kind string) []string {
+	if c == nil {
+		return nil
+	}
+	var out []string
+	for _, p := range c.List {
+		if p.Kind == kind {
+			out = append(out, p.Name)
+		}
+	}
+	return out
+}
+
+// Of lists the presets of one kind.
+func (c *Catalog) Of(kind string) []Preset {
+	if c == nil {
+		return nil
+	}
+	var out []Preset
+	for _, p := range c.List {
+		if p.Kind == kind {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// ScenarioDoc returns a scenario preset's document.
+func (c *Catalog) ScenarioDoc(name string) (Doc, bool) {
+	p, ok := c.Get("scenario", name)
+	if !ok {
+		return nil, false
+	}
+	m, ok := p.Tree.(map[string]any)
+	if !ok {
+		return nil, false
+	}
+	return Doc(m), true
+}
+
+// DefaultDoc is the scenario shown when nothing else is asked for: small
+// enough to run live (hikey960 + sysbench-cpu under mainline).
+func DefaultDoc() Doc {
+	d, _ := ParseDoc([]byte(DefaultScenarioJSON))
+	return d
+}
+
+// DefaultScenarioJSON is the built-in default scenario.
+const DefaultScenarioJSON = `{"schedplay":1,"name":"hikey960 DynamiQ, sysbench-cpu",` +
+	`"machine":{"preset":"hikey960"},"policy":{"preset":"mainline"},` +
+	`"workload":{"preset":"sysbench-cpu"},"run":{"duration":"200ms","seed":1,"reps":3}}`

@@ -1,0 +1,296 @@
+package site
+
+import (
+	"schedplay/engine/sim"
+)
+
+// Action is anything dispatched to Reduce.
+type Action interface{ isAction() }
+
+// CatalogLoaded stores the presets listed by the API.
+type CatalogLoaded struct {
+	Catalog *Catalog
+	Err     string
+}
+
+// LoadDoc replaces the scenario (share link, history, localStorage, gallery).
+type LoadDoc struct {
+	Doc    Doc
+	Notice Notice
+}
+
+// SelectScenario opens a seed scenario preset; Variant (optional) applies one
+// of its variants.
+type SelectScenario struct{ Name, Variant string }
+
+// SelectPreset swaps one section for a named preset.
+type SelectPreset struct{ Kind, Name string }
+
+// EditField sets a scenario path to a value (Delete removes it).
+type EditField struct {
+	Path  string
+	Value any
+}
+
+// EditText is an editor's raw text for a path: JSON when it parses (or a
+// plain string when AsString), else kept as a draft with an issue.
+type EditText struct {
+	Path     string
+	Text     string
+	AsString bool
+}
+
+// SetTab switches the editor tab.
+type SetTab struct{ Tab string }
+
+// SelectGroup picks the workload group shown in the editor.
+type SelectGroup struct{ Index int }
+
+// RunStarted marks a new simulation request.
+type RunStarted struct{ Seq int }
+
+// RunDone delivers a result for request Seq.
+type RunDone struct {
+	Seq       int
+	Result    *sim.Result
+	Doc       string
+	ElapsedMs float64
+}
+
+// RunFailed reports a failed request (Path is the field the error names).
+type RunFailed struct {
+	Seq       int
+	Message   string
+	Path      string
+	Cancelled bool
+}
+
+// Validated delivers POST /api/v1/validate's issues.
+type Validated struct{ Issues []Issue }
+
+// Zoom sets the visible time window.
+type Zoom struct{ T0, T1 int64 }
+
+// Hover records the pointer over the timeline (On false = left it).
+type Hover struct {
+	X, Y float64
+	On   bool
+}
+
+// SetAllRows toggles one row per CPU.
+type SetAllRows struct{ On bool }
+
+// ScrollRows sets the timeline's vertical offset.
+type ScrollRows struct{ Y float64 }
+
+// SetLive toggles live re-runs.
+type SetLive struct{ On bool }
+
+// SetNotice shows or clears (zero Notice) the page notice.
+type SetNotice struct{ Notice Notice }
+
+func (CatalogLoaded) isAction()  {}
+func (LoadDoc) isAction()        {}
+func (SelectScenario) isAction() {}
+func (SelectPreset) isAction()   {}
+func (EditField) isAction()      {}
+func (EditText) isAction()       {}
+func (SetTab) isAction()         {}
+func (SelectGroup) isAction()    {}
+func (RunStarted) isAction()     {}
+func (RunDone) isAction()        {}
+func (RunFailed) isAction()      {}
+func (Validated) isAction()      {}
+func (Zoom) isAction()           {}
+func (Hover) isAction()          {}
+func (SetAllRows) isAction()     {}
+func (ScrollRows) isAction()     {}
+func (SetLive) isAction()        {}
+func (SetNotice) isAction()      {}
+
+// Reduce is the page's only state transition. It is pure.
+func Reduce(s State, a Action) State {
+	switch a := a.(type) {
+	case CatalogLoaded:
+		s.Catalog, s.CatalogErr = a.Catalog, a.Err
+	case LoadDoc:
+		s = withDoc(s, a.Doc)
+		s.Notice = a.Notice
+		s.Drafts = nil
+	case SelectScenario:
+		d, ok := s.Catalog.ScenarioDoc(a.Name)
+		if !ok {
+			s.Notice = Notice{Kind: "error", Text: "unknown scenario preset " + a.Name}
+			return s
+		}
+		if a.Variant != "" {
+			d = applyVariant(d, s.Catalog, a.Name, a.Variant)
+		}
+		s = withDoc(s, d)
+		s.Notice = Notice{}
+		s.Drafts = nil
+	case SelectPreset:
+		d, err := s.Doc.Edit(a.Kind+".preset", a.Name, s.Catalog)
+		if err == nil {
+			s = withDoc(s, d)
+			s.Drafts = dropDrafts(s.Drafts, a.Kind)
+		}
+	case EditField:
+		d, err := s.Doc.Edit(a.Path, a.Value, s.Catalog)
+		if err != nil {
+			s.Issues = setIssue(s.Issues, a.Path, err.Error())
+			return s
+		}
+		s = withDoc(s, d)
+		s.Issues = setIssue(s.Issues, a.Path, "")
+		s.Drafts = dropDraft(s.Drafts, a.Path)
+	case EditText:
+		var v any = a.Text
+		if !a.AsString {
+			pv, err := ParseValue(a.Text)
+			if err != nil {
+				s.Drafts = setDraft(s.Drafts, a.Path, a.Text)
+				s.Issues = setIssue(s.Issues, a.Path, "not valid JSON: "+err.Error())
+				return s
+			}
+			v = pv
+		}
+		return Reduce(s, EditField{Path: a.Path, Value: v})
+	case SetTab:
+		s.View.Tab = a.Tab
+	case SelectGroup:
+		s.View.Group = a.Index
+	case RunStarted:
+		s.Run.Seq = a.Seq
+		s.Run.Status = StatusRunning
+		s.Run.Err, s.Run.ErrPath = "", ""
+	case RunDone:
+		if a.Seq != s.Run.Seq {
+			return s
+		}
+		s.Run.Status = StatusDone
+		s.Run.Result = a.Result
+		s.Run.ResultDoc = a.Doc
+		s.Run.ElapsedMs = a.ElapsedMs
+		s.Run.Err, s.Run.ErrPath = "", ""
+		s.View.T0, s.View.T1 = 0, 0
+		if a.Doc != s.Doc.Canonical() {
+			s.Run.Status = StatusStale
+		}
+	case RunFailed:
+		if a.Seq != s.Run.Seq || a.Cancelled {
+			return s
+		}
+		s.Run.Status = StatusFailed
+		s.Run.Err, s.Run.ErrPath = a.Message, a.Path
+		if a.Path != "" {
+			s.Issues = setIssue(s.Issues, a.Path, a.Message)
+		}
+	case Validated:
+		s.Issues = a.Issues
+	case Zoom:
+		s.View.T0, s.View.T1 = a.T0, a.T1
+	case Hover:
+		s.View.HoverX, s.View.HoverY, s.View.Hovering = a.X, a.Y, a.On
+	case SetAllRows:
+		s.View.AllRows = a.On
+		s.View.ScrollY = 0
+	case ScrollRows:
+		s.View.ScrollY = a.Y
+		if s.View.ScrollY < 0 {
+			s.View.ScrollY = 0
+		}
+	case SetLive:
+		s.Live = a.On
+	case SetNotice:
+		s.Notice = a.Notice
+	}
+	return s
+}
+
+// withDoc installs a new scenario; a shown result becomes stale.
+func withDoc(s State, d Doc) State {
+	s.Doc = d
+	s.Issues = nil
+	if s.Run.Result != nil && s.Run.ResultDoc != d.Canonical() {
+		s.Run.Status = StatusStale
+	} else if s.Run.Result != nil {
+		s.Run.Status = StatusDone
+	}
+	if g := groupsLen(s); s.View.Group >= g {
+		s.View.Group = 0
+	}
+	return s
+}
+
+func groupsLen(s State) int {
+	g, _ := s.Doc.Get("workload.groups", s.Catalog).([]any)
+	return len(g)
+}
+
+func applyVariant(d Doc, cat *Catalog, scen, variant string) Doc {
+	p, _ := cat.Get("scenario", scen)
+	for _, v := range p.Variants {
+		if v.Name != variant {
+			continue
+		}
+		for _, o := range v.Set {
+			val, err := ParseValue(string(o.Value))
+			if err != nil {
+				continue
+			}
+			if nd, err := d.Edit(o.Path, val, cat); err == nil {
+				d = nd
+			}
+		}
+		if n := d.Name(); n != "" {
+			d, _ = d.Edit("name", n+" ("+variant+")", cat)
+		}
+	}
+	return d
+}
+
+func setIssue(is []Issue, path, msg string) []Issue {
+	out := make([]Issue, 0, len(is)+1)
+	for _, x := range is {
+		if x.Path != path {
+			out = append(out, x)
+		}
+	}
+	if msg != "" {
+		out = append(out, Issue{Path: path, Message: msg})
+	}
+	return out
+}
+
+func setDraft(m map[string]string, path, text string) map[string]string {
+	out := make(map[string]string, len(m)+1)
+	for k, v := range m {
+		out[k] = v
+	}
+	out[path] = text
+	return out
+}
+
+func dropDraft(m map[string]string, path string) map[string]string {
+	if _, ok := m[path]; !ok {
+		return m
+	}
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		if k != path {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+func dropDrafts(m map[string]string, section string) map[string]string {
+	out := map[string]string{}
+	for k, v := range m {
+		if len(k) <= len(section) || k[:len(section)+1] != section+"." {
+			out[k] = v
+		}
+	}
+	return out
+}

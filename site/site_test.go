@@ -1,0 +1,344 @@
+package site
+
+import (
+	"strings"
+	"testing"
+
+	"schedplay/engine/sim"
+	"schedplay/engine/topo"
+)
+
+func testCatalog(t *testing.T) *Catalog {
+	t.Helper()
+	c, err := ParseCatalog([]byte(`[
+	 {"kind":"machine","name":"hikey960","description":"4+4","body":{"nodes":1,"cores_per_node":8,"threads_per_core":1}},
+	 {"kind":"policy","name":"mainline","description":"m","body":{"smt_asym_packing":"auto"}},
+	 {"kind":"policy","name":"v6-on","description":"v6","body":{"smt_asym_packing":"on","idle_select_asym":true}},
+	 {"kind":"workload","name":"sysbench-cpu","description":"s","body":{"groups":[{"name":"sb","count":4,"program":[{"compute":"1ms"}]}]}},
+	 {"kind":"scenario","name":"demo","description":"d","story":"s",
+	  "body":{"schedplay":1,"name":"Demo","machine":{"preset":"hikey960"},"policy":{"preset":"mainline"},"workload":{"preset":"sysbench-cpu"},"run":{"duration":"1s","seed":1,"reps":2}},
+	  "variants":[{"name":"8 threads","set":[{"path":"workload.groups[0].count","value":8}]}]}
+	]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func TestParseCatalogShapes(t *testing.T) {
+	for _, body := range []string{
+		`[{"kind":"policy","name":"a","body":{}}]`,
+		`{"presets":[{"kind":"policy","name":"a","body":{}}]}`,
+		`{"presets":{"policy":[{"name":"a","body":{}}]}}`,
+	} {
+		c, err := ParseCatalog([]byte(body))
+		if err != nil {
+			t.Fatalf("%s: %v", body, err)
+		}
+		if _, ok := c.Get("policy", "a"); !ok {
+			t.Errorf("%s: policy a not found", body)
+		}
+	}
+	if _, err := ParseCatalog([]byte(`{"x":1}`)); err == nil {
+		t.Error("ParseCatalog accepted an object without presets")
+	}
+}
+
+func TestParsePath(t *testing.T) {
+	els, err := ParsePath("workload.groups[12].program[0].compute")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []PathElem{{Key: "workload"}, {Key: "groups"}, {Index: 12}, {Key: "program"}, {Index: 0}, {Key: "compute"}}
+	if len(els) != len(want) {
+		t.Fatalf("got %v", els)
+	}
+	for i := range want {
+		if els[i] != want[i] {
+			t.Errorf("elem %d = %v, want %v", i, els[i], want[i])
+		}
+	}
+	for _, bad := range []string{"", "a..b", "a[x]", "a[-1]", "a[1"} {
+		if _, err := ParsePath(bad); err == nil {
+			t.Errorf("ParsePath(%q) accepted", bad)
+		}
+	}
+}
+
+func TestEditOverridesOnPreset(t *testing.T) {
+	cat := testCatalog(t)
+	d, _ := cat.ScenarioDoc("demo")
+	d2, err := d.Edit("workload.groups[0].count", 22, cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := d2.Get("workload.groups[0].count", cat); got != 22 {
+		t.Errorf("count = %v, want 22", got)
+	}
+	if p := d2.Section("workload")["preset"]; p != "sysbench-cpu" {
+		t.Errorf("preset dropped: %v", d2.Section("workload"))
+	}
+	// The original is untouched (copy on write) ...
+	if got := d.Get("workload.groups[0].count", cat); Compact(got) != "4" {
+		t.Errorf("original changed: count = %v", got)
+	}
+	// ... and the preset's own body too.
+	if got := Expand(map[string]any{"preset": "sysbench-cpu"}, "workload", cat); Compact(got["groups"]) != `[{"count":4,"name":"sb","program":[{"compute":"1ms"}]}]` {
+		t.Errorf("preset body changed: %s", Compact(got))
+	}
+	// Setting the preset's own value back drops the override.
+	d3, _ := d2.Edit("workload.groups[0].count", 4, cat)
+	if _, has := d3.Section("workload")["groups"]; has {
+		t.Errorf("override kept after restoring the preset value: %v", Compact(d3.Section("workload")))
+	}
+	// A preset field swaps the whole section.
+	d4, _ := d2.Edit("policy.idle_select_asym", true, cat)
+	d5, _ := d4.Edit("policy.preset", "v6-on", cat)
+	if Compact(d5.Section("policy")) != `{"preset":"v6-on"}` {
+		t.Errorf("policy = %s", Compact(d5.Section("policy")))
+	}
+	if _, err := d.Edit("workload.groups[5].count", 1, cat); err == nil {
+		t.Error("edit past the end of a list accepted")
+	}
+}
+
+func TestShareRoundTrip(t *testing.T) {
+	cat := testCatalog(t)
+	d, _ := cat.ScenarioDoc("demo")
+	d, _ = d.Edit("name", `<img src=x onerror=alert(1)> "quoted"`, cat)
+	frag := EncodeFragment(d)
+	if !strings.HasPrefix(frag, "s=") || strings.ContainsAny(frag[2:], "+/=#&") {
+		t.Fatalf("fragment not base64url: %q", frag)
+	}
+	got, ok, err := DecodeFragment("#" + frag)
+	if err != nil || !ok {
+		t.Fatalf("decode: ok=%v err=%v", ok, err)
+	}
+	if got.Canonical() != d.Canonical() {
+		t.Errorf("round trip changed the scenario:\n got %s\nwant %s", got.Canonical(), d.Canonical())
+	}
+	if _, ok, _ := DecodeFragment("#other=1"); ok {
+		t.Error("a hash without s= decoded as a scenario")
+	}
+	for _, bad := range []string{"#s=!!!", "#s=AAAA", "#s=" + strings.Repeat("A", 10)} {
+		if _, ok, err := DecodeFragment(bad); !ok || err == nil {
+			t.Errorf("DecodeFragment(%q): ok=%v err=%v, want an error", bad, ok, err)
+		}
+	}
+}
+
+func TestReduceFlow(t *testing.T) {
+	s := NewState()
+	s = Reduce(s, CatalogLoaded{Catalog: testCatalog(t)})
+	s = Reduce(s, SelectScenario{Name: "demo", Variant: "8 threads"})
+	if got := Compact(s.Doc.Get("workload.groups[0].count", s.Catalog)); got != "8" {
+		t.Errorf("variant count = %s", got)
+	}
+	if s.Doc.Name() != "Demo (8 threads)" {
+		t.Errorf("name = %q", s.Doc.Name())
+	}
+	s = Reduce(s, RunStarted{Seq: 1})
+	res := &sim.Result{Unit: "work/s"}
+	s = Reduce(s, RunDone{Seq: 1, Result: res, Doc: s.Doc.Canonical()})
+	if s.Run.Status != StatusDone || s.Run.Result != res {
+		t.Fatalf("run = %+v", s.Run)
+	}
+	// A stale reply is dropped.
+	s2 := Reduce(s, RunStarted{Seq: 2})
+	s2 = Reduce(s2, RunDone{Seq: 1, Result: &sim.Result{}})
+	if s2.Run.Status != StatusRunning {
+		t.Errorf("stale reply changed status to %q", s2.Run.Status)
+	}
+	// An edit makes the shown result stale.
+	s = Reduce(s, EditText{Path: "run.seed", Text: "7"})
+	if s.Run.Status != StatusStale || Compact(s.Doc.Get("run.seed", s.Catalog)) != "7" {
+		t.Errorf("after edit: status %q seed %v", s.Run.Status, s.Doc.Get("run.seed", s.Catalog))
+	}
+	// Bad JSON keeps the draft and names the field.
+	before := s.Doc.Canonical()
+	s = Reduce(s, EditText{Path: "workload.groups[0].program", Text: `[{"compute": }]`})
+	if s.Doc.Canonical() != before || s.Drafts["workload.groups[0].program"] == "" || s.IssueAt("workload.groups[0].program") == "" {
+		t.Errorf("bad JSON: drafts %v issues %v", s.Drafts, s.Issues)
+	}
+	s = Reduce(s, EditText{Path: "workload.groups[0].program", Text: `[{"compute":"2ms"}]`})
+	if len(s.Drafts) != 0 || s.IssueAt("workload.groups[0].program") != "" {
+		t.Errorf("good JSON kept draft/issue: %v %v", s.Drafts, s.Issues)
+	}
+	// Failures name their field; cancellations are silent.
+	s = Reduce(s, RunStarted{Seq: 3})
+	s = Reduce(s, RunFailed{Seq: 3, Cancelled: true})
+	if s.Run.Status != StatusRunning {
+		t.Errorf("cancel changed status to %q", s.Run.Status)
+	}
+	s = Reduce(s, RunFailed{Seq: 3, Message: "hz must be > 0", Path: "policy.hz"})
+	if s.Run.Status != StatusFailed || s.IssueAt("policy.hz") == "" {
+		t.Errorf("failure: %+v %v", s.Run, s.Issues)
+	}
+}
+
+func TestTimeScale(t *testing.T) {
+	s := TimeScale{T0: 1000, T1: 3000, Left: 100, Right: 300}
+	if x := s.TimeToPx(2000); x != 200 {
+		t.Errorf("TimeToPx(2000) = %v", x)
+	}
+	if tm := s.PxToTime(150); tm != 1500 {
+		t.Errorf("PxToTime(150) = %v", tm)
+	}
+	for _, tm := range []int64{1000, 1234, 2999} {
+		if got := s.PxToTime(s.TimeToPx(tm)); got != tm {
+			t.Errorf("round trip %d → %d", tm, got)
+		}
+	}
+	t0, t1 := ZoomAt(0, 1000_000, 250_000, 0.5, 1000_000)
+	if t0 != 125_000 || t1 != 625_000 {
+		t.Errorf("ZoomAt = %d,%d", t0, t1)
+	}
+	t0, t1 = Pan(0, 500_000, -100, 1000_000)
+	if t0 != 0 || t1 != 500_000 {
+		t.Errorf("Pan clamps at 0: %d,%d", t0, t1)
+	}
+	t0, t1 = Pan(400_000, 900_000, 300_000, 1000_000)
+	if t0 != 500_000 || t1 != 1000_000 {
+		t.Errorf("Pan clamps at end: %d,%d", t0, t1)
+	}
+	ticks, step := TimeScale{T0: 0, T1: 1e9, Left: 0, Right: 1000}.Ticks(80)
+	if step != 100e6 || len(ticks) != 11 {
+		t.Errorf("ticks step %d n %d", step, len(ticks))
+	}
+}
+
+func veraMachine() topo.Machine {
+	return topo.Machine{Nodes: 2, CoresPerNode: 88, ThreadsPerCore: 2, Numbering: topo.SiblingMajor}
+}
+
+func TestMachineCPUsNumbering(t *testing.T) {
+	cpus, err := MachineCPUs(veraMachine())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cpus) != 352 {
+		t.Fatalf("%d CPUs", len(cpus))
+	}
+	// CPU 0 and 176 are siblings (domain.md), CPU 88 is on node 1.
+	if c := cpus[176]; c.Core != 0 || c.Thread != 1 {
+		t.Errorf("cpu176 = %+v", c)
+	}
+	if c := cpus[88]; c.Node != 1 || c.Core != 88 || c.Thread != 0 {
+		t.Errorf("cpu88 = %+v", c)
+	}
+	cm, _ := MachineCPUs(topo.Machine{Nodes: 1, CoresPerNode: 4, ThreadsPerCore: 4, Numbering: topo.CoreMajor})
+	if c := cm[5]; c.Core != 1 || c.Thread != 1 {
+		t.Errorf("core-major cpu5 = %+v", c)
+	}
+	if _, err := MachineCPUs(topo.Machine{Nodes: 64, CoresPerNode: 1000, ThreadsPerCore: 2}); err == nil {
+		t.Error("a 128000-CPU machine was accepted")
+	}
+}
+
+func TestLayoutLanes(t *testing.T) {
+	small, _ := MachineCPUs(topo.Machine{Nodes: 1, CoresPerNode: 4, ThreadsPerCore: 2, Numbering: topo.SiblingMajor})
+	l := LayoutLanes(small, 400, false)
+	if l.CoresPerRow != 1 || len(l.Rows) != 8 || len(l.Bands) != 4 {
+		t.Fatalf("small layout: %d rows %d bands k=%d", len(l.Rows), len(l.Bands), l.CoresPerRow)
+	}
+	// Core 0: PE0 (cpu0) above PE1 (cpu4), under the core's band.
+	if l.Rows[0].CPUs[0] != 0 || l.Rows[1].CPUs[0] != 4 || l.Bands[0].Y >= l.Rows[0].Y {
+		t.Errorf("core 0 rows: %+v %+v band %+v", l.Rows[0], l.Rows[1], l.Bands[0])
+	}
+	if l.Height > 400 {
+		t.Errorf("height %v > 400", l.Height)
+	}
+	vera, _ := MachineCPUs(veraMachine())
+	l = LayoutLanes(vera, 560, false)
+	if l.CoresPerRow < 2 || l.Height > 560 {
+		t.Errorf("vera fit: k=%d height %v", l.CoresPerRow, l.Height)
+	}
+	seen := map[int]bool{}
+	for _, r := range l.Rows {
+		for _, c := range r.CPUs {
+			if seen[c] {
+				t.Errorf("cpu %d in two rows", c)
+			}
+			seen[c] = true
+		}
+	}
+	if len(seen) != 352 || len(l.NodeY) != 2 {
+		t.Errorf("rows cover %d CPUs, %d nodes", len(seen), len(l.NodeY))
+	}
+	all := LayoutLanes(vera, 560, true)
+	if all.CoresPerRow != 1 || len(all.Rows) != 352 {
+		t.Errorf("all rows: k=%d rows=%d", all.CoresPerRow, len(all.Rows))
+	}
+	if r := all.RowAt(all.Rows[10].Y + 1); r != 10 {
+		t.Errorf("RowAt = %d, want 10", r)
+	}
+	if r := all.RowAt(all.Bands[0].Y + 1); r != -1 {
+		t.Errorf("RowAt(band) = %d, want -1", r)
+	}
+	i, j := all.VisibleRows(all.Rows[5].Y, all.Rows[9].Y)
+	if i != 5 || j != 9 {
+		t.Errorf("VisibleRows = %d,%d", i, j)
+	}
+}
+
+func TestCoalesceAndHit(t *testing.T) {
+	runs := []sim.Interval{{Task: 1, Start: 0, End: 100}, {Task: 2, Start: 110, End: 200},
+		{Task: 1, Start: 5000, End: 6000}, {Task: 3, Start: 9000, End: 9001}}
+	s := TimeScale{T0: 0, T1: 10000, Left: 0, Right: 1000} // 10 ns/px
+	got := Coalesce(runs, s, 2, 1, nil)
+	if len(got) != 3 || got[0].Task != -1 || got[0].X1 != 20 || got[1].Task != 1 || got[2].X1-got[2].X0 != 1 {
+		t.Errorf("coalesced = %+v", got)
+	}
+	i, j := VisibleRange(runs, 150, 5001)
+	if i != 1 || j != 3 {
+		t.Errorf("VisibleRange = %d,%d", i, j)
+	}
+	zoom := TimeScale{T0: 4000, T1: 8000, Left: 0, Right: 400}
+	if got := Coalesce(runs, zoom, 1, 1, nil); len(got) != 1 || got[0].X0 != 100 || got[0].X1 != 200 {
+		t.Errorf("zoomed = %+v", got)
+	}
+	if k := IntervalAt(runs, 150, 0); k != 1 {
+		t.Errorf("IntervalAt(150) = %d", k)
+	}
+	if k := IntervalAt(runs, 8990, 20); k != 3 {
+		t.Errorf("IntervalAt(8990, slack) = %d", k)
+	}
+	if k := IntervalAt(runs, 3000, 20); k != -1 {
+		t.Errorf("IntervalAt(gap) = %d", k)
+	}
+	cpus, _ := MachineCPUs(topo.Machine{Nodes: 1, CoresPerNode: 1, ThreadsPerCore: 2})
+	l := LayoutLanes(cpus, 200, false)
+	tl := &sim.Timeline{Runs: [][]sim.Interval{runs, nil}}
+	h := HitTest(l, s, tl, 15, l.Rows[0].Y+1)
+	if h.CPU != 0 || h.Interval != 1 {
+		t.Errorf("hit = %+v", h)
+	}
+	if h := HitTest(l, s, tl, 15, l.Rows[1].Y+1); h.CPU != 1 || h.Interval != -1 {
+		t.Errorf("hit on idle cpu1 = %+v", h)
+	}
+}
+
+func TestModeRuns(t *testing.T) {
+	modes := []sim.ModeInterval{{Mode: sim.ModeST, Start: 0, End: 100}, {Mode: sim.ModeIdle, Start: 100, End: 500},
+		{Mode: sim.ModeSMT, Start: 500, End: 1000}}
+	got := ModeRuns(modes, TimeScale{T0: 0, T1: 1000, Left: 0, Right: 100}, nil)
+	if len(got) != 2 || got[0].Mode != sim.ModeST || got[1].X0 != 50 {
+		t.Errorf("mode runs = %+v", got)
+	}
+}
+
+func TestFormat(t *testing.T) {
+	cases := map[string]string{
+		FormatNs(750):    "750 ns",
+		FormatNs(1250):   "1.25 µs",
+		FormatNs(12.5e6): "12.5 ms",
+		FormatNs(2e9):    "2 s",
+		FormatThroughput(27400, 120, 5, "GFLOP/s"): "27.400 ± 0.120 TFLOP/s",
+		FormatThroughput(7.5, 0.25, 3, "work/s"):   "7.5 ± 0.25 work/s",
+	}
+	for got, want := range cases {
+		if got != want {
+			t.Errorf("got %q, want %q", got, want)
+		}
+	}
+}

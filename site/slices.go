@@ -1,0 +1,161 @@
+package site
+
+import (
+	"sort"
+
+	"schedplay/engine/sim"
+)
+
+// VisibleRange is the index range [i, j) of the sorted, non-overlapping
+// intervals that overlap [t0, t1).
+func VisibleRange(runs []sim.Interval, t0, t1 int64) (int, int) {
+	i := sort.Search(len(runs), func(i int) bool { return runs[i].End > t0 })
+	j := sort.Search(len(runs), func(j int) bool { return runs[j].Start >= t1 })
+	if j < i {
+		j = i
+	}
+	return i, j
+}
+
+// PxRun is a horizontal run of pixels to fill: one task, or several merged
+// intervals (Task = -1) when they are closer than a pixel.
+type PxRun struct {
+	X0, X1 float64
+	Task   int
+}
+
+// Coalesce turns the visible intervals into pixel runs: intervals are
+// clipped to the scale, and neighbours less than gapPx apart merge (a run
+// that merges different tasks gets Task -1). Each run is at least minW
+// wide so short slices stay visible. The result has at most about
+// width/minW runs whatever the number of intervals.
+func Coalesce(runs []sim.Interval, s TimeScale, gapPx, minW float64, out []PxRun) []PxRun {
+	i, j := VisibleRange(runs, s.T0, s.T1)
+	cur := PxRun{X0: -1}
+	have := false
+	for _, iv := range runs[i:j] {
+		x0 := s.TimeToPx(iv.Start)
+		x1 := s.TimeToPx(iv.End)
+		if x0 < s.Left {
+			x0 = s.Left
+		}
+		if x1 > s.Right {
+			x1 = s.Right
+		}
+		if x1-x0 < minW {
+			x1 = x0 + minW
+		}
+		if have && x0-cur.X1 < gapPx {
+			if x1 > cur.X1 {
+				cur.X1 = x1
+			}
+			if cur.Task != iv.Task {
+				cur.Task = -1
+			}
+			continue
+		}
+		if have {
+			out = append(out, cur)
+		}
+		cur = PxRun{X0: x0, X1: x1, Task: iv.Task}
+		have = true
+	}
+	if have {
+		out = append(out, cur)
+	}
+	return out
+}
+
+// IntervalAt finds the interval of one CPU under time t, accepting a miss
+// of up to slack ns (so thin slices can be hovered). It returns the index
+// or -1.
+func IntervalAt(runs []sim.Interval, t, slack int64) int {
+	i := sort.Search(len(runs), func(i int) bool { return runs[i].End > t })
+	if i < len(runs) && runs[i].Start <= t {
+		return i
+	}
+	best, bestD := -1, slack+1
+	for _, k := range []int{i - 1, i} {
+		if k < 0 || k >= len(runs) {
+			continue
+		}
+		d := runs[k].Start - t
+		if t >= runs[k].End {
+			d = t - runs[k].End
+		}
+		if d < bestD {
+			best, bestD = k, d
+		}
+	}
+	return best
+}
+
+// ModeRun is a pixel run of one core mode.
+type ModeRun struct {
+	X0, X1 float64
+	Mode   sim.Mode
+}
+
+// ModeRuns clips a core's mode intervals to the scale; idle stretches are
+// skipped and sub-pixel neighbours of the same mode merge.
+func ModeRuns(modes []sim.ModeInterval, s TimeScale, out []ModeRun) []ModeRun {
+	i := sort.Search(len(modes), func(i int) bool { return modes[i].End > s.T0 })
+	for _, m := range modes[i:] {
+		if m.Start >= s.T1 {
+			break
+		}
+		if m.Mode == sim.ModeIdle {
+			continue
+		}
+		x0, x1 := s.TimeToPx(m.Start), s.TimeToPx(m.End)
+		if x0 < s.Left {
+			x0 = s.Left
+		}
+		if x1 > s.Right {
+			x1 = s.Right
+		}
+		if x1-x0 < 1 {
+			x1 = x0 + 1
+		}
+		if n := len(out); n > 0 && out[n-1].Mode == m.Mode && x0-out[n-1].X1 < 1 {
+			out[n-1].X1 = x1
+			continue
+		}
+		out = append(out, ModeRun{X0: x0, X1: x1, Mode: m.Mode})
+	}
+	return out
+}
+
+// Hit is what the pointer is over in the timeline.
+type Hit struct {
+	Row      int // row index, -1 for none
+	CPU      int // the CPU when the row has one, else -1
+	Interval int // index into Runs[CPU], or -1
+	T        int64
+	// Busy is the number of the row's CPUs running at T (aggregated rows).
+	Busy int
+}
+
+// HitTest resolves a pointer position against the layout and timeline.
+func HitTest(l Layout, s TimeScale, tl *sim.Timeline, x, y float64) Hit {
+	h := Hit{Row: l.RowAt(y), CPU: -1, Interval: -1, T: s.PxToTime(x)}
+	if h.Row < 0 || tl == nil || x < s.Left || x > s.Right {
+		h.Row = -1
+		return h
+	}
+	r := l.Rows[h.Row]
+	slack := int64(3 * s.NsPerPx())
+	if len(r.CPUs) == 1 {
+		h.CPU = r.CPUs[0]
+		if h.CPU < len(tl.Runs) {
+			h.Interval = IntervalAt(tl.Runs[h.CPU], h.T, slack)
+		}
+		return h
+	}
+	for _, c := range r.CPUs {
+		if c < len(tl.Runs) && IntervalAt(tl.Runs[c], h.T, 0) >= 0 {
+			h.Busy++
+		}
+	}
+	return h
+}

@@ -1,0 +1,99 @@
+package site
+
+import (
+	"schedplay/engine/sim"
+)
+
+// Tabs of the editor panel.
+const (
+	TabMachine  = "machine"
+	TabPolicy   = "policy"
+	TabWorkload = "workload"
+	TabRun      = "run"
+	TabJSON     = "json"
+)
+
+// RunStatus is the life cycle of a simulation request.
+type RunStatus string
+
+const (
+	StatusIdle    RunStatus = ""
+	StatusRunning RunStatus = "running"
+	StatusDone    RunStatus = "done"
+	StatusFailed  RunStatus = "failed"
+	StatusStale   RunStatus = "stale" // the scenario changed since the shown result
+)
+
+// Issue is a validation message at a field path.
+type Issue struct {
+	Path    string `json:"path"`
+	Message string `json:"message"`
+}
+
+// Notice is a page-level message (a bad link, a refused scenario).
+type Notice struct {
+	Kind string // "error" or "info"
+	Text string
+	// Detail keeps the text that caused it (the bad link), shown verbatim.
+	Detail string
+}
+
+// RunState is the simulation request and its outcome.
+type RunState struct {
+	Seq    int // id of the latest request; replies for older ones are dropped
+	Status RunStatus
+	Result *sim.Result
+	// ResultDoc is the canonical scenario the Result belongs to.
+	ResultDoc string
+	Err       string
+	ErrPath   string
+	ElapsedMs float64
+}
+
+// View is everything about how the result is shown.
+type View struct {
+	Tab string
+	// T0, T1 is the visible time window (ns); T1 == 0 means "whole run".
+	T0, T1 int64
+	// Hover is the pointer position over the timeline (-1 CPU = none).
+	HoverX, HoverY float64
+	Hovering       bool
+	// AllRows gives every CPU its own row (scrolling) instead of fitting.
+	AllRows bool
+	// ScrollY is the timeline's vertical scroll offset (px) with AllRows.
+	ScrollY float64
+	// Group selects the workload group shown in the editor.
+	Group int
+}
+
+// State is the whole page state. It is a value: Reduce returns a new one.
+type State struct {
+	Doc     Doc
+	Catalog *Catalog
+	// CatalogErr says why presets could not be loaded.
+	CatalogErr string
+	View       View
+	Run        RunState
+	Issues     []Issue
+	// Drafts are editor texts that do not parse yet, by path; they are kept
+	// so a half-typed value is not lost, with an Issue at the same path.
+	Drafts map[string]string
+	Notice Notice
+	// Live re-runs the engine on every edit (small scenarios).
+	Live bool
+}
+
+// NewState is the state before anything is loaded.
+func NewState() State {
+	return State{Doc: DefaultDoc(), View: View{Tab: TabMachine}, Live: true}
+}
+
+// IssueAt returns the message for a path, if any.
+func (s State) IssueAt(path string) string {
+	for _, is := range s.Issues {
+		if is.Path == path {
+			return is.Message
+		}
+	}
+	return ""
+}
