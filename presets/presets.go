@@ -87,6 +87,10 @@ type fileFormat struct {
 // malformed file, an unknown key, a missing description or body.
 func Load() (*Set, error) { return load(files) }
 
+// LoadFS reads preset files laid out as in this directory from fsys (tests
+// and tools use it with their own files).
+func LoadFS(fsys fs.FS) (*Set, error) { return load(fsys) }
+
 func load(fsys fs.FS) (*Set, error) {
 	s := &Set{byName: map[Kind]map[string]int{}}
 	for _, k := range Kinds {
