@@ -1,0 +1,124 @@
+package topo
+
+// Build turns a machine and a policy into CPUs and per-CPU sched-domain
+// chains, the way the kernel's boot-time topology setup and
+// build_sched_domains() do. It validates its input and returns an *Error
+// naming the first bad field. Zero-valued optional machine fields take the
+// defaults documented on normalizeMachine.
+func Build(m Machine, p DomainPolicy) (*Topology, error) {
+	m, err := normalizeMachine(m)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkPolicy(p); err != nil {
+		return nil, err
+	}
+	mode := priorityMode(m, p)
+	if mode == PriorityArch && m.Priorities == nil {
+		return nil, fieldErr("machine.priorities", "priority mode \"arch\" needs one value per CPU (%d)",
+			m.Nodes*m.CoresPerNode*m.ThreadsPerCore)
+	}
+	t := &Topology{Machine: m, TotalCores: m.Nodes * m.CoresPerNode}
+	numberCPUs(t)
+	for i := range t.CPUs {
+		t.CPUs[i].Priority = archAsymCPUPriority(t, mode, CPU(i))
+	}
+	b := newBuilder(t, p)
+	b.buildSchedDomains()
+	return t, nil
+}
+
+// numberCPUs fills CPUs, SiblingMask and CoreCPUs: the arch topology code
+// (cpu_topology[], cpu_smt_mask()) for the machine's numbering scheme.
+func numberCPUs(t *Topology) {
+	m := t.Machine
+	threads := m.ThreadsPerCore
+	n := t.TotalCores * threads
+	t.CPUs = make([]CPUInfo, n)
+	t.CoreCPUs = make([][]CPU, t.TotalCores)
+	t.SiblingMask = make([]CPUSet, n)
+	perCluster := m.CoresPerNode / m.ClustersPerNode
+	class, left := 0, m.CoreClasses[0].Cores
+	for core := 0; core < t.TotalCores; core++ {
+		if left == 0 {
+			class++
+			left = m.CoreClasses[class].Cores
+		}
+		left--
+		cc := m.CoreClasses[class]
+		node := core / m.CoresPerNode
+		cluster := node*m.ClustersPerNode + (core%m.CoresPerNode)/perCluster
+		mask := NewCPUSet(n)
+		for th := 0; th < threads; th++ {
+			cpu := cpuNumber(m.Numbering, core, th, t.TotalCores, threads)
+			t.CPUs[cpu] = CPUInfo{CPU: cpu, Node: node, Package: node, Cluster: cluster, Core: core,
+				Thread: th, Class: cc.Name, Capacity: cc.Capacity, Speed: cc.Speed}
+			t.CoreCPUs[core] = append(t.CoreCPUs[core], cpu)
+			mask.Set(cpu)
+		}
+		for _, cpu := range t.CoreCPUs[core] {
+			t.SiblingMask[cpu] = mask
+		}
+	}
+}
+
+// cpuNumber is the logical CPU of thread th of core (scenario-v1.md).
+func cpuNumber(nb Numbering, core, th, totalCores, threads int) CPU {
+	if nb == SiblingMajor {
+		return CPU(th*totalCores + core)
+	}
+	return CPU(core*threads + th)
+}
+
+// priorityMode is the policy's priority, else the arch's, else the weak default.
+func priorityMode(m Machine, p DomainPolicy) PriorityMode {
+	switch {
+	case p.Priority != "":
+		return p.Priority
+	case m.Arch.Priority != "":
+		return m.Arch.Priority
+	}
+	return PriorityDefault
+}
+
+// archAsymCPUPriority models arch_asym_cpu_priority() under mode: the weak
+// default in fair.c (-cpu), x86 ITMT's sched_core_priority (arch), the
+// DynamiQ 2018 arm64 override (capacity), the Olympus combined-asym-packing
+// override (capacity, doubled on PE0), and thread-major order (thread).
+func archAsymCPUPriority(t *Topology, mode PriorityMode, cpu CPU) int {
+	c := t.CPUs[cpu]
+	switch mode {
+	case PriorityArch:
+		return t.Machine.Priorities[cpu]
+	case PriorityCapacity:
+		return c.Capacity
+	case PriorityCapacityPE0:
+		if c.Thread == 0 {
+			return 2 * c.Capacity
+		}
+		return c.Capacity
+	case PriorityThread:
+		return -(c.Thread*t.TotalCores + c.Core)
+	}
+	return -int(cpu)
+}
+
+// SchedAsymPrefer models sched_asym_prefer(a, b) (kernel/sched/sched.h):
+// true when a's priority is strictly greater than b's.
+func SchedAsymPrefer(t *Topology, a, b CPU) bool {
+	return t.CPUs[a].Priority > t.CPUs[b].Priority
+}
+
+// CPUsShareCache models cpus_share_cache(): same sd_llc_id.
+func (t *Topology) CPUsShareCache(a, b CPU) bool { return t.SDLLCID[a] == t.SDLLCID[b] }
+
+// CPUsShareResources models cpus_share_resources(): same sd_share_id.
+func (t *Topology) CPUsShareResources(a, b CPU) bool { return t.SDShareID[a] == t.SDShareID[b] }
+
+// Lowest returns rq->sd of cpu: the bottom of its surviving chain, or nil.
+func (t *Topology) Lowest(cpu CPU) *Domain {
+	if len(t.Domains[cpu]) == 0 {
+		return nil
+	}
+	return t.Domains[cpu][0]
+}

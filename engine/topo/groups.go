@@ -1,0 +1,174 @@
+package topo
+
+// buildGroups builds the group ring of every domain: build_sched_groups()
+// for ordinary levels, build_overlap_sched_groups() for NUMA levels.
+func (b *builder) buildGroups() {
+	b.sg = make([][]*sgBuild, len(b.levels))
+	b.rings = make([][]*groupRing, len(b.levels))
+	for tl := range b.levels {
+		b.sg[tl] = make([]*sgBuild, b.n)
+		b.rings[tl] = make([]*groupRing, b.n)
+	}
+	for i := 0; i < b.n; i++ {
+		for sd := b.sd[i][0]; sd != nil; sd = sd.parent {
+			if sd.flags&SDOverlap != 0 {
+				b.buildOverlapSchedGroups(sd, CPU(i))
+			} else {
+				b.buildSchedGroups(sd, CPU(i))
+			}
+		}
+	}
+}
+
+// buildSchedGroups models build_sched_groups(): the child spans of the
+// domain's CPUs, walked with for_each_cpu_wrap() from cpu. Group objects are
+// shared, and each CPU's build relinks the one ring, so the ring every CPU
+// sees is the one built last (by the span's highest CPU), entered at the
+// CPU's local group.
+func (b *builder) buildSchedGroups(sd *sdBuild, cpu CPU) {
+	key := sd.span.First()
+	r := b.rings[sd.tl][key]
+	if r == nil {
+		r = &groupRing{}
+		last := lastCPU(sd.span)
+		covered := NewCPUSet(b.n)
+		sd.span.ForEachWrap(last, func(i CPU) bool {
+			if covered.Has(i) {
+				return true
+			}
+			sg := b.getGroup(sd.tl, i)
+			setAll(covered, sg.span)
+			r.groups = append(r.groups, sg)
+			return true
+		})
+		b.rings[sd.tl][key] = r
+	}
+	sd.ring = r
+	for k, sg := range r.groups {
+		if sg.span.Has(cpu) {
+			sd.local = k
+			break
+		}
+	}
+}
+
+// getGroup models get_group(): the group of CPU i at level tl is its child
+// domain's span (one CPU at the bottom), claimed by the span's first CPU.
+func (b *builder) getGroup(tl int, i CPU) *sgBuild {
+	sd := b.sd[i][tl]
+	child := sd.child
+	first := i
+	if child != nil {
+		first = child.span.First()
+	}
+	if sg := b.sg[tl][first]; sg != nil {
+		return sg
+	}
+	sg := &sgBuild{asymPrefer: NoCPU}
+	if child != nil {
+		sg.span = child.span
+		sg.flags = child.flags
+	} else {
+		sg.span = NewCPUSet(b.n)
+		sg.span.Set(i)
+	}
+	b.sg[tl][first] = sg
+	return sg
+}
+
+// buildOverlapSchedGroups models build_overlap_sched_groups(): one group per
+// sibling domain's child span, each built for this domain alone.
+func (b *builder) buildOverlapSchedGroups(sd *sdBuild, cpu CPU) {
+	r := &groupRing{}
+	covered := NewCPUSet(b.n)
+	sd.span.ForEachWrap(cpu, func(i CPU) bool {
+		if covered.Has(i) {
+			return true
+		}
+		sibling := b.sd[i][sd.tl]
+		if sibling == nil || !sibling.span.Has(i) {
+			return true
+		}
+		if sibling.child != nil && !sibling.child.span.SubsetOf(sd.span) {
+			sibling = findDescendedSibling(sd, sibling)
+		}
+		sg := &sgBuild{asymPrefer: NoCPU, span: sibling.span}
+		if sibling.child != nil {
+			sg.span = sibling.child.span
+			sg.flags = sibling.child.flags
+		}
+		setAll(covered, sg.span)
+		r.groups = append(r.groups, sg)
+		return true
+	})
+	sd.ring = r
+	sd.local = 0
+}
+
+// findDescendedSibling models find_descended_sibling().
+func findDescendedSibling(sd, sibling *sdBuild) *sdBuild {
+	for sibling.child != nil && !sibling.child.span.SubsetOf(sd.span) {
+		sibling = sibling.child
+	}
+	for sibling.child != nil && sibling.child.span.Equal(sibling.span) {
+		sibling = sibling.child
+	}
+	return sibling
+}
+
+// initSchedGroupsCapacity models init_sched_groups_capacity() plus the
+// build-time update_group_capacity(): weight, SMT cores, asym_prefer_cpu
+// (only under SD_ASYM_PACKING; highest priority, first found on ties) and
+// the sum of cpu_scale.
+func (b *builder) initSchedGroupsCapacity() {
+	for i := 0; i < b.n; i++ {
+		for sd := b.sd[i][0]; sd != nil; sd = sd.parent {
+			for _, sg := range sd.ring.groups {
+				if !sg.inited {
+					b.initGroup(sd, sg)
+				}
+			}
+		}
+	}
+}
+
+func (b *builder) initGroup(sd *sdBuild, sg *sgBuild) {
+	sg.inited = true
+	sg.weight = sg.span.Weight()
+	sg.cores = 0
+	sg.capacity = 0
+	for c := sg.span.First(); c.Valid(); c = sg.span.Next(c) {
+		sg.capacity += b.t.CPUs[c].Capacity
+		if core := b.t.CPUs[c].Core; b.coreSeen[core] != b.seenGen {
+			b.coreSeen[core] = b.seenGen
+			sg.cores++
+		}
+	}
+	b.seenGen++
+	if sd.flags&SDAsymPacking == 0 {
+		return
+	}
+	maxCPU := NoCPU
+	for c := sg.span.First(); c.Valid(); c = sg.span.Next(c) {
+		if maxCPU < 0 || SchedAsymPrefer(b.t, c, maxCPU) {
+			maxCPU = c
+		}
+	}
+	sg.asymPrefer = maxCPU
+}
+
+// setAll adds every CPU of o to s (cpumask_or in place).
+func setAll(s, o CPUSet) {
+	for c := o.First(); c.Valid(); c = o.Next(c) {
+		s.Set(c)
+	}
+}
+
+// lastCPU is cpumask_last().
+func lastCPU(s CPUSet) CPU {
+	last := NoCPU
+	for c := s.First(); c.Valid(); c = s.Next(c) {
+		last = c
+	}
+	return last
+}

@@ -1,0 +1,183 @@
+package topo
+
+import (
+	"fmt"
+	"math"
+)
+
+// Error is a problem with one field of the input; Path uses the scenario
+// error-path syntax ("machine.core_classes[2].capacity").
+type Error struct {
+	Path string
+	Msg  string
+}
+
+func (e *Error) Error() string { return e.Path + ": " + e.Msg }
+
+func fieldErr(path, format string, args ...any) *Error {
+	return &Error{Path: path, Msg: fmt.Sprintf(format, args...)}
+}
+
+// Local and remote node distances (include/linux/topology.h LOCAL_DISTANCE,
+// REMOTE_DISTANCE) and node_reclaim_distance (RECLAIM_DISTANCE).
+const (
+	LocalDistance       = 10
+	RemoteDistance      = 20
+	NodeReclaimDistance = 30
+	maxDistance         = 254
+)
+
+// normalizeMachine returns m with the scenario-independent defaults topo
+// needs (0 clusters = 1, "" llc = node, "" numbering = core-major, 0 threads
+// = 1, no core classes = all 1024 / 1.0, no distances = 10/20), or the first
+// problem found, naming the field.
+func normalizeMachine(m Machine) (Machine, error) {
+	if m.Nodes < 1 || m.Nodes > MaxCPUs {
+		return m, fieldErr("machine.nodes", "%d nodes; want 1..%d", m.Nodes, MaxCPUs)
+	}
+	if m.CoresPerNode < 1 || m.CoresPerNode > MaxCPUs {
+		return m, fieldErr("machine.cores_per_node", "%d cores per node; want 1..%d", m.CoresPerNode, MaxCPUs)
+	}
+	if m.ThreadsPerCore == 0 {
+		m.ThreadsPerCore = 1
+	}
+	switch m.ThreadsPerCore {
+	case 1, 2, 4, 8:
+	default:
+		return m, fieldErr("machine.threads_per_core", "%d threads per core; want 1, 2, 4 or 8", m.ThreadsPerCore)
+	}
+	if n := m.Nodes * m.CoresPerNode * m.ThreadsPerCore; n > MaxCPUs {
+		return m, fieldErr("machine", "%d nodes × %d cores × %d threads = %d CPUs; the limit is %d",
+			m.Nodes, m.CoresPerNode, m.ThreadsPerCore, n, MaxCPUs)
+	}
+	if m.ClustersPerNode == 0 {
+		m.ClustersPerNode = 1
+	}
+	if m.ClustersPerNode < 1 || m.ClustersPerNode > m.CoresPerNode || m.CoresPerNode%m.ClustersPerNode != 0 {
+		return m, fieldErr("machine.clusters_per_node",
+			"%d clusters do not split %d cores per node evenly", m.ClustersPerNode, m.CoresPerNode)
+	}
+	if m.LLC == "" {
+		m.LLC = LLCNode
+	}
+	if m.LLC != LLCNode && m.LLC != LLCCluster {
+		return m, fieldErr("machine.llc", "unknown llc %q; want \"node\" or \"cluster\"", m.LLC)
+	}
+	if m.Numbering == "" {
+		m.Numbering = CoreMajor
+	}
+	if m.Numbering != CoreMajor && m.Numbering != SiblingMajor {
+		return m, fieldErr("machine.numbering", "unknown numbering %q; want \"sibling-major\" or \"core-major\"", m.Numbering)
+	}
+	if err := checkCoreClasses(&m); err != nil {
+		return m, err
+	}
+	ncpu := m.Nodes * m.CoresPerNode * m.ThreadsPerCore
+	if m.Priorities != nil && len(m.Priorities) != ncpu {
+		return m, fieldErr("machine.priorities", "%d values; the machine has %d CPUs", len(m.Priorities), ncpu)
+	}
+	if err := checkAsymConfig("machine.arch", m.Arch); err != nil {
+		return m, err
+	}
+	if err := checkDistances(&m); err != nil {
+		return m, err
+	}
+	return m, nil
+}
+
+// checkCoreClasses validates core_classes (or fills the single default class).
+func checkCoreClasses(m *Machine) error {
+	total := m.Nodes * m.CoresPerNode
+	if len(m.CoreClasses) == 0 {
+		m.CoreClasses = []CoreClass{{Name: "core", Cores: total, Capacity: 1024, Speed: 1}}
+		return nil
+	}
+	sum := 0
+	for i, c := range m.CoreClasses {
+		p := fmt.Sprintf("machine.core_classes[%d]", i)
+		if c.Cores < 1 || c.Cores > total {
+			return fieldErr(p+".cores", "%d cores; want 1..%d", c.Cores, total)
+		}
+		if c.Capacity < 1 || c.Capacity > 1024 {
+			return fieldErr(p+".capacity", "capacity %d; want 1..1024 (cpu_scale)", c.Capacity)
+		}
+		if !(c.Speed > 0) || math.IsInf(c.Speed, 0) || c.Speed > 64 {
+			return fieldErr(p+".speed", "speed %v; want a number in (0, 64]", c.Speed)
+		}
+		sum += c.Cores
+	}
+	if sum != total {
+		return fieldErr("machine.core_classes", "classes cover %d cores; the machine has %d", sum, total)
+	}
+	return nil
+}
+
+// checkDistances validates the SLIT-like matrix (or fills 10/20).
+func checkDistances(m *Machine) error {
+	n := m.Nodes
+	if len(m.Distances) == 0 {
+		d := make([][]int, n)
+		for i := range d {
+			d[i] = make([]int, n)
+			for j := range d[i] {
+				d[i][j] = RemoteDistance
+			}
+			d[i][i] = LocalDistance
+		}
+		m.Distances = d
+		return nil
+	}
+	if len(m.Distances) != n {
+		return fieldErr("machine.distances", "%d rows; the machine has %d nodes", len(m.Distances), n)
+	}
+	for i, row := range m.Distances {
+		if len(row) != n {
+			return fieldErr(fmt.Sprintf("machine.distances[%d]", i), "%d entries; want %d", len(row), n)
+		}
+		for j, d := range row {
+			p := fmt.Sprintf("machine.distances[%d][%d]", i, j)
+			switch {
+			case i == j && d != LocalDistance:
+				return fieldErr(p, "distance %d; a node's distance to itself is %d", d, LocalDistance)
+			case i != j && (d <= LocalDistance || d > maxDistance):
+				return fieldErr(p, "distance %d; want %d..%d", d, LocalDistance+1, maxDistance)
+			case d != m.Distances[j][i]:
+				return fieldErr(p, "distance %d differs from distances[%d][%d] = %d", d, j, i, m.Distances[j][i])
+			}
+		}
+	}
+	return nil
+}
+
+// checkAsymConfig validates the level names and priority mode of a or p.
+func checkAsymConfig(path string, a AsymConfig) error {
+	if a.AsymPacking != nil {
+		for i, l := range *a.AsymPacking {
+			switch l {
+			case LevelSMT, LevelCLS, LevelMC, LevelPKG, LevelNUMA:
+			default:
+				return fieldErr(fmt.Sprintf("%s.asym_packing[%d]", path, i),
+					"unknown level %q; want one of SMT, CLS, MC, PKG, NUMA", l)
+			}
+		}
+	}
+	switch a.Priority {
+	case "", PriorityDefault, PriorityArch, PriorityCapacity, PriorityCapacityPE0, PriorityThread:
+	default:
+		return fieldErr(path+".priority", "unknown priority %q; want default, arch, capacity, capacity-pe0x2 or thread", a.Priority)
+	}
+	return nil
+}
+
+// checkPolicy validates the domain-shaping part of a policy.
+func checkPolicy(p DomainPolicy) error {
+	if err := checkAsymConfig("policy", p.AsymConfig); err != nil {
+		return err
+	}
+	switch p.SMTAsymPacking {
+	case "", SMTAsymAuto, SMTAsymOn, SMTAsymOff:
+	default:
+		return fieldErr("policy.smt_asym_packing", "unknown value %q; want auto, on or off", p.SMTAsymPacking)
+	}
+	return nil
+}
