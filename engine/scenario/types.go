@@ -15,12 +15,15 @@ const Version = 1
 // because each may name a "preset" and override any of its fields; Resolve
 // merges them and decodes the result strictly into the typed sections.
 type Scenario struct {
-	Schedplay int             `json:"schedplay"`
-	Name      string          `json:"name,omitempty"`
-	Machine   json.RawMessage `json:"machine,omitempty"`
-	Policy    json.RawMessage `json:"policy,omitempty"`
-	Workload  json.RawMessage `json:"workload,omitempty"`
-	Run       json.RawMessage `json:"run,omitempty"`
+	Schedplay int    `json:"schedplay"`
+	Name      string `json:"name,omitempty"`
+	// Preset names a scenario preset this document starts from; its sections
+	// are then overrides of the preset's (schedplay addition).
+	Preset   string          `json:"preset,omitempty"`
+	Machine  json.RawMessage `json:"machine,omitempty"`
+	Policy   json.RawMessage `json:"policy,omitempty"`
+	Workload json.RawMessage `json:"workload,omitempty"`
+	Run      json.RawMessage `json:"run,omitempty"`
 }
 
 // Resolved is a scenario with every preset expanded, every override applied,

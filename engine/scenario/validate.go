@@ -1,0 +1,241 @@
+package scenario
+
+import (
+	"math"
+
+	"schedplay/engine/topo"
+	"schedplay/engine/units"
+)
+
+// Limits enforced by Validate, so that any accepted scenario runs in bounded
+// time and memory in a browser tab.
+const (
+	MaxCPUs            = 4096
+	MaxNodes           = 64
+	MaxTasks           = 16384
+	MaxGroups          = 256
+	MaxRunDuration     = 60 * units.Second
+	MaxReps            = 100
+	MaxProgramDepth    = 8
+	MaxProgramSteps    = 1024
+	MaxRepeat          = 1_000_000_000
+	MaxEventsPerRep    = 100_000_000
+	MaxEventsTotal     = 1_000_000_000
+	maxLatencyParam    = 100 * units.Millisecond
+	maxPolicyDuration  = 1 * units.Second
+	maxSpeed           = 16.0
+	maxBoostMultiplier = 10.0
+)
+
+// Validate checks a resolved scenario (after WithDefaults) against the
+// format's rules and limits. It returns an ErrorList sorted by path, or nil.
+// It never modifies r.
+func (r Resolved) Validate() error {
+	var errs ErrorList
+	n := validateMachine(&errs, &r.Machine)
+	validatePolicy(&errs, &r.Policy, &r.Machine)
+	validateWorkload(&errs, &r.Workload, n)
+	validateRun(&errs, &r.Run)
+	if len(errs) == 0 && n > 0 {
+		validateTopology(&errs, &r)
+	}
+	if len(errs) == 0 {
+		checkEventBudget(&errs, &r, n)
+	}
+	return errs.Err()
+}
+
+// checkDuration reports a negative d or one above max.
+func checkDuration(errs *ErrorList, path string, d, max units.Duration) {
+	switch {
+	case d < 0:
+		errs.Add(path, "%s is negative; durations must be ≥ 0", d)
+	case d > max:
+		errs.Add(path, "%s is longer than the limit of %s", d, max)
+	}
+}
+
+// checkFloat reports a NaN, infinite or out-of-range value.
+func checkFloat(errs *ErrorList, path string, v, lo, hi float64, loOpen bool) {
+	switch {
+	case math.IsNaN(v) || math.IsInf(v, 0):
+		errs.Add(path, "must be a finite number")
+	case loOpen && v <= lo, !loOpen && v < lo, v > hi:
+		op := "≥"
+		if loOpen {
+			op = ">"
+		}
+		errs.Add(path, "%g is out of range; want %s %g and ≤ %g", v, op, lo, hi)
+	}
+}
+
+func checkRange(errs *ErrorList, path string, v, lo, hi int) bool {
+	if v < lo || v > hi {
+		errs.Add(path, "%d is out of range; want %d..%d", v, lo, hi)
+		return false
+	}
+	return true
+}
+
+// validateMachine checks the machine section and returns its CPU count, or
+// 0 when the shape itself is invalid.
+func validateMachine(errs *ErrorList, m *topo.Machine) int {
+	ok := checkRange(errs, "machine.nodes", m.Nodes, 1, MaxNodes)
+	ok = checkRange(errs, "machine.cores_per_node", m.CoresPerNode, 1, MaxCPUs) && ok
+	switch m.ThreadsPerCore {
+	case 1, 2, 4, 8:
+	default:
+		errs.Add("machine.threads_per_core", "%d is not a hardware thread count; want 1, 2, 4 or 8", m.ThreadsPerCore)
+		ok = false
+	}
+	if !ok {
+		return 0
+	}
+	cores := m.Nodes * m.CoresPerNode
+	n := cores * m.ThreadsPerCore
+	if n > MaxCPUs {
+		errs.Add("machine", "%d nodes × %d cores × %d threads = %d CPUs, above the limit of %d", m.Nodes, m.CoresPerNode, m.ThreadsPerCore, n, MaxCPUs)
+		return 0
+	}
+	if checkRange(errs, "machine.clusters_per_node", m.ClustersPerNode, 1, m.CoresPerNode) && m.CoresPerNode%m.ClustersPerNode != 0 {
+		errs.Add("machine.clusters_per_node", "%d clusters do not split %d cores evenly", m.ClustersPerNode, m.CoresPerNode)
+	}
+	validateCoreClasses(errs, m.CoreClasses, cores)
+	if len(m.Priorities) > 0 && len(m.Priorities) != n {
+		errs.Add("machine.priorities", "has %d values for %d CPUs; give one per CPU", len(m.Priorities), n)
+	}
+	for i, p := range m.Priorities {
+		checkRange(errs, indexPath("machine.priorities", i), p, -1<<20, 1<<20)
+	}
+	checkLevels(errs, "machine.arch.asym_packing", m.Arch.AsymPacking)
+	validateSMT(errs, &m.SMT, m.ThreadsPerCore)
+	validateBoost(errs, m.Boost)
+	checkFloat(errs, "machine.gflops_per_core", m.GflopsPerCore, 0, 1e6, false)
+	l := &m.Latency
+	for _, f := range []struct {
+		k string
+		d units.Duration
+	}{{"wakeup", l.Wakeup}, {"ipi", l.IPI}, {"idle_exit", l.IdleExit}, {"context_switch", l.ContextSwitch}, {"process_switch", l.ProcessSwitch}} {
+		checkDuration(errs, "machine.latency."+f.k, f.d, maxLatencyParam)
+	}
+	if m.Housekeeping != nil {
+		validateHousekeeping(errs, "machine.housekeeping", m.Housekeeping)
+	}
+	if m.Distances != nil {
+		validateDistances(errs, m.Distances, m.Nodes)
+	}
+	return n
+}
+
+func validateCoreClasses(errs *ErrorList, cc []topo.CoreClass, cores int) {
+	sum := 0
+	for i, c := range cc {
+		p := indexPath("machine.core_classes", i)
+		checkRange(errs, p+".cores", c.Cores, 1, MaxCPUs)
+		checkRange(errs, p+".capacity", c.Capacity, 1, 1024)
+		checkFloat(errs, p+".speed", c.Speed, 0, maxSpeed, true)
+		sum += max(c.Cores, 0)
+	}
+	if len(cc) > 0 && sum != cores {
+		errs.Add("machine.core_classes", "assign %d cores but the machine has %d (nodes × cores_per_node)", sum, cores)
+	}
+}
+
+func checkLevels(errs *ErrorList, path string, ls *[]topo.Level) {
+	if ls == nil {
+		return
+	}
+	seen := map[topo.Level]bool{}
+	for i, l := range *ls {
+		if seen[l] {
+			errs.Add(indexPath(path, i), "level %s is listed twice", l)
+		}
+		seen[l] = true
+	}
+}
+
+func validateSMT(errs *ErrorList, s *topo.SMTModel, threads int) {
+	if len(s.Yield) != threads {
+		errs.Add("machine.smt.yield", "has %d values for %d threads per core; give one per busy-thread count", len(s.Yield), threads)
+	}
+	for i, y := range s.Yield {
+		checkFloat(errs, indexPath("machine.smt.yield", i), y, 0, float64(threads), true)
+	}
+	checkDuration(errs, "machine.smt.switch", s.Switch, maxPolicyDuration)
+	checkDuration(errs, "machine.smt.hold", s.Hold, maxPolicyDuration)
+	checkDuration(errs, "machine.smt.qual", s.Qual, maxPolicyDuration)
+	checkFloat(errs, "machine.smt.partitioned_single", s.PartitionedSingle, 0, 1, true)
+}
+
+func validateBoost(errs *ErrorList, b [][2]float64) {
+	for i, pt := range b {
+		p := indexPath("machine.boost", i)
+		checkFloat(errs, p+"[0]", pt[0], 0, 1, false)
+		checkFloat(errs, p+"[1]", pt[1], 0, maxBoostMultiplier, true)
+		if i > 0 && pt[0] <= b[i-1][0] {
+			errs.Add(p+"[0]", "busy-core fractions must increase (%g after %g)", pt[0], b[i-1][0])
+		}
+	}
+}
+
+func validateHousekeeping(errs *ErrorList, path string, h *topo.Housekeeping) {
+	if h.Period <= 0 {
+		errs.Add(path+".period", "must be > 0")
+	}
+	checkDuration(errs, path+".period", h.Period, MaxRunDuration)
+	checkDuration(errs, path+".run", h.Run, MaxRunDuration)
+	if h.Period > 0 && h.Run >= h.Period {
+		errs.Add(path+".run", "%s is not shorter than the period %s", h.Run, h.Period)
+	}
+}
+
+func validateDistances(errs *ErrorList, d [][]int, nodes int) {
+	if len(d) != nodes {
+		errs.Add("machine.distances", "has %d rows for %d nodes", len(d), nodes)
+		return
+	}
+	for i, row := range d {
+		if len(row) != nodes {
+			errs.Add(indexPath("machine.distances", i), "has %d values for %d nodes", len(row), nodes)
+			continue
+		}
+		for j, v := range row {
+			checkRange(errs, indexPath(indexPath("machine.distances", i), j), v, 1, 255)
+		}
+	}
+}
+
+func validatePolicy(errs *ErrorList, p *Policy, m *topo.Machine) {
+	checkLevels(errs, "policy.asym_packing", p.AsymPacking)
+	if p.Priority == topo.PriorityArch && len(m.Priorities) == 0 {
+		errs.Add("policy.priority", "\"arch\" needs machine.priorities, which this machine does not have")
+	}
+	checkRange(errs, "policy.hz", p.HZ, 10, 10000)
+	if p.BaseSlice <= 0 {
+		errs.Add("policy.base_slice", "must be > 0")
+	}
+	checkDuration(errs, "policy.base_slice", p.BaseSlice, maxPolicyDuration)
+	checkDuration(errs, "policy.migration_cost", p.MigrationCost, maxPolicyDuration)
+	switch p.Features.PELT {
+	case PELTModern, PELTLegacy2018:
+	default:
+		errs.Add("policy.features.PELT", "unknown PELT mode %q; want \"modern\" or \"legacy2018\"", p.Features.PELT)
+	}
+}
+
+func validateRun(errs *ErrorList, r *Run) {
+	if r.Duration <= 0 {
+		errs.Add("run.duration", "must be > 0")
+	}
+	checkDuration(errs, "run.duration", r.Duration, MaxRunDuration)
+	switch r.Until {
+	case UntilDone, UntilDuration:
+	default:
+		errs.Add("run.until", "unknown value %q; want \"done\" or \"duration\"", r.Until)
+	}
+	checkRange(errs, "run.reps", r.Reps, 1, MaxReps)
+	checkDuration(errs, "run.warmup", r.Warmup, MaxRunDuration)
+	if r.Duration > 0 && r.Warmup >= r.Duration {
+		errs.Add("run.warmup", "%s leaves nothing of the %s run to measure", r.Warmup, r.Duration)
+	}
+}

@@ -1,0 +1,161 @@
+package scenario
+
+import (
+	"strings"
+
+	"schedplay/engine/topo"
+)
+
+// Workload metrics (Workload.Metric).
+var metricNames = []string{"", "sgemm", "requests", "latency", "ops"}
+
+// validateWorkload checks the workload for a machine of n CPUs (0 when the
+// machine is invalid: cpulists are then not checked).
+func validateWorkload(errs *ErrorList, w *Workload, n int) {
+	if len(w.Groups) > MaxGroups {
+		errs.Add("workload.groups", "has %d groups; the limit is %d", len(w.Groups), MaxGroups)
+		return
+	}
+	total, steps := 0, 0
+	for i := range w.Groups {
+		g := &w.Groups[i]
+		p := indexPath("workload.groups", i)
+		if g.Count < 1 || g.Count > MaxTasks {
+			if g.Count > MaxTasks {
+				errs.Add(p+".count", "%d tasks exceed the limit of %d", g.Count, MaxTasks)
+			} else {
+				errs.Add(p+".count", "must be at least 1")
+			}
+		} else {
+			total += g.Count
+		}
+		if g.CPUs != "" && n > 0 {
+			if set, err := topo.ParseCPUList(g.CPUs, n); err != nil {
+				errs.Add(p+".cpus", "%v", err)
+			} else if set.Weight() == 0 {
+				errs.Add(p+".cpus", "selects no CPU")
+			}
+		}
+		checkRange(errs, p+".nice", g.Nice, -20, 19)
+		checkDuration(errs, p+".start", g.Start, MaxRunDuration)
+		if len(g.Program) == 0 {
+			errs.Add(p+".program", "is empty; give at least one step")
+		}
+		steps += validateSteps(errs, p+".program", g.Program, 1)
+	}
+	if total > MaxTasks {
+		errs.Add("workload.groups", "%d tasks in total exceed the limit of %d", total, MaxTasks)
+	}
+	if steps > MaxProgramSteps {
+		errs.Add("workload.groups", "the programs have %d steps in total; the limit is %d", steps, MaxProgramSteps)
+	}
+	if w.Housekeeping != nil {
+		validateHousekeeping(errs, "workload.housekeeping", w.Housekeeping)
+	}
+	known := false
+	for _, m := range metricNames {
+		known = known || w.Metric == m
+	}
+	if !known {
+		errs.Add("workload.metric", "unknown metric %q; want one of %s", w.Metric, strings.Join(metricNames[1:], ", "))
+	}
+}
+
+// validateSteps checks a step list at nesting depth and returns how many
+// steps it holds (nested ones included). Deeper lists than MaxProgramDepth
+// are reported once and not descended into.
+func validateSteps(errs *ErrorList, path string, steps []Step, depth int) int {
+	if depth > MaxProgramDepth {
+		errs.Add(path, "programs nest more than %d levels deep", MaxProgramDepth)
+		return len(steps)
+	}
+	count := 0
+	for i := range steps {
+		count += 1 + validateStep(errs, indexPath(path, i), &steps[i], depth)
+		if count > MaxProgramSteps {
+			return count // reported by the caller; stop descending
+		}
+	}
+	return count
+}
+
+// validateStep checks one step: exactly one kind, options that fit it.
+func validateStep(errs *ErrorList, p string, s *Step, depth int) int {
+	var kinds []string
+	add := func(set bool, k string) {
+		if set {
+			kinds = append(kinds, k)
+		}
+	}
+	add(s.Compute != nil, "compute")
+	add(s.Sleep != nil, "sleep")
+	add(s.Barrier != "", "barrier")
+	add(s.Send != "", "send")
+	add(s.Recv != "", "recv")
+	add(s.Periodic != nil, "periodic")
+	add(s.Repeat != 0, "repeat")
+	add(s.Pool != "", "pool")
+	switch len(kinds) {
+	case 0:
+		errs.Add(p, "does nothing; set one of compute, sleep, barrier, send, recv, periodic, repeat or pool")
+		return 0
+	case 1:
+	default:
+		errs.Add(p, "sets both %s and %s; a step does one thing (use a list of steps)", kinds[0], kinds[1])
+		return 0
+	}
+	k := kinds[0]
+	only := func(set bool, opt string, allowed ...string) {
+		if !set {
+			return
+		}
+		for _, a := range allowed {
+			if a == k {
+				return
+			}
+		}
+		errs.Add(p+"."+opt, "only applies to %s steps, not %s", strings.Join(allowed, " and "), k)
+	}
+	only(s.Jitter != 0, "jitter", "compute")
+	only(s.Spin != 0, "spin", "barrier", "recv")
+	only(s.Sync, "sync", "send")
+	only(s.Wake != 0, "wake", "send")
+	only(s.Capacity != 0, "capacity", "send")
+	only(s.Total != 0, "total", "pool")
+	only(len(s.Do) > 0, "do", "repeat", "pool")
+	if s.Compute != nil {
+		checkDuration(errs, p+".compute", *s.Compute, MaxRunDuration)
+	}
+	if s.Sleep != nil {
+		checkDuration(errs, p+".sleep", *s.Sleep, MaxRunDuration)
+	}
+	checkFloat(errs, p+".jitter", s.Jitter, 0, 0.99, false)
+	checkDuration(errs, p+".spin", s.Spin, MaxRunDuration)
+	checkRange(errs, p+".wake", s.Wake, 0, MaxTasks)
+	checkRange(errs, p+".capacity", s.Capacity, 0, MaxRepeat)
+	switch k {
+	case "repeat":
+		checkRange(errs, p+".repeat", s.Repeat, 1, MaxRepeat)
+		return loopBody(errs, p+".do", s.Do, depth)
+	case "pool":
+		checkRange(errs, p+".total", s.Total, 1, MaxRepeat)
+		return loopBody(errs, p+".do", s.Do, depth)
+	case "periodic":
+		pp := p + ".periodic"
+		if s.Periodic.Every <= 0 {
+			errs.Add(pp+".every", "must be > 0")
+		}
+		checkDuration(errs, pp+".every", s.Periodic.Every, MaxRunDuration)
+		checkRange(errs, pp+".count", s.Periodic.Count, 0, MaxRepeat)
+		return validateSteps(errs, pp+".do", s.Periodic.Do, depth+1)
+	}
+	return 0
+}
+
+func loopBody(errs *ErrorList, p string, do []Step, depth int) int {
+	if len(do) == 0 {
+		errs.Add(p, "is empty; a loop needs at least one step")
+		return 0
+	}
+	return validateSteps(errs, p, do, depth+1)
+}
