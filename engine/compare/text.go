@@ -1,0 +1,126 @@
+package compare
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strings"
+)
+
+// WriteText renders the table as fixed-width plain text in the style of
+// the scheduler mailing-list comparisons, columns aligned with spaces so it
+// survives being pasted into an email:
+//
+//	Metric               A                         B                         Difference
+//	Average throughput   1942.1 ± 61.3 GFLOP/s     2010.5 ± 12.8 GFLOP/s     +3.52%  (p=0.04)
+func WriteText(w io.Writer, t *Table) error {
+	var b strings.Builder
+	if t.Scenario != "" {
+		fmt.Fprintf(&b, "%s\n", t.Scenario)
+	}
+	fmt.Fprintf(&b, "A = %s, B = %s; %d repetitions each%s\n", t.A, t.B, t.Reps, seedsText(t.Seeds))
+	for i, set := range t.Sets {
+		b.WriteByte('\n')
+		if t.Vary != "" {
+			fmt.Fprintf(&b, "%s = %s\n", t.Vary, set.Value)
+		}
+		writeRows(&b, set.Rows)
+		if i == len(t.Sets)-1 {
+			writeLegend(&b, set.Rows)
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func seedsText(seeds []uint64) string {
+	switch len(seeds) {
+	case 0:
+		return ""
+	case 1:
+		return fmt.Sprintf(" (seed %d)", seeds[0])
+	}
+	return fmt.Sprintf(" (seeds %d-%d)", seeds[0], seeds[len(seeds)-1])
+}
+
+func writeRows(b *strings.Builder, rows []Row) {
+	cells := [][]string{{"Metric", "A", "B", "Difference"}}
+	for _, r := range rows {
+		cells = append(cells, []string{r.Metric, valueText(r.A, r.Unit), valueText(r.B, r.Unit), diffText(r)})
+	}
+	width := make([]int, 4)
+	for _, row := range cells {
+		for i, c := range row {
+			width[i] = max(width[i], len([]rune(c)))
+		}
+	}
+	for _, row := range cells {
+		var line strings.Builder
+		for i, c := range row {
+			line.WriteString(c)
+			if i < len(row)-1 {
+				line.WriteString(strings.Repeat(" ", width[i]-len([]rune(c))+3))
+			}
+		}
+		b.WriteString(strings.TrimRight(line.String(), " "))
+		b.WriteByte('\n')
+	}
+}
+
+func writeLegend(b *strings.Builder, rows []Row) {
+	var lower []string
+	for _, r := range rows {
+		if r.LowerIsBetter {
+			lower = append(lower, strings.ToLower(r.Metric))
+		}
+	}
+	b.WriteString("\nDifference is B against A; p is Welch's t-test (two-sided).\n")
+	if len(lower) > 0 {
+		fmt.Fprintf(b, "Lower is better for: %s.\n", strings.Join(lower, ", "))
+	}
+}
+
+func valueText(v Value, unit string) string {
+	s := num(v.Mean)
+	if v.N > 1 {
+		s += " ± " + num(v.Stddev)
+	}
+	if unit != "" {
+		s += " " + unit
+	}
+	return s
+}
+
+func diffText(r Row) string {
+	if r.DiffPct == nil {
+		return "n/a"
+	}
+	s := fmt.Sprintf("%+.2f%%", *r.DiffPct)
+	if r.P != nil {
+		s += fmt.Sprintf("  (p=%s)", pText(*r.P))
+	}
+	return s
+}
+
+func pText(p float64) string {
+	if p < 0.001 {
+		return "<0.001"
+	}
+	return fmt.Sprintf("%.3f", p)
+}
+
+// num formats a figure with about four significant digits.
+func num(v float64) string {
+	a := math.Abs(v)
+	switch {
+	case math.IsNaN(v):
+		return "n/a"
+	case a >= 1000 || a == math.Trunc(a) && a < 1e15:
+		return fmt.Sprintf("%.0f", v)
+	case a >= 100:
+		return fmt.Sprintf("%.1f", v)
+	case a >= 1:
+		return fmt.Sprintf("%.2f", v)
+	}
+	return fmt.Sprintf("%.3g", v)
+}
