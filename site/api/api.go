@@ -1,0 +1,73 @@
+// Package api is schedplay's HTTP API, one http.Handler with its own
+// ServeMux, served natively by `schedplay serve`, in the browser's Web Worker
+// through github.com/syumai/workers (wasm/engine) and on Cloudflare Workers
+// (wasm/edge):
+//
+//	GET  /api/v1/presets    every preset (kind, name, description, body, …)
+//	POST /api/v1/simulate   run a scenario, reply with the sim.Result JSON
+//	POST /api/v1/compare    run two policies over the same seeds, reply with the table
+//	POST /api/v1/validate   check a scenario, reply with every error or the resolved form
+//
+// Request bodies are a scenario document or a request object wrapping one
+// (see docs/scenario.md). Errors are JSON: status 400 with
+// {"error": {"message": …, "path": …}, "errors": [{"path", "message"}, …]},
+// 413 for a body over the limit, 405 for a wrong method, 404 for an unknown
+// path, 500 with an id for an engine failure or a recovered panic. Every
+// reply is encoded into a buffer before any header is written.
+package api
+
+import (
+	"net/http"
+
+	"schedplay/engine/compare"
+	"schedplay/engine/scenario"
+	"schedplay/presets"
+)
+
+// DefaultMaxBody is the request body limit (bytes).
+const DefaultMaxBody = 2 << 20
+
+// server holds the handler's configuration; it has no mutable state.
+type server struct {
+	ps      *presets.Set
+	run     compare.Runner
+	maxBody int64
+}
+
+// Option configures New.
+type Option func(*server)
+
+// WithRunner replaces the simulator (tests use a stand-in).
+func WithRunner(r compare.Runner) Option { return func(s *server) { s.run = r } }
+
+// WithMaxBody sets the request body limit in bytes.
+func WithMaxBody(n int64) Option { return func(s *server) { s.maxBody = n } }
+
+// New returns the API handler over the preset set ps.
+func New(ps *presets.Set, opts ...Option) http.Handler {
+	s := &server{ps: ps, run: defaultRunner, maxBody: DefaultMaxBody}
+	for _, o := range opts {
+		o(s)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/api/v1/presets", only(http.MethodGet, s.handlePresets))
+	mux.Handle("/api/v1/simulate", only(http.MethodPost, s.handleSimulate))
+	mux.Handle("/api/v1/compare", only(http.MethodPost, s.handleCompare))
+	mux.Handle("/api/v1/validate", only(http.MethodPost, s.handleValidate))
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, http.StatusNotFound, &scenario.Error{Msg: "no such endpoint: " + r.URL.Path + "; see /api/v1/presets, /api/v1/simulate, /api/v1/compare, /api/v1/validate"})
+	})
+	return recoverPanics(mux)
+}
+
+// only restricts a handler to one method (405 with Allow otherwise).
+func only(method string, h http.HandlerFunc) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != method {
+			w.Header().Set("Allow", method)
+			writeError(w, http.StatusMethodNotAllowed, &scenario.Error{Msg: "method " + r.Method + " not allowed; use " + method})
+			return
+		}
+		h(w, r)
+	})
+}

@@ -1,0 +1,149 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"net/http"
+
+	"schedplay/engine/compare"
+	"schedplay/engine/scenario"
+	"schedplay/engine/sim"
+	"schedplay/presets"
+)
+
+// replyError sends err with its status: a statusError's own, 400 for
+// scenario errors, 422 for a simulation that failed.
+func replyError(w http.ResponseWriter, err error) {
+	var se *statusError
+	if errors.As(err, &se) {
+		writeError(w, se.status, se.err)
+		return
+	}
+	var l scenario.ErrorList
+	var e *scenario.Error
+	if errors.As(err, &l) || errors.As(err, &e) {
+		writeError(w, http.StatusBadRequest, err)
+		return
+	}
+	writeError(w, http.StatusUnprocessableEntity, &scenario.Error{Msg: "simulation failed: " + err.Error()})
+}
+
+// presetsReply is the body of GET /api/v1/presets.
+type presetsReply struct {
+	Presets []presets.Preset `json:"presets"`
+}
+
+func (s *server) handlePresets(w http.ResponseWriter, r *http.Request) {
+	var all []presets.Preset
+	if s.ps != nil {
+		all = s.ps.All()
+	}
+	if all == nil {
+		all = []presets.Preset{}
+	}
+	writeJSON(w, http.StatusOK, presetsReply{Presets: all})
+}
+
+// Simulate resolves the scenario and runs it: the handler's core, shared
+// with `schedplay run --json` through RunJSON.
+func (s *server) handleSimulate(w http.ResponseWriter, r *http.Request) {
+	doc, req, err := s.readRequest(w, r)
+	if err != nil {
+		replyError(w, err)
+		return
+	}
+	res, err := s.simulate(r, doc, req)
+	if err != nil {
+		replyError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, res)
+}
+
+func (s *server) simulate(r *http.Request, doc *scenario.Scenario, req *Request) (*sim.Result, error) {
+	rs, err := scenario.Resolve(doc, s.ps)
+	if err != nil {
+		return nil, err
+	}
+	return s.run(r.Context(), rs, sim.Options{Timeline: req.Timeline})
+}
+
+// compareReply is the body of POST /api/v1/compare.
+type compareReply struct {
+	Table *compare.Table `json:"table"`
+	// Text is the table rendered for an email (compare.WriteText).
+	Text string `json:"text"`
+}
+
+func (s *server) handleCompare(w http.ResponseWriter, r *http.Request) {
+	doc, req, err := s.readRequest(w, r)
+	if err != nil {
+		replyError(w, err)
+		return
+	}
+	spec := compare.Spec{Scenario: doc, Presets: s.ps}
+	switch {
+	case len(req.Policies) == 2 && req.A == nil && req.B == nil:
+		spec.A, spec.B = compare.PolicySide(req.Policies[0]), compare.PolicySide(req.Policies[1])
+	case len(req.Policies) == 0 && req.A != nil && req.B != nil:
+		spec.A, spec.B = *req.A, *req.B
+	default:
+		replyError(w, badRequest(&scenario.Error{Path: "policies", Msg: "name two policies ([\"mainline\", \"v6-on\"]) or give \"a\" and \"b\" as {\"label\", \"set\"}"}))
+		return
+	}
+	if req.Vary != "" {
+		if spec.Vary, spec.Values, err = compare.ParseVary(req.Vary); err != nil {
+			replyError(w, badRequest(&scenario.Error{Path: "vary", Msg: err.Error()}))
+			return
+		}
+	}
+	t, err := compare.Run(r.Context(), s.run, spec)
+	if err != nil {
+		replyError(w, err)
+		return
+	}
+	var text bytes.Buffer
+	compare.WriteText(&text, t)
+	writeJSON(w, http.StatusOK, compareReply{Table: t, Text: text.String()})
+}
+
+// validateReply is the body of a successful POST /api/v1/validate.
+type validateReply struct {
+	Valid bool `json:"valid"`
+	// Scenario is the canonical document (presets kept); Resolved every
+	// preset expanded and every default filled.
+	Scenario json.RawMessage    `json:"scenario"`
+	Resolved *scenario.Resolved `json:"resolved"`
+	// Share is the share fragment ("s=…") of Scenario.
+	Share string `json:"share"`
+	// EventsPerRep is the event-budget estimate of one repetition.
+	EventsPerRep float64 `json:"events_per_rep"`
+}
+
+func (s *server) handleValidate(w http.ResponseWriter, r *http.Request) {
+	doc, _, err := s.readRequest(w, r)
+	if err != nil {
+		replyError(w, err)
+		return
+	}
+	rs, err := scenario.Resolve(doc, s.ps)
+	if err != nil {
+		replyError(w, err)
+		return
+	}
+	enc, err := scenario.Encode(doc)
+	if err != nil {
+		replyError(w, err)
+		return
+	}
+	share, err := scenario.EncodeShare(doc)
+	if err != nil {
+		replyError(w, err)
+		return
+	}
+	n := rs.Machine.Nodes * rs.Machine.CoresPerNode * rs.Machine.ThreadsPerCore
+	writeJSON(w, http.StatusOK, validateReply{Valid: true, Scenario: enc, Resolved: rs,
+		Share: "s=" + share, EventsPerRep: float64(int64(scenario.EstimateEvents(rs, n)))})
+}
+

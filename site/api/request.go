@@ -1,0 +1,163 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"schedplay/engine/compare"
+	"schedplay/engine/scenario"
+)
+
+// Request is the body of simulate, compare and validate when it is not a
+// bare scenario document (a body is a Request when it has a "scenario" key).
+type Request struct {
+	// Scenario is a scenario document (object), or a string: a scenario
+	// preset name or a share link.
+	Scenario json.RawMessage `json:"scenario"`
+	// Set are overrides applied in order: "path=value" strings (as --set)
+	// or {"path": …, "value": …} objects.
+	Set []json.RawMessage `json:"set,omitempty"`
+	// Reps and Seed override run.reps and run.seed when given.
+	Reps int     `json:"reps,omitempty"`
+	Seed *uint64 `json:"seed,omitempty"`
+	// Timeline asks simulate for repetition 0's timeline and decisions.
+	Timeline bool `json:"timeline,omitempty"`
+	// Policies names the two policy presets compare runs ("A", "B"); or A
+	// and B give each side as a label and its overrides.
+	Policies []string      `json:"policies,omitempty"`
+	A        *compare.Side `json:"a,omitempty"`
+	B        *compare.Side `json:"b,omitempty"`
+	// Vary is "path=v1,v2,…" for compare: one row set per value.
+	Vary string `json:"vary,omitempty"`
+}
+
+// statusError is an error with the HTTP status to reply with.
+type statusError struct {
+	status int
+	err    error
+}
+
+func (e *statusError) Error() string { return e.err.Error() }
+func (e *statusError) Unwrap() error { return e.err }
+
+func badRequest(err error) error { return &statusError{http.StatusBadRequest, err} }
+
+// readRequest reads and parses the body: either a bare scenario document or
+// a Request. It returns the scenario with the request's overrides applied.
+func (s *server) readRequest(w http.ResponseWriter, r *http.Request) (*scenario.Scenario, *Request, error) {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.maxBody))
+	var mbe *http.MaxBytesError
+	switch {
+	case errors.As(err, &mbe):
+		return nil, nil, &statusError{http.StatusRequestEntityTooLarge, &scenario.Error{Msg: fmt.Sprintf("request body is larger than the limit of %d bytes", mbe.Limit)}}
+	case err != nil:
+		return nil, nil, badRequest(&scenario.Error{Msg: "reading the request body: " + err.Error()})
+	case len(bytes.TrimSpace(body)) == 0:
+		return nil, nil, badRequest(&scenario.Error{Msg: "empty request body; send a scenario document ({\"schedplay\": 1, …}) or {\"scenario\": …}"})
+	}
+	var top map[string]json.RawMessage
+	if json.Unmarshal(body, &top) != nil || top["scenario"] == nil {
+		doc, err := scenario.Decode(body)
+		if err != nil {
+			return nil, nil, badRequest(err)
+		}
+		return doc, &Request{}, nil
+	}
+	req := &Request{}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(req); err != nil {
+		return nil, nil, badRequest(requestFieldError(err))
+	}
+	doc, err := s.scenarioOf(req.Scenario)
+	if err != nil {
+		return nil, nil, badRequest(prefixPaths("scenario", err))
+	}
+	sets, err := req.overrides()
+	if err != nil {
+		return nil, nil, badRequest(err)
+	}
+	doc, err = scenario.Apply(doc, s.ps, sets)
+	if err != nil {
+		return nil, nil, badRequest(err)
+	}
+	return doc, req, nil
+}
+
+// scenarioOf reads the "scenario" member: an object or a reference string.
+func (s *server) scenarioOf(raw json.RawMessage) (*scenario.Scenario, error) {
+	var ref string
+	if json.Unmarshal(raw, &ref) == nil {
+		return scenario.FromReference(ref, s.ps)
+	}
+	return scenario.Decode(raw)
+}
+
+// overrides returns the request's set list plus its reps and seed.
+func (req *Request) overrides() ([]scenario.Override, error) {
+	var out []scenario.Override
+	for i, raw := range req.Set {
+		path := fmt.Sprintf("set[%d]", i)
+		var str string
+		if json.Unmarshal(raw, &str) == nil {
+			o, err := scenario.ParseSet(str)
+			if err != nil {
+				return nil, prefixPaths(path, err)
+			}
+			out = append(out, o)
+			continue
+		}
+		var o scenario.Override
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&o); err != nil || o.Path == "" || len(o.Value) == 0 {
+			return nil, &scenario.Error{Path: path, Msg: "must be \"path=value\" or {\"path\": …, \"value\": …}"}
+		}
+		out = append(out, o)
+	}
+	if req.Reps != 0 {
+		out = append(out, scenario.Override{Path: "run.reps", Value: json.RawMessage(strconv.Itoa(req.Reps))})
+	}
+	if req.Seed != nil {
+		out = append(out, scenario.Override{Path: "run.seed", Value: json.RawMessage(strconv.FormatUint(*req.Seed, 10))})
+	}
+	return out, nil
+}
+
+// prefixPaths puts prefix in front of every error path, keeping the
+// scenario's own paths recognisable ("scenario.policy.hz" would mislead, so
+// only request-level errors get it when they have no path).
+func prefixPaths(prefix string, err error) error {
+	l := scenario.Errors(err)
+	out := make(scenario.ErrorList, len(l))
+	for i, e := range l {
+		p := e.Path
+		if p == "" {
+			p = prefix
+		} else if prefix != "scenario" {
+			p = prefix + ": " + p
+		}
+		out[i] = &scenario.Error{Path: p, Msg: e.Msg}
+	}
+	return out
+}
+
+// requestFieldError turns an encoding/json error on the Request into a
+// located error.
+func requestFieldError(err error) error {
+	msg := strings.TrimPrefix(err.Error(), "json: ")
+	if f, ok := strings.CutPrefix(msg, "unknown field "); ok {
+		return &scenario.Error{Path: strings.Trim(f, `"`), Msg: "unknown request field; a request has scenario, set, reps, seed, timeline, policies, a, b, vary"}
+	}
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		return &scenario.Error{Path: te.Field, Msg: "must be " + te.Type.String() + ", not a JSON " + te.Value}
+	}
+	return &scenario.Error{Msg: "invalid request: " + msg}
+}
