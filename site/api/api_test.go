@@ -17,11 +17,11 @@ import (
 func testPresets(t *testing.T) *presets.Set {
 	t.Helper()
 	ps, err := presets.LoadFS(fstest.MapFS{
-		"machine/m.json":    {Data: []byte(`{"description": "2x2", "machine": {"nodes": 1, "cores_per_node": 2, "threads_per_core": 2}}`)},
-		"policy/fast.json":  {Data: []byte(`{"description": "t", "policy": {"hz": 1000}}`)},
-		"policy/slow.json":  {Data: []byte(`{"description": "t", "policy": {"hz": 100}}`)},
-		"workload/w.json":   {Data: []byte(`{"description": "t", "workload": {"groups": [{"name": "g", "count": 2, "program": [{"compute": "1ms"}]}]}}`)},
-		"scenario/s1.json":  {Data: []byte(`{"description": "t", "scenario": {"schedplay": 1, "name": "s1", "machine": {"preset": "m"}, "policy": {"preset": "slow"}, "workload": {"preset": "w"}, "run": {"seed": 3, "reps": 2}}}`)},
+		"machine/m.json":   {Data: []byte(`{"description": "2x2", "machine": {"nodes": 1, "cores_per_node": 2, "threads_per_core": 2}}`)},
+		"policy/fast.json": {Data: []byte(`{"description": "t", "policy": {"hz": 1000}}`)},
+		"policy/slow.json": {Data: []byte(`{"description": "t", "policy": {"hz": 100}}`)},
+		"workload/w.json":  {Data: []byte(`{"description": "t", "workload": {"groups": [{"name": "g", "count": 2, "program": [{"compute": "1ms"}]}]}}`)},
+		"scenario/s1.json": {Data: []byte(`{"description": "t", "scenario": {"schedplay": 1, "name": "s1", "machine": {"preset": "m"}, "policy": {"preset": "slow"}, "workload": {"preset": "w"}, "run": {"seed": 3, "reps": 2}}}`)},
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -146,4 +146,3 @@ func (s *server) handleValidate(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, validateReply{Valid: true, Scenario: enc, Resolved: rs,
 		Share: "s=" + share, EventsPerRep: float64(int64(scenario.EstimateEvents(rs, n)))})
 }
-
