@@ -122,3 +122,7 @@ func (t *Topology) Lowest(cpu CPU) *Domain {
 	}
 	return t.Domains[cpu][0]
 }
+
+// EffectivePriority is the arch_asym_cpu_priority() mode Build uses for m
+// under p: the policy's, else the arch's, else "default".
+func EffectivePriority(m Machine, p DomainPolicy) PriorityMode { return priorityMode(m, p) }

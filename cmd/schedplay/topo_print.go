@@ -1,0 +1,210 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"schedplay/engine/topo"
+)
+
+// printTopoHeader summarises the machine, the policy's effect and CPU 0's
+// shortcuts before the per-CPU chains.
+func printTopoHeader(w io.Writer, t *topo.Topology, mname, pname string, p topo.DomainPolicy) {
+	m := t.Machine
+	fmt.Fprintf(w, "machine %s: %d node(s) × %d cores × %d thread(s) = %d CPUs, %s numbering, %d cluster(s)/node, LLC per %s\n",
+		mname, m.Nodes, m.CoresPerNode, m.ThreadsPerCore, t.NumCPUs(), m.Numbering, m.ClustersPerNode, m.LLC)
+	var classes []string
+	for _, c := range topoClassTotals(m.CoreClasses) {
+		classes = append(classes, fmt.Sprintf("%s ×%d (cpu_scale %d, speed %g)", c.Name, c.Cores, c.Capacity, c.Speed))
+	}
+	fmt.Fprintf(w, "  cores: %s\n", strings.Join(classes, ", "))
+	opt := p.SMTAsymPacking
+	if opt == "" {
+		opt = topo.SMTAsymAuto
+	}
+	fmt.Fprintf(w, "policy %s: sched_smt_asym_packing=%s, arch_asym_cpu_priority=%s\n",
+		pname, opt, topo.EffectivePriority(m, p))
+	fmt.Fprintf(w, "  SD_ASYM_PACKING at: %s; SD_ASYM_CPUCAPACITY at: %s\n",
+		topoLevelsWith(t, topo.SDAsymPacking), topoLevelsWith(t, topo.SDAsymCPUCapacity))
+	fmt.Fprintf(w, "  static keys: sched_smt_present=%v sched_asym_cpucapacity=%v sched_cluster_active=%v\n",
+		t.SMTActive, t.AsymCPUCapacityActive, t.ClusterActive)
+	fmt.Fprintf(w, "  CPU0 chain: %s\n", topoChain(t, 0))
+	fmt.Fprintf(w, "  CPU0 shortcuts: %s\n\n", topoShortcuts(t, 0))
+}
+
+// topoClassTotals merges core classes of the same name and parameters.
+func topoClassTotals(cc []topo.CoreClass) []topo.CoreClass {
+	var out []topo.CoreClass
+next:
+	for _, c := range cc {
+		for i := range out {
+			if o := out[i]; o.Name == c.Name && o.Capacity == c.Capacity && o.Speed == c.Speed {
+				out[i].Cores += c.Cores
+				continue next
+			}
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// topoLevelsWith lists the surviving levels (over all CPUs) carrying flag.
+func topoLevelsWith(t *topo.Topology, flag topo.SDFlags) string {
+	var names []string
+	seen := map[string]bool{}
+	for cpu := range t.Domains {
+		for _, d := range t.Domains[cpu] {
+			if d.Flags&flag == 0 {
+				continue
+			}
+			n := string(d.Level)
+			if flag == topo.SDAsymCPUCapacity && d.Flags&topo.SDAsymCPUCapacityFull != 0 {
+				n += "(FULL)"
+			}
+			if !seen[n] {
+				seen[n] = true
+				names = append(names, n)
+			}
+		}
+	}
+	if len(names) == 0 {
+		return "none"
+	}
+	return strings.Join(names, ", ")
+}
+
+// topoChain prints a CPU's chain as SMT(2) → MC(176) → NUMA(352).
+func topoChain(t *topo.Topology, cpu topo.CPU) string {
+	var parts []string
+	for _, d := range t.Domains[cpu] {
+		parts = append(parts, fmt.Sprintf("%s(%d)", d.Level, d.Span.Weight()))
+	}
+	if len(parts) == 0 {
+		return "(no sched domains)"
+	}
+	return strings.Join(parts, " → ")
+}
+
+func topoLevelName(d *topo.Domain) string {
+	if d == nil {
+		return "none"
+	}
+	return string(d.Level)
+}
+
+// topoShortcuts prints update_top_cache_domain()'s per-CPU results.
+func topoShortcuts(t *topo.Topology, cpu topo.CPU) string {
+	return fmt.Sprintf("sd_llc=%s sd_llc_size=%d sd_llc_id=%d sd_share_id=%d sd_numa=%s sd_asym_packing=%s sd_asym_cpucapacity=%s",
+		topoLevelName(t.SDLLC[cpu]), t.SDLLCSize[cpu], t.SDLLCID[cpu], t.SDShareID[cpu],
+		topoLevelName(t.SDNUMA[cpu]), topoLevelName(t.SDAsymPacking[cpu]), topoLevelName(t.SDAsymCPUCapacity[cpu]))
+}
+
+// printSchedDomainDebug mirrors sched_domain_debug() / sched_domain_debug_one()
+// (kernel/sched/topology.c), adding the flags and, under SD_ASYM_PACKING,
+// each multi-CPU group's asym_prefer_cpu. maxGroups > 0 elides long lists.
+func printSchedDomainDebug(w io.Writer, t *topo.Topology, cpu topo.CPU, maxGroups int) {
+	if len(t.Domains[cpu]) == 0 {
+		fmt.Fprintf(w, "CPU%d attaching NULL sched-domain.\n", cpu)
+		return
+	}
+	fmt.Fprintf(w, "CPU%d attaching sched-domain(s):\n", cpu)
+	for level, d := range t.Domains[cpu] {
+		fmt.Fprintf(w, "%*s domain-%d: span=%s level=%s flags=%s\n", level, "", level, d.Span, d.Level,
+			strings.Join(d.Flags.Names(), "|"))
+		var b strings.Builder
+		fmt.Fprintf(&b, "%*s groups:", level+1, "")
+		for i, g := range d.Groups {
+			if maxGroups > 0 && i == maxGroups {
+				fmt.Fprintf(&b, " … (%d more groups)", len(d.Groups)-i)
+				break
+			}
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, " %d:{ span=%s", g.Span.First(), g.Span)
+			if g.Capacity != 1024 {
+				fmt.Fprintf(&b, " cap=%d", g.Capacity)
+			}
+			if d.Flags&topo.SDAsymPacking != 0 && g.Weight > 1 {
+				fmt.Fprintf(&b, " asym_prefer_cpu=%d", g.AsymPreferCPU)
+			}
+			b.WriteString(" }")
+		}
+		fmt.Fprintln(w, b.String())
+	}
+	fmt.Fprintf(w, " %s\n", topoShortcuts(t, cpu))
+}
+
+// Views for --json: spans as cpulists, flags as name lists.
+type (
+	topoGroupView struct {
+		Span          string   `json:"span"`
+		Flags         []string `json:"flags"`
+		Weight        int      `json:"weight"`
+		Cores         int      `json:"cores"`
+		Capacity      int      `json:"capacity"`
+		AsymPreferCPU topo.CPU `json:"asym_prefer_cpu"`
+	}
+	topoDomainView struct {
+		Name           topo.Level      `json:"name"`
+		Level          int             `json:"level"`
+		Span           string          `json:"span"`
+		Flags          []string        `json:"flags"`
+		MinInterval    int             `json:"min_interval"`
+		MaxInterval    int             `json:"max_interval"`
+		BusyFactor     int             `json:"busy_factor"`
+		ImbalancePct   int             `json:"imbalance_pct"`
+		CacheNiceTries int             `json:"cache_nice_tries"`
+		ImbNUMANr      int             `json:"imb_numa_nr"`
+		SharedID       int             `json:"shared_id"`
+		Groups         []topoGroupView `json:"groups"`
+	}
+	topoCPUView struct {
+		topo.CPUInfo
+		Domains           []topoDomainView `json:"domains"`
+		SDLLC             string           `json:"sd_llc"`
+		SDLLCSize         int              `json:"sd_llc_size"`
+		SDLLCID           topo.CPU         `json:"sd_llc_id"`
+		SDShareID         topo.CPU         `json:"sd_share_id"`
+		SDNUMA            string           `json:"sd_numa"`
+		SDAsymPacking     string           `json:"sd_asym_packing"`
+		SDAsymCPUCapacity string           `json:"sd_asym_cpucapacity"`
+	}
+	topoView struct {
+		Machine               string        `json:"machine"`
+		Policy                string        `json:"policy"`
+		NumCPUs               int           `json:"nr_cpus"`
+		TotalCores            int           `json:"total_cores"`
+		SMTActive             bool          `json:"smt_active"`
+		AsymCPUCapacityActive bool          `json:"asym_cpucapacity_active"`
+		ClusterActive         bool          `json:"cluster_active"`
+		CPUs                  []topoCPUView `json:"cpus"`
+	}
+)
+
+// topoJSONView is the --json document for the selected CPUs.
+func topoJSONView(t *topo.Topology, mname, pname string, cpus topo.CPUSet) topoView {
+	v := topoView{Machine: mname, Policy: pname, NumCPUs: t.NumCPUs(), TotalCores: t.TotalCores,
+		SMTActive: t.SMTActive, AsymCPUCapacityActive: t.AsymCPUCapacityActive, ClusterActive: t.ClusterActive,
+		CPUs: []topoCPUView{}}
+	for _, c := range cpus.CPUs() {
+		cv := topoCPUView{CPUInfo: t.CPUs[c], Domains: []topoDomainView{},
+			SDLLC: topoLevelName(t.SDLLC[c]), SDLLCSize: t.SDLLCSize[c], SDLLCID: t.SDLLCID[c],
+			SDShareID: t.SDShareID[c], SDNUMA: topoLevelName(t.SDNUMA[c]),
+			SDAsymPacking: topoLevelName(t.SDAsymPacking[c]), SDAsymCPUCapacity: topoLevelName(t.SDAsymCPUCapacity[c])}
+		for _, d := range t.Domains[c] {
+			dv := topoDomainView{Name: d.Level, Level: d.Depth, Span: d.Span.String(), Flags: d.Flags.Names(),
+				MinInterval: d.MinInterval, MaxInterval: d.MaxInterval, BusyFactor: d.BusyFactor,
+				ImbalancePct: d.ImbalancePct, CacheNiceTries: d.CacheNiceTries, ImbNUMANr: d.ImbNUMANr,
+				SharedID: d.SharedID}
+			for _, g := range d.Groups {
+				dv.Groups = append(dv.Groups, topoGroupView{Span: g.Span.String(), Flags: g.Flags.Names(),
+					Weight: g.Weight, Cores: g.Cores, Capacity: g.Capacity, AsymPreferCPU: g.AsymPreferCPU})
+			}
+			cv.Domains = append(cv.Domains, dv)
+		}
+		v.CPUs = append(v.CPUs, cv)
+	}
+	return v
+}
