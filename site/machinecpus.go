@@ -3,12 +3,13 @@ package site
 import (
 	"fmt"
 
+	"schedplay/engine/scenario"
 	"schedplay/engine/topo"
 )
 
 // MaxDrawCPUs is the largest machine the page draws and runs; larger ones
 // are refused with a message before anything heavy happens.
-const MaxDrawCPUs = 4096
+const MaxDrawCPUs = scenario.MaxCPUs
 
 // LaneCPU places one logical CPU in the hardware hierarchy.
 type LaneCPU struct {

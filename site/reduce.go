@@ -55,6 +55,8 @@ type RunDone struct {
 	Result    *sim.Result
 	Doc       string
 	ElapsedMs float64
+	// CPUs is the machine's CPU placement when the run started (lane layout).
+	CPUs []LaneCPU
 }
 
 // RunFailed reports a failed request (Path is the field the error names).
@@ -83,6 +85,9 @@ type SetAllRows struct{ On bool }
 // ScrollRows sets the timeline's vertical offset.
 type ScrollRows struct{ Y float64 }
 
+// SelectCPU picks the CPU whose sched-domain chain the topology view shows.
+type SelectCPU struct{ CPU int }
+
 // SetLive toggles live re-runs.
 type SetLive struct{ On bool }
 
@@ -106,6 +111,7 @@ func (Hover) isAction()          {}
 func (SetAllRows) isAction()     {}
 func (ScrollRows) isAction()     {}
 func (SetLive) isAction()        {}
+func (SelectCPU) isAction()      {}
 func (SetNotice) isAction()      {}
 
 // Reduce is the page's only state transition. It is pure.
@@ -171,6 +177,7 @@ func Reduce(s State, a Action) State {
 		s.Run.Status = StatusDone
 		s.Run.Result = a.Result
 		s.Run.ResultDoc = a.Doc
+		s.Run.CPUs = a.CPUs
 		s.Run.ElapsedMs = a.ElapsedMs
 		s.Run.Err, s.Run.ErrPath = "", ""
 		s.View.T0, s.View.T1 = 0, 0
@@ -187,7 +194,13 @@ func Reduce(s State, a Action) State {
 			s.Issues = setIssue(s.Issues, a.Path, a.Message)
 		}
 	case Validated:
-		s.Issues = a.Issues
+		issues := append([]Issue(nil), a.Issues...)
+		for _, is := range s.Issues {
+			if _, draft := s.Drafts[is.Path]; draft {
+				issues = append(issues, is)
+			}
+		}
+		s.Issues = issues
 	case Zoom:
 		s.View.T0, s.View.T1 = a.T0, a.T1
 	case Hover:
@@ -200,6 +213,8 @@ func Reduce(s State, a Action) State {
 		if s.View.ScrollY < 0 {
 			s.View.ScrollY = 0
 		}
+	case SelectCPU:
+		s.View.TopoCPU = a.CPU
 	case SetLive:
 		s.Live = a.On
 	case SetNotice:

@@ -4,17 +4,23 @@ import (
 	"bytes"
 	"compress/flate"
 	"encoding/base64"
-	"fmt"
 	"io"
 	"strings"
+
+	"schedplay/engine/scenario"
 )
 
-// MaxShareBytes bounds a decoded share fragment (a deflate bomb guard).
-const MaxShareBytes = 1 << 20
-
-// EncodeFragment is the share fragment of a scenario: "s=" + base64url
-// (no padding) of the raw-deflated canonical JSON.
+// EncodeFragment is the share fragment of a scenario: "s=" + base64url (no
+// padding) of the raw-deflated canonical JSON, the same bytes as
+// `schedplay share` (scenario.EncodeShare). A document the strict decoder
+// refuses (mid-edit) is still encoded, from its own canonical JSON, so the
+// URL always reflects what is on screen.
 func EncodeFragment(d Doc) string {
+	if sc, err := scenario.Decode([]byte(d.Canonical())); err == nil {
+		if p, err := scenario.EncodeShare(sc); err == nil {
+			return "s=" + p
+		}
+	}
 	var buf bytes.Buffer
 	w, _ := flate.NewWriter(&buf, flate.BestCompression)
 	_, _ = io.WriteString(w, d.Canonical())
@@ -22,8 +28,9 @@ func EncodeFragment(d Doc) string {
 	return "s=" + base64.RawURLEncoding.EncodeToString(buf.Bytes())
 }
 
-// DecodeFragment reads a location hash ("#s=…" or "s=…"). ok is false when
-// the hash carries no scenario; err says why a present one is unusable.
+// DecodeFragment reads a location hash ("#s=…" or "s=…", other &-separated
+// parameters ignored). ok is false when the hash carries no scenario; err
+// says why a present one is unusable (scenario.DecodeShare's message).
 func DecodeFragment(hash string) (d Doc, ok bool, err error) {
 	h := strings.TrimPrefix(hash, "#")
 	var val string
@@ -36,22 +43,17 @@ func DecodeFragment(hash string) (d Doc, ok bool, err error) {
 	if !found {
 		return nil, false, nil
 	}
-	val = strings.TrimRight(val, "=")
-	raw, err := base64.RawURLEncoding.DecodeString(val)
+	sc, err := scenario.DecodeShare(val)
 	if err != nil {
-		return nil, true, fmt.Errorf("the link's scenario is not valid base64url: %v", err)
+		return nil, true, err
 	}
-	r := flate.NewReader(bytes.NewReader(raw))
-	js, err := io.ReadAll(io.LimitReader(r, MaxShareBytes+1))
+	b, err := scenario.Encode(sc)
 	if err != nil {
-		return nil, true, fmt.Errorf("the link's scenario is not valid deflate data: %v", err)
+		return nil, true, err
 	}
-	if len(js) > MaxShareBytes {
-		return nil, true, fmt.Errorf("the link's scenario is larger than %d bytes", MaxShareBytes)
-	}
-	d, err = ParseDoc(js)
+	d, err = ParseDoc(b)
 	if err != nil {
-		return nil, true, fmt.Errorf("the link's scenario is not valid JSON: %v", err)
+		return nil, true, err
 	}
 	return d, true, nil
 }

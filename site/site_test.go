@@ -342,3 +342,37 @@ func TestFormat(t *testing.T) {
 		}
 	}
 }
+
+func TestTooltipExplainsPlacement(t *testing.T) {
+	cpus, _ := MachineCPUs(topo.Machine{Nodes: 1, CoresPerNode: 2, ThreadsPerCore: 2, Numbering: topo.SiblingMajor})
+	l := LayoutLanes(cpus, 300, false)
+	tl := &sim.Timeline{
+		Tasks: []sim.TaskInfo{{Name: "sgemm/0", PID: 1000}},
+		Runs:  [][]sim.Interval{{{Task: 0, Start: 100, End: 900, Decision: 0}}, nil, nil, nil},
+		Modes: [][]sim.ModeInterval{{{Mode: sim.ModeST, Start: 100, End: 900}}, nil},
+		Decisions: []sim.Decision{{At: 100, Task: 0, Kind: "wakeup", From: 2, To: 0,
+			Path: []string{"select_task_rq_fair", "select_idle_smt_cpu → cpu 0"}}},
+	}
+	s := TimeScale{T0: 0, T1: 1000, Left: 0, Right: 1000}
+	h := HitTest(l, s, tl, 500, l.Rows[0].Y+1)
+	lines := tooltipLines(h, l, tl, cpus)
+	joined := strings.Join(lines, "\n")
+	for _, want := range []string{"sgemm/0 (pid 1000)", "CPU 0 · core 0 · PE0", "ST (full resources)", "placed by wakeup", "select_idle_smt_cpu → cpu 0"} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("tooltip lacks %q:\n%s", want, joined)
+		}
+	}
+	// CPU 2 is core 0's PE1 under sibling-major numbering: idle.
+	h = HitTest(l, s, tl, 500, l.Rows[1].Y+1)
+	if lines := tooltipLines(h, l, tl, cpus); len(lines) != 2 || !strings.Contains(lines[0], "CPU 2 · core 0 · PE1") {
+		t.Errorf("idle PE1 tooltip = %q", lines)
+	}
+	seen := map[string]bool{}
+	for _, m := range []sim.Mode{sim.ModeIdle, sim.ModeST, sim.ModeSMT, sim.ModePartitioned, sim.ModeSwitching} {
+		c := modeColor(m, false)
+		if seen[c] {
+			t.Errorf("mode %d shares colour %s", m, c)
+		}
+		seen[c] = true
+	}
+}

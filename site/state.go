@@ -48,6 +48,8 @@ type RunState struct {
 	Err       string
 	ErrPath   string
 	ElapsedMs float64
+	// CPUs places the result's CPUs in the hardware (lane grouping).
+	CPUs []LaneCPU
 }
 
 // View is everything about how the result is shown.
@@ -62,6 +64,8 @@ type View struct {
 	AllRows bool
 	// ScrollY is the timeline's vertical scroll offset (px) with AllRows.
 	ScrollY float64
+	// TopoCPU is the CPU whose domain chain the topology view lists.
+	TopoCPU int
 	// Group selects the workload group shown in the editor.
 	Group int
 }

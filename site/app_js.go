@@ -1,0 +1,342 @@
+//go:build js && wasm
+
+package site
+
+import (
+	"encoding/json"
+	"net/url"
+	"strings"
+	"syscall/js"
+
+	"honnef.co/go/js/dom/v2"
+
+	"schedplay/engine/sim"
+)
+
+// storageKey holds the last scenario across reloads.
+const storageKey = "schedplay.last-scenario"
+
+// App owns the page: the State, the DOM panels and the engine requests.
+// Event handlers only dispatch actions; rendering never mutates State.
+type App struct {
+	state   State
+	doc     dom.HTMLDocument
+	root    dom.HTMLElement
+	panels  map[string]*panel
+	queued  bool
+	dark    bool
+	tl      *timelineView
+	global  []js.Func
+	runSeq  int
+	urlDoc  string // canonical scenario the URL currently shows
+	editAt  float64
+	gotRes  bool
+	renders int
+}
+
+// panel is a region of the page rebuilt only when its signature changes.
+type panel struct {
+	el    dom.HTMLElement
+	sig   string
+	funcs []js.Func
+}
+
+// New builds the app on the #root element.
+func New() *App {
+	d := dom.GetWindow().Document().(dom.HTMLDocument)
+	a := &App{
+		state:  NewState(),
+		doc:    d,
+		root:   d.GetElementByID("root").(dom.HTMLElement),
+		panels: map[string]*panel{},
+		dark:   prefersDark(),
+	}
+	a.buildSkeleton()
+	a.global = append(a.global, onSchemeChange(func() { a.dark = prefersDark(); a.tl.dirty = true; a.scheduleRender() }))
+	a.global = append(a.global, dom.GetWindow().AddEventListener("popstate", false, func(dom.Event) { a.loadFromURL(false) }))
+	a.global = append(a.global, dom.GetWindow().AddEventListener("resize", false, func(dom.Event) { a.tl.dirty = true; a.scheduleRender() }))
+	return a
+}
+
+// Start loads the scenario named by the URL (or the last one, or the
+// default), fetches the presets and runs the first simulation.
+func (a *App) Start() {
+	a.loadFromURL(true)
+	go a.loadCatalog()
+}
+
+// Release drops every listener (teardown).
+func (a *App) Release() {
+	releaseAll(a.global)
+	for _, p := range a.panels {
+		releaseAll(p.funcs)
+	}
+	a.tl.release()
+}
+
+// dispatch is the only way State changes: reduce, re-run the engine if the
+// scenario changed, write the URL if it changed, schedule a render.
+func (a *App) dispatch(act Action) {
+	switch act.(type) {
+	case Zoom, Hover, ScrollRows, SetAllRows, SelectCPU, SetTab, SelectGroup, SetNotice, SetLive:
+		// View-only actions: no scenario or URL change possible.
+		a.state = Reduce(a.state, act)
+		a.scheduleRender()
+		return
+	}
+	before := a.state.Doc.Canonical()
+	a.state = Reduce(a.state, act)
+	after := a.state.Doc.Canonical()
+	changed := before != after
+	if changed {
+		storageSet(storageKey, after)
+		switch act.(type) {
+		case EditField, EditText:
+			a.editAt = nowMs()
+		}
+		go a.validate(after)
+		switch act.(type) {
+		case SelectScenario, LoadDoc:
+			a.run() // an explicit choice always shows its result
+		default:
+			if a.state.Live && a.isSmall() {
+				a.run()
+			}
+		}
+	}
+	if changed || a.urlDoc != after {
+		_, push := act.(SelectScenario)
+		if _, p := act.(SelectPreset); p {
+			push = true
+		}
+		a.syncURL(push)
+	}
+	a.scheduleRender()
+}
+
+// syncURL writes #s= for the current scenario: pushState for discrete
+// choices (gallery, presets) so back/forward restore them, replaceState for
+// edits. This is the only place the app writes history.
+func (a *App) syncURL(push bool) {
+	c := a.state.Doc.Canonical()
+	if c == a.urlDoc {
+		return
+	}
+	u := locationBase()
+	if i := strings.Index(u, "?"); i >= 0 {
+		// ?preset= was only the entry point; the fragment now says it all.
+		q, _ := url.ParseQuery(u[i+1:])
+		q.Del("preset")
+		u = u[:i]
+		if enc := q.Encode(); enc != "" {
+			u += "?" + enc
+		}
+	}
+	u += "#" + EncodeFragment(a.state.Doc)
+	if push && a.urlDoc != "" {
+		historyPush(u)
+	} else {
+		historyReplace(u)
+	}
+	a.urlDoc = c
+}
+
+// loadFromURL reads #s= (or ?preset=, or localStorage, or the default).
+func (a *App) loadFromURL(first bool) {
+	hash := locationHash()
+	d, ok, err := DecodeFragment(hash)
+	switch {
+	case ok && err == nil:
+		a.urlDoc = d.Canonical()
+		a.dispatch(LoadDoc{Doc: d})
+	case ok:
+		a.urlDoc = ""
+		a.dispatch(LoadDoc{Doc: DefaultDoc(), Notice: Notice{Kind: "error",
+			Text: "This link's scenario could not be read (" + err.Error() + "); showing the default scenario instead.", Detail: hash}})
+	case first && queryParam("preset") != "":
+		// Resolved once the catalog arrives (loadCatalog).
+		a.scheduleRender()
+		return
+	case first:
+		if last := storageGet(storageKey); last != "" {
+			if d, err := ParseDoc([]byte(last)); err == nil {
+				a.dispatch(LoadDoc{Doc: d})
+				break
+			}
+		}
+		a.dispatch(LoadDoc{Doc: DefaultDoc()})
+	default:
+		a.dispatch(LoadDoc{Doc: DefaultDoc()})
+	}
+	if first && a.state.Run.Status == StatusIdle {
+		a.run()
+	}
+}
+
+func queryParam(k string) string {
+	q, _ := url.ParseQuery(strings.TrimPrefix(locationSearch(), "?"))
+	return q.Get(k)
+}
+
+// loadCatalog fetches GET /api/v1/presets.
+func (a *App) loadCatalog() {
+	r := engineFetch("GET", "/api/v1/presets", "")
+	if r.Status != 200 {
+		a.dispatch(CatalogLoaded{Err: apiError(r).Message})
+		return
+	}
+	c, err := ParseCatalog([]byte(r.Body))
+	if err != nil {
+		a.dispatch(CatalogLoaded{Err: err.Error()})
+		return
+	}
+	a.dispatch(CatalogLoaded{Catalog: c})
+	if name := queryParam("preset"); name != "" && !strings.HasPrefix(locationHash(), "#s=") {
+		if _, ok := c.ScenarioDoc(name); ok {
+			a.dispatch(SelectScenario{Name: name})
+		} else {
+			a.dispatch(LoadDoc{Doc: DefaultDoc(), Notice: Notice{Kind: "error", Text: "There is no scenario preset named “" + name + "”; showing the default scenario."}})
+		}
+		if a.state.Run.Status == StatusIdle {
+			a.run()
+		}
+	}
+}
+
+// isSmall says whether the scenario is cheap enough to re-run on every edit.
+func (a *App) isSmall() bool {
+	cpus, err := a.state.CPUs()
+	return err == nil && len(cpus) <= 64
+}
+
+// run starts a simulation of the current scenario; a running one is
+// cancelled by the engine glue (the worker is replaced).
+func (a *App) run() {
+	if _, err := a.state.CPUs(); err != nil && a.state.Catalog != nil {
+		a.runSeq++
+		seq := a.runSeq
+		a.state = Reduce(a.state, RunStarted{Seq: seq})
+		a.state = Reduce(a.state, RunFailed{Seq: seq, Message: "Not run: " + err.Error(), Path: "machine"})
+		a.scheduleRender()
+		return
+	}
+	a.runSeq++
+	seq := a.runSeq
+	doc := a.state.Doc.Canonical()
+	cpus, _ := a.state.CPUs()
+	a.state = Reduce(a.state, RunStarted{Seq: seq})
+	a.scheduleRender()
+	go func() {
+		t0 := nowMs()
+		r := engineFetch("POST", "/api/v1/simulate", simulateBody(doc))
+		if r.Cancelled {
+			a.dispatch(RunFailed{Seq: seq, Cancelled: true})
+			return
+		}
+		if r.Status != 200 {
+			e := apiError(r)
+			a.dispatch(RunFailed{Seq: seq, Message: e.Message, Path: e.Path})
+			return
+		}
+		res, err := decodeResult(r.Body)
+		if err != nil {
+			a.dispatch(RunFailed{Seq: seq, Message: "the engine's reply could not be read: " + err.Error()})
+			return
+		}
+		a.dispatch(RunDone{Seq: seq, Result: res, Doc: doc, ElapsedMs: nowMs() - t0, CPUs: cpus})
+	}()
+}
+
+// cancel stops the running simulation.
+func (a *App) cancel() {
+	if engineCancel() {
+		a.dispatch(RunFailed{Seq: a.state.Run.Seq, Message: "Cancelled."})
+	}
+}
+
+// simulateBody is the POST /api/v1/simulate request for a scenario.
+func simulateBody(doc string) string { return `{"timeline":true,"scenario":` + doc + `}` }
+
+// decodeResult reads a simulate reply (a sim.Result, possibly wrapped).
+func decodeResult(body string) (*sim.Result, error) {
+	var wrapped struct {
+		Result *sim.Result `json:"result"`
+	}
+	if err := json.Unmarshal([]byte(body), &wrapped); err == nil && wrapped.Result != nil {
+		return wrapped.Result, nil
+	}
+	var res sim.Result
+	if err := json.Unmarshal([]byte(body), &res); err != nil {
+		return nil, err
+	}
+	return &res, nil
+}
+
+// apiIssue is the API's error body {"error": {"message", "path"}}.
+type apiIssue struct {
+	Message string `json:"message"`
+	Path    string `json:"path"`
+}
+
+func apiError(r engineReply) apiIssue {
+	var e struct {
+		Error  json.RawMessage `json:"error"`
+		Errors []apiIssue      `json:"errors"`
+	}
+	if err := json.Unmarshal([]byte(r.Body), &e); err == nil {
+		var one apiIssue
+		if json.Unmarshal(e.Error, &one) == nil && one.Message != "" {
+			return one
+		}
+		var s string
+		if json.Unmarshal(e.Error, &s) == nil && s != "" {
+			return apiIssue{Message: s}
+		}
+		if len(e.Errors) > 0 {
+			return e.Errors[0]
+		}
+	}
+	msg := strings.TrimSpace(r.Body)
+	if len(msg) > 300 {
+		msg = msg[:300] + "…"
+	}
+	if msg == "" {
+		msg = "the engine did not answer"
+	}
+	return apiIssue{Message: msg}
+}
+
+// validate asks POST /api/v1/validate about a scenario and shows the
+// issues at their fields.
+func (a *App) validate(doc string) {
+	r := engineFetch("POST", "/api/v1/validate", doc)
+	if a.state.Doc.Canonical() != doc {
+		return // edited again meanwhile
+	}
+	var body struct {
+		Errors []apiIssue `json:"errors"`
+		Issues []apiIssue `json:"issues"`
+	}
+	_ = json.Unmarshal([]byte(r.Body), &body)
+	list := append(body.Errors, body.Issues...)
+	if r.Status != 200 && len(list) == 0 {
+		list = append(list, apiError(r))
+	}
+	issues := make([]Issue, 0, len(list))
+	for _, x := range list {
+		issues = append(issues, Issue{Path: x.Path, Message: x.Message})
+	}
+	a.dispatch(Validated{Issues: issues})
+}
+
+// scheduleRender coalesces render requests into one animation frame.
+func (a *App) scheduleRender() {
+	if a.queued {
+		return
+	}
+	a.queued = true
+	requestFrame(func(float64) {
+		a.queued = false
+		a.render()
+	})
+}

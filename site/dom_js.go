@@ -1,0 +1,83 @@
+//go:build js && wasm
+
+package site
+
+import (
+	"syscall/js"
+
+	"honnef.co/go/js/dom/v2"
+)
+
+// builder creates elements for one panel and keeps the listeners it adds
+// so the panel can release them when it is rebuilt. User text only ever
+// goes in through SetTextContent or attribute values, never as HTML.
+type builder struct {
+	doc   dom.HTMLDocument
+	funcs *[]js.Func
+}
+
+func (b builder) el(parent dom.Element, tag, class string) dom.HTMLElement {
+	e := b.doc.CreateElement(tag).(dom.HTMLElement)
+	if class != "" {
+		e.SetAttribute("class", class)
+	}
+	if parent != nil {
+		parent.AppendChild(e)
+	}
+	return e
+}
+
+func (b builder) text(parent dom.Element, tag, class, text string) dom.HTMLElement {
+	e := b.el(parent, tag, class)
+	e.SetTextContent(text)
+	return e
+}
+
+func (b builder) on(e dom.EventTarget, typ string, f func(dom.Event)) {
+	*b.funcs = append(*b.funcs, e.AddEventListener(typ, false, f))
+}
+
+func (b builder) button(parent dom.Element, id, class, label string, f func()) dom.HTMLElement {
+	btn := b.text(parent, "button", class, label)
+	btn.SetAttribute("type", "button")
+	if id != "" {
+		btn.SetID(id)
+	}
+	b.on(btn, "click", func(dom.Event) { f() })
+	return btn
+}
+
+// update rebuilds a panel when its signature changed, keeping the focus
+// on the control with the same id.
+func (a *App) update(id, sig string, build func(b builder, el dom.HTMLElement)) {
+	p := a.panels[id]
+	if p == nil {
+		e := a.doc.GetElementByID(id)
+		if e == nil {
+			return
+		}
+		p = &panel{el: e.(dom.HTMLElement)}
+		a.panels[id] = p
+	}
+	if p.sig == sig {
+		return
+	}
+	focused := ""
+	if act := a.doc.ActiveElement(); act != nil && p.el.Contains(act) {
+		focused = act.ID()
+	}
+	releaseAll(p.funcs)
+	p.funcs = nil
+	for c := p.el.FirstChild(); c != nil; c = p.el.FirstChild() {
+		p.el.RemoveChild(c)
+	}
+	p.sig = sig
+	build(builder{doc: a.doc, funcs: &p.funcs}, p.el)
+	if focused != "" {
+		if e := a.doc.GetElementByID(focused); e != nil {
+			if h, ok := e.(dom.HTMLElement); ok {
+				h.Focus()
+			}
+		}
+	}
+}

@@ -1,0 +1,387 @@
+//go:build js && wasm
+
+package site
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+
+	"honnef.co/go/js/dom/v2"
+)
+
+func (a *App) renderEditor() {
+	s := a.state
+	tab := s.View.Tab
+	sec := tab
+	if tab == TabJSON {
+		sec = ""
+	}
+	sig := fmt.Sprintf("%s|%p|%s|%v|%v|%d", tab, s.Catalog, Compact(s.Doc[sec]), s.Issues, s.Drafts, s.View.Group)
+	if tab == TabJSON || tab == TabWorkload {
+		sig += s.Doc.Canonical()
+	}
+	a.update("editor", sig, func(b builder, el dom.HTMLElement) {
+		switch tab {
+		case TabMachine:
+			a.presetPicker(b, el, "machine")
+			a.fields(b, el, MachineFields, "")
+		case TabPolicy:
+			a.presetPicker(b, el, "policy")
+			a.fields(b, el, PolicyFields, "")
+			fs := b.el(el, "fieldset", "features")
+			b.text(fs, "legend", "", "Scheduler features (sched_feat)")
+			var feats []Field
+			for _, f := range FeatureNames {
+				feats = append(feats, Field{Path: "policy.features." + f, Label: f, Kind: "tristate"})
+			}
+			a.fields(b, fs, feats, "")
+			a.fields(b, fs, []Field{{Path: "policy.features.PELT", Label: "PELT", Kernel: "invariance generation", Kind: "select", Options: []string{"modern", "legacy2018"}}}, "")
+		case TabWorkload:
+			a.presetPicker(b, el, "workload")
+			a.groupsEditor(b, el)
+			a.fields(b, el, []Field{{Path: "workload.housekeeping", Label: "housekeeping", Kernel: "per-CPU kernel noise", Kind: "json", Help: `{"period":"4ms","run":"20us"}`}}, "")
+		case TabRun:
+			a.fields(b, el, RunFields, "")
+		case TabJSON:
+			a.jsonEditor(b, el)
+		}
+	})
+}
+
+// presetPicker is the section's preset select (with a description).
+func (a *App) presetPicker(b builder, parent dom.Element, kind string) {
+	s := a.state
+	row := b.el(parent, "div", "field preset")
+	lab := b.text(row, "label", "", kind+" preset")
+	sel := b.el(row, "select", "").(*dom.HTMLSelectElement)
+	id := "preset-" + kind
+	sel.SetID(id)
+	lab.SetAttribute("for", id)
+	cur, _ := s.Doc.Section(kind)["preset"].(string)
+	opt := b.text(sel, "option", "", "(none: fields below)")
+	opt.SetAttribute("value", "")
+	found := cur == ""
+	for _, p := range s.Catalog.Of(kind) {
+		o := b.text(sel, "option", "", p.Name)
+		o.SetAttribute("value", p.Name)
+		if p.Name == cur {
+			o.SetAttribute("selected", "")
+			found = true
+		}
+	}
+	if !found {
+		o := b.text(sel, "option", "", cur+" (unknown)")
+		o.SetAttribute("value", cur)
+		o.SetAttribute("selected", "")
+	}
+	b.on(sel, "change", func(dom.Event) {
+		if v := sel.Value(); v != "" {
+			a.dispatch(SelectPreset{Kind: kind, Name: v})
+		} else {
+			a.dispatch(EditField{Path: kind + ".preset", Value: Delete})
+		}
+	})
+	if p, ok := s.Catalog.Get(kind, cur); ok {
+		b.text(parent, "p", "muted desc", p.Description)
+	}
+	if s.Catalog == nil && s.CatalogErr == "" {
+		b.text(parent, "p", "muted", "loading presets…")
+	}
+	a.issues(b, parent, kind+".preset")
+}
+
+// fields renders controls; prefix is prepended to each Path.
+func (a *App) fields(b builder, parent dom.Element, fs []Field, prefix string) {
+	for _, f := range fs {
+		f.Path = prefix + f.Path
+		a.field(b, parent, f)
+	}
+}
+
+func (a *App) field(b builder, parent dom.Element, f Field) {
+	s := a.state
+	v := s.Doc.Get(f.Path, s.Catalog)
+	id := FieldID(f.Path)
+	row := b.el(parent, "div", "field "+f.Kind)
+	lab := b.el(row, "label", "")
+	lab.SetAttribute("for", id)
+	b.text(lab, "span", "label", f.Label)
+	if f.Kernel != "" {
+		b.text(lab, "code", "kernel", f.Kernel)
+	}
+	draft, hasDraft := s.Drafts[f.Path]
+	invalid := len(s.IssuesUnder(f.Path)) > 0
+	mark := func(e dom.Element) {
+		e.SetID(id)
+		if invalid {
+			e.SetAttribute("aria-invalid", "true")
+			e.SetAttribute("aria-describedby", id+"-issue")
+		}
+	}
+	switch f.Kind {
+	case "int", "float", "text", "duration":
+		in := b.el(row, "input", "").(*dom.HTMLInputElement)
+		mark(in)
+		in.SetAttribute("type", "text")
+		if f.Kind == "int" || f.Kind == "float" {
+			in.SetAttribute("inputmode", "decimal")
+		}
+		if f.Help != "" {
+			in.SetAttribute("placeholder", f.Help)
+		}
+		switch {
+		case hasDraft:
+			in.SetValue(draft)
+		case v != nil:
+			in.SetValue(scalarText(v))
+		}
+		asString := f.Kind == "text" || f.Kind == "duration"
+		b.on(in, "change", func(dom.Event) {
+			t := in.Value()
+			if t == "" {
+				a.dispatch(EditField{Path: f.Path, Value: Delete})
+				return
+			}
+			a.dispatch(EditText{Path: f.Path, Text: t, AsString: asString})
+		})
+	case "select":
+		sel := b.el(row, "select", "").(*dom.HTMLSelectElement)
+		mark(sel)
+		cur := scalarText(v)
+		o := b.text(sel, "option", "", "(default)")
+		o.SetAttribute("value", "")
+		for _, opt := range f.Options {
+			o := b.text(sel, "option", "", opt)
+			o.SetAttribute("value", opt)
+			if opt == cur {
+				o.SetAttribute("selected", "")
+			}
+		}
+		b.on(sel, "change", func(dom.Event) {
+			t := sel.Value()
+			switch {
+			case t == "":
+				a.dispatch(EditField{Path: f.Path, Value: Delete})
+			case f.Path == "machine.threads_per_core":
+				n, _ := strconv.Atoi(t)
+				a.dispatch(EditField{Path: f.Path, Value: n})
+			default:
+				a.dispatch(EditField{Path: f.Path, Value: t})
+			}
+		})
+	case "bool":
+		in := b.el(row, "input", "").(*dom.HTMLInputElement)
+		mark(in)
+		in.SetAttribute("type", "checkbox")
+		in.SetChecked(v == true)
+		b.on(in, "change", func(dom.Event) { a.dispatch(EditField{Path: f.Path, Value: in.Checked()}) })
+	case "tristate":
+		sel := b.el(row, "select", "").(*dom.HTMLSelectElement)
+		mark(sel)
+		for _, o := range []struct{ v, l string }{{"", "kernel default"}, {"true", "on"}, {"false", "off"}} {
+			e := b.text(sel, "option", "", o.l)
+			e.SetAttribute("value", o.v)
+			if (o.v == "true" && v == true) || (o.v == "false" && v == false) || (o.v == "" && v == nil) {
+				e.SetAttribute("selected", "")
+			}
+		}
+		b.on(sel, "change", func(dom.Event) {
+			switch sel.Value() {
+			case "true":
+				a.dispatch(EditField{Path: f.Path, Value: true})
+			case "false":
+				a.dispatch(EditField{Path: f.Path, Value: false})
+			default:
+				a.dispatch(EditField{Path: f.Path, Value: Delete})
+			}
+		})
+	case "levels":
+		a.levelsField(b, row, f, v, id)
+	case "json":
+		ta := b.el(row, "textarea", "").(*dom.HTMLTextAreaElement)
+		mark(ta)
+		ta.SetAttribute("spellcheck", "false")
+		if f.Help != "" {
+			ta.SetAttribute("placeholder", f.Help)
+		}
+		text := ""
+		switch {
+		case hasDraft:
+			text = draft
+		case v != nil:
+			text = Indent(v)
+		}
+		ta.SetValue(text)
+		lines := 1
+		for _, c := range text {
+			if c == '\n' {
+				lines++
+			}
+		}
+		ta.SetAttribute("rows", strconv.Itoa(min(max(lines, 2), 14)))
+		b.on(ta, "change", func(dom.Event) {
+			t := ta.Value()
+			if t == "" {
+				a.dispatch(EditField{Path: f.Path, Value: Delete})
+				return
+			}
+			a.dispatch(EditText{Path: f.Path, Text: t})
+		})
+	}
+	a.issues(b, row, f.Path)
+}
+
+// levelsField edits asym_packing: "arch default" or an explicit level list.
+func (a *App) levelsField(b builder, row dom.Element, f Field, v any, id string) {
+	list, explicit := v.([]any)
+	box := b.el(row, "div", "levels")
+	box.SetID(id)
+	box.SetAttribute("role", "group")
+	def := b.el(box, "label", "check")
+	dcb := b.el(def, "input", "").(*dom.HTMLInputElement)
+	dcb.SetID(id + "-default")
+	dcb.SetAttribute("type", "checkbox")
+	dcb.SetChecked(!explicit)
+	b.text(def, "span", "", "arch default")
+	b.on(dcb, "change", func(dom.Event) {
+		if dcb.Checked() {
+			a.dispatch(EditField{Path: f.Path, Value: Delete})
+		} else {
+			a.dispatch(EditField{Path: f.Path, Value: []any{}})
+		}
+	})
+	has := map[string]bool{}
+	for _, x := range list {
+		if s, ok := x.(string); ok {
+			has[s] = true
+		}
+	}
+	for _, lv := range Levels {
+		l := b.el(box, "label", "check")
+		cb := b.el(l, "input", "").(*dom.HTMLInputElement)
+		cb.SetID(id + "-" + lv)
+		cb.SetAttribute("type", "checkbox")
+		cb.SetChecked(has[lv])
+		if !explicit {
+			cb.SetAttribute("disabled", "")
+		}
+		b.text(l, "span", "", lv)
+		level := lv
+		b.on(cb, "change", func(dom.Event) {
+			var out []any
+			for _, x := range Levels {
+				if (x == level && cb.Checked()) || (x != level && has[x]) {
+					out = append(out, x)
+				}
+			}
+			if out == nil {
+				out = []any{}
+			}
+			a.dispatch(EditField{Path: f.Path, Value: out})
+		})
+	}
+}
+
+func (a *App) issues(b builder, parent dom.Element, path string) {
+	is := a.state.IssuesUnder(path)
+	if len(is) == 0 {
+		return
+	}
+	box := b.el(parent, "div", "issue")
+	box.SetID(FieldID(path) + "-issue")
+	for _, x := range is {
+		line := x.Message
+		if x.Path != path && x.Path != "" {
+			line = x.Path + ": " + x.Message
+		}
+		b.text(box, "p", "", line)
+	}
+}
+
+// groupsEditor edits the workload's task groups.
+func (a *App) groupsEditor(b builder, parent dom.Element) {
+	s := a.state
+	groups, _ := s.Doc.Get("workload.groups", s.Catalog).([]any)
+	fs := b.el(parent, "fieldset", "groups")
+	b.text(fs, "legend", "", "Task groups")
+	bar := b.el(fs, "div", "group-tabs")
+	bar.SetAttribute("role", "tablist")
+	for i, g := range groups {
+		name := fmt.Sprintf("group %d", i)
+		if m, ok := g.(map[string]any); ok {
+			if n, ok := m["name"].(string); ok && n != "" {
+				name = n
+			}
+		}
+		idx := i
+		btn := b.button(bar, fmt.Sprintf("group-%d", i), "chip", name, func() { a.dispatch(SelectGroup{Index: idx}) })
+		btn.SetAttribute("role", "tab")
+		btn.SetAttribute("aria-selected", strconv.FormatBool(i == s.View.Group))
+	}
+	b.button(bar, "group-add", "chip add", "+ group", func() {
+		a.dispatch(EditField{Path: fmt.Sprintf("workload.groups[%d]", len(groups)),
+			Value: map[string]any{"name": fmt.Sprintf("g%d", len(groups)), "count": 1, "program": []any{map[string]any{"compute": "10ms"}}}})
+		a.dispatch(SelectGroup{Index: len(groups)})
+	})
+	if len(groups) == 0 {
+		b.text(fs, "p", "muted", "No task groups.")
+		return
+	}
+	g := s.View.Group
+	if g >= len(groups) {
+		g = 0
+	}
+	prefix := fmt.Sprintf("workload.groups[%d].", g)
+	a.fields(b, fs, GroupFields, prefix)
+	b.button(fs, "group-remove", "link danger", "Remove this group", func() {
+		a.dispatch(EditField{Path: fmt.Sprintf("workload.groups[%d]", g), Value: Delete})
+		a.dispatch(SelectGroup{Index: 0})
+	})
+}
+
+// jsonEditor shows and edits the whole scenario document.
+func (a *App) jsonEditor(b builder, parent dom.Element) {
+	s := a.state
+	b.text(parent, "p", "muted", "The scenario as JSON (scenario format v1). Edit and apply; presets stay by name.")
+	ta := b.el(parent, "textarea", "json-doc").(*dom.HTMLTextAreaElement)
+	ta.SetID("f-json")
+	ta.SetAttribute("spellcheck", "false")
+	ta.SetAttribute("rows", "22")
+	text, hasDraft := s.Drafts["$doc"]
+	if !hasDraft {
+		text = Indent(map[string]any(s.Doc))
+	}
+	ta.SetValue(text)
+	b.button(parent, "json-apply", "primary", "Apply", func() {
+		d, err := ParseDoc([]byte(ta.Value()))
+		if err != nil {
+			a.dispatch(SetNotice{Notice: Notice{Kind: "error", Text: "The scenario JSON does not parse: " + err.Error()}})
+			return
+		}
+		a.dispatch(LoadDoc{Doc: d})
+	})
+	resolved := b.el(parent, "details", "")
+	b.text(resolved, "summary", "", "Effective sections (presets expanded)")
+	exp := map[string]any{}
+	for _, sec := range Sections {
+		exp[sec] = Expand(s.Doc.Section(sec), sec, s.Catalog)
+	}
+	raw, _ := json.MarshalIndent(exp, "", "  ")
+	b.text(resolved, "pre", "", string(raw))
+}
+
+// scalarText renders a JSON scalar for an input field.
+func scalarText(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return x
+	case json.Number:
+		return x.String()
+	case bool:
+		return strconv.FormatBool(x)
+	}
+	return Compact(v)
+}

@@ -1,0 +1,93 @@
+package site
+
+import "strings"
+
+// Field describes one editor control: the scenario path it edits, its
+// label, and the kernel name it corresponds to (shown beside it).
+type Field struct {
+	Path    string
+	Label   string
+	Kernel  string
+	Kind    string // int, float, text, duration, select, bool, tristate, json, levels
+	Options []string
+	Help    string
+}
+
+// MachineFields are the machine editor's controls.
+var MachineFields = []Field{
+	{Path: "machine.nodes", Label: "NUMA nodes", Kernel: "NUMA level when > 1", Kind: "int"},
+	{Path: "machine.cores_per_node", Label: "cores per node", Kernel: "", Kind: "int"},
+	{Path: "machine.clusters_per_node", Label: "clusters per node", Kernel: "CLS level", Kind: "int"},
+	{Path: "machine.llc", Label: "LLC span", Kernel: "MC level (SD_SHARE_LLC)", Kind: "select", Options: []string{"node", "cluster"}},
+	{Path: "machine.threads_per_core", Label: "threads per core", Kernel: "SMT level (SD_SHARE_CPUCAPACITY)", Kind: "select", Options: []string{"1", "2", "4", "8"}},
+	{Path: "machine.numbering", Label: "CPU numbering", Kernel: "cpu_smt_mask()", Kind: "select", Options: []string{"sibling-major", "core-major"}},
+	{Path: "machine.core_classes", Label: "core classes", Kernel: "cpu_scale (capacity), speed", Kind: "json",
+		Help: `[{"name":"big","cores":4,"capacity":1024,"speed":1}]`},
+	{Path: "machine.smt.model", Label: "SMT model", Kernel: "spatial = Olympus ST/partitioned", Kind: "select", Options: []string{"spatial", "competitive", "folding"}},
+	{Path: "machine.smt.yield", Label: "SMT yield", Kernel: "core throughput with k busy threads", Kind: "json", Help: "[1.0, 1.064]"},
+	{Path: "machine.smt.switch", Label: "mode switch cost", Kernel: "", Kind: "duration"},
+	{Path: "machine.smt.hold", Label: "partitioned hold", Kernel: "T_hold", Kind: "duration"},
+	{Path: "machine.gflops_per_core", Label: "GFLOP/s per core", Kernel: "", Kind: "float"},
+	{Path: "machine.boost", Label: "boost curve", Kernel: "[[busy fraction, speed×], …]", Kind: "json"},
+	{Path: "machine.priorities", Label: "per-CPU priorities", Kernel: "arch_asym_cpu_priority() for priority=arch", Kind: "json"},
+	{Path: "machine.arch", Label: "arch defaults", Kernel: "what arch code sets when the policy does not", Kind: "json",
+		Help: `{"asym_packing":["SMT"],"priority":"thread"}`},
+}
+
+// PolicyFields are the policy editor's controls, with kernel names.
+var PolicyFields = []Field{
+	{Path: "policy.smt_asym_packing", Label: "SMT asym packing", Kernel: "sched_smt_asym_packing=", Kind: "select", Options: []string{"auto", "on", "off"}},
+	{Path: "policy.asym_packing", Label: "asym packing levels", Kernel: "SD_ASYM_PACKING per level", Kind: "levels"},
+	{Path: "policy.asym_cpucapacity", Label: "capacity awareness", Kernel: "arch_asym_cpu_capacity_enabled() → SD_ASYM_CPUCAPACITY", Kind: "tristate"},
+	{Path: "policy.priority", Label: "priority", Kernel: "arch_asym_cpu_priority()", Kind: "select",
+		Options: []string{"default", "arch", "capacity", "capacity-pe0x2", "thread"}},
+	{Path: "policy.idle_select_asym", Label: "idle sibling by priority", Kernel: "v6 select_idle_smt_cpu()", Kind: "bool"},
+	{Path: "policy.hz", Label: "tick rate", Kernel: "CONFIG_HZ", Kind: "int"},
+	{Path: "policy.base_slice", Label: "base slice", Kernel: "sysctl_sched_base_slice", Kind: "duration"},
+	{Path: "policy.migration_cost", Label: "migration cost", Kernel: "sysctl_sched_migration_cost", Kind: "duration"},
+}
+
+// FeatureNames are the scheduler features of policy.features (features.h
+// names plus schedplay's generation switches).
+var FeatureNames = []string{"SIS_UTIL", "WAKE_AFFINE", "WA_IDLE", "WA_WEIGHT", "WA_BIAS", "RUN_TO_PARITY",
+	"PREEMPT_SHORT", "PLACE_LAG", "UTIL_EST", "NI_RANDOM", "NOHZ_IDLE", "SMT_AWARE_ASYM_CAPACITY", "ILB_IDLE_CORE"}
+
+// GroupFields are one workload group's controls (paths relative to the group).
+var GroupFields = []Field{
+	{Path: "name", Label: "name", Kind: "text"},
+	{Path: "count", Label: "tasks", Kernel: "threads in the group", Kind: "int"},
+	{Path: "cpus", Label: "affinity", Kernel: "cpulist (sched_setaffinity)", Kind: "text", Help: "0-87,176-263"},
+	{Path: "nice", Label: "nice", Kernel: "", Kind: "int"},
+	{Path: "process", Label: "separate processes", Kernel: "address-space switch cost", Kind: "bool"},
+	{Path: "start", Label: "start", Kernel: "fork delay", Kind: "duration"},
+	{Path: "program", Label: "program", Kernel: "compute / sleep / barrier / send / recv / periodic / repeat", Kind: "json"},
+}
+
+// RunFields are the run controls.
+var RunFields = []Field{
+	{Path: "run.duration", Label: "duration", Kernel: "simulated time cap", Kind: "duration"},
+	{Path: "run.until", Label: "until", Kind: "select", Options: []string{"done", "duration"}},
+	{Path: "run.seed", Label: "seed", Kind: "int"},
+	{Path: "run.reps", Label: "repetitions", Kernel: "seeds seed, seed+1, …", Kind: "int"},
+	{Path: "run.warmup", Label: "warm-up", Kernel: "excluded from metrics", Kind: "duration"},
+}
+
+// Levels are the topology levels that may carry SD_ASYM_PACKING.
+var Levels = []string{"SMT", "CLS", "MC", "PKG", "NUMA"}
+
+// IssuesUnder returns the issues at path or below it.
+func (s State) IssuesUnder(path string) []Issue {
+	var out []Issue
+	for _, is := range s.Issues {
+		if is.Path == path || strings.HasPrefix(is.Path, path+".") || strings.HasPrefix(is.Path, path+"[") {
+			out = append(out, is)
+		}
+	}
+	return out
+}
+
+// FieldID is the DOM id of a field's control.
+func FieldID(path string) string {
+	r := strings.NewReplacer(".", "-", "[", "-", "]", "")
+	return "f-" + r.Replace(path)
+}

@@ -1,0 +1,251 @@
+//go:build js && wasm
+
+package site
+
+import (
+	"syscall/js"
+
+	"honnef.co/go/js/dom/v2"
+)
+
+// This file is the only place raw syscall/js appears: APIs dom/v2 lacks or
+// stubs out (Promises, history, storage, clipboard, timing, workers glue).
+
+// engineReply is what globalThis.engineFetch resolves to.
+type engineReply struct {
+	Status    int
+	Body      string
+	Cancelled bool
+	Ms        float64
+}
+
+// engineFetch sends a request to the engine worker and waits (call it from
+// a goroutine, never from an event handler directly).
+func engineFetch(method, url, body string) engineReply {
+	var b any
+	if body != "" {
+		b = body
+	}
+	p := js.Global().Call("engineFetch", method, url, b)
+	v, err := await(p)
+	if err != "" {
+		return engineReply{Status: 0, Body: `{"error":{"message":` + jsonString(err) + `}}`}
+	}
+	r := engineReply{Status: v.Get("status").Int(), Body: v.Get("body").String()}
+	if c := v.Get("cancelled"); c.Truthy() {
+		r.Cancelled = true
+	}
+	if ms := v.Get("ms"); ms.Type() == js.TypeNumber {
+		r.Ms = ms.Float()
+	}
+	return r
+}
+
+// engineCancel stops a running simulation.
+func engineCancel() bool {
+	f := js.Global().Get("engineCancel")
+	if f.Type() != js.TypeFunction {
+		return false
+	}
+	return f.Invoke().Truthy()
+}
+
+// await blocks the calling goroutine until the promise settles.
+func await(p js.Value) (js.Value, string) {
+	done := make(chan struct{})
+	var val js.Value
+	var errText string
+	ok := js.FuncOf(func(this js.Value, args []js.Value) any {
+		if len(args) > 0 {
+			val = args[0]
+		}
+		close(done)
+		return nil
+	})
+	fail := js.FuncOf(func(this js.Value, args []js.Value) any {
+		errText = "failed"
+		if len(args) > 0 {
+			errText = args[0].Call("toString").String()
+		}
+		close(done)
+		return nil
+	})
+	p.Call("then", ok, fail)
+	<-done
+	ok.Release()
+	fail.Release()
+	return val, errText
+}
+
+func jsonString(s string) string {
+	return js.Global().Get("JSON").Call("stringify", s).String()
+}
+
+// nowMs is performance.now().
+func nowMs() float64 { return js.Global().Get("performance").Call("now").Float() }
+
+// locationHash is location.hash.
+func locationHash() string { return js.Global().Get("location").Get("hash").String() }
+
+// locationSearch is location.search.
+func locationSearch() string { return js.Global().Get("location").Get("search").String() }
+
+// locationHref is location.href without the hash.
+func locationBase() string {
+	l := js.Global().Get("location")
+	return l.Get("origin").String() + l.Get("pathname").String() + l.Get("search").String()
+}
+
+// historyReplace and historyPush write the URL (the app's only call sites
+// are in app_js.go's syncURL).
+func historyReplace(url string) {
+	js.Global().Get("history").Call("replaceState", nil, "", url)
+}
+
+func historyPush(url string) {
+	js.Global().Get("history").Call("pushState", nil, "", url)
+}
+
+// storageGet reads localStorage, guarded: embeds and private modes may
+// have no storage or throw on access.
+func storageGet(key string) (v string) {
+	defer func() {
+		if recover() != nil {
+			v = ""
+		}
+	}()
+	ls := js.Global().Get("localStorage")
+	if ls.IsUndefined() || ls.IsNull() {
+		return ""
+	}
+	x := ls.Call("getItem", key)
+	if x.IsNull() || x.IsUndefined() {
+		return ""
+	}
+	return x.String()
+}
+
+// storageSet writes localStorage, ignoring every failure.
+func storageSet(key, val string) {
+	defer func() { _ = recover() }()
+	ls := js.Global().Get("localStorage")
+	if ls.IsUndefined() || ls.IsNull() {
+		return
+	}
+	ls.Call("setItem", key, val)
+}
+
+// copyText puts text on the clipboard (falls back to a hidden textarea).
+func copyText(text string) bool {
+	defer func() { _ = recover() }()
+	nav := js.Global().Get("navigator")
+	if cb := nav.Get("clipboard"); !cb.IsUndefined() && !cb.IsNull() {
+		_, err := await(cb.Call("writeText", text))
+		if err == "" {
+			return true
+		}
+	}
+	doc := js.Global().Get("document")
+	ta := doc.Call("createElement", "textarea")
+	ta.Set("value", text)
+	doc.Get("body").Call("appendChild", ta)
+	ta.Call("select")
+	ok := doc.Call("execCommand", "copy").Truthy()
+	ta.Call("remove")
+	return ok
+}
+
+// prefersDark reports the colour scheme.
+func prefersDark() bool {
+	mm := js.Global().Call("matchMedia", "(prefers-color-scheme: dark)")
+	return mm.Get("matches").Truthy()
+}
+
+// onSchemeChange calls f when the colour scheme flips.
+func onSchemeChange(f func()) js.Func {
+	fn := js.FuncOf(func(js.Value, []js.Value) any { f(); return nil })
+	js.Global().Call("matchMedia", "(prefers-color-scheme: dark)").Call("addEventListener", "change", fn)
+	return fn
+}
+
+// requestFrame is requestAnimationFrame with a one-shot Go callback.
+func requestFrame(f func(ts float64)) {
+	var fn js.Func
+	fn = js.FuncOf(func(this js.Value, args []js.Value) any {
+		fn.Release()
+		ts := 0.0
+		if len(args) > 0 {
+			ts = args[0].Float()
+		}
+		f(ts)
+		return nil
+	})
+	js.Global().Call("requestAnimationFrame", fn)
+}
+
+// setPerf records a measurement on globalThis.schedplayPerf for tests.
+func setPerf(key string, v float64) {
+	p := js.Global().Get("schedplayPerf")
+	if p.IsUndefined() {
+		p = js.Global().Get("Object").New()
+		js.Global().Set("schedplayPerf", p)
+	}
+	p.Set(key, v)
+}
+
+// devicePixelRatio of the window.
+func devicePixelRatio() float64 {
+	r := js.Global().Get("devicePixelRatio")
+	if r.Type() != js.TypeNumber || r.Float() <= 0 {
+		return 1
+	}
+	return r.Float()
+}
+
+// evFloat reads a numeric event property (clientX, deltaY, touches…).
+func evFloat(ev interface{ Underlying() js.Value }, key string) float64 {
+	v := ev.Underlying().Get(key)
+	if v.Type() != js.TypeNumber {
+		return 0
+	}
+	return v.Float()
+}
+
+// evBool reads a boolean event property (ctrlKey, shiftKey…).
+func evBool(ev interface{ Underlying() js.Value }, key string) bool {
+	return ev.Underlying().Get(key).Truthy()
+}
+
+// touchPoints returns the clientX/clientY of the event's touches.
+func touchPoints(ev interface{ Underlying() js.Value }) [][2]float64 {
+	ts := ev.Underlying().Get("touches")
+	if ts.IsUndefined() {
+		return nil
+	}
+	out := make([][2]float64, ts.Length())
+	for i := range out {
+		t := ts.Index(i)
+		out[i] = [2]float64{t.Get("clientX").Float(), t.Get("clientY").Float()}
+	}
+	return out
+}
+
+// addListener attaches a listener with options dom/v2 cannot pass
+// (passive: false for wheel and touch handlers that preventDefault).
+func addListener(target interface{ Underlying() js.Value }, typ string, f func(dom.Event)) js.Func {
+	fn := js.FuncOf(func(this js.Value, args []js.Value) any {
+		f(dom.WrapEvent(args[0]))
+		return nil
+	})
+	opts := js.Global().Get("Object").New()
+	opts.Set("passive", false)
+	target.Underlying().Call("addEventListener", typ, fn, opts)
+	return fn
+}
+
+// releaseAll releases js.Funcs (listener teardown).
+func releaseAll(fs []js.Func) {
+	for _, f := range fs {
+		f.Release()
+	}
+}

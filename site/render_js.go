@@ -1,0 +1,241 @@
+//go:build js && wasm
+
+package site
+
+import (
+	"fmt"
+	"strconv"
+
+	"honnef.co/go/js/dom/v2"
+)
+
+// buildSkeleton lays out the page's fixed regions once; panels fill them.
+func (a *App) buildSkeleton() {
+	for c := a.root.FirstChild(); c != nil; c = a.root.FirstChild() {
+		a.root.RemoveChild(c)
+	}
+	b := builder{doc: a.doc, funcs: &a.global}
+	hdr := b.el(a.root, "header", "top")
+	brand := b.el(hdr, "div", "brand")
+	b.text(brand, "h1", "", "schedplay")
+	b.text(brand, "span", "muted tagline", "what the Linux scheduler does on SMT and asymmetric CPUs")
+	b.el(hdr, "div", "toolbar").SetID("toolbar")
+	note := b.el(a.root, "div", "")
+	note.SetID("notice")
+	note.SetAttribute("role", "alert")
+	main := b.el(a.root, "div", "main")
+	side := b.el(main, "aside", "side")
+	side.SetAttribute("aria-label", "scenario")
+	g := b.el(side, "section", "gallery")
+	g.SetID("gallery")
+	g.SetAttribute("aria-label", "seed scenarios")
+	tabs := b.el(side, "div", "tabs")
+	tabs.SetID("tabs")
+	tabs.SetAttribute("role", "tablist")
+	ed := b.el(side, "section", "editor")
+	ed.SetID("editor")
+	ed.SetAttribute("role", "tabpanel")
+	topoEl := b.el(side, "section", "topology")
+	topoEl.SetID("topology")
+	content := b.el(main, "div", "content")
+	fig := b.el(content, "section", "figures")
+	fig.SetID("figures")
+	fig.SetAttribute("aria-live", "polite")
+	a.tl = newTimelineView(a, b, content)
+	ch := b.el(content, "section", "charts")
+	ch.SetID("charts")
+}
+
+// render writes the DOM and canvas from State. It never changes State.
+func (a *App) render() {
+	a.renderToolbar()
+	a.renderNotice()
+	a.renderGallery()
+	a.renderTabs()
+	a.renderEditor()
+	a.renderTopology()
+	a.renderFigures()
+	a.renderCharts()
+	a.tl.draw()
+	a.renders++
+	if a.renders == 1 {
+		a.root.SetAttribute("data-ready", "1")
+		a.root.SetAttribute("aria-busy", "false")
+	}
+	if s := a.state.Run; s.Status == StatusDone && s.Result != nil {
+		if !a.gotRes {
+			a.gotRes = true
+			setPerf("firstResultMs", nowMs())
+		}
+		if a.editAt > 0 && s.ResultDoc == a.state.Doc.Canonical() {
+			setPerf("knobToRedrawMs", nowMs()-a.editAt)
+			a.editAt = 0
+		}
+	}
+}
+
+func (a *App) renderToolbar() {
+	s := a.state
+	sig := fmt.Sprint(s.Doc.Name(), s.Run.Status, s.Live, s.Run.Seq, s.Drafts["name"])
+	a.update("toolbar", sig, func(b builder, el dom.HTMLElement) {
+		lab := b.el(el, "label", "name-field")
+		b.text(lab, "span", "visually-hidden", "Scenario name")
+		in := b.el(lab, "input", "").(*dom.HTMLInputElement)
+		in.SetID("f-name")
+		in.SetAttribute("type", "text")
+		in.SetAttribute("placeholder", "scenario name")
+		in.SetAttribute("maxlength", "200")
+		in.SetValue(s.Doc.Name())
+		b.on(in, "change", func(dom.Event) { a.dispatch(EditText{Path: "name", Text: in.Value(), AsString: true}) })
+
+		run := b.button(el, "run", "primary", "Run", func() { a.run() })
+		run.SetAttribute("title", "Run the scenario (r)")
+		running := s.Run.Status == StatusRunning
+		cancel := b.button(el, "cancel", "", "Cancel", func() { a.cancel() })
+		if !running {
+			cancel.SetAttribute("disabled", "")
+		}
+		live := b.el(el, "label", "check")
+		cb := b.el(live, "input", "").(*dom.HTMLInputElement)
+		cb.SetID("live")
+		cb.SetAttribute("type", "checkbox")
+		cb.SetChecked(s.Live)
+		b.on(cb, "change", func(dom.Event) { a.dispatch(SetLive{On: cb.Checked()}) })
+		b.text(live, "span", "", "live")
+		live.SetAttribute("title", "Re-run small scenarios (≤ 64 CPUs) on every edit")
+		b.button(el, "copy-link", "", "Copy link", func() {
+			go func() {
+				ok := copyText(locationBase() + "#" + EncodeFragment(a.state.Doc))
+				msg := "Link copied."
+				if !ok {
+					msg = "Could not copy; the address bar holds the link."
+				}
+				a.dispatch(SetNotice{Notice: Notice{Kind: "info", Text: msg}})
+			}()
+		})
+		st := b.el(el, "div", "status")
+		st.SetID("status")
+		st.SetAttribute("aria-live", "polite")
+		switch s.Run.Status {
+		case StatusRunning:
+			bar := b.el(st, "div", "progress")
+			bar.SetAttribute("role", "progressbar")
+			bar.SetAttribute("aria-label", "simulating")
+			b.el(bar, "div", "progress-fill")
+			b.text(st, "span", "", "simulating…")
+		case StatusStale:
+			b.text(st, "span", "stale", "scenario changed — Run to update")
+		case StatusFailed:
+			b.text(st, "span", "bad", "not run")
+		case StatusDone:
+			b.text(st, "span", "ok", "up to date · "+strconv.FormatFloat(s.Run.ElapsedMs, 'f', 0, 64)+" ms")
+		}
+	})
+}
+
+func (a *App) renderNotice() {
+	n := a.state.Notice
+	a.update("notice", n.Kind+"\x00"+n.Text+"\x00"+n.Detail, func(b builder, el dom.HTMLElement) {
+		if n.Text == "" {
+			el.SetAttribute("class", "")
+			return
+		}
+		el.SetAttribute("class", "notice "+n.Kind)
+		b.text(el, "span", "notice-text", n.Text)
+		if n.Detail != "" {
+			d := b.text(el, "code", "notice-detail", n.Detail)
+			d.SetID("notice-detail")
+		}
+		b.button(el, "notice-close", "link", "Dismiss", func() { a.dispatch(SetNotice{}) })
+	})
+}
+
+func (a *App) renderGallery() {
+	s := a.state
+	sig := fmt.Sprintf("%p|%s|%s", s.Catalog, s.CatalogErr, s.Doc.Name())
+	a.update("gallery", sig, func(b builder, el dom.HTMLElement) {
+		b.text(el, "h2", "", "Scenarios")
+		if s.CatalogErr != "" {
+			b.text(el, "p", "issue", "Presets could not be loaded: "+s.CatalogErr)
+			return
+		}
+		if s.Catalog == nil {
+			b.text(el, "p", "muted", "loading presets…")
+			return
+		}
+		list := b.el(el, "ul", "cards")
+		for _, p := range s.Catalog.Of("scenario") {
+			li := b.el(list, "li", "")
+			name := p.Name
+			card := b.el(li, "button", "card")
+			card.SetAttribute("type", "button")
+			card.SetID("sc-" + name)
+			card.SetAttribute("data-scenario", name)
+			if d, ok := s.Catalog.ScenarioDoc(name); ok && d.Name() == s.Doc.Name() {
+				card.Class().Add("current")
+				card.SetAttribute("aria-current", "true")
+			}
+			b.text(card, "span", "card-name", name)
+			if p.Story != "" {
+				b.text(card, "span", "card-story", p.Story)
+			} else {
+				b.text(card, "span", "card-story", p.Description)
+			}
+			b.on(card, "click", func(dom.Event) { a.dispatch(SelectScenario{Name: name}) })
+			if len(p.Variants) > 0 {
+				vs := b.el(li, "div", "variants")
+				for _, v := range p.Variants {
+					vn := v.Name
+					b.button(vs, "", "chip", vn, func() { a.dispatch(SelectScenario{Name: name, Variant: vn}) })
+				}
+			}
+		}
+	})
+}
+
+var tabNames = []struct{ id, label string }{
+	{TabMachine, "Machine"}, {TabPolicy, "Policy"}, {TabWorkload, "Workload"}, {TabRun, "Run"}, {TabJSON, "JSON"},
+}
+
+func (a *App) renderTabs() {
+	cur := a.state.View.Tab
+	a.update("tabs", cur, func(b builder, el dom.HTMLElement) {
+		for i, t := range tabNames {
+			id := t.id
+			btn := b.button(el, "tab-"+id, "tab", t.label, func() { a.dispatch(SetTab{Tab: id}) })
+			btn.SetAttribute("role", "tab")
+			btn.SetAttribute("aria-selected", strconv.FormatBool(id == cur))
+			if id != cur {
+				btn.SetAttribute("tabindex", "-1")
+			}
+			idx := i
+			b.on(btn, "keydown", func(ev dom.Event) {
+				k := ev.(*dom.KeyboardEvent).Key()
+				n := len(tabNames)
+				switch k {
+				case "ArrowRight":
+					a.dispatch(SetTab{Tab: tabNames[(idx+1)%n].id})
+				case "ArrowLeft":
+					a.dispatch(SetTab{Tab: tabNames[(idx+n-1)%n].id})
+				default:
+					return
+				}
+				ev.PreventDefault()
+				a.focusAfterRender("tab-" + a.state.View.Tab)
+			})
+		}
+	})
+}
+
+// focusAfterRender moves focus to an element once the next frame is drawn.
+func (a *App) focusAfterRender(id string) {
+	requestFrame(func(float64) {
+		requestFrame(func(float64) {
+			if e := a.doc.GetElementByID(id); e != nil {
+				if h, ok := e.(dom.HTMLElement); ok {
+					h.Focus()
+				}
+			}
+		})
+	})
+}

@@ -1,0 +1,328 @@
+//go:build js && wasm
+
+package site
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+
+	"honnef.co/go/js/dom/v2"
+
+	"schedplay/engine/sim"
+)
+
+func (a *App) renderFigures() {
+	s := a.state
+	r := s.Run
+	sig := fmt.Sprintf("%p|%s|%s|%s", r.Result, r.Status, r.Err, s.Doc.Name())
+	a.update("figures", sig, func(b builder, el dom.HTMLElement) {
+		el.SetAttribute("data-status", string(r.Status))
+		head := b.el(el, "div", "fig-head")
+		title := s.Doc.Name()
+		if title == "" {
+			title = "untitled scenario"
+		}
+		h := b.text(head, "h2", "", title)
+		h.SetID("scenario-title")
+		if r.Status == StatusFailed {
+			e := b.text(el, "p", "issue run-error", r.Err)
+			e.SetID("run-error")
+			if r.ErrPath != "" {
+				b.text(e, "code", "", " ("+r.ErrPath+")")
+			}
+		}
+		res := r.Result
+		if res == nil {
+			if r.Status == StatusRunning {
+				b.text(el, "p", "muted", "simulating…")
+			}
+			return
+		}
+		if r.Status == StatusStale || r.Status == StatusRunning {
+			el.Class().Add("stale")
+		} else {
+			el.Class().Remove("stale")
+		}
+		sm := res.Summary
+		grid := b.el(el, "div", "figs")
+		fig := func(id, k, v, title string) {
+			f := b.el(grid, "div", "fig")
+			f.SetID("fig-" + id)
+			b.text(f, "span", "k", k)
+			b.text(f, "span", "v", v)
+			if title != "" {
+				f.SetAttribute("title", title)
+			}
+		}
+		n := sm.Throughput.N
+		if res.Unit == "GFLOP/s" || sm.GFLOPS.Mean > 0 && res.Unit == "" {
+			fig("throughput", "throughput", FormatThroughput(sm.GFLOPS.Mean, sm.GFLOPS.Stddev, n, "GFLOP/s"), "mean ± sample stddev over repetitions")
+		} else {
+			fig("throughput", "throughput", FormatThroughput(sm.Throughput.Mean, sm.Throughput.Stddev, n, res.Unit), "mean ± sample stddev over repetitions")
+		}
+		if sm.Completion.Mean > 0 {
+			fig("completion", "completion", FormatNs(sm.Completion.Mean)+pm(sm.Completion, FormatNs), "")
+		}
+		fig("modes", "mode transitions", FormatMeanSD(sm.ModeTransitions.Mean, sm.ModeTransitions.Stddev, n), "ST ↔ partitioned switches, all cores")
+		fig("pealt", "PE alternations", FormatMeanSD(sm.PEAlternations.Mean, sm.PEAlternations.Stddev, n), "switches of the active PE inside a core")
+		fig("migrations", "migrations", FormatMeanSD(sm.Migrations.Mean, sm.Migrations.Stddev, n), "")
+		fig("cs", "context switches", FormatMeanSD(sm.ContextSwitches.Mean, sm.ContextSwitches.Stddev, n), "")
+		if sm.LatencyP50.N > 0 && (sm.LatencyP99.Mean > 0 || sm.LatencyMax.Mean > 0) {
+			fig("lat", "wake-up latency p50 / p99", FormatNs(sm.LatencyP50.Mean)+" / "+FormatNs(sm.LatencyP99.Mean), "p99.9 "+FormatNs(sm.LatencyP999.Mean)+", max "+FormatNs(sm.LatencyMax.Mean))
+		}
+		if sm.OpTime.Mean > 0 {
+			fig("optime", "time per op", FormatNs(sm.OpTime.Mean)+pm(sm.OpTime, FormatNs), "")
+		}
+		fig("reps", "repetitions", strconv.Itoa(len(res.Reps)), "")
+		for _, w := range res.Warnings {
+			b.text(el, "p", "warn", "⚠ "+w)
+		}
+	})
+}
+
+func pm(st sim.Stat, f func(float64) string) string {
+	if st.N <= 1 {
+		return ""
+	}
+	return " ± " + f(st.Stddev)
+}
+
+func (a *App) renderCharts() {
+	s := a.state
+	res := s.Run.Result
+	sig := fmt.Sprintf("%p|%v", res, a.dark)
+	a.update("charts", sig, func(b builder, el dom.HTMLElement) {
+		if res == nil || len(res.Reps) == 0 {
+			return
+		}
+		a.seriesChart(b, el, res)
+		a.migrationBars(b, el, res)
+		a.latencyChart(b, el, res)
+		a.residencyMap(b, el, res)
+	})
+}
+
+func (a *App) card(b builder, parent dom.Element, id, title string) dom.HTMLElement {
+	c := b.el(parent, "div", "chart")
+	c.SetID(id)
+	b.text(c, "h3", "", title)
+	return c
+}
+
+func (a *App) canvas(b builder, parent dom.Element, w, h float64) *dom.CanvasRenderingContext2D {
+	cv := b.el(parent, "canvas", "").(*dom.HTMLCanvasElement)
+	dpr := devicePixelRatio()
+	cv.SetWidth(int(w * dpr))
+	cv.SetHeight(int(h * dpr))
+	cv.Style().SetProperty("width", fmt.Sprintf("%.0fpx", w), "")
+	cv.Style().SetProperty("height", fmt.Sprintf("%.0fpx", h), "")
+	ctx := cv.GetContext2d()
+	ctx.Call("scale", dpr, dpr)
+	return ctx
+}
+
+// seriesChart draws throughput over time, one line per repetition.
+func (a *App) seriesChart(b builder, parent dom.Element, res *sim.Result) {
+	c := a.card(b, parent, "chart-series", "Throughput over time ("+res.Unit+")")
+	const w, h = 380.0, 150.0
+	ctx := a.canvas(b, c, w, h)
+	pal := palette(a.dark)
+	maxV, maxN := 0.0, 0
+	for _, r := range res.Reps {
+		for _, v := range r.Series.Values {
+			maxV = math.Max(maxV, v)
+		}
+		maxN = max(maxN, len(r.Series.Values))
+	}
+	if maxN < 2 || maxV <= 0 {
+		b.text(c, "p", "muted", "no series recorded")
+		return
+	}
+	l, r, t, bt := 44.0, w-8, 8.0, h-20
+	axes(ctx, pal, l, r, t, bt)
+	ctx.SetFillStyle(pal.muted)
+	ctx.SetFont("11px system-ui, sans-serif")
+	ctx.FillText(FormatNum(maxV), 2, t+8, l-4)
+	ctx.FillText("0", l-12, bt, 12)
+	step := res.Reps[0].Series.StepNs
+	ctx.FillText(FormatNs(float64(step)*float64(maxN)), r-60, h-4, 60)
+	ctx.SetLineWidth(1)
+	for i, rep := range res.Reps {
+		ctx.SetStrokeStyle(TaskColor(i, a.dark))
+		ctx.SetGlobalAlpha(map[bool]float64{true: 1, false: 0.45}[i == 0])
+		ctx.BeginPath()
+		for k, v := range rep.Series.Values {
+			x := l + (r-l)*float64(k)/float64(maxN-1)
+			y := bt - (bt-t)*v/maxV
+			if k == 0 {
+				ctx.MoveTo(x, y)
+			} else {
+				ctx.LineTo(x, y)
+			}
+		}
+		ctx.Stroke()
+	}
+	ctx.SetGlobalAlpha(1)
+}
+
+func axes(ctx *dom.CanvasRenderingContext2D, pal pal, l, r, t, bt float64) {
+	ctx.SetStrokeStyle(pal.grid)
+	ctx.SetLineWidth(1)
+	ctx.BeginPath()
+	ctx.MoveTo(l, t)
+	ctx.LineTo(l, bt)
+	ctx.LineTo(r, bt)
+	ctx.Stroke()
+}
+
+// migrationBars shows migrations by cause (repetition mean).
+func (a *App) migrationBars(b builder, parent dom.Element, res *sim.Result) {
+	c := a.card(b, parent, "chart-migrations", "Migrations by cause (mean per repetition)")
+	var sum sim.Migrations
+	for _, r := range res.Reps {
+		m := r.Migrations
+		sum.Wakeup += m.Wakeup
+		sum.Periodic += m.Periodic
+		sum.Newidle += m.Newidle
+		sum.Nohz += m.Nohz
+		sum.Active += m.Active
+		sum.Misfit += m.Misfit
+		sum.Asym += m.Asym
+	}
+	n := float64(len(res.Reps))
+	rows := []struct {
+		k, kernel string
+		v         float64
+	}{
+		{"wake-up", "select_task_rq_fair", float64(sum.Wakeup) / n},
+		{"periodic", "sched_balance_rq (tick)", float64(sum.Periodic) / n},
+		{"new-idle", "sched_balance_newidle", float64(sum.Newidle) / n},
+		{"nohz", "nohz idle balance", float64(sum.Nohz) / n},
+		{"active", "active_load_balance_cpu_stop", float64(sum.Active) / n},
+		{"misfit", "misfit task", float64(sum.Misfit) / n},
+		{"asym", "asym packing", float64(sum.Asym) / n},
+	}
+	maxV := 0.0
+	for _, r := range rows {
+		maxV = math.Max(maxV, r.v)
+	}
+	tbl := b.el(c, "div", "bars")
+	for _, r := range rows {
+		row := b.el(tbl, "div", "bar-row")
+		row.SetAttribute("title", r.kernel)
+		b.text(row, "span", "bar-k", r.k)
+		track := b.el(row, "span", "bar-track")
+		fill := b.el(track, "span", "bar-fill")
+		w := 0.0
+		if maxV > 0 {
+			w = 100 * r.v / maxV
+		}
+		fill.Style().SetProperty("width", fmt.Sprintf("%.1f%%", w), "")
+		b.text(row, "span", "bar-v", FormatNum(r.v))
+	}
+}
+
+// latencyChart shows wake-up latency percentiles and the log2 histogram of
+// repetition 0.
+func (a *App) latencyChart(b builder, parent dom.Element, res *sim.Result) {
+	c := a.card(b, parent, "chart-latency", "Wake-up latency")
+	lat := res.Reps[0].Latency
+	if lat.Count == 0 {
+		b.text(c, "p", "muted", "no wake-ups recorded")
+		return
+	}
+	b.text(c, "p", "pct", fmt.Sprintf("p50 %s · p99 %s · p99.9 %s · max %s · n=%d",
+		FormatNs(float64(lat.P50)), FormatNs(float64(lat.P99)), FormatNs(float64(lat.P999)), FormatNs(float64(lat.Max)), lat.Count))
+	first, last := -1, -1
+	var maxC int64
+	for i, v := range lat.Buckets {
+		if v > 0 {
+			if first < 0 {
+				first = i
+			}
+			last = i
+			maxC = max(maxC, v)
+		}
+	}
+	if first < 0 {
+		return
+	}
+	const w, h = 380.0, 110.0
+	ctx := a.canvas(b, c, w, h)
+	pal := palette(a.dark)
+	nb := last - first + 1
+	bw := (w - 8) / float64(nb)
+	ctx.SetFont("10px system-ui, sans-serif")
+	for i := first; i <= last; i++ {
+		x := 4 + float64(i-first)*bw
+		bh := (h - 24) * math.Log1p(float64(lat.Buckets[i])) / math.Log1p(float64(maxC))
+		ctx.SetFillStyle(pal.accent)
+		ctx.FillRect(x+1, h-16-bh, math.Max(bw-2, 1), bh)
+		if nb <= 16 || (i-first)%2 == 0 {
+			ctx.SetFillStyle(pal.muted)
+			ctx.FillText(FormatNs(math.Exp2(float64(i))), x, h-4, math.Max(bw*2-2, 10))
+		}
+	}
+}
+
+// residencyMap is the per-core ST residency heat map (repetition 0):
+// the fraction of the core's busy time spent in full-resource ST mode.
+func (a *App) residencyMap(b builder, parent dom.Element, res *sim.Result) {
+	c := a.card(b, parent, "chart-residency", "Per-core ST residency (share of busy time in ST mode)")
+	mr := res.Reps[0].ModeResidency
+	if len(mr) == 0 {
+		b.text(c, "p", "muted", "no mode residency recorded")
+		return
+	}
+	cols := int(math.Ceil(math.Sqrt(float64(len(mr)) * 3)))
+	cols = min(max(cols, 4), 32)
+	rows := (len(mr) + cols - 1) / cols
+	cell := math.Min(22, 360/float64(cols))
+	w, h := float64(cols)*cell+2, float64(rows)*cell+2
+	ctx := a.canvas(b, c, w, h)
+	ctx.SetFont(fmt.Sprintf("%.0fpx system-ui, sans-serif", math.Min(10, cell*0.45)))
+	pal := palette(a.dark)
+	for i, m := range mr {
+		busy := m.ST + m.SMT + m.Partitioned + m.Switching
+		x := 1 + float64(i%cols)*cell
+		y := 1 + float64(i/cols)*cell
+		if busy <= 0 {
+			ctx.SetFillStyle(pal.grid)
+		} else {
+			f := float64(m.ST) / float64(busy)
+			ctx.SetFillStyle(heat(f, a.dark))
+		}
+		ctx.FillRect(x, y, cell-1, cell-1)
+		if cell >= 16 {
+			ctx.SetFillStyle(pal.onHeat)
+			ctx.FillText(strconv.Itoa(i), x+2, y+cell*0.65, cell-3)
+		}
+	}
+	leg := b.el(c, "div", "legend")
+	sw := b.el(leg, "span", "swatch")
+	sw.Style().SetProperty("background", heat(1, a.dark), "")
+	b.text(leg, "span", "", "all ST")
+	sw = b.el(leg, "span", "swatch")
+	sw.Style().SetProperty("background", heat(0, a.dark), "")
+	b.text(leg, "span", "", "never ST (partitioned / switching)")
+}
+
+// heat maps 0..1 to a colour from amber (partitioned) to teal (ST).
+func heat(f float64, dark bool) string {
+	h := 35 + f*135
+	l := 55.0
+	if dark {
+		l = 45
+	}
+	return fmt.Sprintf("hsl(%.0f 65%% %.0f%%)", h, l)
+}
+
+type pal struct{ fg, muted, grid, accent, onHeat, busy, bg string }
+
+func palette(dark bool) pal {
+	if dark {
+		return pal{fg: "#e6e6e6", muted: "#9aa0a6", grid: "#3a3f45", accent: "#6cb6ff", onHeat: "#111", busy: "#8ab4f8", bg: "#16181b"}
+	}
+	return pal{fg: "#1b1f24", muted: "#5f6368", grid: "#d0d4d9", accent: "#1a73e8", onHeat: "#111", busy: "#3b6fb6", bg: "#ffffff"}
+}

@@ -1,0 +1,474 @@
+//go:build js && wasm
+
+package site
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"syscall/js"
+
+	"honnef.co/go/js/dom/v2"
+
+	"schedplay/engine/sim"
+)
+
+// Timeline geometry constants (CSS pixels).
+const (
+	tlGutter  = 92.0 // row labels
+	tlAxisH   = 20.0
+	tlMaxH    = 470.0
+	tlPadR    = 8.0
+	zoomStep  = 0.8
+	panStepPx = 80.0
+)
+
+// timelineView owns the timeline canvas: it draws from State (via the app)
+// and turns pointer, wheel, touch and key input into Zoom/Hover/ScrollRows
+// actions.
+type timelineView struct {
+	a       *App
+	box     dom.HTMLElement
+	head    dom.HTMLElement
+	canvas  *dom.HTMLCanvasElement
+	ctx     *dom.CanvasRenderingContext2D
+	tip     dom.HTMLElement
+	funcs   []js.Func
+	dirty   bool
+	key     string // what the cached layout was computed for
+	layout  Layout
+	w, h    float64
+	dragX   float64
+	drag    bool
+	pinch   float64
+	runsBuf []PxRun
+	modeBuf []ModeRun
+	batches map[string][]PxRun
+}
+
+func newTimelineView(a *App, b builder, parent dom.Element) *timelineView {
+	t := &timelineView{a: a, batches: map[string][]PxRun{}}
+	t.box = b.el(parent, "section", "timeline")
+	t.box.SetID("timeline-box")
+	t.head = b.el(t.box, "div", "tl-head")
+	b.text(t.head, "h2", "", "Timeline")
+	ctl := b.el(t.head, "div", "tl-ctl")
+	b.button(ctl, "zoom-in", "", "＋", func() { t.zoomBy(zoomStep, -1) }).SetAttribute("aria-label", "zoom in (+)")
+	b.button(ctl, "zoom-out", "", "－", func() { t.zoomBy(1/zoomStep, -1) }).SetAttribute("aria-label", "zoom out (-)")
+	b.button(ctl, "zoom-reset", "", "whole run", func() { a.dispatch(Zoom{}) }).SetAttribute("aria-label", "show the whole run (0)")
+	rows := b.el(ctl, "label", "check")
+	cb := b.el(rows, "input", "").(*dom.HTMLInputElement)
+	cb.SetID("all-rows")
+	cb.SetAttribute("type", "checkbox")
+	b.on(cb, "change", func(dom.Event) { a.dispatch(SetAllRows{On: cb.Checked()}) })
+	b.text(rows, "span", "", "one row per CPU")
+	leg := b.el(t.head, "div", "legend")
+	for _, m := range []sim.Mode{sim.ModeST, sim.ModeSMT, sim.ModePartitioned, sim.ModeSwitching} {
+		sw := b.el(leg, "span", "swatch")
+		sw.Style().SetProperty("background", modeColor(m, false), "")
+		b.text(leg, "span", "", modeName(m))
+	}
+	wrap := b.el(t.box, "div", "tl-wrap")
+	t.canvas = b.el(wrap, "canvas", "").(*dom.HTMLCanvasElement)
+	t.canvas.SetID("timeline")
+	t.canvas.SetAttribute("tabindex", "0")
+	t.canvas.SetAttribute("role", "img")
+	t.canvas.SetAttribute("aria-label", "Per-CPU timeline. Keys: + and - zoom, arrows pan, 0 shows the whole run, Page Up/Down scroll rows.")
+	t.ctx = t.canvas.GetContext2d()
+	t.tip = b.el(wrap, "div", "tooltip")
+	t.tip.SetID("tooltip")
+	t.tip.SetAttribute("role", "status")
+	help := b.text(t.box, "p", "muted small", "Wheel or pinch zooms, drag pans, hover explains a slice; keyboard: + − ← → 0 (focus the timeline).")
+	help.SetID("timeline-help")
+	t.listen()
+	t.dirty = true
+	return t
+}
+
+func (t *timelineView) release() { releaseAll(t.funcs) }
+
+func (t *timelineView) listen() {
+	c := t.canvas
+	t.funcs = append(t.funcs,
+		addListener(c, "wheel", t.onWheel),
+		addListener(c, "mousedown", func(ev dom.Event) {
+			t.drag = true
+			t.dragX = evFloat(ev, "clientX")
+			c.Focus()
+		}),
+		addListener(dom.GetWindow().Document(), "mouseup", func(dom.Event) { t.drag = false }),
+		addListener(c, "mousemove", t.onMove),
+		addListener(c, "mouseleave", func(dom.Event) { t.a.dispatch(Hover{}) }),
+		addListener(c, "keydown", t.onKey),
+		addListener(c, "touchstart", t.onTouch),
+		addListener(c, "touchmove", t.onTouch),
+		addListener(c, "touchend", func(dom.Event) { t.pinch = 0; t.drag = false }),
+	)
+}
+
+// window returns the visible window, defaulting to the whole run.
+func (t *timelineView) window() (int64, int64, int64) {
+	res := t.a.state.Run.Result
+	end := int64(0)
+	if res != nil && res.Timeline != nil {
+		end = res.Timeline.EndNs
+	}
+	v := t.a.state.View
+	if v.T1 <= v.T0 || end == 0 {
+		return 0, end, end
+	}
+	return v.T0, v.T1, end
+}
+
+func (t *timelineView) scale() TimeScale {
+	t0, t1, _ := t.window()
+	return TimeScale{T0: t0, T1: t1, Left: tlGutter, Right: t.w - tlPadR}
+}
+
+func (t *timelineView) localXY(ev dom.Event) (float64, float64) {
+	r := t.canvas.GetBoundingClientRect()
+	return evFloat(ev, "clientX") - r.Left(), evFloat(ev, "clientY") - r.Top()
+}
+
+// zoomBy zooms around x (or the centre when x < 0).
+func (t *timelineView) zoomBy(f, x float64) {
+	t0, t1, end := t.window()
+	if end == 0 {
+		return
+	}
+	s := t.scale()
+	at := (t0 + t1) / 2
+	if x >= s.Left {
+		at = s.PxToTime(x)
+	}
+	n0, n1 := ZoomAt(t0, t1, at, f, end)
+	t.a.dispatch(Zoom{T0: n0, T1: n1})
+}
+
+func (t *timelineView) panPx(dx float64) {
+	t0, t1, end := t.window()
+	if end == 0 {
+		return
+	}
+	n0, n1 := Pan(t0, t1, int64(dx*t.scale().NsPerPx()), end)
+	t.a.dispatch(Zoom{T0: n0, T1: n1})
+}
+
+func (t *timelineView) onWheel(ev dom.Event) {
+	ev.PreventDefault()
+	dx, dy := evFloat(ev, "deltaX"), evFloat(ev, "deltaY")
+	if evFloat(ev, "deltaMode") == 1 {
+		dx, dy = dx*16, dy*16
+	}
+	x, _ := t.localXY(ev)
+	ctrl := evBool(ev, "ctrlKey") || evBool(ev, "metaKey")
+	switch {
+	case evBool(ev, "shiftKey") || math.Abs(dx) > math.Abs(dy):
+		d := dx
+		if math.Abs(dy) > math.Abs(dx) {
+			d = dy
+		}
+		t.panPx(d)
+	case t.a.state.View.AllRows && !ctrl:
+		t.a.dispatch(ScrollRows{Y: t.clampScroll(t.a.state.View.ScrollY + dy)})
+	default:
+		t.zoomBy(math.Exp(dy*0.002), x)
+	}
+}
+
+func (t *timelineView) clampScroll(y float64) float64 {
+	maxY := t.layout.Height - (t.h - tlAxisH)
+	if y > maxY {
+		y = maxY
+	}
+	if y < 0 {
+		y = 0
+	}
+	return y
+}
+
+func (t *timelineView) onMove(ev dom.Event) {
+	x, y := t.localXY(ev)
+	if t.drag {
+		cx := evFloat(ev, "clientX")
+		t.panPx(t.dragX - cx)
+		t.dragX = cx
+		return
+	}
+	t.a.dispatch(Hover{X: x, Y: y, On: true})
+}
+
+func (t *timelineView) onTouch(ev dom.Event) {
+	pts := touchPoints(ev)
+	r := t.canvas.GetBoundingClientRect()
+	switch len(pts) {
+	case 1:
+		ev.PreventDefault()
+		if ev.Type() == "touchstart" || !t.drag {
+			t.drag, t.dragX = true, pts[0][0]
+			t.a.dispatch(Hover{X: pts[0][0] - r.Left(), Y: pts[0][1] - r.Top(), On: true})
+			return
+		}
+		t.panPx(t.dragX - pts[0][0])
+		t.dragX = pts[0][0]
+	case 2:
+		ev.PreventDefault()
+		d := math.Hypot(pts[0][0]-pts[1][0], pts[0][1]-pts[1][1])
+		if t.pinch > 0 && d > 0 {
+			t.zoomBy(t.pinch/d, (pts[0][0]+pts[1][0])/2-r.Left())
+		}
+		t.pinch = d
+	}
+}
+
+func (t *timelineView) onKey(ev dom.Event) {
+	k := ev.(*dom.KeyboardEvent).Key()
+	switch k {
+	case "+", "=", "w":
+		t.zoomBy(zoomStep, -1)
+	case "-", "_", "s":
+		t.zoomBy(1/zoomStep, -1)
+	case "ArrowLeft", "a":
+		t.panPx(-panStepPx)
+	case "ArrowRight", "d":
+		t.panPx(panStepPx)
+	case "0", "Home":
+		t.a.dispatch(Zoom{})
+	case "ArrowDown", "PageDown":
+		step := 40.0
+		if k == "PageDown" {
+			step = t.h - tlAxisH - 20
+		}
+		t.a.dispatch(ScrollRows{Y: t.clampScroll(t.a.state.View.ScrollY + step)})
+	case "ArrowUp", "PageUp":
+		step := 40.0
+		if k == "PageUp" {
+			step = t.h - tlAxisH - 20
+		}
+		t.a.dispatch(ScrollRows{Y: t.clampScroll(t.a.state.View.ScrollY - step)})
+	default:
+		return
+	}
+	ev.PreventDefault()
+}
+
+// draw renders the canvas: geometry first, then passes grouped by fill
+// style (Perfetto's approach), then the hover line and tooltip.
+func (t *timelineView) draw() {
+	t0 := nowMs()
+	s := t.a.state
+	res := s.Run.Result
+	var tl *sim.Timeline
+	if res != nil {
+		tl = res.Timeline
+	}
+	if tl == nil || len(tl.Runs) == 0 {
+		t.box.SetAttribute("data-empty", "1")
+		t.tip.Style().SetProperty("display", "none", "")
+		if res != nil {
+			t.canvas.SetAttribute("data-drawn", "0")
+		}
+		return
+	}
+	t.box.RemoveAttribute("data-empty")
+	w := float64(t.canvas.ParentElement().(dom.HTMLElement).OffsetWidth())
+	if w < 300 {
+		w = 300
+	}
+	key := fmt.Sprintf("%p|%v|%.0f", res, s.View.AllRows, w)
+	if key != t.key {
+		cpus := s.Run.CPUs
+		if len(cpus) != len(tl.Runs) {
+			cpus = make([]LaneCPU, len(tl.Runs))
+			for i := range cpus {
+				cpus[i] = LaneCPU{CPU: i, Core: i}
+			}
+		}
+		t.layout = LayoutLanes(cpus, tlMaxH-tlAxisH, s.View.AllRows)
+		h := t.layout.Height + tlAxisH + 2
+		if s.View.AllRows || h > tlMaxH {
+			h = tlMaxH
+		}
+		dpr := devicePixelRatio()
+		t.w, t.h = w, h
+		t.canvas.SetWidth(int(w * dpr))
+		t.canvas.SetHeight(int(h * dpr))
+		t.canvas.Style().SetProperty("width", fmt.Sprintf("%.0fpx", w), "")
+		t.canvas.Style().SetProperty("height", fmt.Sprintf("%.0fpx", h), "")
+		t.ctx.Call("setTransform", dpr, 0, 0, dpr, 0, 0)
+		t.key = key
+	}
+	pal := palette(t.a.dark)
+	ctx := t.ctx
+	ctx.ClearRect(0, 0, t.w, t.h)
+	sc := t.scale()
+	scrollY := 0.0
+	if s.View.AllRows {
+		scrollY = s.View.ScrollY
+	}
+	top := tlAxisH - scrollY // content y → canvas y offset
+	// axis and grid
+	ticks, _ := sc.Ticks(90)
+	ctx.SetFont("11px system-ui, sans-serif")
+	ctx.SetTextBaseline("middle")
+	ctx.SetFillStyle(pal.muted)
+	ctx.SetStrokeStyle(pal.grid)
+	ctx.SetLineWidth(1)
+	ctx.BeginPath()
+	for _, tk := range ticks {
+		x := math.Round(sc.TimeToPx(tk)) + 0.5
+		ctx.MoveTo(x, tlAxisH-4)
+		ctx.LineTo(x, t.h)
+		ctx.FillText(FormatNs(float64(tk)), x+3, tlAxisH/2, 80)
+	}
+	ctx.Stroke()
+	// clip to the content area
+	ctx.Save()
+	ctx.BeginPath()
+	ctx.Rect(0, tlAxisH, t.w, t.h-tlAxisH)
+	ctx.Call("clip")
+	i0, i1 := t.layout.VisibleRows(scrollY, scrollY+t.h-tlAxisH)
+	// mode bands
+	for _, bd := range t.layout.Bands {
+		if bd.Y+bd.H < scrollY || bd.Y > scrollY+t.h {
+			continue
+		}
+		alpha := 1 / float64(len(bd.Cores))
+		for _, core := range bd.Cores {
+			if core >= len(tl.Modes) {
+				continue
+			}
+			t.modeBuf = ModeRuns(tl.Modes[core], sc, t.modeBuf[:0])
+			for _, m := range t.modeBuf {
+				ctx.SetGlobalAlpha(math.Max(alpha, 0.25))
+				ctx.SetFillStyle(modeColor(m.Mode, t.a.dark))
+				ctx.FillRect(m.X0, top+bd.Y, m.X1-m.X0, bd.H)
+			}
+		}
+	}
+	ctx.SetGlobalAlpha(1)
+	// CPU rows: collect pixel runs by fill style, then fill each batch once.
+	for k := range t.batches {
+		t.batches[k] = t.batches[k][:0]
+	}
+	agg := t.layout.CoresPerRow > 1
+	for ri := i0; ri < i1; ri++ {
+		r := t.layout.Rows[ri]
+		if !agg {
+			ctx.SetFillStyle(pal.grid)
+			ctx.SetGlobalAlpha(0.25)
+			ctx.FillRect(sc.Left, top+r.Y, sc.Right-sc.Left, r.H-1)
+			ctx.SetGlobalAlpha(1)
+		}
+		for _, cpu := range r.CPUs {
+			if cpu >= len(tl.Runs) {
+				continue
+			}
+			t.runsBuf = Coalesce(tl.Runs[cpu], sc, 1, 1, t.runsBuf[:0])
+			for _, pr := range t.runsBuf {
+				style := pal.busy
+				if !agg && pr.Task >= 0 {
+					style = TaskColor(pr.Task, t.a.dark)
+				}
+				t.batches[style] = append(t.batches[style], PxRun{X0: pr.X0, X1: pr.X1, Task: ri})
+			}
+		}
+	}
+	aggAlpha := 1.0
+	if agg {
+		aggAlpha = 1 / float64(len(t.layout.Rows[0].CPUs))
+		aggAlpha = math.Max(aggAlpha, 0.08)
+	}
+	ctx.SetGlobalAlpha(aggAlpha)
+	for style, runs := range t.batches {
+		if len(runs) == 0 {
+			continue
+		}
+		ctx.SetFillStyle(style)
+		ctx.BeginPath()
+		for _, pr := range runs {
+			r := t.layout.Rows[pr.Task]
+			ctx.Rect(pr.X0, top+r.Y, pr.X1-pr.X0, r.H-1)
+		}
+		ctx.Fill()
+	}
+	ctx.SetGlobalAlpha(1)
+	// labels and node separators
+	ctx.SetFillStyle(pal.muted)
+	ctx.SetFont("10px ui-monospace, monospace")
+	for ri := i0; ri < i1; ri++ {
+		r := t.layout.Rows[ri]
+		if r.H >= 9 {
+			label := r.Label
+			if !agg {
+				label = shortLabel(label)
+			}
+			ctx.FillText(label, 4, top+r.Y+r.H/2, tlGutter-8)
+		}
+	}
+	for n, y := range t.layout.NodeY {
+		if n == 0 {
+			continue
+		}
+		ctx.SetStrokeStyle(pal.fg)
+		ctx.BeginPath()
+		ctx.MoveTo(0, top+y-NodeGap/2)
+		ctx.LineTo(t.w, top+y-NodeGap/2)
+		ctx.Stroke()
+	}
+	ctx.Restore()
+	t.drawHover(tl, sc, top, scrollY)
+	t.canvas.SetAttribute("data-drawn", "1")
+	t.canvas.SetAttribute("data-rows", fmt.Sprint(len(t.layout.Rows)))
+	setPerf("lastDrawMs", nowMs()-t0)
+}
+
+func shortLabel(l string) string {
+	// "cpu12·c12·PE0" → "cpu12 PE0"
+	parts := strings.Split(l, "·")
+	if len(parts) == 3 {
+		return parts[0] + " " + parts[2]
+	}
+	return l
+}
+
+// drawHover draws the hover line and fills the tooltip (text only).
+func (t *timelineView) drawHover(tl *sim.Timeline, sc TimeScale, top, scrollY float64) {
+	v := t.a.state.View
+	if !v.Hovering || v.HoverX < sc.Left || v.HoverY < tlAxisH {
+		t.tip.Style().SetProperty("display", "none", "")
+		return
+	}
+	pal := palette(t.a.dark)
+	t.ctx.SetStrokeStyle(pal.fg)
+	t.ctx.SetGlobalAlpha(0.6)
+	t.ctx.BeginPath()
+	t.ctx.MoveTo(math.Round(v.HoverX)+0.5, tlAxisH)
+	t.ctx.LineTo(math.Round(v.HoverX)+0.5, t.h)
+	t.ctx.Stroke()
+	t.ctx.SetGlobalAlpha(1)
+	h := HitTest(t.layout, sc, tl, v.HoverX, v.HoverY-top)
+	lines := tooltipLines(h, t.layout, tl, t.a.state.Run.CPUs)
+	if len(lines) == 0 {
+		t.tip.Style().SetProperty("display", "none", "")
+		return
+	}
+	for c := t.tip.FirstChild(); c != nil; c = t.tip.FirstChild() {
+		t.tip.RemoveChild(c)
+	}
+	for i, l := range lines {
+		p := t.a.doc.CreateElement("div").(dom.HTMLElement)
+		if i == 0 {
+			p.SetAttribute("class", "tip-title")
+		}
+		p.SetTextContent(l)
+		t.tip.AppendChild(p)
+	}
+	x := v.HoverX + 14
+	if x > t.w-300 {
+		x = v.HoverX - 310
+	}
+	t.tip.Style().SetProperty("left", fmt.Sprintf("%.0fpx", math.Max(x, 0)), "")
+	t.tip.Style().SetProperty("top", fmt.Sprintf("%.0fpx", v.HoverY+12), "")
+	t.tip.Style().SetProperty("display", "block", "")
+}

@@ -1,0 +1,94 @@
+package site
+
+import (
+	"fmt"
+	"sort"
+
+	"schedplay/engine/sim"
+)
+
+// tooltipLines explains what is under the pointer: the task, CPU and
+// interval, and the placement decision (wake-up path or migration cause)
+// that put the task there when the engine recorded one.
+func tooltipLines(h Hit, l Layout, tl *sim.Timeline, cpus []LaneCPU) []string {
+	if h.Row < 0 || tl == nil {
+		return nil
+	}
+	r := l.Rows[h.Row]
+	if h.CPU < 0 {
+		return []string{r.Label, fmt.Sprintf("%d of %d CPUs busy at %s", h.Busy, len(r.CPUs), FormatNs(float64(h.T)))}
+	}
+	where := fmt.Sprintf("CPU %d", h.CPU)
+	if h.CPU < len(cpus) {
+		c := cpus[h.CPU]
+		where += fmt.Sprintf(" · core %d · PE%d", c.Core, c.Thread)
+		if mode, ok := modeAt(tl, c.Core, h.T); ok {
+			where += " · core " + modeName(mode)
+		}
+	}
+	if h.Interval < 0 || h.CPU >= len(tl.Runs) {
+		return []string{where, "idle at " + FormatNs(float64(h.T))}
+	}
+	iv := tl.Runs[h.CPU][h.Interval]
+	task := fmt.Sprintf("task %d", iv.Task)
+	if iv.Task >= 0 && iv.Task < len(tl.Tasks) {
+		ti := tl.Tasks[iv.Task]
+		task = fmt.Sprintf("%s (pid %d)", ti.Name, ti.PID)
+	}
+	out := []string{task, where,
+		fmt.Sprintf("%s → %s (%s)", FormatNs(float64(iv.Start)), FormatNs(float64(iv.End)), FormatNs(float64(iv.End-iv.Start)))}
+	if iv.Decision >= 0 && iv.Decision < len(tl.Decisions) {
+		d := tl.Decisions[iv.Decision]
+		out = append(out, fmt.Sprintf("placed by %s at %s: CPU %d → %d", d.Kind, FormatNs(float64(d.At)), d.From, d.To))
+		for _, p := range d.Path {
+			out = append(out, "  "+p)
+		}
+	} else {
+		out = append(out, "continues on the same CPU (no placement decision)")
+	}
+	return out
+}
+
+// modeAt is the core's mode at time t.
+func modeAt(tl *sim.Timeline, core int, t int64) (sim.Mode, bool) {
+	if core >= len(tl.Modes) {
+		return 0, false
+	}
+	ms := tl.Modes[core]
+	i := sort.Search(len(ms), func(i int) bool { return ms[i].End > t })
+	if i < len(ms) && ms[i].Start <= t {
+		return ms[i].Mode, true
+	}
+	return sim.ModeIdle, true
+}
+
+func modeName(m sim.Mode) string {
+	switch m {
+	case sim.ModeST:
+		return "ST (full resources)"
+	case sim.ModeSMT:
+		return "partitioned, 2+ busy"
+	case sim.ModePartitioned:
+		return "partitioned, 1 busy (held)"
+	case sim.ModeSwitching:
+		return "switching"
+	}
+	return "idle"
+}
+
+func modeColor(m sim.Mode, dark bool) string {
+	switch m {
+	case sim.ModeST:
+		return "#1e9e8f"
+	case sim.ModeSMT:
+		return "#e8803a"
+	case sim.ModePartitioned:
+		return "#e6b422"
+	case sim.ModeSwitching:
+		return "#d43f3a"
+	}
+	if dark {
+		return "#333"
+	}
+	return "#ddd"
+}
