@@ -1,0 +1,101 @@
+package perfetto
+
+import (
+	"bytes"
+	"encoding/json"
+	"regexp"
+	"strings"
+	"testing"
+
+	"schedplay/engine/sim"
+)
+
+// systraceLine is the shape Perfetto's systrace line tokenizer accepts
+// (src/trace_processor/importers/systrace/systrace_line_tokenizer.cc):
+// task-pid, [cpu], 4 flag characters, seconds.micros, event: args.
+var systraceLine = regexp.MustCompile(`^\s*(.+)-(\d+)\s+\[(\d+)\]\s+[a-zA-Z0-9.?_-]{4}\s+(\d+\.\d+):\s+(\S+):\s*(.*)$`)
+
+func timeline() *sim.Result {
+	return &sim.Result{Unit: "work/s", Reps: []sim.RepMetrics{{Series: sim.Series{StepNs: 1000000, Values: []float64{1, 2}}}},
+		Timeline: &sim.Timeline{
+			Tasks: []sim.TaskInfo{{Name: "sgemm 0", PID: 4}, {Name: "<b>x</b>", PID: 5}},
+			Runs: [][]sim.Interval{
+				{{Task: 0, Start: 1000, End: 5000, Decision: 0}, {Task: 1, Start: 5000, End: 9000, Decision: -1}, {Task: 0, Start: 12000, End: 20000, Decision: 1}},
+				{},
+			},
+			Modes:     [][]sim.ModeInterval{{{Mode: sim.ModeST, Start: 1000, End: 9000}, {Mode: sim.ModeIdle, Start: 9000, End: 12000}, {Mode: sim.ModeSMT, Start: 12000, End: 20000}}},
+			Decisions: []sim.Decision{{At: 900, Task: 0, Kind: "fork", From: 1, To: 0}, {At: 11000, Task: 0, Kind: "wakeup", From: 1, To: 0}, {At: 19000, Task: 1, Kind: "misfit", From: 0, To: 1}},
+			EndNs:     20000,
+		}}
+}
+
+func TestSystrace(t *testing.T) {
+	txt := Systrace(timeline().Timeline)
+	want := []string{
+		"0.000000: sched_wakeup_new: comm=sgemm_0 pid=4 prio=120 target_cpu=000",
+		"<idle>-0     [000] d..2     0.000001: cpu_idle: state=4294967295 cpu_id=0",
+		"0.000001: sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=sgemm_0 next_pid=4 next_prio=120",
+		"sgemm_0-4     [000] d..2     0.000005: sched_switch: prev_comm=sgemm_0 prev_pid=4 prev_prio=120 prev_state=R ==> next_comm=<b>x</b> next_pid=5 next_prio=120",
+		"<b>x</b>-5     [000] d..2     0.000009: sched_switch: prev_comm=<b>x</b> prev_pid=5 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120",
+		"0.000009: cpu_idle: state=1 cpu_id=0",
+		"[001] d..2     0.000011: sched_waking: comm=sgemm_0 pid=4 prio=120 target_cpu=000",
+		"0.000019: sched_migrate_task: comm=<b>x</b> pid=5 prio=120 orig_cpu=0 dest_cpu=1",
+		"0.000020: sched_switch: prev_comm=sgemm_0 prev_pid=4",
+	}
+	for _, w := range want {
+		if !strings.Contains(txt, w) {
+			t.Errorf("systrace lacks %q:\n%s", w, txt)
+		}
+	}
+	if !strings.HasPrefix(txt, "# tracer: nop\n") {
+		t.Error("missing the tracer header")
+	}
+	var last string
+	for _, l := range strings.Split(strings.TrimSpace(txt), "\n") {
+		if strings.HasPrefix(l, "#") {
+			continue
+		}
+		m := systraceLine.FindStringSubmatch(l)
+		if m == nil {
+			t.Errorf("line does not parse as systrace: %q", l)
+			continue
+		}
+		if m[4] < last {
+			t.Errorf("lines out of time order at %q", l)
+		}
+		last = m[4]
+	}
+}
+
+func TestWriteJSON(t *testing.T) {
+	var b bytes.Buffer
+	if err := Write(&b, timeline(), Options{CoreCPUs: [][]int{{0, 1}}, UtilBuckets: 4}); err != nil {
+		t.Fatal(err)
+	}
+	var tr Trace
+	if err := json.Unmarshal(b.Bytes(), &tr); err != nil {
+		t.Fatal(err)
+	}
+	var modes, util []Event
+	for _, e := range tr.TraceEvents {
+		switch {
+		case e.Ph == "X":
+			modes = append(modes, e)
+		case e.Ph == "C" && e.Name == "utilization %":
+			util = append(util, e)
+		}
+	}
+	if len(modes) != 2 || modes[0].Name != "ST" || modes[0].Ts != 1 || modes[0].Dur != 8 || modes[1].Name != "SMT" {
+		t.Errorf("mode slices %+v", modes)
+	}
+	// 4 buckets of 5us over 2 CPUs; CPU 0 busy 4+0, 5+... : bucket 0 [0,5000): 4000ns → 40%.
+	if len(util) != 4 || util[0].Args["busy"] != 40.0 {
+		t.Errorf("utilization %+v", util)
+	}
+	if !strings.Contains(b.String(), `"name":"core 0: CPUs 0,1"`) || tr.DisplayTimeUnit != "ns" {
+		t.Errorf("track names / unit missing: %s", b.String()[:200])
+	}
+	if _, err := Build(&sim.Result{}, Options{}); err == nil {
+		t.Error("a result without a timeline must be an error")
+	}
+}
