@@ -102,6 +102,12 @@ func TestPriorities(t *testing.T) {
 	if !topo.SchedAsymPrefer(ih, 0, 4) || !topo.SchedAsymPrefer(ih, 4, 20) {
 		t.Error("ITMT: favoured P-core > P-core > E-core")
 	}
+	// v6 leaves arch_asym_cpu_priority() alone: on an ITMT machine "on"
+	// orders nothing between siblings (kernel-model.md §2.1).
+	ih6 := build(t, "intel-hybrid", "v6-on")
+	if topo.SchedAsymPrefer(ih6, 0, 1) || topo.SchedAsymPrefer(ih6, 1, 0) {
+		t.Error("intel-hybrid + v6-on: siblings must still tie")
+	}
 }
 
 // TestSdInit pins sd_init()'s parameters and behaviour conversions.

@@ -49,6 +49,9 @@ func TestPolicyFlags(t *testing.T) {
 		{"power7", "v6-off", 0, []lv{{"SMT", 0}, {"MC", 0}, {"NUMA", 0}}, "", ""},
 		{"power7", "v6-on", 0, []lv{{"SMT", ap}, {"MC", 0}, {"NUMA", 0}}, "SMT", ""},
 		{"power7", "power7", 17, []lv{{"SMT", ap}, {"MC", 0}, {"NUMA", 0}}, "SMT", ""},
+		// A policy's asym_packing list replaces the arch's; [] means none.
+		{"power7", "none", 0, []lv{{"SMT", 0}, {"MC", 0}, {"NUMA", 0}}, "", ""},
+		{"power7", "combined-asym-packing", 0, []lv{{"SMT", ap}, {"MC", ap}, {"NUMA", 0}}, "MC", ""},
 		// hikey960: MC per cluster is symmetric; the level above (PKG) sees both.
 		{"hikey960", "mainline", 0, []lv{{"MC", 0}, {"PKG", asym | full}}, "", "PKG"},
 		{"hikey960", "misfit", 6, []lv{{"MC", 0}, {"PKG", asym | full}}, "", "PKG"},
@@ -63,6 +66,9 @@ func TestPolicyFlags(t *testing.T) {
 		{"intel-hybrid", "mainline", 0, []lv{{"SMT", 0}, {"MC", ap}}, "MC", ""},
 		{"intel-hybrid", "itmt", 0, []lv{{"SMT", 0}, {"MC", ap}}, "MC", ""},
 		{"intel-hybrid", "none", 0, []lv{{"SMT", 0}, {"MC", 0}}, "", ""},
+		// v6 "on" adds SMT on top of the arch levels (siblings still tie).
+		{"intel-hybrid", "v6-on", 0, []lv{{"SMT", ap}, {"MC", ap}}, "MC", ""},
+		{"intel-hybrid", "v6-off", 0, []lv{{"SMT", 0}, {"MC", ap}}, "MC", ""},
 	}
 	for _, tc := range tests {
 		t.Run(fmt.Sprintf("%s/%s/cpu%d", tc.machine, tc.policy, tc.cpu), func(t *testing.T) {
