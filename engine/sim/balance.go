@@ -1,0 +1,448 @@
+package sim
+
+import "schedplay/engine/topo"
+
+// Load-balancing statistics and the busiest-group decision
+// (update_sd_lb_stats() … calculate_imbalance(), kernel-model.md §4.5–4.6).
+
+// groupType is enum group_type, ordered by balancing urgency.
+type groupType uint8
+
+const (
+	groupHasSpare groupType = iota
+	groupFullyBusy
+	groupMisfitTask
+	groupSMTBalance
+	groupAsymPacking
+	groupImbalanced
+	groupOverloaded
+)
+
+var groupTypeNames = [...]string{"has_spare", "fully_busy", "misfit_task", "smt_balance", "asym_packing", "imbalanced", "overloaded"}
+
+// migrationType is enum migration_type.
+type migrationType uint8
+
+const (
+	migrateLoad migrationType = iota
+	migrateUtil
+	migrateTask
+	migrateMisfit
+)
+
+// cpuIdleType is enum cpu_idle_type.
+type cpuIdleType uint8
+
+const (
+	cpuNotIdle cpuIdleType = iota
+	cpuIdle
+	cpuNewlyIdle
+)
+
+// sgStats is struct sg_lb_stats.
+type sgStats struct {
+	avgLoad, groupLoad          int64
+	groupCapacity, groupUtil    int64
+	groupRunnable               int64
+	sumNrRunning, sumHNrRunning int
+	idleCPUs, groupWeight       int
+	groupType                   groupType
+	asymPacking, smtBalance     bool
+	misfitTaskLoad              int64
+	minCap, maxCap              int
+}
+
+// lbEnv is struct lb_env plus struct sd_lb_stats.
+type lbEnv struct {
+	sd          *topo.Domain
+	sdIdx       int
+	dst         int
+	idle        cpuIdleType
+	cause       int
+	imbalance   int64
+	migType     migrationType
+	dstCoreIdle bool
+	// sd_lb_stats
+	busiest, local         *topo.Group
+	busiestStat, localStat sgStats
+	totalLoad, totalCap    int64
+	avgLoad                int64
+	preferSibling          bool
+	overloaded             bool
+	sumUtil                int64
+	excluded               int // CPU removed after all-pinned (or -1)
+}
+
+// capacityGreater is capacity_greater(): a more than ~5% above b.
+func capacityGreater(a, b int) bool { return a*1024 > b*1078 }
+
+// schedUseAsymPrio is sched_use_asym_prio().
+func (s *sim) schedUseAsymPrio(sd *topo.Domain, cpu int) bool {
+	if sd.Flags&topo.SDAsymPacking == 0 {
+		return false
+	}
+	if !s.smtActive {
+		return true
+	}
+	return sd.Flags&topo.SDShareCPUCapacity != 0 || s.isCoreIdle(cpu)
+}
+
+// schedAsym is sched_asym(sd, dst, src).
+func (s *sim) schedAsym(sd *topo.Domain, dst, src int) bool {
+	return s.schedUseAsymPrio(sd, dst) && s.asymPrefer(dst, src)
+}
+
+// idleCPU is idle_cpu(): nothing running, nothing queued, no wake pending.
+func (s *sim) idleCPU(cpu int) bool { return s.availableIdle(cpu) }
+
+// updateSgLbStats is update_sg_lb_stats().
+func (s *sim) updateSgLbStats(env *lbEnv, g *topo.Group, local bool, sgs *sgStats) {
+	*sgs = sgStats{minCap: 1 << 30}
+	asymCap := env.sd.Flags&topo.SDAsymCPUCapacity != 0
+	for ci := g.Span.First(); ci.Valid(); ci = g.Span.Next(ci) {
+		i := int(ci)
+		if i == env.excluded {
+			continue
+		}
+		c := &s.cpus[i]
+		s.updateCfsRqLoadAvg(c)
+		sgs.groupLoad += cpuLoad(c)
+		u := int64(s.cpuUtilCfs(c))
+		sgs.groupUtil += u
+		sgs.groupRunnable += int64(c.avg.runnableAvg)
+		sgs.sumHNrRunning += c.nrRunning
+		sgs.sumNrRunning += c.nrRunning
+		sgs.groupCapacity += int64(c.cap)
+		sgs.groupWeight++
+		sgs.minCap = min(sgs.minCap, c.cap)
+		sgs.maxCap = max(sgs.maxCap, c.cap)
+		if c.nrRunning > 1 {
+			env.overloaded = true
+		}
+		if s.idleCPU(i) {
+			sgs.idleCPUs++
+			continue
+		}
+		if local {
+			continue
+		}
+		if asymCap && sgs.misfitTaskLoad < c.misfitLoad {
+			sgs.misfitTaskLoad = c.misfitLoad
+			env.overloaded = true
+		}
+	}
+	if !local && env.idle != cpuNotIdle && sgs.sumHNrRunning > 0 && s.schedGroupAsym(env, sgs, g) {
+		sgs.asymPacking = true
+	}
+	if !local && env.idle != cpuNotIdle && g.Flags&topo.SDShareCPUCapacity != 0 && sgs.sumHNrRunning > 1 {
+		sgs.smtBalance = true // smt_balance()
+	}
+	sgs.groupType = groupClassify(env.sd.ImbalancePct, sgs)
+	if sgs.groupType == groupOverloaded {
+		sgs.avgLoad = sgs.groupLoad * capScale / max(sgs.groupCapacity, 1)
+	}
+}
+
+// schedGroupAsym is sched_group_asym().
+func (s *sim) schedGroupAsym(env *lbEnv, sgs *sgStats, g *topo.Group) bool {
+	if g.Flags&topo.SDShareCPUCapacity != 0 && sgs.groupWeight-sgs.idleCPUs != 1 {
+		return false
+	}
+	if g.AsymPreferCPU < 0 {
+		return false
+	}
+	return s.schedAsym(env.sd, env.dst, int(g.AsymPreferCPU))
+}
+
+// groupIsOverloaded / groupHasCapacity / groupClassify are the fair.c helpers.
+func groupIsOverloaded(pct int, sgs *sgStats) bool {
+	if sgs.sumNrRunning <= sgs.groupWeight {
+		return false
+	}
+	if sgs.groupCapacity*100 < sgs.groupUtil*int64(pct) {
+		return true
+	}
+	return sgs.groupCapacity*int64(pct) < sgs.groupRunnable*100
+}
+
+func groupHasCapacity(pct int, sgs *sgStats) bool {
+	if sgs.sumNrRunning < sgs.groupWeight {
+		return true
+	}
+	if sgs.groupCapacity*int64(pct) < sgs.groupRunnable*100 {
+		return false
+	}
+	return sgs.groupCapacity*100 > sgs.groupUtil*int64(pct)
+}
+
+func groupClassify(pct int, sgs *sgStats) groupType {
+	switch {
+	case groupIsOverloaded(pct, sgs):
+		return groupOverloaded
+	case sgs.asymPacking:
+		return groupAsymPacking
+	case sgs.smtBalance:
+		return groupSMTBalance
+	case sgs.misfitTaskLoad > 0:
+		return groupMisfitTask
+	case !groupHasCapacity(pct, sgs):
+		return groupFullyBusy
+	}
+	return groupHasSpare
+}
+
+// smtVsNonsmtGroups is smt_vs_nonsmt_groups().
+func smtVsNonsmtGroups(a, b *topo.Group) bool {
+	if a == nil || b == nil {
+		return false
+	}
+	return (a.Flags^b.Flags)&topo.SDShareCPUCapacity != 0
+}
+
+// updateSdPickBusiest is update_sd_pick_busiest().
+func (s *sim) updateSdPickBusiest(env *lbEnv, g *topo.Group, sgs *sgStats) bool {
+	busiest := &env.busiestStat
+	if sgs.sumHNrRunning == 0 {
+		return false
+	}
+	asymCap := env.sd.Flags&topo.SDAsymCPUCapacity != 0
+	if asymCap && sgs.groupType == groupMisfitTask &&
+		(!env.dstCoreIdle || !capacityGreater(s.cpus[env.dst].cap, sgs.maxCap) || env.localStat.groupType != groupHasSpare) {
+		return false
+	}
+	if asymCap && sgs.groupType <= groupFullyBusy && capacityGreater(sgs.minCap, s.cpus[env.dst].cap) {
+		return false
+	}
+	if env.busiest == nil {
+		return true
+	}
+	if sgs.groupType > busiest.groupType {
+		return true
+	}
+	if sgs.groupType < busiest.groupType {
+		return false
+	}
+	switch sgs.groupType {
+	case groupOverloaded:
+		return sgs.avgLoad > busiest.avgLoad
+	case groupImbalanced:
+		return false
+	case groupAsymPacking:
+		return s.asymPrefer(int(env.busiest.AsymPreferCPU), int(g.AsymPreferCPU))
+	case groupMisfitTask:
+		return sgs.misfitTaskLoad > busiest.misfitTaskLoad
+	case groupSMTBalance:
+		if sgs.idleCPUs != 0 || busiest.idleCPUs != 0 {
+			return hasSpareBusier(sgs, busiest)
+		}
+		fallthrough
+	case groupFullyBusy:
+		if sgs.avgLoad < busiest.avgLoad {
+			return false
+		}
+		if sgs.avgLoad == busiest.avgLoad && env.busiest.Flags&topo.SDShareCPUCapacity != 0 {
+			return false
+		}
+		return true
+	case groupHasSpare:
+		if smtVsNonsmtGroups(env.busiest, g) {
+			return !(g.Flags&topo.SDShareCPUCapacity != 0 && sgs.sumHNrRunning <= 1)
+		}
+		return hasSpareBusier(sgs, busiest)
+	}
+	return true
+}
+
+func hasSpareBusier(sgs, busiest *sgStats) bool {
+	if sgs.idleCPUs > busiest.idleCPUs {
+		return false
+	}
+	if sgs.idleCPUs == busiest.idleCPUs && sgs.sumNrRunning <= busiest.sumNrRunning {
+		return false
+	}
+	return true
+}
+
+// updateSdLbStats is update_sd_lb_stats(): local group first, then the rest.
+func (s *sim) updateSdLbStats(env *lbEnv) {
+	env.dstCoreIdle = !s.smtActive || s.isCoreIdle(env.dst)
+	var sgs sgStats
+	for gi := range env.sd.Groups {
+		g := &env.sd.Groups[gi]
+		local := gi == 0
+		if local {
+			env.local = g
+			s.updateSgLbStats(env, g, true, &env.localStat)
+			env.totalLoad += env.localStat.groupLoad
+			env.totalCap += env.localStat.groupCapacity
+			env.sumUtil += env.localStat.groupUtil
+			continue
+		}
+		s.updateSgLbStats(env, g, false, &sgs)
+		if s.updateSdPickBusiest(env, g, &sgs) {
+			env.busiest = g
+			env.busiestStat = sgs
+		}
+		env.totalLoad += sgs.groupLoad
+		env.totalCap += sgs.groupCapacity
+		env.sumUtil += sgs.groupUtil
+	}
+	if env.busiest != nil {
+		env.preferSibling = env.busiest.Flags&topo.SDPreferSibling != 0
+	}
+	if env.idle != cpuNewlyIdle && env.sd == s.t.SDLLC[env.dst] {
+		s.updateIdleCPUScan(env)
+	}
+}
+
+// updateIdleCPUScan is update_idle_cpu_scan(): the SIS_UTIL scan budget.
+func (s *sim) updateIdleCPUScan(env *lbEnv) {
+	w := int64(env.sd.Span.Weight())
+	x := env.sumUtil / max(w, 1)
+	pct := int64(env.sd.ImbalancePct)
+	y := x * x * pct * pct / (10000 * capScale)
+	if y > capScale {
+		y = capScale
+	}
+	nr := w * (capScale - y) / capScale
+	s.llcs[s.t.SDLLCID[env.dst]].nrIdleScan = int(nr)
+}
+
+// siblingImbalance is sibling_imbalance().
+func siblingImbalance(env *lbEnv) int64 {
+	b, l := &env.busiestStat, &env.localStat
+	if env.idle == cpuNotIdle || b.sumNrRunning == 0 {
+		return 0
+	}
+	nb, nl := int64(env.busiest.Cores), int64(env.local.Cores)
+	if nb == nl {
+		return max(int64(b.sumNrRunning-l.sumNrRunning), 0)
+	}
+	imb := max(nl*int64(b.sumNrRunning)-nb*int64(l.sumNrRunning), 0)
+	imb = (2*imb + nl + nb) / (nl + nb)
+	if imb <= 1 && l.sumNrRunning == 0 && b.sumNrRunning > 1 {
+		imb = 2
+	}
+	return imb
+}
+
+// adjustNumaImbalance is adjust_numa_imbalance().
+func adjustNumaImbalance(imb int64, dstRunning, imbNumaNr int) int64 {
+	if dstRunning > imbNumaNr {
+		return imb
+	}
+	if imb <= 2 {
+		return 0
+	}
+	return imb
+}
+
+// calculateImbalance is calculate_imbalance().
+func (s *sim) calculateImbalance(env *lbEnv) {
+	local, busiest := &env.localStat, &env.busiestStat
+	sd := env.sd
+	switch busiest.groupType {
+	case groupMisfitTask:
+		if sd.Flags&topo.SDAsymCPUCapacity != 0 {
+			env.migType, env.imbalance = migrateMisfit, 1
+		} else {
+			env.migType, env.imbalance = migrateLoad, busiest.misfitTaskLoad
+		}
+		return
+	case groupAsymPacking:
+		env.migType, env.imbalance = migrateTask, int64(busiest.sumHNrRunning)
+		return
+	case groupSMTBalance, groupImbalanced:
+		env.migType, env.imbalance = migrateTask, 1
+		return
+	}
+	if local.groupType == groupHasSpare {
+		if busiest.groupType > groupFullyBusy && sd.Flags&topo.SDShareLLC == 0 {
+			env.migType = migrateUtil
+			env.imbalance = max(local.groupCapacity, local.groupUtil) - local.groupUtil
+			if env.idle != cpuNotIdle && env.imbalance == 0 {
+				env.migType, env.imbalance = migrateTask, 1
+			}
+			return
+		}
+		env.migType = migrateTask
+		if busiest.groupWeight == 1 || env.preferSibling {
+			env.imbalance = siblingImbalance(env)
+		} else {
+			env.imbalance = max(int64(local.idleCPUs-busiest.idleCPUs), 0)
+		}
+		if sd.Flags&topo.SDNUMA != 0 {
+			env.imbalance = adjustNumaImbalance(env.imbalance, local.sumNrRunning+1, sd.ImbNUMANr)
+		}
+		env.imbalance >>= 1
+		return
+	}
+	if local.groupType < groupOverloaded {
+		local.avgLoad = local.groupLoad * capScale / max(local.groupCapacity, 1)
+		if local.avgLoad >= busiest.avgLoad {
+			env.imbalance = 0
+			return
+		}
+		env.avgLoad = env.totalLoad * capScale / max(env.totalCap, 1)
+		if local.avgLoad >= env.avgLoad {
+			env.imbalance = 0
+			return
+		}
+	}
+	env.migType = migrateLoad
+	env.imbalance = min((busiest.avgLoad-env.avgLoad)*busiest.groupCapacity,
+		(env.avgLoad-local.avgLoad)*local.groupCapacity) / capScale
+}
+
+// schedBalanceFindSrcGroup is sched_balance_find_src_group() (find_busiest_group).
+func (s *sim) schedBalanceFindSrcGroup(env *lbEnv) *topo.Group {
+	s.updateSdLbStats(env)
+	if env.busiest == nil {
+		return nil
+	}
+	busiest, local := &env.busiestStat, &env.localStat
+	force := false
+	switch {
+	case busiest.groupType == groupMisfitTask,
+		busiest.groupType == groupAsymPacking,
+		busiest.groupType == groupImbalanced:
+		force = true
+	case local.groupType > busiest.groupType:
+		return nil
+	}
+	if !force && local.groupType == groupOverloaded {
+		if local.avgLoad >= busiest.avgLoad {
+			return nil
+		}
+		env.avgLoad = env.totalLoad * capScale / max(env.totalCap, 1)
+		if local.avgLoad >= env.avgLoad {
+			return nil
+		}
+		if 100*busiest.avgLoad <= int64(env.sd.ImbalancePct)*local.avgLoad {
+			return nil
+		}
+	}
+	if !force && env.preferSibling && local.groupType == groupHasSpare && siblingImbalance(env) > 1 {
+		force = true
+	}
+	if !force && busiest.groupType != groupOverloaded {
+		if env.idle == cpuNotIdle {
+			return nil
+		}
+		if busiest.groupType == groupSMTBalance && smtVsNonsmtGroups(env.local, env.busiest) {
+			force = true
+		} else {
+			if busiest.groupWeight > 1 && local.idleCPUs <= busiest.idleCPUs+1 {
+				return nil
+			}
+			if busiest.sumHNrRunning == 1 {
+				return nil
+			}
+		}
+	}
+	s.calculateImbalance(env)
+	if env.imbalance <= 0 {
+		return nil
+	}
+	return env.busiest
+}

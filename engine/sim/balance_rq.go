@@ -1,0 +1,379 @@
+package sim
+
+import "schedplay/engine/topo"
+
+// One balance pass and its helpers (kernel-model.md §4.4, §4.7, §4.8).
+
+// Migration causes (Result.Migrations).
+const (
+	migWakeup = iota
+	migPeriodic
+	migNewidle
+	migNohz
+	migActive
+	migMisfit
+	migAsym
+)
+
+var migCauseNames = [...]string{"wakeup", "periodic", "newidle", "nohz", "active", "misfit", "asym"}
+
+// shouldWeBalance is should_we_balance().
+func (s *sim) shouldWeBalance(env *lbEnv) bool {
+	dst := &s.cpus[env.dst]
+	if env.idle == cpuNewlyIdle {
+		return dst.nrRunning == 0 && dst.pending == 0
+	}
+	g := env.local
+	idleSMT := noCPU
+	for ci := g.Span.First(); ci.Valid(); ci = g.Span.Next(ci) {
+		c := int(ci)
+		if !s.idleCPU(c) {
+			continue
+		}
+		if env.sd.Flags&topo.SDShareCPUCapacity == 0 && !s.isCoreIdle(c) {
+			if idleSMT == noCPU {
+				idleSMT = c
+			}
+			continue
+		}
+		return c == env.dst
+	}
+	if idleSMT != noCPU {
+		return idleSMT == env.dst
+	}
+	return int(g.Span.First()) == env.dst
+}
+
+// schedBalanceFindSrcRq is sched_balance_find_src_rq() (find_busiest_queue).
+func (s *sim) schedBalanceFindSrcRq(env *lbEnv, g *topo.Group) int {
+	busiest := noCPU
+	var busiestLoad, busiestUtil int64
+	busiestCap, busiestNr := int64(1), 0
+	dstCap := s.cpus[env.dst].cap
+	for ci := g.Span.First(); ci.Valid(); ci = g.Span.Next(ci) {
+		i := int(ci)
+		c := &s.cpus[i]
+		nr := c.nrRunning
+		if nr == 0 || i == env.excluded {
+			continue
+		}
+		if env.sd.Flags&topo.SDAsymCPUCapacity != 0 && !capacityGreater(dstCap, c.cap) && nr == 1 {
+			continue
+		}
+		if nr == 1 && s.schedAsym(env.sd, i, env.dst) {
+			continue
+		}
+		switch env.migType {
+		case migrateLoad:
+			load := cpuLoad(c)
+			if nr == 1 && load > env.imbalance {
+				continue
+			}
+			if load*busiestCap > busiestLoad*int64(c.cap) {
+				busiestLoad, busiestCap, busiest = load, int64(c.cap), i
+			}
+		case migrateUtil:
+			u := int64(s.cpuUtilCfs(c))
+			if nr <= 1 {
+				continue
+			}
+			if busiestUtil < u {
+				busiestUtil, busiest = u, i
+			}
+		case migrateTask:
+			if busiestNr < nr {
+				busiestNr, busiest = nr, i
+			}
+		case migrateMisfit:
+			if c.misfitLoad > busiestLoad {
+				busiestLoad, busiest = c.misfitLoad, i
+			}
+		}
+	}
+	return busiest
+}
+
+// taskHot is task_hot(): ran within migration_cost on a non-SMT level.
+func (s *sim) taskHot(p *task, env *lbEnv) bool {
+	if env.sd.Flags&topo.SDShareCPUCapacity != 0 || s.migCost == 0 {
+		return false
+	}
+	return s.now-p.execStart < s.migCost
+}
+
+// canMigrateTask is can_migrate_task() for a queued task.
+func (s *sim) canMigrateTask(p *task, env *lbEnv, pinned *bool) bool {
+	if !p.allowed.Has(topo.CPU(env.dst)) {
+		return false
+	}
+	*pinned = false
+	if p.state == taskRunning {
+		return false
+	}
+	if !s.taskHot(p, env) {
+		return true
+	}
+	return s.cpus[env.dst].sd[env.sdIdx].nrBalanceFailed > env.sd.CacheNiceTries
+}
+
+// detachTasks is detach_tasks() + attach_tasks(): move queued tasks from
+// src to dst, least recently run first. Returns the number moved.
+func (s *sim) detachTasks(env *lbEnv, src int, pinned *bool) int {
+	sc := &s.cpus[src]
+	if env.imbalance <= 0 {
+		return 0
+	}
+	loopMax := min(32, sc.nrRunning)
+	moved, loop := 0, 0
+	failed := s.cpus[env.dst].sd[env.sdIdx].nrBalanceFailed
+	tried := s.triedScratch[:0]
+	for {
+		if env.idle != cpuNotIdle && sc.nrRunning <= 1 {
+			break
+		}
+		loop++
+		if loop > loopMax {
+			break
+		}
+		// the tail of cfs_tasks: least recently run, not yet tried
+		var p *task
+		for _, q := range sc.rq {
+			if containsTask(tried, q) {
+				continue
+			}
+			if p == nil || q.lastRan < p.lastRan || (q.lastRan == p.lastRan && q.id < p.id) {
+				p = q
+			}
+		}
+		if p == nil {
+			break
+		}
+		tried = append(tried, p)
+		if !s.canMigrateTask(p, env, pinned) {
+			continue
+		}
+		switch env.migType {
+		case migrateLoad:
+			load := max(int64(p.avg.loadAvg), 1)
+			if load>>uint(min(failed, 62)) > env.imbalance {
+				continue
+			}
+			env.imbalance -= load
+		case migrateUtil:
+			u := int64(s.taskUtilEst(p))
+			if u>>uint(min(failed, 62)) > env.imbalance {
+				continue
+			}
+			env.imbalance -= u
+		case migrateTask:
+			env.imbalance--
+		case migrateMisfit:
+			if s.utilFitsCPU(s.taskUtilEst(p), src) > 0 {
+				continue
+			}
+			env.imbalance = 0
+		}
+		s.moveQueuedTask(p, src, env.dst, env.cause, env)
+		moved++
+		if env.idle == cpuNewlyIdle {
+			break // CONFIG_PREEMPTION: one task per newidle pass
+		}
+		if env.imbalance <= 0 {
+			break
+		}
+	}
+	s.triedScratch = tried[:0]
+	return moved
+}
+
+func containsTask(l []*task, p *task) bool {
+	for _, q := range l {
+		if q == p {
+			return true
+		}
+	}
+	return false
+}
+
+// moveQueuedTask is detach_task() + attach_task() of a queued task.
+func (s *sim) moveQueuedTask(p *task, src, dst, cause int, env *lbEnv) {
+	sc, dc := &s.cpus[src], &s.cpus[dst]
+	s.syncCPU(sc)
+	s.updateCurr(sc)
+	s.updateTaskLoadAvg(p)
+	s.updateEntityLag(sc, p)
+	sc.rqRemove(p)
+	sc.utilEstSum = max(sc.utilEstSum-p.utilEst, 0)
+	s.detachEntityLoadAvg(sc, p)
+	s.enqueueTask(dc, p, false, true)
+	s.attachEntityLoadAvg(dc, p)
+	s.m.migration(s, cause)
+	if s.tracing {
+		s.path = s.path[:0]
+		if env != nil {
+			s.note("sched_balance_rq(%s, %s)", env.sd.Level, idleName(env.idle))
+			s.note("find_src_group: busiest %s (%s)", env.busiest.Span.String(), groupTypeNames[env.busiestStat.groupType])
+			s.note("find_src_rq → cpu %d", src)
+			s.note("detach_tasks → cpu %d", dst)
+		}
+		s.recordDecision(p, migCauseNames[cause], src, dst)
+	}
+}
+
+func idleName(i cpuIdleType) string {
+	switch i {
+	case cpuIdle:
+		return "CPU_IDLE"
+	case cpuNewlyIdle:
+		return "CPU_NEWLY_IDLE"
+	}
+	return "CPU_NOT_IDLE"
+}
+
+// asymActiveBalance is asym_active_balance().
+func (s *sim) asymActiveBalance(env *lbEnv, src int) bool {
+	return env.idle != cpuNotIdle && s.schedUseAsymPrio(env.sd, env.dst) &&
+		(s.asymPrefer(env.dst, src) || !s.schedUseAsymPrio(env.sd, src))
+}
+
+// needActiveBalance is need_active_balance(); cause tells which rule fired.
+func (s *sim) needActiveBalance(env *lbEnv, src int) (bool, int) {
+	if s.asymActiveBalance(env, src) {
+		return true, migAsym
+	}
+	if env.migType == migrateTask && s.cpus[env.dst].sd[env.sdIdx].nrBalanceFailed > env.sd.CacheNiceTries+2 {
+		return true, migActive
+	}
+	if env.migType == migrateMisfit {
+		return true, migMisfit
+	}
+	return false, 0
+}
+
+// schedBalanceRq is sched_balance_rq() (load_balance()) for one domain.
+// It returns the number of tasks moved and whether to continue upwards.
+func (s *sim) schedBalanceRq(cpu, sdIdx int, idle cpuIdleType, cause int) (int, bool) {
+	sd := s.t.Domains[cpu][sdIdx]
+	st := &s.cpus[cpu].sd[sdIdx]
+	env := &s.env
+	*env = lbEnv{sd: sd, sdIdx: sdIdx, dst: cpu, idle: idle, cause: cause, excluded: noCPU}
+	env.local = &sd.Groups[0]
+	if !s.shouldWeBalance(env) {
+		return 0, false
+	}
+	moved := 0
+	allPinned := false
+	for redo := 0; redo < 2; redo++ {
+		g := s.schedBalanceFindSrcGroup(env)
+		if sd.Parent == nil && idle != cpuNewlyIdle {
+			s.rdOverloaded = env.overloaded
+		}
+		if g == nil {
+			break
+		}
+		busiest := s.schedBalanceFindSrcRq(env, g)
+		if busiest == noCPU {
+			break
+		}
+		allPinned = true
+		if s.cpus[busiest].nrRunning > 1 {
+			moved = s.detachTasks(env, busiest, &allPinned)
+			if moved == 0 && allPinned && redo == 0 {
+				env.excluded = busiest
+				*env = lbEnv{sd: sd, sdIdx: sdIdx, dst: cpu, idle: idle, cause: cause, excluded: busiest, local: &sd.Groups[0]}
+				continue
+			}
+		}
+		if moved > 0 {
+			st.nrBalanceFailed = 0
+			st.balanceInterval = sd.MinInterval
+			return moved, true
+		}
+		if idle != cpuNewlyIdle && env.migType != migrateMisfit {
+			st.nrBalanceFailed++
+		}
+		if ok, why := s.needActiveBalance(env, busiest); ok {
+			bc := &s.cpus[busiest]
+			if bc.curr != nil && bc.curr.allowed.Has(topo.CPU(cpu)) && !bc.activeBalance {
+				bc.activeBalance = true
+				s.q.push(event{at: s.now + int64(s.r.Machine.Latency.IPI), kind: evStopper, a: int32(busiest), b: int32(cpu), gen: uint32(why)})
+				if s.tracing {
+					s.pendingPath = append(s.pendingPath[:0], "sched_balance_rq("+string(sd.Level)+", "+idleName(idle)+")",
+						"busiest group "+groupTypeNames[env.busiestStat.groupType], "need_active_balance: "+migCauseNames[why])
+				}
+			}
+			st.balanceInterval = sd.MinInterval
+			return 0, true
+		}
+		st.balanceInterval = sd.MinInterval
+		return 0, true
+	}
+	// out_balanced
+	st.nrBalanceFailed = 0
+	if idle != cpuNewlyIdle && env.migType != migrateMisfit {
+		if st.balanceInterval < sd.MaxInterval {
+			st.balanceInterval *= 2
+		}
+	}
+	return 0, true
+}
+
+// activeLoadBalanceCPUStop is active_load_balance_cpu_stop(): the stopper
+// on src pushes its running task to dst.
+func (s *sim) activeLoadBalanceCPUStop(src, dst, why int) {
+	sc := &s.cpus[src]
+	sc.activeBalance = false
+	p := sc.curr
+	if p == nil || !p.allowed.Has(topo.CPU(dst)) || p.spinning && p.granted {
+		return
+	}
+	if s.cpus[dst].nrRunning > 0 {
+		return // the kernel re-checks the imbalance; dst is no longer idle
+	}
+	// The stopper preempts p (put_prev), then detach_one_task moves it.
+	s.syncCPU(sc)
+	s.updateCurr(sc)
+	s.updateTaskLoadAvg(p)
+	s.updateCfsRqLoadAvg(sc)
+	s.stopRunning(sc, p)
+	sc.curr = nil
+	p.state = taskRunnable
+	sc.rq = append(sc.rq, p)
+	s.m.ctxSwitch(s)
+	if s.tracing {
+		s.path = append(s.path[:0], s.pendingPath...)
+		s.note("active_load_balance_cpu_stop: cpu %d → cpu %d", src, dst)
+	}
+	s.moveQueuedTaskTraced(p, src, dst, why)
+	s.schedule(sc)
+	dc := &s.cpus[dst]
+	if dc.curr == nil {
+		s.schedule(dc)
+	} else if s.checkPreemptWakeupFair(dc, p) {
+		s.schedule(dc)
+	}
+}
+
+// moveQueuedTaskTraced moves a task keeping the already-built decision path.
+func (s *sim) moveQueuedTaskTraced(p *task, src, dst, cause int) {
+	tr := s.tracing
+	s.tracing = false
+	s.moveQueuedTask(p, src, dst, cause, nil)
+	s.tracing = tr
+	if tr {
+		s.recordDecision(p, migCauseNames[cause], src, dst)
+	}
+}
+
+// updateMisfitStatus is update_misfit_status().
+func (s *sim) updateMisfitStatus(c *cpuState, p *task) {
+	if !s.asymCapActive {
+		return
+	}
+	if p == nil || p.nrAllowed == 1 || c.cap == p.maxAllowedCap || s.utilFitsCPU(s.taskUtilEst(p), c.id) > 0 {
+		c.misfitLoad = 0
+		return
+	}
+	c.misfitLoad = max(int64(p.avg.loadAvg), 1)
+	s.rdOverloaded = true
+}

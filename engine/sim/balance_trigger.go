@@ -1,0 +1,267 @@
+package sim
+
+import "schedplay/engine/topo"
+
+// When balancing runs: periodic (sched_balance_trigger/sched_balance_domains),
+// newidle (sched_balance_newidle) and nohz idle balance (kernel-model.md §4.1–4.3).
+
+func (s *sim) jiffies() int64 { return s.now / s.tickNs }
+
+// msecsToJiffies converts a millisecond interval at the policy's HZ.
+func (s *sim) msecsToJiffies(ms int) int64 {
+	j := (int64(ms)*1_000_000 + s.tickNs - 1) / s.tickNs
+	return j
+}
+
+// getSdBalanceInterval is get_sd_balance_interval().
+func (s *sim) getSdBalanceInterval(sd *topo.Domain, st *sdState, busy bool) int64 {
+	ms := st.balanceInterval
+	if busy {
+		ms *= sd.BusyFactor
+	}
+	j := s.msecsToJiffies(ms)
+	if busy {
+		j--
+	}
+	return min(max(j, 1), s.maxLBInterval)
+}
+
+// schedBalanceTrigger is sched_balance_trigger(): periodic balance when due.
+func (s *sim) schedBalanceTrigger(c *cpuState) {
+	if s.jiffies() >= c.nextBalance {
+		idle := cpuNotIdle
+		if s.idleCPU(c.id) {
+			idle = cpuIdle
+		}
+		s.schedBalanceDomains(c, idle, migPeriodic)
+	}
+}
+
+// schedBalanceDomains is sched_balance_domains().
+func (s *sim) schedBalanceDomains(c *cpuState, idle cpuIdleType, cause int) {
+	busy := idle != cpuIdle
+	j := s.jiffies()
+	next := j + 60*int64(s.r.Policy.HZ)
+	doms := s.t.Domains[c.id]
+	for i, sd := range doms {
+		st := &c.sd[i]
+		if s.now > st.lastDecayMaxLB+1_000_000_000 { // update_newidle_cost() decay
+			st.maxNewidleLBCost = st.maxNewidleLBCost * 253 / 256
+			st.lastDecayMaxLB = s.now
+		}
+		interval := s.getSdBalanceInterval(sd, st, busy)
+		if j >= st.lastBalance+interval {
+			moved, cont := s.schedBalanceRq(c.id, i, idle, cause)
+			if moved > 0 {
+				if s.idleCPU(c.id) {
+					idle = cpuIdle
+				} else {
+					idle = cpuNotIdle
+				}
+				busy = idle != cpuIdle
+			}
+			st.lastBalance = j
+			interval = s.getSdBalanceInterval(sd, st, busy)
+			if !cont {
+				if st.lastBalance+interval < next {
+					next = st.lastBalance + interval
+				}
+				break
+			}
+		}
+		if st.lastBalance+interval < next {
+			next = st.lastBalance + interval
+		}
+	}
+	c.nextBalance = next
+	if c.nohzIdle && next < s.nohzNextBalance {
+		s.nohzNextBalance = next
+	}
+	if c.curr == nil && c.nrRunning > 0 {
+		s.schedule(c)
+	}
+}
+
+// newidleCost is the simulated cost of one newidle pass over a domain
+// (kernel-model.md Q10: 2 µs + 0.05 µs per CPU of the span).
+func newidleCost(sd *topo.Domain) int64 { return 2000 + 50*int64(sd.Span.Weight()) }
+
+// schedBalanceNewidle is sched_balance_newidle(); returns tasks pulled.
+func (s *sim) schedBalanceNewidle(c *cpuState) int {
+	c.misfitLoad = 0
+	if c.pending > 0 || len(c.sd) == 0 {
+		return 0
+	}
+	c.idleStamp = s.now
+	if !s.rdOverloaded || c.avgIdle < c.sd[0].maxNewidleLBCost {
+		return 0
+	}
+	var currCost int64
+	pulled := 0
+	for i, sd := range s.t.Domains[c.id] {
+		st := &c.sd[i]
+		if c.avgIdle < currCost+st.maxNewidleLBCost {
+			break
+		}
+		if sd.Flags&topo.SDBalanceNewidle != 0 {
+			weight := 1
+			if s.feat.NIRandomOn() {
+				d1k := s.rng.IntN(1024)
+				weight = 1 + st.newidleRatio
+				if d1k > weight {
+					updateNewidleStats(st, 0)
+					continue
+				}
+				weight = (1024 + weight/2) / weight
+			}
+			n, cont := s.schedBalanceRq(c.id, i, cpuNewlyIdle, migNewidle)
+			pulled += n
+			cost := newidleCost(sd)
+			currCost += cost
+			if pulled > 0 {
+				updateNewidleStats(st, weight)
+			} else {
+				updateNewidleStats(st, 0)
+			}
+			if cost > st.maxNewidleLBCost {
+				st.maxNewidleLBCost = cost
+			}
+			if !cont {
+				break
+			}
+		}
+		if pulled > 0 || c.nrRunning > 0 || c.pending > 0 {
+			break
+		}
+	}
+	if c.nrRunning > 0 {
+		c.idleStamp = 0
+	}
+	return pulled
+}
+
+// updateNewidleStats is update_newidle_stats() (NI_RANDOM bookkeeping).
+func updateNewidleStats(st *sdState, success int) {
+	st.newidleCall++
+	st.newidleSuccess += success
+	if st.newidleCall >= 1024 {
+		st.newidleRatio = st.newidleSuccess
+		st.newidleCall /= 2
+		st.newidleSuccess /= 2
+	}
+}
+
+// nohzBalancerKick is nohz_balancer_kick(), run on a busy CPU's tick.
+func (s *sim) nohzBalancerKick(c *cpuState) {
+	if !s.feat.NohzIdleOn() || s.nohzIdleCount == 0 || s.jiffies() < s.nohzNextBalance {
+		return
+	}
+	kick := ""
+	switch {
+	case c.nrRunning >= 2:
+		kick = "nr_running >= 2"
+	default:
+		if sd := s.t.SDAsymPacking[c.id]; sd != nil {
+			for ci := sd.Span.First(); ci.Valid(); ci = sd.Span.Next(ci) {
+				i := int(ci)
+				if s.cpus[i].nohzIdle && s.schedAsym(sd, i, c.id) {
+					kick = "asym packing: idle preferred cpu"
+					break
+				}
+			}
+		}
+		if kick != "" {
+			break
+		}
+		if s.t.SDAsymCPUCapacity[c.id] != nil {
+			if c.misfitLoad != 0 {
+				kick = "misfit"
+			}
+			break
+		}
+		if s.llcs[s.t.SDLLCID[c.id]].nrBusyCPUs > 1 {
+			kick = "nr_busy_cpus > 1"
+		}
+	}
+	if kick == "" {
+		return
+	}
+	s.kickILB(c.id)
+}
+
+// findNewILB is find_new_ilb(): the first idle CPU in nohz.idle_cpus_mask;
+// with ILB_IDLE_CORE (293f9611ae73) one on a fully idle core first.
+func (s *sim) findNewILB(self int) int {
+	first := noCPU
+	for i := range s.cpus {
+		if i == self || !s.cpus[i].nohzIdle || !s.idleCPU(i) {
+			continue
+		}
+		if !s.feat.ILBIdleCoreOn() || !s.smtActive {
+			return i
+		}
+		if first == noCPU {
+			first = i
+		}
+		if s.isCoreIdle(i) {
+			return i
+		}
+	}
+	return first
+}
+
+// kickILB is kick_ilb(): IPI the ILB CPU, which then balances for all idle CPUs.
+func (s *sim) kickILB(from int) {
+	if s.ilbPending {
+		return
+	}
+	ilb := s.findNewILB(from)
+	if ilb == noCPU {
+		return
+	}
+	s.ilbPending = true
+	s.nohzNextBalance = s.jiffies() + 1
+	s.q.push(event{at: s.now + int64(s.r.Machine.Latency.IPI), kind: evILB, a: int32(ilb)})
+}
+
+// nohzIdleBalance is _nohz_idle_balance() on the ILB CPU: balance every
+// due idle CPU (in wrap order from ilb+1, the ILB itself last). The ILB's PE
+// is busy while it works (ILB noise on a sibling of a busy core).
+func (s *sim) nohzIdleBalance(ilb int) {
+	s.ilbPending = false
+	ic := &s.cpus[ilb]
+	j := s.jiffies()
+	next := j + 60*int64(s.r.Policy.HZ)
+	n := len(s.cpus)
+	work := int64(0)
+	for k := 1; k <= n; k++ {
+		i := (ilb + k) % n
+		c := &s.cpus[i]
+		if !c.nohzIdle || !s.idleCPU(i) {
+			continue
+		}
+		if ic.nrRunning > 0 || ic.pending > 0 {
+			break // need_resched on the ILB: stop
+		}
+		if j >= c.nextBalance {
+			cause := migNohz
+			if i == ilb {
+				cause = migPeriodic
+			}
+			s.schedBalanceDomains(c, cpuIdle, cause)
+			work += 2000
+		}
+		if c.nohzIdle && c.nextBalance < next {
+			next = c.nextBalance
+		}
+	}
+	s.nohzNextBalance = next
+	if work > 0 && !ic.hkBusy && ic.curr == nil {
+		// the softirq keeps the ILB's PE busy
+		s.syncCPU(ic)
+		ic.hkBusy = true
+		ic.hkEnd = s.now + work
+		s.peBusyChanged(ic)
+		s.q.push(event{at: ic.hkEnd, kind: evHousekeepingEnd, a: int32(ilb)})
+	}
+}

@@ -1,0 +1,318 @@
+package sim
+
+import (
+	"math"
+	"math/bits"
+
+	"schedplay/engine/topo"
+)
+
+// The core performance model of kernel-model.md §7.2. Every PE busy-state
+// change goes through peBusyChanged, which settles the progress of every
+// thread of the core at the old rates, re-evaluates the core's mode and
+// the node's boost, and reschedules the compute-end events.
+
+// syncCPU accrues the running task's work up to now at the CPU's current rate.
+func (s *sim) syncCPU(c *cpuState) {
+	p := c.curr
+	if p == nil || p.spinning || p.remaining <= 0 {
+		c.lastUpd = s.now
+		return
+	}
+	from := c.lastUpd
+	if st := s.stallOf(c); st > from {
+		from = st
+	}
+	if s.now > from {
+		w := c.rate * float64(s.now-from)
+		if w > p.remaining {
+			w = p.remaining
+		}
+		p.remaining -= w
+		p.done += w
+		s.m.work(s, w, from)
+	}
+	c.lastUpd = s.now
+}
+
+// stallOf is when the CPU's current task may make progress again
+// (context switch, housekeeping, a core mode switch in progress).
+func (s *sim) stallOf(c *cpuState) int64 {
+	st := c.stallUntil
+	if cs := s.cores[c.core].switchUntil; cs > st {
+		st = cs
+	}
+	return st
+}
+
+// reprogram schedules the running task's next compute-end (or spin-end) event.
+func (s *sim) reprogram(c *cpuState) {
+	c.gen++
+	p := c.curr
+	if p == nil {
+		return
+	}
+	if p.spinning {
+		s.q.push(event{at: max(p.spinEnd, s.now), kind: evComputeEnd, a: int32(c.id), gen: c.gen})
+		return
+	}
+	start := max(s.now, s.stallOf(c))
+	if p.remaining < 0.5 {
+		s.q.push(event{at: start, kind: evComputeEnd, a: int32(c.id), gen: c.gen})
+		return
+	}
+	if c.rate <= 0 {
+		return
+	}
+	d := math.Ceil(p.remaining / c.rate)
+	if d > 1e15 {
+		d = 1e15
+	}
+	s.q.push(event{at: start + int64(d), kind: evComputeEnd, a: int32(c.id), gen: c.gen})
+}
+
+// peBusy reports whether a CPU's PE is executing (a task, spinning, or kernel noise).
+func (s *sim) peBusy(c *cpuState) bool { return c.curr != nil || c.hkBusy }
+
+// peBusyChanged re-evaluates a core after one of its PEs changed state.
+func (s *sim) peBusyChanged(c *cpuState) {
+	k := &s.cores[c.core]
+	bit := uint32(1) << uint(c.thread)
+	was := k.busy&bit != 0
+	now := s.peBusy(c)
+	if was == now {
+		s.coreEvaluate(c.core)
+		return
+	}
+	coreWasBusy := k.busy != 0
+	if now {
+		k.busy |= bit
+	} else {
+		k.busy &^= bit
+		k.idleSince[c.thread] = s.now
+	}
+	coreBusy := k.busy != 0
+	if coreWasBusy != coreBusy {
+		n := k.node
+		if coreBusy {
+			s.nodeBusyCores[n]++
+		} else {
+			s.nodeBusyCores[n]--
+		}
+		s.updateBoost(n, c.core)
+	}
+	s.coreEvaluate(c.core)
+}
+
+// updateBoost recomputes a node's boost multiplier and, when it changed,
+// re-rates every running CPU of the node (except core skip, done by the caller).
+func (s *sim) updateBoost(n, skip int) {
+	b := boostAt(s.r.Machine.Boost, float64(s.nodeBusyCores[n])/float64(s.nodeCores[n]))
+	if b == s.nodeBoost[n] {
+		return
+	}
+	for i := range s.cpus {
+		c := &s.cpus[i]
+		if c.node == n && c.core != skip && c.curr != nil {
+			s.syncCPU(c)
+		}
+	}
+	s.nodeBoost[n] = b
+	for i := range s.cpus {
+		c := &s.cpus[i]
+		if c.node == n && c.core != skip && c.curr != nil {
+			c.rate = c.speed * s.cores[c.core].factor[c.thread] * b
+			s.reprogram(c)
+		}
+	}
+}
+
+// boostAt interpolates the piecewise-linear boost curve at x.
+func boostAt(curve [][2]float64, x float64) float64 {
+	if len(curve) == 0 {
+		return 1
+	}
+	if x <= curve[0][0] {
+		return curve[0][1]
+	}
+	for i := 1; i < len(curve); i++ {
+		if x <= curve[i][0] {
+			a, b := curve[i-1], curve[i]
+			if b[0] == a[0] {
+				return b[1]
+			}
+			return a[1] + (b[1]-a[1])*(x-a[0])/(b[0]-a[0])
+		}
+	}
+	return curve[len(curve)-1][1]
+}
+
+// coreEvaluate is the §7.2 state machine for one core: mode, per-thread
+// rate factors, transitions, and the next re-evaluation time.
+func (s *sim) coreEvaluate(core int) {
+	k := &s.cores[core]
+	sm := &s.r.Machine.SMT
+	for _, cpu := range k.cpus {
+		s.syncCPU(&s.cpus[cpu])
+	}
+	n := len(k.cpus)
+	busy := bits.OnesCount32(k.busy)
+	want2T := k.hw2T
+	display := uint8(ModeIdle)
+	var next int64
+	switch {
+	case n == 1:
+		want2T = false
+		if busy > 0 {
+			display = uint8(ModeST)
+		}
+		k.factor[0] = 1
+	case sm.Model == topo.SMTFolding:
+		if busy > 0 {
+			h := 31 - bits.LeadingZeros32(k.busy)
+			m := 1
+			for m <= h {
+				m *= 2
+			}
+			if m > n {
+				m = n
+			}
+			if m != k.foldMode && k.foldMode != 0 {
+				s.coreTransition(k)
+			}
+			k.foldMode = m
+			want2T = m > 1
+			f := sm.Yield[m-1] / float64(m)
+			for i := range k.factor {
+				k.factor[i] = f
+			}
+			display = uint8(ModeST)
+			if m > 1 {
+				display = uint8(ModeSMT)
+			}
+		}
+		k.hw2T = want2T
+	case sm.Model == topo.SMTSpatial:
+		if busy >= 2 {
+			want2T = true
+			f := sm.Yield[busy-1] / float64(busy)
+			for i := range k.factor {
+				k.factor[i] = f
+			}
+			display = uint8(ModeSMT)
+		} else if busy == 1 {
+			j := bits.TrailingZeros32(k.busy)
+			st := false
+			if !k.hw2T && k.owner == j {
+				st = true
+			} else {
+				ready := k.lastTransition + int64(sm.Hold)
+				for t := 0; t < n; t++ {
+					if t != j {
+						ready = max(ready, k.idleSince[t]+int64(sm.Qual))
+					}
+				}
+				if s.now >= ready {
+					st = true
+				} else {
+					next = ready
+				}
+			}
+			if st {
+				want2T = false
+				k.owner = j
+				k.factor[j] = 1
+				display = uint8(ModeST)
+			} else {
+				want2T = true
+				k.factor[j] = sm.PartitionedSingle
+				display = uint8(ModePartitioned)
+			}
+		}
+		if want2T != k.hw2T && busy > 0 {
+			s.coreTransition(k)
+			k.hw2T = want2T
+		}
+	default: // competitive
+		if busy > 0 {
+			f := sm.Yield[busy-1] / float64(busy)
+			for i := range k.factor {
+				k.factor[i] = f
+			}
+			want2T = busy >= 2
+			display = uint8(ModeST)
+			if want2T {
+				display = uint8(ModeSMT)
+			}
+			if want2T != k.hw2T {
+				s.coreTransition(k)
+			}
+			k.hw2T = want2T
+		}
+	}
+	if s.now < k.switchUntil && busy > 0 {
+		display = uint8(ModeSwitching)
+		if next == 0 || k.switchUntil < next {
+			next = k.switchUntil
+		}
+	}
+	s.setCoreMode(core, display)
+	b := s.nodeBoost[k.node]
+	for _, cpu := range k.cpus {
+		c := &s.cpus[cpu]
+		c.rate = c.speed * k.factor[c.thread] * b
+		s.reprogram(c)
+	}
+	k.gen++
+	if next > s.now {
+		s.q.push(event{at: next, kind: evCoreEval, a: int32(core), gen: k.gen})
+	}
+}
+
+// coreTransition counts one ST↔SMT change and starts its switch stall.
+func (s *sim) coreTransition(k *coreState) {
+	k.lastTransition = s.now
+	if s.now >= s.warmup {
+		s.m.transitions++
+	}
+	if sw := int64(s.r.Machine.SMT.Switch); sw > 0 {
+		k.switchUntil = s.now + sw
+	}
+}
+
+// notePEStart counts PE alternations: a task starts on a thread other than
+// the one last busy with a task, while that one is not yet re-qualified.
+func (s *sim) notePEStart(c *cpuState) {
+	k := &s.cores[c.core]
+	if len(k.cpus) < 2 {
+		return
+	}
+	if old := k.lastTaskThread; old >= 0 && old != c.thread && k.taskBusy&(1<<uint(old)) == 0 {
+		win := int64(s.r.Machine.SMT.Qual) + int64(s.r.Machine.SMT.Hold)
+		if s.now-k.lastTaskIdle < win && s.now >= s.warmup {
+			s.m.alternations++
+		}
+	}
+	k.lastTaskThread = c.thread
+	k.taskBusy |= 1 << uint(c.thread)
+}
+
+// notePEStop records when a thread stopped running tasks.
+func (s *sim) notePEStop(c *cpuState) {
+	k := &s.cores[c.core]
+	k.taskBusy &^= 1 << uint(c.thread)
+	if c.thread == k.lastTaskThread {
+		k.lastTaskIdle = s.now
+	}
+}
+
+// setCoreMode records the core's displayed mode (residency and timeline).
+func (s *sim) setCoreMode(core int, m uint8) {
+	k := &s.cores[core]
+	if k.mode == m {
+		return
+	}
+	s.m.modeSpan(s, core, Mode(k.mode), k.modeSince, s.now)
+	k.mode = m
+	k.modeSince = s.now
+}

@@ -1,0 +1,240 @@
+package sim
+
+// sched_prio_to_weight[] (kernel/sched/core.c), nice -20..19.
+var schedPrioToWeight = [40]int64{
+	88761, 71755, 56483, 46273, 36291,
+	29154, 23254, 18705, 14949, 11916,
+	9548, 7620, 6100, 4904, 3906,
+	3121, 2501, 1991, 1586, 1277,
+	1024, 820, 655, 526, 423,
+	335, 272, 215, 172, 137,
+	110, 87, 70, 56, 45,
+	36, 29, 23, 18, 15,
+}
+
+// niceWeight returns the load weight of a nice value (clamped to -20..19).
+func niceWeight(nice int) int64 {
+	if nice < -20 {
+		nice = -20
+	}
+	if nice > 19 {
+		nice = 19
+	}
+	return schedPrioToWeight[nice+20]
+}
+
+// calcDeltaFair is calc_delta_fair(): delta · 1024 / weight.
+func calcDeltaFair(delta, w int64) int64 {
+	if w == capScale {
+		return delta
+	}
+	return delta * capScale / w
+}
+
+// vslice is the entity's slice in virtual time.
+func vslice(p *task) int64 { return calcDeltaFair(p.slice, p.weight) }
+
+// avgVruntimeSums returns Σ(v−z)·w and Σw over queued entities and curr,
+// with z the first entity's vruntime (avg_vruntime() keeps the same form).
+func avgVruntimeSums(c *cpuState) (z, sum, load int64) {
+	first := true
+	add := func(p *task) {
+		if first {
+			z, first = p.vruntime, false
+		}
+		sum += (p.vruntime - z) * (p.weight >> 0)
+		load += p.weight
+	}
+	if c.curr != nil {
+		add(c.curr)
+	}
+	for _, p := range c.rq {
+		add(p)
+	}
+	return
+}
+
+// avgVruntime is avg_vruntime(): the load-weighted average vruntime V.
+func avgVruntime(c *cpuState) int64 {
+	z, sum, load := avgVruntimeSums(c)
+	if load == 0 {
+		return z
+	}
+	// floor division, as the kernel rounds towards −∞ for eligibility
+	q := sum / load
+	if sum < 0 && sum%load != 0 {
+		q--
+	}
+	return z + q
+}
+
+// vruntimeEligible is vruntime_eligible(): (v − z)·W ≤ Σ(v_i − z)·w_i.
+func vruntimeEligible(c *cpuState, v int64) bool {
+	z, sum, load := avgVruntimeSums(c)
+	return sum >= (v-z)*load
+}
+
+// pickEEVDF is pick_eevdf(): the eligible entity with the earliest deadline,
+// honouring RUN_TO_PARITY slice protection of curr.
+func (s *sim) pickEEVDF(c *cpuState) *task {
+	curr := c.curr
+	if c.nrRunning == 1 {
+		if curr != nil {
+			return curr
+		}
+		if len(c.rq) > 0 {
+			return c.rq[0]
+		}
+		return nil
+	}
+	z, sum, load := avgVruntimeSums(c)
+	eligible := func(p *task) bool { return sum >= (p.vruntime-z)*load }
+	if curr != nil && !eligible(curr) {
+		curr = nil
+	}
+	if s.feat.RunToParityOn() && curr != nil && curr.protected && curr.protect == curr.deadline {
+		return curr
+	}
+	var best *task
+	for _, p := range c.rq {
+		if !eligible(p) {
+			continue
+		}
+		if best == nil || p.deadline < best.deadline || (p.deadline == best.deadline && p.id < best.id) {
+			best = p
+		}
+	}
+	if best == nil || (curr != nil && curr.deadline < best.deadline) {
+		best = curr
+	}
+	if best == nil {
+		// Nothing eligible (rounding): take the earliest deadline.
+		for _, p := range c.rq {
+			if best == nil || p.deadline < best.deadline {
+				best = p
+			}
+		}
+		if best == nil {
+			best = c.curr
+		}
+	}
+	return best
+}
+
+// updateCurr is update_curr(): charge runtime and virtual runtime to curr,
+// renew its deadline when it was reached; returns whether to resched.
+func (s *sim) updateCurr(c *cpuState) bool {
+	p := c.curr
+	if p == nil {
+		return false
+	}
+	delta := s.now - p.execStart
+	if delta <= 0 {
+		return false
+	}
+	p.execStart = s.now
+	p.sumExec += delta
+	p.vruntime += calcDeltaFair(delta, p.weight)
+	resched := false
+	if p.vruntime >= p.deadline { // update_deadline()
+		p.deadline = p.vruntime + vslice(p)
+		p.protected = false
+		resched = c.nrRunning > 1
+	}
+	if !resched && c.nrRunning > 1 && s.feat.PreemptShortOn() && !(p.protected && p.protect == p.deadline) {
+		resched = !vruntimeEligible(c, p.vruntime) // did_preempt_short()
+	}
+	return resched
+}
+
+// placeEntity is place_entity(): vruntime = V − lag (inflated by PLACE_LAG),
+// deadline one virtual slice later (half a slice for a new task).
+func (s *sim) placeEntity(c *cpuState, p *task, initial, migrated bool) {
+	V := avgVruntime(c)
+	var lag int64
+	_, _, load := avgVruntimeSums(c)
+	if s.feat.PlaceLagOn() && load > 0 && c.nrRunning > 0 {
+		lag = p.vlag * (load + p.weight) / load
+	}
+	if c.nrRunning == 0 {
+		V = c.lastV()
+		lag = 0
+		if s.feat.PlaceLagOn() {
+			lag = p.vlag
+		}
+	}
+	p.vruntime = V - lag
+	vs := vslice(p)
+	if migrated && p.placed && p.relDeadline > 0 {
+		p.deadline = p.vruntime + p.relDeadline // PLACE_REL_DEADLINE
+		return
+	}
+	if initial {
+		vs /= 2 // PLACE_DEADLINE_INITIAL
+	}
+	p.deadline = p.vruntime + vs
+	p.placed = true
+}
+
+// lastV is the V an empty rq keeps (zero_vruntime follows the last V).
+func (c *cpuState) lastV() int64 { return c.zeroV }
+
+// updateEntityLag is update_entity_lag(): save V − v clamped to
+// ±max(2·slice, one tick) in virtual time.
+func (s *sim) updateEntityLag(c *cpuState, p *task) {
+	V := avgVruntime(c)
+	limit := 2 * p.slice
+	if limit < s.tickNs {
+		limit = s.tickNs
+	}
+	limit = calcDeltaFair(limit, p.weight)
+	lag := V - p.vruntime
+	if lag > limit {
+		lag = limit
+	}
+	if lag < -limit {
+		lag = -limit
+	}
+	p.vlag = lag
+	p.relDeadline = p.deadline - p.vruntime
+	c.zeroV = V
+}
+
+// rqAdd puts a task in c's queue (enqueue_entity bookkeeping).
+func (c *cpuState) rqAdd(p *task) {
+	c.rq = append(c.rq, p)
+	c.nrRunning++
+	c.loadWeight += p.weight
+}
+
+// rqRemove takes a queued (not running) task off c's queue.
+func (c *cpuState) rqRemove(p *task) {
+	for i, q := range c.rq {
+		if q == p {
+			copy(c.rq[i:], c.rq[i+1:])
+			c.rq[len(c.rq)-1] = nil
+			c.rq = c.rq[:len(c.rq)-1]
+			c.nrRunning--
+			c.loadWeight -= p.weight
+			return
+		}
+	}
+	panic("sim: rqRemove of a task not on the rq")
+}
+
+// checkPreemptWakeupFair is check_preempt_wakeup_fair(): preempt curr when
+// pick_eevdf() would now choose the wakee.
+func (s *sim) checkPreemptWakeupFair(c *cpuState, p *task) bool {
+	curr := c.curr
+	if curr == nil {
+		return true
+	}
+	s.syncCPU(c)
+	if s.updateCurr(c) {
+		return true
+	}
+	if s.feat.PreemptShortOn() && p.slice < curr.slice && vruntimeEligible(c, p.vruntime) {
+		curr.protected = false // do_preempt_short() cancels the protection
+	}
+	return s.pickEEVDF(c) == p
+}

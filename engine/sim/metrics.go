@@ -1,0 +1,291 @@
+package sim
+
+import (
+	"math"
+	"slices"
+)
+
+// seriesBuckets is the number of throughput samples over run.duration.
+const seriesBuckets = 100
+
+// repAcc accumulates one repetition's metrics (warm-up excluded).
+type repAcc struct {
+	transitions, alternations int64
+	migr                      Migrations
+	ctx, wake                 int64
+	latPeriodic, latAll       []int64
+	busyNs                    []int64
+	modeRes                   []ModeResidency
+	ops                       int64
+	workDone                  float64
+	series                    []float64
+	seriesStep                int64
+}
+
+func (m *repAcc) init(ncpu, ncore int, duration int64) {
+	m.busyNs = make([]int64, ncpu)
+	m.modeRes = make([]ModeResidency, ncore)
+	m.series = make([]float64, seriesBuckets)
+	m.seriesStep = max(duration/seriesBuckets, 1)
+}
+
+// clip returns [a,b] ∩ [warmup, ∞).
+func (s *sim) clip(a, b int64) (int64, int64) {
+	if a < s.warmup {
+		a = s.warmup
+	}
+	return a, b
+}
+
+// work accounts w reference-ns done uniformly over [from, now].
+func (m *repAcc) work(s *sim, w float64, from int64) {
+	to := s.now
+	if to <= from {
+		return
+	}
+	a, b := s.clip(from, to)
+	if b > a {
+		m.workDone += w * float64(b-a) / float64(to-from)
+	}
+	// series (whole run, warm-up included)
+	rate := w / float64(to-from)
+	for t := from; t < to; {
+		i := t / m.seriesStep
+		if i >= int64(len(m.series)) {
+			break
+		}
+		e := min((i+1)*m.seriesStep, to)
+		m.series[i] += rate * float64(e-t)
+		t = e
+	}
+}
+
+// runSpan accounts a task's run interval on a CPU.
+func (m *repAcc) runSpan(s *sim, p *task, cpu int, start, end int64) {
+	if end <= start {
+		return
+	}
+	p.runtime += end - start
+	a, b := s.clip(start, end)
+	if b > a {
+		m.busyNs[cpu] += b - a
+	}
+	if s.tr != nil {
+		s.tr.run(s, cpu, p, start, end)
+	}
+}
+
+// modeSpan accounts a core's stay in one mode.
+func (m *repAcc) modeSpan(s *sim, core int, mode Mode, start, end int64) {
+	if end <= start {
+		return
+	}
+	a, b := s.clip(start, end)
+	if b > a {
+		r := &m.modeRes[core]
+		d := b - a
+		switch mode {
+		case ModeST:
+			r.ST += d
+		case ModeSMT:
+			r.SMT += d
+		case ModePartitioned:
+			r.Partitioned += d
+		case ModeSwitching:
+			r.Switching += d
+		default:
+			r.Idle += d
+		}
+	}
+	if s.tr != nil && mode != ModeIdle {
+		s.tr.mode(core, mode, start, end)
+	}
+}
+
+func (m *repAcc) ctxSwitch(s *sim) {
+	if s.now >= s.warmup {
+		m.ctx++
+	}
+}
+
+func (m *repAcc) wakeups(s *sim) {
+	if s.now >= s.warmup {
+		m.wake++
+	}
+}
+
+func (m *repAcc) migration(s *sim, cause int) {
+	if s.now < s.warmup {
+		return
+	}
+	mg := &m.migr
+	switch cause {
+	case migWakeup:
+		mg.Wakeup++
+	case migPeriodic:
+		mg.Periodic++
+	case migNewidle:
+		mg.Newidle++
+	case migNohz:
+		mg.Nohz++
+	case migActive:
+		mg.Active++
+	case migMisfit:
+		mg.Misfit++
+	case migAsym:
+		mg.Asym++
+	}
+	mg.Total++
+}
+
+// recordLatency records a wake-up latency sample.
+func (s *sim) recordLatency(d int64, periodic bool) {
+	if s.now < s.warmup {
+		return
+	}
+	if periodic {
+		s.m.latPeriodic = append(s.m.latPeriodic, d)
+	}
+	s.m.latAll = append(s.m.latAll, d)
+}
+
+func (m *repAcc) busyStart(s *sim, c *cpuState) {}
+func (m *repAcc) busyEnd(s *sim, c *cpuState)   {}
+
+// latencyOf summarises samples (sorted in place).
+func latencyOf(v []int64) Latency {
+	var l Latency
+	if len(v) == 0 {
+		return l
+	}
+	slices.Sort(v)
+	pct := func(q float64) int64 {
+		i := int(math.Ceil(q*float64(len(v)))) - 1
+		return v[min(max(i, 0), len(v)-1)]
+	}
+	l.Count = int64(len(v))
+	l.P50, l.P99, l.P999 = pct(0.50), pct(0.99), pct(0.999)
+	l.Max = v[len(v)-1]
+	var sum float64
+	for _, x := range v {
+		sum += float64(x)
+		b := 0
+		if x > 0 {
+			b = 63 - leadingZeros(uint64(x))
+		}
+		for len(l.Buckets) <= b {
+			l.Buckets = append(l.Buckets, 0)
+		}
+		l.Buckets[b]++
+	}
+	l.Mean = sum / float64(len(v))
+	return l
+}
+
+func leadingZeros(x uint64) int {
+	n := 0
+	for i := 63; i >= 0 && x&(1<<uint(i)) == 0; i-- {
+		n++
+	}
+	return n
+}
+
+// repMetrics turns the accumulators into RepMetrics.
+func (s *sim) repMetrics(stop int64) RepMetrics {
+	m := &s.m
+	rm := RepMetrics{Seed: s.seed, Elapsed: stop}
+	if s.finished > 0 {
+		rm.Completion = s.finished
+	}
+	window := stop - s.warmup
+	if window > 0 {
+		rm.Throughput = m.workDone / float64(window)
+	}
+	gpc := s.r.Machine.GflopsPerCore
+	if gpc > 0 {
+		rm.GFLOPS = rm.Throughput * gpc
+	}
+	if s.r.Workload.Metric == "sgemm" && gpc > 0 {
+		rm.Throughput = rm.GFLOPS
+	}
+	rm.ModeTransitions = m.transitions
+	rm.PEAlternations = m.alternations
+	rm.Migrations = m.migr
+	rm.ContextSwitches = m.ctx
+	rm.Wakeups = m.wake
+	if len(m.latPeriodic) > 0 {
+		rm.Latency = latencyOf(m.latPeriodic)
+	} else {
+		rm.Latency = latencyOf(m.latAll)
+	}
+	rm.BusyNs = m.busyNs
+	rm.ModeResidency = m.modeRes
+	rm.Ops = m.ops
+	if m.ops > 0 && window > 0 {
+		rm.OpTimeNs = float64(window) / float64(m.ops)
+	}
+	rm.Series = Series{StepNs: m.seriesStep, Values: make([]float64, 0, len(m.series))}
+	scale := 1.0
+	if s.r.Workload.Metric == "sgemm" && gpc > 0 {
+		scale = gpc
+	}
+	last := int(min((stop+m.seriesStep-1)/m.seriesStep, int64(len(m.series))))
+	for i := 0; i < last; i++ {
+		rm.Series.Values = append(rm.Series.Values, round6(m.series[i]/float64(m.seriesStep)*scale))
+	}
+	rm.Throughput = round6(rm.Throughput)
+	rm.GFLOPS = round6(rm.GFLOPS)
+	return rm
+}
+
+func round6(x float64) float64 { return math.Round(x*1e6) / 1e6 }
+
+// statOf is mean ± sample standard deviation with extremes.
+func statOf(v []float64) Stat {
+	st := Stat{N: len(v)}
+	if len(v) == 0 {
+		return st
+	}
+	st.Min, st.Max = v[0], v[0]
+	var sum float64
+	for _, x := range v {
+		sum += x
+		st.Min = min(st.Min, x)
+		st.Max = max(st.Max, x)
+	}
+	st.Mean = sum / float64(len(v))
+	if len(v) > 1 {
+		var ss float64
+		for _, x := range v {
+			ss += (x - st.Mean) * (x - st.Mean)
+		}
+		st.Stddev = math.Sqrt(ss / float64(len(v)-1))
+	}
+	st.Mean, st.Stddev = round6(st.Mean), round6(st.Stddev)
+	return st
+}
+
+// summarize aggregates repetitions.
+func summarize(reps []RepMetrics) Summary {
+	col := func(f func(*RepMetrics) float64) Stat {
+		v := make([]float64, len(reps))
+		for i := range reps {
+			v[i] = f(&reps[i])
+		}
+		return statOf(v)
+	}
+	return Summary{
+		Throughput:      col(func(r *RepMetrics) float64 { return r.Throughput }),
+		GFLOPS:          col(func(r *RepMetrics) float64 { return r.GFLOPS }),
+		Completion:      col(func(r *RepMetrics) float64 { return float64(r.Completion) }),
+		ModeTransitions: col(func(r *RepMetrics) float64 { return float64(r.ModeTransitions) }),
+		PEAlternations:  col(func(r *RepMetrics) float64 { return float64(r.PEAlternations) }),
+		Migrations:      col(func(r *RepMetrics) float64 { return float64(r.Migrations.Total) }),
+		ContextSwitches: col(func(r *RepMetrics) float64 { return float64(r.ContextSwitches) }),
+		LatencyP50:      col(func(r *RepMetrics) float64 { return float64(r.Latency.P50) }),
+		LatencyP99:      col(func(r *RepMetrics) float64 { return float64(r.Latency.P99) }),
+		LatencyP999:     col(func(r *RepMetrics) float64 { return float64(r.Latency.P999) }),
+		LatencyMax:      col(func(r *RepMetrics) float64 { return float64(r.Latency.Max) }),
+		OpTime:          col(func(r *RepMetrics) float64 { return r.OpTimeNs }),
+	}
+}

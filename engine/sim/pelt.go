@@ -1,0 +1,278 @@
+package sim
+
+import (
+	"math/bits"
+
+	"schedplay/engine/scenario"
+)
+
+// PELT constants (kernel/sched/sched-pelt.h).
+const (
+	loadAvgPeriod = 32
+	loadAvgMax    = 47742
+	capShift      = 10
+	capScale      = 1 << capShift
+)
+
+// runnableAvgYNInv[n] = y^n · 2^32 with y^32 = 1/2 (sched-pelt.h).
+var runnableAvgYNInv = [32]uint64{
+	0xffffffff, 0xfa83b2da, 0xf5257d14, 0xefe4b99a, 0xeac0c6e6, 0xe5b906e6,
+	0xe0ccdeeb, 0xdbfbb796, 0xd744fcc9, 0xd2a81d91, 0xce248c14, 0xc9b9bd85,
+	0xc5672a10, 0xc12c4cc9, 0xbd08a39e, 0xb8fbaf46, 0xb504f333, 0xb123f581,
+	0xad583ee9, 0xa9a15ab4, 0xa5fed6a9, 0xa2704302, 0x9ef5325f, 0x9b8d39b9,
+	0x9837f050, 0x94f4efa8, 0x91c3d373, 0x8ea4398a, 0x8b95c1e3, 0x88980e80,
+	0x85aac367, 0x82cd8698,
+}
+
+// peltAvg is struct sched_avg plus the wall time of its last update, so
+// that the entity's PELT clock can run scaled (capacity invariance).
+type peltAvg struct {
+	lastUpdate    uint64 // PELT clock, ns
+	lastWall      int64  // simulated time of the last update
+	clock         uint64 // this entity's PELT clock now (ns)
+	loadSum       uint64
+	runnableSum   uint64
+	utilSum       uint64
+	periodContrib uint64
+	loadAvg       uint64
+	runnableAvg   uint64
+	utilAvg       uint64
+}
+
+// decayLoad is decay_load(): val · y^n.
+func decayLoad(val, n uint64) uint64 {
+	if n > loadAvgPeriod*63 {
+		return 0
+	}
+	if n >= loadAvgPeriod {
+		val >>= n / loadAvgPeriod
+		n %= loadAvgPeriod
+	}
+	hi, lo := bits.Mul64(val, runnableAvgYNInv[n])
+	return hi<<32 | lo>>32
+}
+
+// accumulatePeltSegments is __accumulate_pelt_segments().
+func accumulatePeltSegments(periods, d1, d3 uint64) uint64 {
+	c1 := decayLoad(d1, periods)
+	c2 := loadAvgMax - decayLoad(loadAvgMax, periods) - 1024
+	return c1 + c2 + d3
+}
+
+// accumulateSum is accumulate_sum(); utilUnit is 1024 (modern) or the CPU's
+// capacity (legacy2018 contribution scaling).
+func (sa *peltAvg) accumulateSum(delta, load, runnable uint64, running bool, utilUnit uint64) uint64 {
+	contrib := delta
+	delta += sa.periodContrib
+	periods := delta / 1024
+	if periods > 0 {
+		sa.loadSum = decayLoad(sa.loadSum, periods)
+		sa.runnableSum = decayLoad(sa.runnableSum, periods)
+		sa.utilSum = decayLoad(sa.utilSum, periods)
+		delta %= 1024
+		if load != 0 {
+			contrib = accumulatePeltSegments(periods, 1024-sa.periodContrib, delta)
+		}
+	}
+	sa.periodContrib = delta
+	if load != 0 {
+		sa.loadSum += load * contrib
+	}
+	if runnable != 0 {
+		sa.runnableSum += runnable * contrib << capShift
+	}
+	if running {
+		sa.utilSum += contrib * utilUnit
+	}
+	return periods
+}
+
+// updateLoadSum is ___update_load_sum() at PELT time now.
+func (sa *peltAvg) updateLoadSum(now, load, runnable uint64, running bool, utilUnit uint64) bool {
+	if now < sa.lastUpdate {
+		sa.lastUpdate = now
+		return false
+	}
+	delta := (now - sa.lastUpdate) >> 10
+	if delta == 0 {
+		return false
+	}
+	sa.lastUpdate += delta << 10
+	if load == 0 {
+		runnable, running = 0, false
+	}
+	return sa.accumulateSum(delta, load, runnable, running, utilUnit) > 0
+}
+
+// divider is get_pelt_divider().
+func (sa *peltAvg) divider() uint64 { return loadAvgMax - 1024 + sa.periodContrib }
+
+// updateLoadAvg is ___update_load_avg().
+func (sa *peltAvg) updateLoadAvg(load uint64) {
+	d := sa.divider()
+	sa.loadAvg = load * sa.loadSum / d
+	sa.runnableAvg = sa.runnableSum / d
+	sa.utilAvg = sa.utilSum / d
+}
+
+// advance moves the entity to wall time now; the PELT clock runs at
+// scale/1024 of wall time (modern invariance: capacity while on a busy rq).
+func (sa *peltAvg) advance(now int64, scale uint64, load, runnable uint64, running bool, utilUnit, avgLoad uint64) {
+	if now <= sa.lastWall {
+		return
+	}
+	d := uint64(now - sa.lastWall)
+	sa.lastWall = now
+	sa.clock += d * scale / capScale
+	if sa.updateLoadSum(sa.clock, load, runnable, running, utilUnit) {
+		sa.updateLoadAvg(avgLoad)
+	}
+}
+
+// peltScale is the PELT clock rate (of 1024) for a CPU of capacity c:
+// update_rq_clock_pelt() scales by capacity in the modern mode; legacy2018
+// leaves the clock alone and scales the contribution instead.
+func (s *sim) peltScale(c int) (clock, utilUnit uint64) {
+	if s.peltMode == scenario.PELTLegacy2018 {
+		return capScale, uint64(c)
+	}
+	return uint64(c), capScale
+}
+
+// updateTaskLoadAvg is update_load_avg() for a task entity.
+func (s *sim) updateTaskLoadAvg(p *task) {
+	onRQ := p.state == taskRunnable || p.state == taskRunning
+	clock, unit := uint64(capScale), uint64(capScale)
+	if onRQ {
+		clock, unit = s.peltScale(s.cpus[p.cpu].cap)
+	} else if s.peltMode == scenario.PELTLegacy2018 {
+		unit = uint64(s.cpus[p.cpu].cap)
+	}
+	var load, runnable uint64
+	if onRQ {
+		load, runnable = 1, 1
+	}
+	// The task's sums are also its cfs_rq's share: move the cfs_rq first.
+	p.avg.advance(s.now, clock, load, runnable, p.state == taskRunning, unit, uint64(p.weight))
+}
+
+// updateCfsRqLoadAvg is update_cfs_rq_load_avg() for one CPU.
+func (s *sim) updateCfsRqLoadAvg(c *cpuState) {
+	scale, unit := uint64(capScale), uint64(capScale)
+	if c.curr != nil {
+		scale, unit = s.peltScale(c.cap)
+	} else if s.peltMode == scenario.PELTLegacy2018 {
+		unit = uint64(c.cap)
+	}
+	c.avg.advance(s.now, scale, uint64(c.loadWeight), uint64(c.nrRunning), c.curr != nil, unit, 1)
+}
+
+// attachEntityLoadAvg is attach_entity_load_avg(): a task's averages join a cfs_rq.
+func (s *sim) attachEntityLoadAvg(c *cpuState, p *task) {
+	s.updateCfsRqLoadAvg(c)
+	c.avg.utilAvg += p.avg.utilAvg
+	c.avg.utilSum += p.avg.utilAvg * c.avg.divider()
+	c.avg.loadAvg += p.avg.loadAvg
+	c.avg.loadSum += p.avg.loadAvg * c.avg.divider()
+	c.avg.runnableAvg += p.avg.runnableAvg
+	c.avg.runnableSum += p.avg.runnableAvg * c.avg.divider()
+}
+
+// detachEntityLoadAvg is detach_entity_load_avg() / remove_entity_load_avg().
+func (s *sim) detachEntityLoadAvg(c *cpuState, p *task) {
+	s.updateCfsRqLoadAvg(c)
+	sub := func(a *uint64, v uint64) {
+		if *a > v {
+			*a -= v
+		} else {
+			*a = 0
+		}
+	}
+	d := c.avg.divider()
+	sub(&c.avg.utilAvg, p.avg.utilAvg)
+	sub(&c.avg.utilSum, p.avg.utilAvg*d)
+	sub(&c.avg.loadAvg, p.avg.loadAvg)
+	sub(&c.avg.loadSum, p.avg.loadAvg*d)
+	sub(&c.avg.runnableAvg, p.avg.runnableAvg)
+	sub(&c.avg.runnableSum, p.avg.runnableAvg*d)
+	// The kernel keeps util_sum ≥ util_avg·PELT_MIN_DIVIDER.
+	if min := c.avg.utilAvg * (loadAvgMax - 1024); c.avg.utilSum < min {
+		c.avg.utilSum = min
+	}
+}
+
+// postInitEntityUtilAvg is post_init_entity_util_avg() for a new task on c.
+func (s *sim) postInitEntityUtilAvg(c *cpuState, p *task) {
+	s.updateCfsRqLoadAvg(c)
+	capv := (int64(c.cap) - int64(c.avg.utilAvg)) / 2
+	p.avg = peltAvg{lastWall: s.now}
+	if capv > 0 {
+		if c.avg.utilAvg != 0 {
+			u := c.avg.utilAvg * uint64(p.weight) / (c.avg.loadAvg + 1)
+			if u > uint64(capv) {
+				u = uint64(capv)
+			}
+			p.avg.utilAvg = u
+		} else {
+			p.avg.utilAvg = uint64(capv)
+		}
+	}
+	p.avg.runnableAvg = p.avg.utilAvg
+	p.avg.loadAvg = uint64(p.weight) // init_entity_runnable_average()
+	d := p.avg.divider()
+	p.avg.utilSum = p.avg.utilAvg * d
+	p.avg.runnableSum = p.avg.runnableAvg * d
+	p.avg.loadSum = d // load_avg = weight·load_sum/divider
+}
+
+// taskUtilEst is task_util_est() = max(util_avg, ewma).
+func (s *sim) taskUtilEst(p *task) int {
+	u := int(p.avg.utilAvg)
+	if s.utilEst && p.utilEst > u {
+		u = p.utilEst
+	}
+	return u
+}
+
+// utilEstUpdate is util_est_update() at a sleeping dequeue.
+func (s *sim) utilEstUpdate(p *task) {
+	if !s.utilEst {
+		return
+	}
+	dequeued := int(p.avg.utilAvg)
+	ewma := p.utilEst
+	if dequeued == p.utilEstLastAvg {
+		return // UTIL_AVG_UNCHANGED
+	}
+	p.utilEstLastAvg = dequeued
+	if ewma <= dequeued {
+		p.utilEst = dequeued
+		return
+	}
+	diff := ewma - dequeued
+	if diff < capScale/100 {
+		return
+	}
+	if dequeued > s.cpus[p.cpu].cap {
+		return
+	}
+	if int(p.avg.runnableAvg)-dequeued > capScale/100 {
+		return // starved: keep the old estimate
+	}
+	p.utilEst = ewma - (ewma-dequeued)/4
+}
+
+// cpuUtilCfs is cpu_util_cfs(): max(util_avg, util_est) capped at capacity_orig.
+func (s *sim) cpuUtilCfs(c *cpuState) int {
+	u := int(c.avg.utilAvg)
+	if s.utilEst && c.utilEstSum > u {
+		u = c.utilEstSum
+	}
+	if u > c.cap {
+		u = c.cap
+	}
+	return u
+}
+
+// cpuLoad is cpu_load(): the cfs_rq's load_avg.
+func cpuLoad(c *cpuState) int64 { return int64(c.avg.loadAvg) }

@@ -1,0 +1,304 @@
+// Package sim is schedplay's discrete-event simulator of the Linux fair
+// scheduler on SMT and asymmetric machines. Its files follow the kernel's
+// seams (kernel/sched/fair.c, pelt.c, core.c); see docs/model.md.
+package sim
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/bits"
+	"math/rand/v2"
+
+	"schedplay/engine/scenario"
+	"schedplay/engine/topo"
+)
+
+// ErrEventBudget is returned when a repetition exceeds its event budget.
+var ErrEventBudget = errors.New("sim: event budget exceeded")
+
+// Run simulates r.Run.Reps repetitions (seeds Seed, Seed+1, …) and returns
+// their metrics, summary and, when opt.Timeline, repetition 0's timeline.
+func Run(ctx context.Context, r *scenario.Resolved, opt Options) (*Result, error) {
+	rr := r.WithDefaults()
+	t, err := topo.Build(rr.Machine, rr.Policy.DomainPolicy)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Scenario: rr.Name, Unit: "work/s"}
+	if rr.Workload.Metric == "sgemm" && rr.Machine.GflopsPerCore > 0 {
+		res.Unit = "GFLOP/s"
+	}
+	reps := max(rr.Run.Reps, 1)
+	for rep := 0; rep < reps; rep++ {
+		s, err := newSim(&rr, t, opt, rr.Run.Seed+uint64(rep), rep == 0 && opt.Timeline)
+		if err != nil {
+			return nil, err
+		}
+		stop, err := s.loop(ctx, rep, reps)
+		if err != nil {
+			return nil, err
+		}
+		res.Reps = append(res.Reps, s.repMetrics(stop))
+		if s.tr != nil {
+			s.tr.tl.EndNs = stop
+			s.tr.tl.Tasks = make([]TaskInfo, len(s.tasks))
+			for i, p := range s.tasks {
+				s.tr.tl.Tasks[i] = TaskInfo{Name: p.name, Group: p.group, PID: p.pid}
+			}
+			res.Timeline = &s.tr.tl
+		}
+	}
+	res.Summary = summarize(res.Reps)
+	return res, nil
+}
+
+// newSim builds one repetition's state.
+func newSim(r *scenario.Resolved, t *topo.Topology, opt Options, seed uint64, timeline bool) (*sim, error) {
+	n := t.NumCPUs()
+	s := &sim{
+		r: r, t: t, opt: opt, seed: seed,
+		rng:       rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
+		end:       int64(r.Run.Duration),
+		tickNs:    1_000_000_000 / int64(r.Policy.HZ),
+		migCost:   int64(r.Policy.MigrationCost),
+		peltMode:  r.Policy.Features.PELT,
+		utilEst:   r.Policy.Features.UtilEstOn(),
+		feat:      r.Policy.Features,
+		smtActive: t.SMTActive,
+		warmup:    int64(r.Run.Warmup),
+		scan:      topo.NewCPUSet(n),
+	}
+	s.asymCapActive = t.AsymCPUCapacityActive
+	s.baseSlice = int64(r.Policy.BaseSlice) * int64(1+bits.Len(uint(min(n, 8)))-1)
+	s.maxLBInterval = max(int64(r.Policy.HZ)*int64(n)/10, 1)
+	s.q.h = make([]event, 0, 4*n+1024)
+	s.m.init(n, t.TotalCores, s.end)
+	if timeline {
+		s.tr = newTracer(n, t.TotalCores)
+		s.tracing = true
+	}
+	s.cpus = make([]cpuState, n)
+	s.llcs = make([]llcState, n)
+	nodes := r.Machine.Nodes
+	s.nodeBusyCores = make([]int, nodes)
+	s.nodeCores = make([]int, nodes)
+	s.nodeBoost = make([]float64, nodes)
+	for i := range s.nodeBoost {
+		s.nodeBoost[i] = boostAt(r.Machine.Boost, 0)
+	}
+	for i, info := range t.CPUs {
+		c := &s.cpus[i]
+		*c = cpuState{id: i, core: info.Core, thread: info.Thread, node: info.Node,
+			cap: info.Capacity, speed: info.Speed, prio: info.Priority,
+			avgIdle: 2 * s.migCost, nohzIdle: true, inIdle: true, lastPid: -1}
+		c.sd = make([]sdState, len(t.Domains[i]))
+		for j, d := range t.Domains[i] {
+			c.sd[j] = sdState{balanceInterval: d.MinInterval, newidleCall: 512, newidleSuccess: 256, newidleRatio: 512}
+		}
+		if info.Speed == 0 {
+			c.speed = 1
+		}
+	}
+	s.nohzIdleCount = n
+	for i := range s.llcs {
+		if t.SDLLC[i] != nil && int(t.SDLLCID[i]) == i {
+			// a machine that has been up: the scan budget of an idle LLC
+			s.llcs[i] = llcState{hasIdleCores: true, nrIdleScan: t.SDLLC[i].Span.Weight()}
+		} else {
+			s.llcs[i] = llcState{hasIdleCores: true, nrIdleScan: 1}
+		}
+	}
+	s.cores = make([]coreState, t.TotalCores)
+	const never = -1 << 60
+	for k, cpus := range t.CoreCPUs {
+		kc := &s.cores[k]
+		kc.cpus = make([]int, len(cpus))
+		for j, c := range cpus {
+			kc.cpus[j] = int(c)
+		}
+		kc.node = s.cpus[kc.cpus[0]].node
+		s.nodeCores[kc.node]++
+		kc.idleSince = make([]int64, len(cpus))
+		for j := range kc.idleSince {
+			kc.idleSince[j] = never
+		}
+		kc.factor = make([]float64, len(cpus))
+		kc.lastTransition = never
+		kc.lastTaskThread = -1
+		kc.lastTaskIdle = never
+	}
+	if err := s.buildTasks(); err != nil {
+		return nil, err
+	}
+	hk := r.Machine.Housekeeping
+	if r.Workload.Housekeeping != nil {
+		hk = r.Workload.Housekeeping
+	}
+	if hk != nil && hk.Period > 0 && hk.Run > 0 {
+		s.hk = hk
+		for i := range s.cpus {
+			s.q.push(event{at: s.rng.Int64N(int64(hk.Period)), kind: evHousekeeping, a: int32(i)})
+		}
+	}
+	s.q.push(event{at: s.end, kind: evEnd})
+	return s, nil
+}
+
+// buildTasks compiles the programs and creates every task.
+func (s *sim) buildTasks() error {
+	w := &s.r.Workload
+	n := s.t.NumCPUs()
+	cp := &compiler{barriers: map[string]int{}, chans: map[string]int{}, pools: map[string]int{}}
+	s.groupAlive = make([]int, len(w.Groups))
+	s.groupProg = make([][]op, len(w.Groups))
+	pid := 1
+	for gi, g := range w.Groups {
+		prog, err := cp.compileProgram(gi, g.Program)
+		if err != nil {
+			return fmt.Errorf("workload.groups[%d].program: %w", gi, err)
+		}
+		s.groupProg[gi] = prog
+		allowed := topo.NewCPUSet(n)
+		if g.CPUs == "" {
+			for c := 0; c < n; c++ {
+				allowed.Set(topo.CPU(c))
+			}
+		} else {
+			allowed, err = topo.ParseCPUList(g.CPUs, n)
+			if err != nil {
+				return fmt.Errorf("workload.groups[%d].cpus: %w", gi, err)
+			}
+		}
+		nrAllowed := allowed.Weight()
+		if nrAllowed == 0 {
+			return fmt.Errorf("workload.groups[%d].cpus: no CPU of this machine", gi)
+		}
+		maxCap := 0
+		for c := allowed.First(); c.Valid(); c = allowed.Next(c) {
+			maxCap = max(maxCap, s.t.CPUs[c].Capacity)
+		}
+		gpid := pid
+		pid++
+		for k := 0; k < g.Count; k++ {
+			p := &task{id: len(s.tasks), group: gi, pid: gpid, name: fmt.Sprintf("%s/%d", g.Name, k),
+				weight: niceWeight(g.Nice), allowed: allowed, nrAllowed: nrAllowed, maxAllowedCap: maxCap,
+				process: g.Process, recentUsedCPU: -1, lastWakee: -1, decision: -1, onRunCPU: -1}
+			if g.Process && k > 0 {
+				p.pid = pid
+				pid++
+			}
+			p.slice = s.baseSlice
+			p.stack = make([]frame, 1, 4)
+			p.stack[0] = frame{body: prog, pool: -1}
+			s.tasks = append(s.tasks, p)
+			s.groupAlive[gi]++
+			s.alive++
+		}
+		s.q.push(event{at: int64(g.Start), kind: evFork, a: int32(gi)})
+	}
+	for i := 0; i < cp.nBar; i++ {
+		s.barrierList = append(s.barrierList, &barrierState{})
+	}
+	for _, c := range cp.chanCap {
+		s.chanList = append(s.chanList, &chanState{capacity: c})
+	}
+	s.pools = append([]int(nil), cp.poolTot...)
+	return nil
+}
+
+// loop runs the event loop until the end of the repetition; it returns
+// the time metrics stop at.
+func (s *sim) loop(ctx context.Context, rep, reps int) (int64, error) {
+	budget := s.opt.MaxEvents
+	if budget <= 0 {
+		budget = DefaultMaxEvents
+	}
+	forksLeft := len(s.r.Workload.Groups)
+	untilDone := s.r.Run.Until != scenario.UntilDuration
+	for {
+		ev, ok := s.q.pop()
+		if !ok {
+			break
+		}
+		if ev.at > s.end {
+			break
+		}
+		s.now = ev.at
+		s.events++
+		if s.events&4095 == 0 {
+			if err := ctx.Err(); err != nil {
+				return 0, err
+			}
+			if s.events > budget {
+				return 0, fmt.Errorf("%w: more than %d events in repetition %d at t=%dns; shorten run.duration or the workload", ErrEventBudget, budget, rep, s.now)
+			}
+			if s.opt.Progress != nil {
+				s.opt.Progress((float64(rep) + float64(s.now)/float64(max(s.end, 1))) / float64(reps))
+			}
+		}
+		switch ev.kind {
+		case evEnd:
+			s.finish(s.end)
+			return s.end, nil
+		case evFork:
+			forksLeft--
+			for _, p := range s.tasks {
+				if p.group == int(ev.a) && p.state == taskNew {
+					s.forkTask(p, int(p.allowed.First()))
+				}
+			}
+		case evTick:
+			s.tick(&s.cpus[ev.a])
+		case evComputeEnd:
+			c := &s.cpus[ev.a]
+			if ev.gen == c.gen {
+				s.computeEnd(c)
+			}
+		case evTimer:
+			s.timerFire(s.tasks[ev.a])
+		case evWakeArrive:
+			s.wakeArrive(s.tasks[ev.a])
+		case evHousekeeping:
+			s.housekeeping(&s.cpus[ev.a])
+		case evHousekeepingEnd:
+			c := &s.cpus[ev.a]
+			if c.hkBusy && s.now >= c.hkEnd {
+				s.housekeepingEnd(c)
+			}
+		case evCoreEval:
+			k := &s.cores[ev.a]
+			if ev.gen == k.gen {
+				s.coreEvaluate(int(ev.a))
+			}
+		case evILB:
+			s.nohzIdleBalance(int(ev.a))
+		case evStopper:
+			s.activeLoadBalanceCPUStop(int(ev.a), int(ev.b), int(ev.gen))
+		}
+		if untilDone && forksLeft == 0 && s.alive == 0 {
+			s.finish(s.now)
+			return s.now, nil
+		}
+	}
+	s.finish(s.now)
+	return s.now, nil
+}
+
+// finish closes open run and mode intervals at stop (state is left as is).
+func (s *sim) finish(stop int64) {
+	s.now = stop
+	for i := range s.cpus {
+		c := &s.cpus[i]
+		if c.curr != nil {
+			s.syncCPU(c)
+			s.m.runSpan(s, c.curr, i, c.curr.runStart, stop)
+			c.curr.runStart = stop
+		}
+	}
+	for k := range s.cores {
+		kc := &s.cores[k]
+		s.m.modeSpan(s, k, Mode(kc.mode), kc.modeSince, stop)
+		kc.modeSince = stop
+	}
+}

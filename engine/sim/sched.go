@@ -1,0 +1,365 @@
+package sim
+
+// The core scheduler operations (kernel/sched/core.c and the fair class
+// hooks): enqueue/dequeue, schedule(), try_to_wake_up(), the tick.
+
+// availableIdle is available_idle_cpu(): nothing running, queued or arriving.
+func (s *sim) availableIdle(cpu int) bool {
+	c := &s.cpus[cpu]
+	return c.curr == nil && c.nrRunning == 0 && c.pending == 0 && !c.hkBusy
+}
+
+// enqueueTask is enqueue_task_fair() for a task arriving on c.
+func (s *sim) enqueueTask(c *cpuState, p *task, initial, migrated bool) {
+	s.syncCPU(c)
+	s.updateCurr(c)
+	s.updateCfsRqLoadAvg(c)
+	p.cpu = c.id
+	p.state = taskRunnable
+	p.avg.lastWall = s.now
+	s.placeEntity(c, p, initial, migrated)
+	c.rqAdd(p)
+	c.utilEstSum += p.utilEst
+}
+
+// dequeueCurr takes the running task off c (dequeue_task_fair with
+// DEQUEUE_SLEEP, or at exit).
+func (s *sim) dequeueCurr(c *cpuState, p *task, exiting bool) {
+	s.syncCPU(c)
+	s.updateCurr(c)
+	s.updateTaskLoadAvg(p)
+	s.updateCfsRqLoadAvg(c)
+	s.utilEstUpdate(p)
+	s.updateEntityLag(c, p)
+	s.stopRunning(c, p)
+	c.curr = nil
+	c.nrRunning--
+	c.loadWeight -= p.weight
+	c.utilEstSum -= p.utilEst
+	if c.utilEstSum < 0 {
+		c.utilEstSum = 0
+	}
+	p.sleepStart = s.now
+	if exiting {
+		s.detachEntityLoadAvg(c, p)
+	}
+}
+
+// blockTask puts the running task to sleep and reschedules its CPU.
+func (s *sim) blockTask(c *cpuState, p *task) {
+	p.spinning = false
+	s.dequeueCurr(c, p, false)
+	p.state = taskBlocked
+	s.schedule(c)
+}
+
+// stopRunning closes the task's run interval on c.
+func (s *sim) stopRunning(c *cpuState, p *task) {
+	s.m.runSpan(s, p, c.id, p.runStart, s.now)
+	p.lastRan = s.now
+	c.lastTaskTime = s.now
+	s.notePEStop(c)
+}
+
+// schedule is __schedule() → pick_next_task_fair(): keep or replace curr,
+// run newidle balance when nothing is left, go idle otherwise.
+func (s *sim) schedule(c *cpuState) {
+	prev := c.curr
+	if prev != nil {
+		s.syncCPU(c)
+		s.updateCurr(c)
+	}
+	next := s.pickEEVDF(c)
+	if next == nil {
+		if s.schedBalanceNewidle(c) > 0 {
+			next = s.pickEEVDF(c)
+		}
+	}
+	if next != nil && next == prev {
+		s.reprogram(c)
+		return
+	}
+	if prev != nil { // put_prev_task_fair(): back into the queue
+		s.updateTaskLoadAvg(prev)
+		s.updateCfsRqLoadAvg(c)
+		s.stopRunning(c, prev)
+		c.curr = nil
+		prev.state = taskRunnable
+		c.rq = append(c.rq, prev)
+		s.m.ctxSwitch(s)
+		prev.protected = false
+	}
+	if next == nil {
+		if !c.inIdle {
+			c.inIdle = true
+			s.enterIdle(c)
+		}
+		s.peBusyChanged(c)
+		return
+	}
+	s.setCurr(c, next)
+	if c.inIdle {
+		c.inIdle = false
+		s.exitIdle(c)
+	}
+	s.peBusyChanged(c)
+	s.startActivity(c, next)
+}
+
+// setCurr is set_next_entity(): next becomes rq->curr.
+func (s *sim) setCurr(c *cpuState, p *task) {
+	for i, q := range c.rq {
+		if q == p {
+			copy(c.rq[i:], c.rq[i+1:])
+			c.rq[len(c.rq)-1] = nil
+			c.rq = c.rq[:len(c.rq)-1]
+			break
+		}
+	}
+	s.updateCfsRqLoadAvg(c)
+	s.updateTaskLoadAvg(p)
+	c.curr = p
+	p.state = taskRunning
+	p.execStart = s.now
+	p.protected = true
+	p.protect = p.deadline
+	p.runStart = s.now
+	c.lastUpd = s.now
+	// context switch cost (thread switch, plus an mm switch between processes)
+	cost := int64(s.r.Machine.Latency.ContextSwitch)
+	if p.process && c.lastPid != p.pid {
+		cost += int64(s.r.Machine.Latency.ProcessSwitch)
+	}
+	c.lastPid = p.pid
+	c.stallUntil = max(c.stallUntil, s.now+cost)
+	s.notePEStart(c)
+	s.updateMisfitStatus(c, p)
+	if p.recordLatency {
+		p.recordLatency = false
+		s.recordLatency(s.now-p.wakeIssued, p.periodicLatency)
+	}
+	if !c.tickOn {
+		s.startTick(c)
+	}
+}
+
+// startActivity resumes the task's compute/spin or runs its program.
+func (s *sim) startActivity(c *cpuState, p *task) {
+	if p.spinning {
+		s.reprogram(c)
+		return
+	}
+	if p.remaining >= 0.5 {
+		s.reprogram(c)
+		return
+	}
+	p.remaining = 0
+	s.advance(c, p)
+}
+
+// startTick arms the CPU's tick at the next jiffy boundary.
+func (s *sim) startTick(c *cpuState) {
+	c.tickOn = true
+	next := (s.now/s.tickNs + 1) * s.tickNs
+	s.q.push(event{at: next, kind: evTick, a: int32(c.id)})
+}
+
+// computeEnd handles the end of a compute or spin segment.
+func (s *sim) computeEnd(c *cpuState) {
+	p := c.curr
+	if p == nil {
+		return
+	}
+	s.syncCPU(c)
+	if p.spinning {
+		if s.now < p.spinEnd {
+			s.reprogram(c)
+			return
+		}
+		s.spinEnded(c, p)
+		return
+	}
+	if p.remaining >= 0.5 {
+		s.reprogram(c) // woke early (float rounding)
+		return
+	}
+	p.done += p.remaining
+	p.remaining = 0
+	s.advance(c, p)
+}
+
+// tryToWakeUp is try_to_wake_up(): choose the CPU (select_task_rq_fair)
+// and send the task there; it arrives after the wake-up latency.
+func (s *sim) tryToWakeUp(p *task, waker int, sync bool) {
+	if p.state != taskBlocked {
+		return
+	}
+	p.blockOn = waitNone
+	s.m.wakeups(s)
+	prev := p.cpu
+	target := s.selectTaskRq(p, prev, waker, sync, false)
+	p.state = taskWaking
+	p.wakeCPU = target
+	p.wakeIssued = s.now
+	p.recordLatency = true
+	tc := &s.cpus[target]
+	lat := s.r.Machine.Latency
+	d := int64(lat.Wakeup)
+	if target != waker && s.cpus[target].core != s.cpus[waker].core {
+		d += int64(lat.IPI)
+	}
+	if tc.curr == nil && !tc.hkBusy {
+		d += int64(lat.IdleExit)
+	}
+	tc.pending++
+	s.q.push(event{at: s.now + d, kind: evWakeArrive, a: int32(p.id)})
+}
+
+// wakeArrive is ttwu_do_activate() on the target CPU.
+func (s *sim) wakeArrive(p *task) {
+	c := &s.cpus[p.wakeCPU]
+	c.pending--
+	prev := p.cpu
+	s.updateTaskLoadAvg(p)
+	if prev != c.id {
+		s.detachEntityLoadAvg(&s.cpus[prev], p)
+		s.m.migration(s, migWakeup)
+	}
+	s.updateAvgIdle(c)
+	s.enqueueTask(c, p, false, false)
+	if prev != c.id {
+		s.attachEntityLoadAvg(c, p)
+	}
+	if c.curr == nil {
+		s.schedule(c)
+		return
+	}
+	if s.checkPreemptWakeupFair(c, p) {
+		s.schedule(c)
+	}
+}
+
+// forkTask is wake_up_new_task(): place with the slow path, start PELT.
+func (s *sim) forkTask(p *task, parentCPU int) {
+	target := s.selectTaskRq(p, parentCPU, parentCPU, false, true)
+	c := &s.cpus[target]
+	p.cpu = target
+	s.postInitEntityUtilAvg(c, p)
+	s.attachEntityLoadAvg(c, p)
+	s.enqueueTask(c, p, true, false)
+	if c.curr == nil {
+		s.schedule(c)
+		return
+	}
+	if s.checkPreemptWakeupFair(c, p) {
+		s.schedule(c)
+	}
+}
+
+// timerFire wakes a task whose sleep or period expired (hrtimer on its CPU).
+func (s *sim) timerFire(p *task) {
+	if p.state != taskBlocked || p.blockOn != waitTimer {
+		return
+	}
+	s.tryToWakeUp(p, p.cpu, false)
+	p.wakeIssued = s.now
+}
+
+// tick is sched_tick() → task_tick_fair() plus sched_balance_trigger().
+func (s *sim) tick(c *cpuState) {
+	if c.curr == nil {
+		c.tickOn = false // NO_HZ_IDLE: an idle CPU stops its tick
+		return
+	}
+	s.q.push(event{at: s.now + s.tickNs, kind: evTick, a: int32(c.id)})
+	s.syncCPU(c)
+	resched := s.updateCurr(c)
+	s.updateTaskLoadAvg(c.curr)
+	s.updateCfsRqLoadAvg(c)
+	s.updateMisfitStatus(c, c.curr)
+	if resched {
+		s.schedule(c)
+	}
+	s.schedBalanceTrigger(c)
+	s.nohzBalancerKick(c)
+}
+
+// enterIdle: the CPU runs the idle task (idle_stamp, nohz, idle cores).
+func (s *sim) enterIdle(c *cpuState) {
+	c.idleStamp = s.now
+	c.misfitLoad = 0
+	if !c.nohzIdle {
+		c.nohzIdle = true
+		s.nohzIdleCount++
+		s.llcs[s.t.SDLLCID[c.id]].nrBusyCPUs--
+	}
+	s.updateIdleCore(c)
+	s.m.busyEnd(s, c)
+}
+
+// exitIdle: the CPU leaves idle (nohz_balance_exit_idle).
+func (s *sim) exitIdle(c *cpuState) {
+	if c.nohzIdle {
+		c.nohzIdle = false
+		s.nohzIdleCount--
+		s.llcs[s.t.SDLLCID[c.id]].nrBusyCPUs++
+	}
+	s.m.busyStart(s, c)
+}
+
+// updateAvgIdle is the rq->avg_idle update at the next enqueue after idle.
+func (s *sim) updateAvgIdle(c *cpuState) {
+	if c.idleStamp == 0 {
+		return
+	}
+	delta := s.now - c.idleStamp
+	maxCost := 2 * s.migCost
+	for i := range c.sd {
+		maxCost = max(maxCost, 2*c.sd[i].maxNewidleLBCost)
+	}
+	if delta > maxCost {
+		c.avgIdle = maxCost
+	} else {
+		c.avgIdle += (delta - c.avgIdle) / 8
+	}
+	c.idleStamp = 0
+}
+
+// updateIdleCore is __update_idle_core(): set has_idle_cores when this
+// CPU's whole core is idle.
+func (s *sim) updateIdleCore(c *cpuState) {
+	if !s.smtActive {
+		return
+	}
+	for _, sib := range s.cores[c.core].cpus {
+		if sib != c.id && !s.availableIdle(sib) {
+			return
+		}
+	}
+	s.llcs[s.t.SDLLCID[c.id]].hasIdleCores = true
+}
+
+// housekeeping starts kernel noise on a CPU: a busy CPU's task stalls for
+// the run time; an idle PE becomes busy (restarting its qualification).
+func (s *sim) housekeeping(c *cpuState) {
+	hk := s.hk
+	s.q.push(event{at: s.now + int64(hk.Period), kind: evHousekeeping, a: int32(c.id)})
+	if c.hkBusy {
+		return
+	}
+	s.syncCPU(c)
+	c.hkBusy = true
+	c.hkEnd = s.now + int64(hk.Run)
+	c.stallUntil = max(c.stallUntil, c.hkEnd)
+	s.peBusyChanged(c)
+	s.q.push(event{at: c.hkEnd, kind: evHousekeepingEnd, a: int32(c.id)})
+}
+
+// housekeepingEnd ends the noise burst.
+func (s *sim) housekeepingEnd(c *cpuState) {
+	c.hkBusy = false
+	s.peBusyChanged(c)
+	if c.curr == nil && c.nrRunning > 0 {
+		s.schedule(c)
+	}
+}

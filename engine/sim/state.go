@@ -1,0 +1,236 @@
+package sim
+
+import (
+	"math/rand/v2"
+
+	"schedplay/engine/scenario"
+	"schedplay/engine/topo"
+)
+
+// taskState is where a task is in its life.
+type taskState uint8
+
+const (
+	taskNew      taskState = iota // not forked yet
+	taskRunnable                  // queued on a rq, not running
+	taskRunning                   // rq->curr
+	taskBlocked                   // sleeping (timer, futex, pipe)
+	taskWaking                    // woken, on its way to the target rq (ttwu latency)
+	taskDone                      // program finished (exited)
+)
+
+// frame is one level of a task's program stack (repeat/pool/periodic bodies).
+type frame struct {
+	body  []op
+	pc    int
+	left  int   // repeat iterations left (after the current one)
+	pool  int   // pool index, or -1
+	per   bool  // periodic body
+	every int64 // periodic period
+	next  int64 // periodic: next absolute expiry
+	count int   // periodic: iterations left (-1 = forever)
+}
+
+// task is a task_struct with its sched_entity and its program.
+type task struct {
+	id, group, pid int
+	name           string
+	weight         int64
+	allowed        topo.CPUSet
+	nrAllowed      int
+	maxAllowedCap  int
+	process        bool
+
+	state   taskState
+	cpu     int // task_cpu(): current or last CPU
+	wakeCPU int
+
+	// program interpreter
+	stack     []frame
+	remaining float64 // reference-ns of work left in the current compute step
+	spinning  bool
+	spinEnd   int64
+	blockOn   int8 // what it waits on (for spin fall-through)
+	blockID   int
+	granted   bool // the object it waits on released it
+	requested float64
+	done      float64
+
+	// EEVDF (sched_entity)
+	vruntime, deadline, vlag, relDeadline int64
+	slice                                 int64
+	protect                               int64 // deadline at pick (RUN_TO_PARITY)
+	protected                             bool
+	execStart                             int64 // last time it started running (task_hot)
+	lastRan                               int64
+	sumExec                               int64
+	placed                                bool
+
+	// PELT, util_est
+	avg            peltAvg
+	utilEst        int
+	utilEstLastAvg int
+
+	// wake-up bookkeeping
+	wakeeFlips      int
+	wakeeFlipDecay  int64
+	lastWakee       int
+	recentUsedCPU   int
+	wakeIssued      int64 // when the wake-up (or timer expiry) happened
+	recordLatency   bool
+	periodicLatency bool
+	decision        int // decision index that placed it (timeline), -1 none
+	runStart        int64
+	sleepStart      int64
+	onRunCPU        int // CPU it is running on (-1)
+	runtime         int64
+}
+
+// cpuState is one CPU: its struct rq with the fair class state.
+type cpuState struct {
+	id, core, thread, node int
+	cap                    int // capacity_orig (cpu_scale)
+	speed                  float64
+	prio                   int
+
+	curr       *task
+	rq         []*task // queued, not running
+	nrRunning  int     // rq->nr_running incl. curr
+	loadWeight int64   // cfs_rq->load.weight
+	pending    int     // wake-ups on their way (ttwu_pending)
+	stallUntil int64   // no progress before this (ctx switch, housekeeping)
+	hkBusy     bool
+	hkEnd      int64
+	gen        uint32 // invalidates evComputeEnd
+	lastUpd    int64
+	rate       float64
+
+	avg        peltAvg
+	zeroV      int64 // V kept while the rq is empty (zero_vruntime)
+	utilEstSum int
+	misfitLoad int64
+
+	tickOn       bool
+	nohzIdle     bool
+	idleStamp    int64
+	avgIdle      int64
+	nextBalance  int64 // jiffies
+	lastPid      int
+	lastTaskTime int64
+
+	sd []sdState // per domain of the chain (bottom-up)
+
+	activeBalance bool // rq->active_balance: a stopper is queued
+	inIdle        bool // running the idle task
+}
+
+// sdState is the mutable part of one CPU's sched_domain.
+type sdState struct {
+	balanceInterval  int // ms
+	lastBalance      int64
+	nrBalanceFailed  int
+	maxNewidleLBCost int64
+	lastDecayMaxLB   int64
+	newidleCall      int
+	newidleSuccess   int
+	newidleRatio     int
+}
+
+// coreState is one physical core for the SMT performance model.
+type coreState struct {
+	cpus           []int // thread order
+	node           int
+	busy           uint32 // bit per thread
+	taskBusy       uint32
+	hw2T           bool  // hardware in partitioned (2T/SMTn) mode
+	owner          int   // ST owner thread
+	foldMode       int   // folding: threads in the current mode
+	lastTransition int64 // last ST↔2T change
+	switchUntil    int64
+	idleSince      []int64
+	lastTaskThread int
+	lastTaskIdle   int64
+	gen            uint32
+	mode           uint8 // displayed Mode
+	modeSince      int64
+	factor         []float64 // per-thread rate factor
+}
+
+// llcState is sched_domain_shared of one LLC.
+type llcState struct {
+	hasIdleCores bool
+	nrIdleScan   int
+	nrBusyCPUs   int
+}
+
+// barrierState is a futex-like barrier of one group.
+type barrierState struct {
+	arrived []*task
+}
+
+// chanState is a pipe/socket-like channel.
+type chanState struct {
+	msgs      int
+	capacity  int
+	receivers []*task // blocked receivers, FIFO
+	senders   []*task // blocked senders (buffer full)
+}
+
+// sim is one repetition's whole state.
+type sim struct {
+	r    *scenario.Resolved
+	t    *topo.Topology
+	opt  Options
+	rng  *rand.Rand
+	now  int64
+	end  int64
+	q    eventQueue
+	seed uint64
+
+	cpus          []cpuState
+	cores         []coreState
+	llcs          []llcState // indexed by sd_llc_id
+	tasks         []*task
+	nodeBusyCores []int
+	nodeCores     []int
+	nodeBoost     []float64
+
+	barrierList []*barrierState
+	chanList    []*chanState
+	pools       []int
+	groupAlive  []int
+	groupProg   [][]op
+
+	// configuration
+	tickNs        int64
+	baseSlice     int64
+	migCost       int64
+	peltMode      scenario.PELTMode
+	utilEst       bool
+	feat          scenario.Features
+	smtActive     bool
+	asymCapActive bool
+	warmup        int64
+	maxLBInterval int64 // jiffies
+	hk            *topo.Housekeeping
+
+	// nohz
+	nohzNextBalance int64
+	nohzIdleCount   int
+	ilbPending      bool
+
+	alive    int
+	finished int64
+	events   int64
+
+	rdOverloaded bool
+
+	m            repAcc
+	tr           *tracer
+	tracing      bool
+	path         []string
+	pendingPath  []string
+	scan         topo.CPUSet
+	env          lbEnv
+	triedScratch []*task
+}

@@ -1,0 +1,64 @@
+package sim
+
+// DefaultTimelineCap is the most intervals (runs + modes) a timeline keeps.
+const DefaultTimelineCap = 400_000
+
+// tracer records repetition 0's timeline and decision records.
+type tracer struct {
+	tl    Timeline
+	n     int
+	limit int
+}
+
+func newTracer(ncpu, ncore int) *tracer {
+	return &tracer{
+		tl: Timeline{
+			Runs:      make([][]Interval, ncpu),
+			Modes:     make([][]ModeInterval, ncore),
+			Decisions: []Decision{},
+		},
+		limit: DefaultTimelineCap,
+	}
+}
+
+func (t *tracer) full() bool {
+	if t.n >= t.limit {
+		t.tl.Truncated = true
+		return true
+	}
+	return false
+}
+
+// run records a task's run interval on a CPU.
+func (t *tracer) run(s *sim, cpu int, p *task, start, end int64) {
+	if t.full() {
+		return
+	}
+	t.n++
+	t.tl.Runs[cpu] = append(t.tl.Runs[cpu], Interval{Task: p.id, Start: start, End: end, Decision: p.decision})
+	p.decision = -1
+}
+
+// mode records a core mode interval (idle stretches are left implicit).
+func (t *tracer) mode(core int, m Mode, start, end int64) {
+	if t.full() {
+		return
+	}
+	t.n++
+	t.tl.Modes[core] = append(t.tl.Modes[core], ModeInterval{Mode: m, Start: start, End: end})
+}
+
+// recordDecision stores the decision path that placed p on `to`.
+func (s *sim) recordDecision(p *task, kind string, from, to int) {
+	if !s.tracing || s.tr == nil {
+		return
+	}
+	if len(s.tr.tl.Decisions) >= s.tr.limit {
+		s.tr.tl.Truncated = true
+		return
+	}
+	path := make([]string, len(s.path))
+	copy(path, s.path)
+	s.tr.tl.Decisions = append(s.tr.tl.Decisions, Decision{At: s.now, Task: p.id, Kind: kind, From: from, To: to, Path: path})
+	p.decision = len(s.tr.tl.Decisions) - 1
+}

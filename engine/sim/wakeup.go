@@ -1,0 +1,554 @@
+package sim
+
+import (
+	"fmt"
+
+	"schedplay/engine/topo"
+)
+
+// The wake-up placement path of kernel/sched/fair.c (kernel-model.md §3).
+
+const noCPU = -1
+
+// note appends one step to the decision path being recorded (tracing only).
+func (s *sim) note(format string, args ...any) {
+	s.path = append(s.path, fmt.Sprintf(format, args...))
+}
+
+// selectTaskRq is select_task_rq_fair() (fork: the slow path; wake-up:
+// wake_affine then select_idle_sibling), with the v6 exit applied.
+func (s *sim) selectTaskRq(p *task, prev, cpu int, sync, fork bool) int {
+	if s.tracing {
+		s.path = s.path[:0]
+		s.note("select_task_rq_fair")
+	}
+	if p.nrAllowed == 1 {
+		only := int(p.allowed.First())
+		if s.tracing {
+			s.note("nr_cpus_allowed == 1 → cpu %d", only)
+		}
+		s.recordDecision(p, decisionKind(fork), prev, only)
+		return only
+	}
+	doms := s.t.Domains[cpu]
+	if fork {
+		var sd *topo.Domain
+		for _, d := range doms {
+			if d.Flags&topo.SDBalanceFork != 0 {
+				sd = d
+			}
+		}
+		newCPU := cpu
+		if !p.allowed.Has(topo.CPU(cpu)) {
+			newCPU = int(p.allowed.First())
+		}
+		if sd != nil {
+			newCPU = s.schedBalanceFindDstCPU(sd, p, newCPU)
+		}
+		newCPU = s.selectIdleSMTCPUExit(p, newCPU)
+		s.recordDecision(p, "fork", prev, newCPU)
+		return newCPU
+	}
+	var cur *task
+	if c := &s.cpus[cpu]; c.curr != nil {
+		cur = c.curr
+		s.recordWakee(cur, p)
+	}
+	wantAffine := s.feat.WakeAffineOn() && !s.wakeWide(p, cur, cpu) && p.allowed.Has(topo.CPU(cpu))
+	newCPU := prev
+	for _, d := range doms {
+		if wantAffine && d.Flags&topo.SDWakeAffine != 0 && d.Span.Has(topo.CPU(prev)) {
+			if cpu != prev {
+				newCPU = s.wakeAffine(d, p, cpu, prev, sync)
+			}
+			break
+		}
+	}
+	if !p.allowed.Has(topo.CPU(newCPU)) {
+		newCPU = prev
+	}
+	t := s.selectIdleSibling(p, prev, newCPU)
+	if !p.allowed.Has(topo.CPU(t)) { // select_fallback_rq()
+		t = int(p.allowed.First())
+	}
+	s.recordDecision(p, "wakeup", prev, t)
+	return t
+}
+
+func decisionKind(fork bool) string {
+	if fork {
+		return "fork"
+	}
+	return "wakeup"
+}
+
+// recordWakee is record_wakee(): count the waker's wakee flips, halved each second.
+func (s *sim) recordWakee(cur, p *task) {
+	if s.now > cur.wakeeFlipDecay+1_000_000_000 {
+		cur.wakeeFlips >>= 1
+		cur.wakeeFlipDecay = s.now
+	}
+	if cur.lastWakee != p.id {
+		cur.lastWakee = p.id
+		cur.wakeeFlips++
+	}
+}
+
+// wakeWide is wake_wide(): many-to-many wake-ups go wide (no affine).
+func (s *sim) wakeWide(p, cur *task, cpu int) bool {
+	if cur == nil {
+		return false
+	}
+	master, slave := cur.wakeeFlips, p.wakeeFlips
+	factor := s.t.SDLLCSize[cpu]
+	if master < slave {
+		master, slave = slave, master
+	}
+	if slave < factor || master < slave*factor {
+		return false
+	}
+	return true
+}
+
+// wakeAffine is wake_affine(): WA_IDLE then WA_WEIGHT; this_cpu or prev.
+func (s *sim) wakeAffine(sd *topo.Domain, p *task, this, prev int, sync bool) int {
+	target := noCPU
+	if s.feat.WAIdleOn() {
+		target = s.wakeAffineIdle(this, prev, sync)
+	}
+	if s.feat.WAWeightOn() && target == noCPU {
+		target = s.wakeAffineWeight(sd, p, this, prev, sync)
+	}
+	if target != this {
+		if s.tracing {
+			s.note("wake_affine → prev %d", prev)
+		}
+		return prev
+	}
+	if s.tracing {
+		s.note("wake_affine → this %d", this)
+	}
+	return target
+}
+
+// wakeAffineIdle is wake_affine_idle().
+func (s *sim) wakeAffineIdle(this, prev int, sync bool) int {
+	if s.availableIdle(this) && s.t.SDLLCID[this] == s.t.SDLLCID[prev] {
+		if s.availableIdle(prev) {
+			if s.tracing {
+				s.note("wake_affine_idle: prev idle")
+			}
+			return prev
+		}
+		if s.tracing {
+			s.note("wake_affine_idle: this idle")
+		}
+		return this
+	}
+	if sync && s.cpus[this].nrRunning == 1 {
+		if s.tracing {
+			s.note("wake_affine_idle: sync, waker alone")
+		}
+		return this
+	}
+	if s.availableIdle(prev) {
+		if s.tracing {
+			s.note("wake_affine_idle: prev idle")
+		}
+		return prev
+	}
+	return noCPU
+}
+
+// wakeAffineWeight is wake_affine_weight().
+func (s *sim) wakeAffineWeight(sd *topo.Domain, p *task, this, prev int, sync bool) int {
+	thisEff := cpuLoad(&s.cpus[this])
+	if sync {
+		if cur := s.cpus[this].curr; cur != nil {
+			cl := int64(cur.avg.loadAvg)
+			if cl > thisEff {
+				return this
+			}
+			thisEff -= cl
+		}
+	}
+	taskLoad := int64(p.avg.loadAvg)
+	thisEff += taskLoad
+	if s.feat.WABiasOn() {
+		thisEff *= 100
+	}
+	thisEff *= int64(s.cpus[prev].cap)
+	prevEff := cpuLoad(&s.cpus[prev]) - taskLoad
+	if s.feat.WABiasOn() {
+		prevEff *= int64(100 + (sd.ImbalancePct-100)/2)
+	}
+	prevEff *= int64(s.cpus[this].cap)
+	if sync {
+		prevEff++
+	}
+	if thisEff < prevEff {
+		if s.tracing {
+			s.note("wake_affine_weight: this lighter")
+		}
+		return this
+	}
+	return noCPU
+}
+
+// utilFitsCPU is util_fits_cpu() without uclamp: fits_capacity(util, capacity_of).
+func (s *sim) utilFitsCPU(util, cpu int) int {
+	if util*1280 < s.cpus[cpu].cap*1024 {
+		return 1
+	}
+	return 0
+}
+
+// isCoreIdle is is_core_idle(): every other sibling idle.
+func (s *sim) isCoreIdle(cpu int) bool {
+	for _, sib := range s.cores[s.cpus[cpu].core].cpus {
+		if sib != cpu && !s.availableIdle(sib) {
+			return false
+		}
+	}
+	return true
+}
+
+// asymFitsCPU is asym_fits_cpu(); the TIP7 form also wants an idle core.
+func (s *sim) asymFitsCPU(util, cpu int) bool {
+	if !s.asymCapActive {
+		return true
+	}
+	if s.utilFitsCPU(util, cpu) <= 0 {
+		return false
+	}
+	if s.feat.SMTAwareAsymCapacityOn() && s.smtActive {
+		return s.isCoreIdle(cpu)
+	}
+	return true
+}
+
+// selectIdleSibling is select_idle_sibling(); every successful exit goes
+// through select_idle_smt_cpu() when policy.idle_select_asym is set.
+func (s *sim) selectIdleSibling(p *task, prev, target int) int {
+	util := 0
+	if s.asymCapActive {
+		s.updateTaskLoadAvg(p)
+		util = s.taskUtilEst(p)
+	}
+	if s.availableIdle(target) && s.asymFitsCPU(util, target) {
+		if s.tracing {
+			s.note("select_idle_sibling: target %d idle", target)
+		}
+		return s.selectIdleSMTCPUExit(p, target)
+	}
+	prevAff := noCPU
+	if prev != target && s.t.SDLLCID[prev] == s.t.SDLLCID[target] && s.availableIdle(prev) && s.asymFitsCPU(util, prev) {
+		if !s.t.ClusterActive || s.t.SDShareID[prev] == s.t.SDShareID[target] {
+			if s.tracing {
+				s.note("select_idle_sibling: prev %d idle", prev)
+			}
+			return s.selectIdleSMTCPUExit(p, prev)
+		}
+		prevAff = prev
+	}
+	recent := p.recentUsedCPU
+	p.recentUsedCPU = prev
+	if recent >= 0 && recent != prev && recent != target && s.t.SDLLCID[recent] == s.t.SDLLCID[target] &&
+		s.availableIdle(recent) && p.allowed.Has(topo.CPU(recent)) && s.asymFitsCPU(util, recent) {
+		if !s.t.ClusterActive || s.t.SDShareID[recent] == s.t.SDShareID[target] {
+			if s.tracing {
+				s.note("select_idle_sibling: recent_used_cpu %d idle", recent)
+			}
+			return s.selectIdleSMTCPUExit(p, recent)
+		}
+	} else {
+		recent = noCPU
+	}
+	if s.asymCapActive {
+		if sd := s.t.SDAsymCPUCapacity[target]; sd != nil {
+			i := s.selectIdleCapacity(p, sd, target, util)
+			if i >= 0 {
+				if s.tracing {
+					s.note("select_idle_capacity → cpu %d", i)
+				}
+				return s.selectIdleSMTCPUExit(p, i)
+			}
+			if s.tracing {
+				s.note("select_idle_capacity: none → target %d", target)
+			}
+			return target
+		}
+	}
+	sd := s.t.SDLLC[target]
+	if sd == nil {
+		return target
+	}
+	hasIdleCore := false
+	if s.smtActive {
+		hasIdleCore = s.llcs[s.t.SDLLCID[target]].hasIdleCores
+		if !hasIdleCore && s.t.SDLLCID[prev] == s.t.SDLLCID[target] {
+			if i := s.selectIdleSMT(p, sd, prev); i >= 0 {
+				if s.tracing {
+					s.note("select_idle_smt → cpu %d", i)
+				}
+				return s.selectIdleSMTCPUExit(p, i)
+			}
+		}
+	}
+	if i := s.selectIdleCPU(p, sd, hasIdleCore, target); i >= 0 {
+		return s.selectIdleSMTCPUExit(p, i)
+	}
+	if prevAff >= 0 {
+		return s.selectIdleSMTCPUExit(p, prevAff)
+	}
+	if recent >= 0 {
+		return s.selectIdleSMTCPUExit(p, recent)
+	}
+	if s.tracing {
+		s.note("select_idle_sibling: nothing idle → target %d", target)
+	}
+	return target
+}
+
+// selectIdleSMT is select_idle_smt(): an idle sibling of target inside sd.
+func (s *sim) selectIdleSMT(p *task, sd *topo.Domain, target int) int {
+	for _, cpu := range s.cores[s.cpus[target].core].cpus {
+		if cpu == target || !p.allowed.Has(topo.CPU(cpu)) || !sd.Span.Has(topo.CPU(cpu)) {
+			continue
+		}
+		if s.availableIdle(cpu) {
+			return cpu
+		}
+	}
+	return noCPU
+}
+
+// fillScan sets s.scan = span(sd) ∩ allowed (the select_rq_mask).
+func (s *sim) fillScan(sd *topo.Domain, p *task) {
+	for c := sd.Span.First(); c.Valid(); c = sd.Span.Next(c) {
+		if p.allowed.Has(c) {
+			s.scan.Set(c)
+		} else {
+			s.scan.Clear(c)
+		}
+	}
+}
+
+// clearScan empties s.scan over sd's span.
+func (s *sim) clearScan(sd *topo.Domain) {
+	for c := sd.Span.First(); c.Valid(); c = sd.Span.Next(c) {
+		s.scan.Clear(c)
+	}
+}
+
+// nextWrap is for_each_cpu_wrap() over the live s.scan: the next member
+// after c in wrap order from start, or noCPU when the walk is complete.
+func (s *sim) nextWrap(c, start int, wrapped *bool) int {
+	n := s.scan.Next(topo.CPU(c))
+	if !*wrapped {
+		if n.Valid() {
+			return int(n)
+		}
+		*wrapped = true
+		n = s.scan.First()
+	}
+	if !n.Valid() || int(n) >= start {
+		return noCPU
+	}
+	return int(n)
+}
+
+// firstWrap starts for_each_cpu_wrap() at start.
+func (s *sim) firstWrap(start int, wrapped *bool) int {
+	*wrapped = false
+	if start >= s.scan.Size() {
+		start = 0
+	}
+	return s.nextWrap(start-1, start, wrapped)
+}
+
+// selectIdleCore is select_idle_core(): the core's CPU when all its
+// siblings are idle; else remember an idle sibling and drop the core.
+func (s *sim) selectIdleCore(cpu int, idleCPU *int) int {
+	idle := true
+	for _, sib := range s.cores[s.cpus[cpu].core].cpus {
+		if !s.availableIdle(sib) {
+			idle = false
+			if *idleCPU == noCPU {
+				continue
+			}
+			break
+		}
+		if *idleCPU == noCPU && s.scan.Has(topo.CPU(sib)) {
+			*idleCPU = sib
+		}
+	}
+	if idle {
+		return cpu
+	}
+	for _, sib := range s.cores[s.cpus[cpu].core].cpus {
+		s.scan.Clear(topo.CPU(sib))
+	}
+	return noCPU
+}
+
+// selectIdleCPU is select_idle_cpu() with the SIS_UTIL scan budget.
+func (s *sim) selectIdleCPU(p *task, sd *topo.Domain, hasIdleCore bool, target int) int {
+	nr := 1 << 30
+	llc := &s.llcs[s.t.SDLLCID[target]]
+	if s.feat.SISUtilOn() {
+		nr = llc.nrIdleScan + 1
+		if nr == 1 {
+			if s.tracing {
+				s.note("select_idle_cpu: SIS_UTIL nr_idle_scan=0, LLC overloaded")
+			}
+			return noCPU
+		}
+	}
+	s.fillScan(sd, p)
+	defer s.clearScan(sd)
+	idleCPU := noCPU
+	start := target + 1
+	if start >= s.scan.Size() {
+		start = 0
+	}
+	var wrapped bool
+	for cpu := s.firstWrap(start, &wrapped); cpu != noCPU; cpu = s.nextWrap(cpu, start, &wrapped) {
+		if hasIdleCore {
+			if i := s.selectIdleCore(cpu, &idleCPU); i >= 0 {
+				if s.tracing {
+					s.note("select_idle_core → cpu %d", i)
+				}
+				return i
+			}
+		} else {
+			nr--
+			if nr <= 0 {
+				if s.tracing {
+					s.note("select_idle_cpu: scan budget exhausted")
+				}
+				return noCPU
+			}
+			if s.availableIdle(cpu) {
+				if s.tracing {
+					s.note("select_idle_cpu → cpu %d", cpu)
+				}
+				return cpu
+			}
+		}
+	}
+	if hasIdleCore {
+		llc.hasIdleCores = false // set_idle_cores(target, 0)
+		if s.tracing {
+			if idleCPU >= 0 {
+				s.note("select_idle_core: no idle core, clear has_idle_cores → idle cpu %d", idleCPU)
+			} else {
+				s.note("select_idle_core: no idle core, clear has_idle_cores")
+			}
+		}
+	}
+	return idleCPU
+}
+
+// Ranks of the SMT-aware select_idle_capacity() (TIP7 asym_fits_state).
+const (
+	rankFits       = 1
+	rankThreadFits = -2
+)
+
+// selectIdleCapacity is select_idle_capacity(): K612, or the TIP7
+// SMT-aware variant preferring fully idle cores (SMT_AWARE_ASYM_CAPACITY).
+func (s *sim) selectIdleCapacity(p *task, sd *topo.Domain, target, util int) int {
+	smtAware := s.feat.SMTAwareAsymCapacityOn()
+	hasIdleCore := false
+	nr := 1 << 30
+	llc := &s.llcs[s.t.SDLLCID[target]]
+	if smtAware {
+		hasIdleCore = s.smtActive && llc.hasIdleCores
+		if s.feat.SISUtilOn() && s.t.SDLLC[target] != nil && s.t.SDLLC[target].Span.Equal(sd.Span) {
+			nr = llc.nrIdleScan + 1
+			if nr == 1 {
+				return noCPU
+			}
+		}
+	}
+	s.fillScan(sd, p)
+	defer s.clearScan(sd)
+	best, bestRank, bestCap := noCPU, 1, 0
+	var wrapped bool
+	for cpu := s.firstWrap(target, &wrapped); cpu != noCPU; cpu = s.nextWrap(cpu, target, &wrapped) {
+		if smtAware && !hasIdleCore {
+			nr--
+			if nr <= 0 {
+				break
+			}
+		}
+		if !s.availableIdle(cpu) {
+			continue
+		}
+		fits := s.utilFitsCPU(util, cpu)
+		capv := s.cpus[cpu].cap
+		rank := 0
+		if !smtAware {
+			if fits > 0 {
+				return cpu
+			}
+		} else {
+			preferred := !hasIdleCore || s.isCoreIdle(cpu)
+			if fits > 0 && preferred {
+				return cpu
+			}
+			if fits > 0 {
+				rank = rankThreadFits
+			}
+			if preferred {
+				rank -= 3
+			}
+		}
+		if best == noCPU || rank < bestRank || (rank == bestRank && capv > bestCap) {
+			best, bestRank, bestCap = cpu, rank, capv
+		}
+	}
+	if smtAware && hasIdleCore && best >= 0 && bestRank > -3 {
+		llc.hasIdleCores = false
+	}
+	return best
+}
+
+// selectIdleSMTCPUExit applies the v6 exit when policy.idle_select_asym is set.
+func (s *sim) selectIdleSMTCPUExit(p *task, cpu int) int {
+	if !s.r.Policy.IdleSelectAsym {
+		return cpu
+	}
+	b := s.selectIdleSMTCPU(p, cpu)
+	if s.tracing && b != cpu {
+		s.note("select_idle_smt_cpu → cpu %d", b)
+	}
+	return b
+}
+
+// selectIdleSMTCPU is select_idle_smt_cpu() (v6): within the lowest domain,
+// when it is an SMT level with SD_ASYM_PACKING, the highest-priority idle sibling.
+func (s *sim) selectIdleSMTCPU(p *task, cpu int) int {
+	if !s.smtActive || len(s.t.Domains[cpu]) == 0 {
+		return cpu
+	}
+	sd := s.t.Domains[cpu][0]
+	if sd.Flags&topo.SDShareCPUCapacity == 0 || sd.Flags&topo.SDAsymPacking == 0 {
+		return cpu
+	}
+	best := cpu
+	for c := sd.Span.First(); c.Valid(); c = sd.Span.Next(c) {
+		sib := int(c)
+		if sib == best || !p.allowed.Has(c) || !s.availableIdle(sib) {
+			continue
+		}
+		if s.asymPrefer(sib, best) {
+			best = sib
+		}
+	}
+	return best
+}
+
+// asymPrefer is sched_asym_prefer(a, b): priority strictly greater.
+func (s *sim) asymPrefer(a, b int) bool { return s.cpus[a].prio > s.cpus[b].prio }

@@ -1,0 +1,380 @@
+package sim
+
+import (
+	"fmt"
+
+	"schedplay/engine/scenario"
+)
+
+// opKind is a compiled program step.
+type opKind uint8
+
+const (
+	opCompute opKind = iota
+	opSleep
+	opBarrier
+	opSend
+	opRecv
+	opPeriodic
+	opRepeat
+	opPool
+)
+
+// op is one compiled step: names resolved to indices so the interpreter
+// never touches a map.
+type op struct {
+	kind   opKind
+	dur    int64
+	jitter float64
+	id     int // barrier/channel/pool index
+	spin   int64
+	sync   bool
+	wake   int
+	count  int
+	body   []op
+}
+
+// What a blocked task waits on.
+const (
+	waitNone int8 = iota
+	waitTimer
+	waitBarrier
+	waitRecv
+	waitSend
+)
+
+// compiler resolves names to indices in first-seen order (deterministic).
+type compiler struct {
+	barriers map[string]int
+	chans    map[string]int
+	pools    map[string]int
+	chanCap  []int
+	poolTot  []int
+	nBar     int
+}
+
+// compileProgram turns steps into ops; barrier names are per group.
+func (cp *compiler) compileProgram(group int, steps []scenario.Step) ([]op, error) {
+	out := make([]op, 0, len(steps))
+	for i, st := range steps {
+		o, err := cp.compileStep(group, st)
+		if err != nil {
+			return nil, fmt.Errorf("step %d: %w", i, err)
+		}
+		out = append(out, o)
+	}
+	return out, nil
+}
+
+func (cp *compiler) compileStep(group int, st scenario.Step) (op, error) {
+	var o op
+	var err error
+	switch {
+	case st.Compute != nil:
+		o = op{kind: opCompute, dur: int64(*st.Compute), jitter: st.Jitter}
+	case st.Sleep != nil:
+		o = op{kind: opSleep, dur: int64(*st.Sleep)}
+	case st.Barrier != "":
+		key := fmt.Sprintf("%d/%s", group, st.Barrier)
+		id, ok := cp.barriers[key]
+		if !ok {
+			id = cp.nBar
+			cp.nBar++
+			cp.barriers[key] = id
+		}
+		o = op{kind: opBarrier, id: id, spin: int64(st.Spin)}
+	case st.Send != "":
+		o = op{kind: opSend, id: cp.chanID(st.Send), sync: st.Sync, wake: max(st.Wake, 1)}
+		if st.Capacity > 0 {
+			cp.chanCap[o.id] = st.Capacity
+		}
+	case st.Recv != "":
+		o = op{kind: opRecv, id: cp.chanID(st.Recv), spin: int64(st.Spin)}
+	case st.Periodic != nil:
+		o = op{kind: opPeriodic, dur: int64(st.Periodic.Every), count: st.Periodic.Count}
+		o.body, err = cp.compileProgram(group, st.Periodic.Do)
+	case st.Pool != "":
+		id, ok := cp.pools[st.Pool]
+		if !ok {
+			id = len(cp.poolTot)
+			cp.pools[st.Pool] = id
+			cp.poolTot = append(cp.poolTot, st.Total)
+		} else if st.Total > cp.poolTot[id] {
+			cp.poolTot[id] = st.Total
+		}
+		o = op{kind: opPool, id: id}
+		o.body, err = cp.compileProgram(group, st.Do)
+	case st.Repeat > 0:
+		o = op{kind: opRepeat, count: st.Repeat}
+		o.body, err = cp.compileProgram(group, st.Do)
+	default:
+		return o, fmt.Errorf("empty step")
+	}
+	return o, err
+}
+
+func (cp *compiler) chanID(name string) int {
+	id, ok := cp.chans[name]
+	if !ok {
+		id = len(cp.chanCap)
+		cp.chans[name] = id
+		cp.chanCap = append(cp.chanCap, 0)
+	}
+	return id
+}
+
+// advance runs the current task's program from where it stands until it
+// computes, spins, blocks or exits. The task is c.curr.
+func (s *sim) advance(c *cpuState, p *task) {
+	for {
+		if len(p.stack) == 0 {
+			s.exitTask(c, p)
+			return
+		}
+		f := &p.stack[len(p.stack)-1]
+		if f.pc >= len(f.body) {
+			if s.frameLoop(c, p, f) {
+				return
+			}
+			continue
+		}
+		o := &f.body[f.pc]
+		f.pc++
+		switch o.kind {
+		case opCompute:
+			w := float64(o.dur)
+			if o.jitter > 0 {
+				w *= 1 + o.jitter*(2*s.rng.Float64()-1)
+			}
+			if w < 1 {
+				continue
+			}
+			p.remaining = w
+			p.requested += w
+			s.syncCPU(c)
+			s.reprogram(c)
+			return
+		case opSleep:
+			s.blockTimer(c, p, s.now+o.dur)
+			return
+		case opBarrier:
+			if !s.barrierArrive(c, p, o) {
+				return
+			}
+		case opSend:
+			if !s.chanSend(c, p, o) {
+				return
+			}
+		case opRecv:
+			if !s.chanRecv(c, p, o) {
+				return
+			}
+		case opRepeat:
+			p.stack = append(p.stack, frame{body: o.body, left: o.count - 1, pool: -1})
+		case opPool:
+			if s.pools[o.id] > 0 {
+				s.pools[o.id]--
+				s.countOp(p)
+				p.stack = append(p.stack, frame{body: o.body, pool: o.id})
+			}
+		case opPeriodic:
+			cnt := o.count
+			if cnt == 0 {
+				cnt = -1
+			}
+			p.stack = append(p.stack, frame{body: o.body, per: true, every: o.dur, next: s.now + o.dur, count: cnt, pool: -1})
+			p.stack[len(p.stack)-1].pc = len(o.body) // wait for the first expiry
+			s.periodicWait(c, p, &p.stack[len(p.stack)-1])
+			return
+		}
+	}
+}
+
+// frameLoop handles the end of a frame body: loop again, or pop. It
+// returns true when the task blocked (periodic wait).
+func (s *sim) frameLoop(c *cpuState, p *task, f *frame) bool {
+	switch {
+	case f.per:
+		if f.count > 0 {
+			f.count--
+		}
+		if f.count == 0 {
+			break
+		}
+		s.countOp(p)
+		s.periodicWait(c, p, f)
+		return true
+	case f.pool >= 0:
+		if s.pools[f.pool] > 0 {
+			s.pools[f.pool]--
+			s.countOp(p)
+			f.pc = 0
+			return false
+		}
+	case f.left > 0:
+		f.left--
+		f.pc = 0
+		return false
+	}
+	p.stack = p.stack[:len(p.stack)-1]
+	return false
+}
+
+// periodicWait arms the absolute timer of a periodic frame (clock_nanosleep
+// TIMER_ABSTIME); an expiry already past runs the body at once.
+func (s *sim) periodicWait(c *cpuState, p *task, f *frame) {
+	exp := f.next
+	f.next += f.every
+	f.pc = 0
+	p.periodicLatency = true
+	if exp <= s.now {
+		s.recordLatency(s.now-exp, true)
+		s.advance(c, p)
+		return
+	}
+	s.blockTimer(c, p, exp)
+}
+
+// countOp counts program-level operations of group 0 (Result.Ops).
+func (s *sim) countOp(p *task) {
+	if p.group == 0 && s.now >= s.warmup {
+		s.m.ops++
+	}
+}
+
+// blockTimer puts the task to sleep until at (hrtimer on its CPU).
+func (s *sim) blockTimer(c *cpuState, p *task, at int64) {
+	p.blockOn = waitTimer
+	s.blockTask(c, p)
+	s.q.push(event{at: at, kind: evTimer, a: int32(p.id)})
+}
+
+// barrierArrive is the futex barrier: the last live member to arrive wakes
+// the others. Returns true when the task continues at once.
+func (s *sim) barrierArrive(c *cpuState, p *task, o *op) bool {
+	b := s.barrierList[o.id]
+	if len(b.arrived)+1 >= s.groupAlive[p.group] {
+		s.barrierRelease(c.id, b)
+		return true
+	}
+	b.arrived = append(b.arrived, p)
+	p.granted = false
+	p.blockOn = waitBarrier
+	p.blockID = o.id
+	s.waitOrSpin(c, p, o.spin)
+	return false
+}
+
+// barrierRelease wakes every waiter of b (futex_wake(INT_MAX)).
+func (s *sim) barrierRelease(waker int, b *barrierState) {
+	for i, w := range b.arrived {
+		b.arrived[i] = nil
+		s.grant(waker, w, false)
+	}
+	b.arrived = b.arrived[:0]
+}
+
+// grant releases a waiter: a spinning one continues, a blocked one is woken.
+func (s *sim) grant(waker int, w *task, sync bool) {
+	w.granted = true
+	switch w.state {
+	case taskBlocked:
+		s.tryToWakeUp(w, waker, sync)
+	case taskRunning, taskRunnable:
+		if w.spinning {
+			w.spinEnd = s.now
+			if w.state == taskRunning {
+				s.reprogram(&s.cpus[w.cpu])
+			}
+		}
+	}
+}
+
+// waitOrSpin spins for up to spin before blocking.
+func (s *sim) waitOrSpin(c *cpuState, p *task, spin int64) {
+	if spin > 0 {
+		p.spinning = true
+		p.spinEnd = s.now + spin
+		s.syncCPU(c)
+		s.reprogram(c)
+		return
+	}
+	s.blockTask(c, p)
+}
+
+// chanSend posts o.wake messages, handing them to blocked receivers first.
+func (s *sim) chanSend(c *cpuState, p *task, o *op) bool {
+	ch := s.chanList[o.id]
+	if ch.capacity > 0 && ch.msgs >= ch.capacity && len(ch.receivers) == 0 {
+		ch.senders = append(ch.senders, p)
+		p.granted = false
+		p.blockOn = waitSend
+		p.stack[len(p.stack)-1].pc-- // retry the send when woken
+		s.blockTask(c, p)
+		return false
+	}
+	s.countOp(p)
+	for n := 0; n < o.wake; n++ {
+		if len(ch.receivers) > 0 {
+			w := ch.receivers[0]
+			copy(ch.receivers, ch.receivers[1:])
+			ch.receivers[len(ch.receivers)-1] = nil
+			ch.receivers = ch.receivers[:len(ch.receivers)-1]
+			s.grant(c.id, w, o.sync)
+			continue
+		}
+		ch.msgs++
+	}
+	return true
+}
+
+// chanRecv takes a message or waits for one; a blocked sender is woken.
+func (s *sim) chanRecv(c *cpuState, p *task, o *op) bool {
+	ch := s.chanList[o.id]
+	if ch.msgs > 0 {
+		ch.msgs--
+		if len(ch.senders) > 0 {
+			w := ch.senders[0]
+			copy(ch.senders, ch.senders[1:])
+			ch.senders[len(ch.senders)-1] = nil
+			ch.senders = ch.senders[:len(ch.senders)-1]
+			s.grant(c.id, w, true)
+		}
+		return true
+	}
+	ch.receivers = append(ch.receivers, p)
+	p.granted = false
+	p.blockOn = waitRecv
+	p.blockID = o.id
+	s.waitOrSpin(c, p, o.spin)
+	return false
+}
+
+// spinEnded handles the end of a spin: continue if granted, else block.
+func (s *sim) spinEnded(c *cpuState, p *task) {
+	p.spinning = false
+	if p.granted {
+		p.granted = false
+		s.advance(c, p)
+		return
+	}
+	s.blockTask(c, p)
+}
+
+// exitTask ends a task whose program is done (do_exit).
+func (s *sim) exitTask(c *cpuState, p *task) {
+	s.groupAlive[p.group]--
+	s.alive--
+	s.dequeueCurr(c, p, true)
+	p.state = taskDone
+	// A barrier may now be complete without the exited member.
+	for _, b := range s.barrierList {
+		if len(b.arrived) > 0 && len(b.arrived) >= s.groupAlive[b.arrived[0].group] {
+			s.barrierRelease(c.id, b)
+		}
+	}
+	if s.alive == 0 && s.finished == 0 {
+		s.finished = s.now
+	}
+	s.schedule(c)
+}
