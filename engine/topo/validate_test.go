@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"schedplay/engine/topo"
+	"schedplay/presets"
 )
 
 // TestBuildErrors: impossible machines and policies are errors naming the field.
@@ -69,11 +70,18 @@ func TestBuildErrors(t *testing.T) {
 }
 
 // TestMachinePresetsBuild: every machine preset decodes strictly and builds
-// under every policy preset.
+// under every policy preset (an ITMT policy needs the machine's priorities).
 func TestMachinePresetsBuild(t *testing.T) {
-	for _, m := range []string{"vera", "vera-node", "hikey960", "hikey960-dynamiq", "power7", "x86-smt", "intel-hybrid"} {
-		for _, p := range []string{"mainline", "v6-on", "v6-auto", "v6-off", "combined-asym-packing",
-			"asym-capacity-smt-asym-packing", "power7", "itmt", "dynamiq-asym-packing", "misfit", "none"} {
+	ps, err := presets.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	machines, policies := ps.Names(presets.Machine), ps.Names(presets.Policy)
+	if len(machines) < 7 || len(policies) < 11 {
+		t.Fatalf("%d machine and %d policy presets; want at least 7 and 11", len(machines), len(policies))
+	}
+	for _, m := range machines {
+		for _, p := range policies {
 			mach, pol := loadMachine(t, m), loadPolicy(t, p)
 			if p == "itmt" && mach.Priorities == nil {
 				if _, err := topo.Build(mach, pol); err == nil || !strings.Contains(err.Error(), "machine.priorities") {
