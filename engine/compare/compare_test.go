@@ -143,7 +143,7 @@ func TestWriteTextAligned(t *testing.T) {
 			t.Errorf("columns not aligned (B at %d, Difference at %d):\n%s\n%s", colB, colD, table[0], l)
 		}
 	}
-	for _, frag := range []string{"A = slow, B = fast; 4 repetitions each (seeds 10-13)", "± ", "work/s", "+", "%  (p=", "Lower is better for: mode transitions"} {
+	for _, frag := range []string{"A = slow, B = fast; 4 repetitions each (seeds 10-13)", "± ", "work/s", "+", "%  (p", "Lower is better for: mode transitions"} {
 		if !strings.Contains(out, frag) {
 			t.Errorf("output lacks %q:\n%s", frag, out)
 		}

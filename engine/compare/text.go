@@ -97,16 +97,16 @@ func diffText(r Row) string {
 	}
 	s := fmt.Sprintf("%+.2f%%", *r.DiffPct)
 	if r.P != nil {
-		s += fmt.Sprintf("  (p=%s)", pText(*r.P))
+		s += "  (" + pText(*r.P) + ")"
 	}
 	return s
 }
 
 func pText(p float64) string {
 	if p < 0.001 {
-		return "<0.001"
+		return "p<0.001"
 	}
-	return fmt.Sprintf("%.3f", p)
+	return fmt.Sprintf("p=%.3f", p)
 }
 
 // num formats a figure with about four significant digits.
