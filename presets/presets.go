@@ -99,7 +99,10 @@ func load(fsys fs.FS) (*Set, error) {
 		if err != nil {
 			return nil, err
 		}
-		sort.Strings(names)
+		// Sort by preset name, not file name ("hikey960" before "hikey960-dynamiq").
+		sort.Slice(names, func(i, j int) bool {
+			return strings.TrimSuffix(names[i], ".json") < strings.TrimSuffix(names[j], ".json")
+		})
 		for _, fn := range names {
 			p, err := loadFile(fsys, k, fn)
 			if err != nil {
