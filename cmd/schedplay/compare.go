@@ -1,9 +1,74 @@
 package main
 
-import "fmt"
+import (
+	"context"
+	"fmt"
 
-// cmdCompare is a placeholder until the verb lands; it is replaced, not kept.
+	"schedplay/engine/compare"
+	"schedplay/engine/sim"
+	"schedplay/site/api"
+)
+
+// cmdCompare runs two policies over the same seeds and prints the
+// mailing-list table.
 func cmdCompare(e *env, args []string) int {
-	fmt.Fprintln(e.stderr, "schedplay compare: not built yet")
-	return exitFailed
+	fs := newFlagSet(e, "compare", "SCENARIO --policy A --policy B [--reps N] [--seed N] [--vary path=v1,v2,…] [--set path=value]… [--json]")
+	var sets setFlags
+	var policies multiFlag
+	fs.Var(&policies, "policy", "policy preset `NAME` (give exactly two: A then B)")
+	fs.Var(&sets, "set", "override `path=value` applied to both sides (repeatable)")
+	reps := fs.Int("reps", 0, "repetitions (overrides run.reps)")
+	seed := fs.Int64("seed", -1, "first seed (overrides run.seed)")
+	vary := fs.String("vary", "", "`path=v1,v2,…`: one table per value")
+	jsonOut := fs.Bool("json", false, "print the table as JSON")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return flagExit(err)
+	}
+	if len(pos) != 1 || len(policies) != 2 {
+		if len(policies) != 2 {
+			fmt.Fprintf(e.stderr, "schedplay compare: give exactly two --policy flags (got %d)\n", len(policies))
+		}
+		fs.Usage()
+		return exitUsage
+	}
+	doc, err := loadScenario(e, pos[0])
+	if err != nil {
+		return reportError(e, "compare", err)
+	}
+	spec := compare.Spec{Scenario: doc, Presets: e.presets, Set: runOverrides(sets, *reps, *seed),
+		A: compare.PolicySide(policies[0]), B: compare.PolicySide(policies[1])}
+	if *vary != "" {
+		if spec.Vary, spec.Values, err = compare.ParseVary(*vary); err != nil {
+			fmt.Fprintf(e.stderr, "schedplay compare: %v\n", err)
+			return exitUsage
+		}
+	}
+	if _, _, err := spec.Resolve(firstValue(spec.Values)); err != nil {
+		return reportError(e, "compare", err)
+	}
+	t, err := compare.Run(context.Background(), sim.Run, spec)
+	if err != nil {
+		return reportError(e, "compare", err)
+	}
+	if *jsonOut {
+		b, err := api.Marshal(t)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "schedplay compare: %v\n", err)
+			return exitFailed
+		}
+		e.stdout.Write(b)
+		return exitOK
+	}
+	if err := compare.WriteText(e.stdout, t); err != nil {
+		return exitFailed
+	}
+	return exitOK
+}
+
+func firstValue(vs []string) string {
+	if len(vs) == 0 {
+		return ""
+	}
+	return vs[0]
 }

@@ -1,9 +1,178 @@
 package main
 
-import "fmt"
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
 
-// cmdRun is a placeholder until the verb lands; it is replaced, not kept.
+	"schedplay/engine/perfetto"
+	"schedplay/engine/scenario"
+	"schedplay/engine/sim"
+	"schedplay/engine/topo"
+	"schedplay/site/api"
+)
+
+// cmdRun simulates a scenario and prints its metrics.
 func cmdRun(e *env, args []string) int {
-	fmt.Fprintln(e.stderr, "schedplay run: not built yet")
-	return exitFailed
+	fs := newFlagSet(e, "run", "SCENARIO [--set path=value]… [--reps N] [--seed N] [--json] [--timeline] [--trace FILE]")
+	var sets setFlags
+	fs.Var(&sets, "set", "override `path=value` (repeatable; e.g. policy.hz=1000, workload.groups[0].count=22)")
+	reps := fs.Int("reps", 0, "repetitions (overrides run.reps)")
+	seed := fs.Int64("seed", -1, "first seed (overrides run.seed)")
+	jsonOut := fs.Bool("json", false, "print the result as JSON (the same bytes as POST /api/v1/simulate)")
+	timeline := fs.Bool("timeline", false, "with --json: include repetition 0's timeline and decisions")
+	trace := fs.String("trace", "", "write a Perfetto trace of repetition 0 to `FILE`")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return flagExit(err)
+	}
+	if len(pos) != 1 {
+		fs.Usage()
+		return exitUsage
+	}
+	_, r, code := resolveArg(e, "run", pos[0], runOverrides(sets, *reps, *seed))
+	if code != exitOK {
+		return code
+	}
+	res, err := sim.Run(context.Background(), r, sim.Options{Timeline: *timeline || *trace != ""})
+	if err != nil {
+		fmt.Fprintf(e.stderr, "schedplay run: %v\n", err)
+		return exitFailed
+	}
+	if *trace != "" {
+		if err := writeTrace(*trace, r, res); err != nil {
+			fmt.Fprintf(e.stderr, "schedplay run: %v\n", err)
+			return exitFailed
+		}
+		if !*timeline {
+			res.Timeline = nil
+		}
+	}
+	if *jsonOut {
+		b, err := api.Marshal(res)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "schedplay run: %v\n", err)
+			return exitFailed
+		}
+		e.stdout.Write(b)
+		return exitOK
+	}
+	writeSummary(e.stdout, r, res)
+	if *trace != "" {
+		fmt.Fprintf(e.stdout, "\ntrace of repetition 0 written to %s (open it in https://ui.perfetto.dev)\n", *trace)
+	}
+	return exitOK
+}
+
+// writeTrace writes the Perfetto trace of res to file.
+func writeTrace(file string, r *scenario.Resolved, res *sim.Result) error {
+	var opt perfetto.Options
+	if t, err := topo.Build(r.Machine, r.Policy.DomainPolicy); err == nil {
+		for _, cpus := range t.CoreCPUs {
+			var cs []int
+			for _, c := range cpus {
+				cs = append(cs, int(c))
+			}
+			opt.CoreCPUs = append(opt.CoreCPUs, cs)
+		}
+	}
+	f, err := os.Create(file)
+	if err != nil {
+		return err
+	}
+	if err := perfetto.Write(f, res, opt); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// writeSummary prints the readable report of a run.
+func writeSummary(w io.Writer, r *scenario.Resolved, res *sim.Result) {
+	s := res.Summary
+	n := len(res.Reps)
+	fmt.Fprintf(w, "%s\n%d repetition(s), seeds %d-%d, up to %s each\n\n", r.Name, n, r.Run.Seed, r.Run.Seed+uint64(max(n-1, 0)), r.Run.Duration)
+	row := func(name, val string) { fmt.Fprintf(w, "%-18s %s\n", name, val) }
+	tp, unit := s.Throughput, res.Unit
+	if s.GFLOPS.Mean > 0 {
+		tp, unit = s.GFLOPS, "GFLOP/s"
+	}
+	row("Throughput", fmt.Sprintf("%s %s (min %s, max %s)", pm(tp), unit, num(tp.Min), num(tp.Max)))
+	done := 0
+	for _, rep := range res.Reps {
+		if rep.Completion > 0 {
+			done++
+		}
+	}
+	if done == n && n > 0 {
+		row("Completion", fmt.Sprintf("%s ms (every repetition finished)", pmScaled(s.Completion, 1e-6)))
+	} else {
+		row("Completion", fmt.Sprintf("%d of %d repetitions finished within %s", done, n, r.Run.Duration))
+	}
+	row("Mode transitions", pm(s.ModeTransitions))
+	row("PE alternations", pm(s.PEAlternations))
+	row("Migrations", pm(s.Migrations)+migrationCauses(res.Reps))
+	row("Context switches", pm(s.ContextSwitches))
+	if s.LatencyP50.N > 0 && s.LatencyMax.Max > 0 {
+		row("Wake-up latency", fmt.Sprintf("p50 %s us, p99 %s us, p99.9 %s us, max %s us",
+			pmScaled(s.LatencyP50, 1e-3), pmScaled(s.LatencyP99, 1e-3), pmScaled(s.LatencyP999, 1e-3), pmScaled(s.LatencyMax, 1e-3)))
+	}
+	if s.OpTime.Mean > 0 {
+		row("Op time", pmScaled(s.OpTime, 1e-3)+" us/op")
+	}
+	for _, wn := range res.Warnings {
+		fmt.Fprintf(w, "warning: %s\n", wn)
+	}
+}
+
+// migrationCauses lists the mean migrations per cause, the non-zero ones.
+func migrationCauses(reps []sim.RepMetrics) string {
+	if len(reps) == 0 {
+		return ""
+	}
+	var sum [7]float64
+	for _, r := range reps {
+		m := r.Migrations
+		for i, v := range []int64{m.Wakeup, m.Periodic, m.Newidle, m.Nohz, m.Active, m.Misfit, m.Asym} {
+			sum[i] += float64(v)
+		}
+	}
+	var parts []string
+	for i, name := range []string{"wakeup", "periodic", "newidle", "nohz", "active", "misfit", "asym"} {
+		if sum[i] > 0 {
+			parts = append(parts, fmt.Sprintf("%s %s", name, num(sum[i]/float64(len(reps)))))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(parts, ", ") + ")"
+}
+
+func pm(s sim.Stat) string { return pmScaled(s, 1) }
+
+func pmScaled(s sim.Stat, k float64) string {
+	if s.N > 1 {
+		return num(s.Mean*k) + " ± " + num(s.Stddev*k)
+	}
+	return num(s.Mean * k)
+}
+
+// num formats a figure with about four significant digits.
+func num(v float64) string {
+	a := v
+	if a < 0 {
+		a = -a
+	}
+	switch {
+	case a >= 1000 || a == float64(int64(a)):
+		return fmt.Sprintf("%.0f", v)
+	case a >= 100:
+		return fmt.Sprintf("%.1f", v)
+	case a >= 1:
+		return fmt.Sprintf("%.2f", v)
+	}
+	return fmt.Sprintf("%.3g", v)
 }

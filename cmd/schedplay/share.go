@@ -1,9 +1,42 @@
 package main
 
-import "fmt"
+import (
+	"fmt"
 
-// cmdShare is a placeholder until the verb lands; it is replaced, not kept.
+	"schedplay/engine/scenario"
+	"schedplay/site/api"
+)
+
+// cmdShare prints the share link of a scenario (after validating it).
 func cmdShare(e *env, args []string) int {
-	fmt.Fprintln(e.stderr, "schedplay share: not built yet")
-	return exitFailed
+	fs := newFlagSet(e, "share", "SCENARIO [--set path=value]… [--base URL] [--json]")
+	var sets setFlags
+	fs.Var(&sets, "set", "override `path=value` (repeatable)")
+	base := fs.String("base", scenario.DefaultBase, "base `URL` of the playground")
+	jsonOut := fs.Bool("json", false, "print {\"url\", \"fragment_bytes\", \"json_bytes\"}")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return flagExit(err)
+	}
+	if len(pos) != 1 {
+		fs.Usage()
+		return exitUsage
+	}
+	doc, _, code := resolveArg(e, "share", pos[0], sets)
+	if code != exitOK {
+		return code
+	}
+	link, err := scenario.ShareURL(*base, doc)
+	if err != nil {
+		return reportError(e, "share", err)
+	}
+	if *jsonOut {
+		enc, _ := scenario.Encode(doc)
+		p, _ := scenario.EncodeShare(doc)
+		b, _ := api.Marshal(map[string]any{"url": link, "fragment_bytes": len(p) + 3, "json_bytes": len(enc)})
+		e.stdout.Write(b)
+		return exitOK
+	}
+	fmt.Fprintln(e.stdout, link)
+	return exitOK
 }

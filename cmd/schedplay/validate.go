@@ -1,9 +1,56 @@
 package main
 
-import "fmt"
+import (
+	"fmt"
 
-// cmdValidate is a placeholder until the verb lands; it is replaced, not kept.
+	"schedplay/engine/scenario"
+	"schedplay/site/api"
+)
+
+// cmdValidate checks a scenario and prints every error with its path
+// (exit 3 when invalid).
 func cmdValidate(e *env, args []string) int {
-	fmt.Fprintln(e.stderr, "schedplay validate: not built yet")
-	return exitFailed
+	fs := newFlagSet(e, "validate", "SCENARIO [--set path=value]… [--json]")
+	var sets setFlags
+	fs.Var(&sets, "set", "override `path=value` (repeatable)")
+	jsonOut := fs.Bool("json", false, "print the result as JSON")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return flagExit(err)
+	}
+	if len(pos) != 1 {
+		fs.Usage()
+		return exitUsage
+	}
+	doc, err := loadScenario(e, pos[0])
+	if err == nil {
+		doc, err = scenario.Apply(doc, e.presets, sets)
+	}
+	var r *scenario.Resolved
+	if err == nil {
+		r, err = scenario.Resolve(doc, e.presets)
+	}
+	if err != nil {
+		l := scenario.Errors(err)
+		code := reportError(e, "validate", err)
+		if *jsonOut && code == exitInvalid {
+			b, _ := api.Marshal(map[string]any{"valid": false, "errors": l})
+			e.stdout.Write(b)
+		}
+		return code
+	}
+	n := r.Machine.Nodes * r.Machine.CoresPerNode * r.Machine.ThreadsPerCore
+	tasks := 0
+	for _, g := range r.Workload.Groups {
+		tasks += g.Count
+	}
+	ev := scenario.EstimateEvents(r, n)
+	if *jsonOut {
+		b, _ := api.Marshal(map[string]any{"valid": true, "resolved": r, "events_per_rep": int64(ev)})
+		e.stdout.Write(b)
+		return exitOK
+	}
+	fmt.Fprintf(e.stdout, "ok: %q: %d CPUs, %d tasks, %d repetitions of up to %s (about %.3g events each)\n",
+		r.Name, n, tasks, r.Run.Reps, r.Run.Duration, ev)
+	return exitOK
 }

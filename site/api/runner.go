@@ -2,7 +2,6 @@ package api
 
 import (
 	"context"
-	"errors"
 
 	"schedplay/engine/scenario"
 	"schedplay/engine/sim"
@@ -11,6 +10,5 @@ import (
 // defaultRunner is the simulator the handler runs unless WithRunner says
 // otherwise.
 func defaultRunner(ctx context.Context, r *scenario.Resolved, opt sim.Options) (*sim.Result, error) {
-	_, _, _ = ctx, r, opt
-	return nil, errors.New("the simulator is not built into this binary yet")
+	return sim.Run(ctx, r, opt)
 }

@@ -1,0 +1,164 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"schedplay/engine/scenario"
+)
+
+// Shared argument handling of the scenario verbs (run, compare, validate,
+// share): SCENARIO is a preset name, a JSON file, "-" for stdin, or a share
+// link; --set path=value overrides follow it.
+
+// setFlags collects repeated --set path=value arguments.
+type setFlags []scenario.Override
+
+func (s *setFlags) String() string { return "" }
+
+func (s *setFlags) Set(v string) error {
+	o, err := scenario.ParseSet(v)
+	if err != nil {
+		return err
+	}
+	*s = append(*s, o)
+	return nil
+}
+
+// multiFlag collects a repeated string flag.
+type multiFlag []string
+
+func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
+func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
+
+// parseInterspersed parses flags that may come before or after the
+// positional arguments ("run vera-sgemm-nvpl --reps 3") and returns the
+// positionals.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		if args[0] == "-" || !strings.HasPrefix(args[0], "-") {
+			pos = append(pos, args[0])
+			args = args[1:]
+			continue
+		}
+		pos = append(pos, args...) // after "--"
+		return pos, nil
+	}
+}
+
+// newFlagSet returns a flag set that prints its usage to e.stderr.
+func newFlagSet(e *env, name, usage string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(e.stderr, "usage: schedplay %s %s\n\nflags:\n", name, usage)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// flagExit maps a flag parsing error to an exit code (-h is success).
+func flagExit(err error) int {
+	if errors.Is(err, flag.ErrHelp) {
+		return exitOK
+	}
+	return exitUsage
+}
+
+// loadScenario reads SCENARIO.
+func loadScenario(e *env, arg string) (*scenario.Scenario, error) {
+	switch {
+	case arg == "-":
+		data, err := io.ReadAll(io.LimitReader(e.stdin, scenario.MaxDocumentSize+1))
+		if err != nil {
+			return nil, fmt.Errorf("reading stdin: %w", err)
+		}
+		return scenario.Decode(data)
+	case strings.Contains(arg, "://") || strings.HasPrefix(arg, "#") || strings.HasPrefix(arg, "s=") || strings.HasPrefix(arg, "?preset="):
+		return scenario.FromReference(arg, e.presets)
+	}
+	if st, err := os.Stat(arg); err == nil && !st.IsDir() {
+		if st.Size() > scenario.MaxDocumentSize {
+			return nil, scenario.ErrorList{{Msg: fmt.Sprintf("%s is %d bytes; the limit is %d", arg, st.Size(), scenario.MaxDocumentSize)}}
+		}
+		data, err := os.ReadFile(arg)
+		if err != nil {
+			return nil, err
+		}
+		s, err := scenario.Decode(data)
+		if err != nil {
+			return nil, prefixFile(arg, err)
+		}
+		return s, nil
+	}
+	if strings.HasSuffix(arg, ".json") {
+		return nil, fmt.Errorf("%s: no such file", arg)
+	}
+	return scenario.FromReference(arg, e.presets)
+}
+
+func prefixFile(name string, err error) error {
+	l := scenario.Errors(err)
+	for _, x := range l {
+		if x.Path == "" {
+			x.Msg = name + ": " + x.Msg
+		}
+	}
+	return l
+}
+
+// resolveArg loads SCENARIO, applies overrides and resolves it. The exit
+// code is exitInvalid for scenario errors (printed with their paths) and
+// exitFailed for I/O errors.
+func resolveArg(e *env, verb, arg string, sets []scenario.Override) (*scenario.Scenario, *scenario.Resolved, int) {
+	doc, err := loadScenario(e, arg)
+	if err == nil {
+		doc, err = scenario.Apply(doc, e.presets, sets)
+	}
+	var r *scenario.Resolved
+	if err == nil {
+		r, err = scenario.Resolve(doc, e.presets)
+	}
+	if err != nil {
+		return nil, nil, reportError(e, verb, err)
+	}
+	return doc, r, exitOK
+}
+
+// reportError prints err; scenario errors one per line with their paths.
+func reportError(e *env, verb string, err error) int {
+	var l scenario.ErrorList
+	var one *scenario.Error
+	if !errors.As(err, &l) && !errors.As(err, &one) {
+		fmt.Fprintf(e.stderr, "schedplay %s: %v\n", verb, err)
+		return exitFailed
+	}
+	for _, x := range scenario.Errors(err) {
+		fmt.Fprintf(e.stderr, "schedplay %s: %s\n", verb, x.Error())
+	}
+	return exitInvalid
+}
+
+// runOverrides adds --reps and --seed to the --set list.
+func runOverrides(sets setFlags, reps int, seed int64) []scenario.Override {
+	out := append([]scenario.Override(nil), sets...)
+	if reps != 0 {
+		out = append(out, scenario.Override{Path: "run.reps", Value: []byte(fmt.Sprint(reps))})
+	}
+	if seed >= 0 {
+		out = append(out, scenario.Override{Path: "run.seed", Value: []byte(fmt.Sprint(seed))})
+	}
+	return out
+}
