@@ -256,12 +256,11 @@ func (s *sim) nohzIdleBalance(ilb int) {
 		}
 	}
 	s.nohzNextBalance = next
-	if work > 0 && !ic.hkBusy && ic.curr == nil {
-		// the softirq keeps the ILB's PE busy
-		s.syncCPU(ic)
-		ic.hkBusy = true
-		ic.hkEnd = s.now + work
+	if work > 0 && !ic.irqBusy && ic.curr == nil {
+		// the softirq keeps the ILB's PE busy (idle_cpu() stays true)
+		ic.irqBusy = true
+		ic.irqEnd = s.now + work
 		s.peBusyChanged(ic)
-		s.q.push(event{at: ic.hkEnd, kind: evHousekeepingEnd, a: int32(ilb)})
+		s.q.push(event{at: ic.irqEnd, kind: evIRQEnd, a: int32(ilb)})
 	}
 }

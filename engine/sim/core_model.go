@@ -72,7 +72,7 @@ func (s *sim) reprogram(c *cpuState) {
 }
 
 // peBusy reports whether a CPU's PE is executing (a task, spinning, or kernel noise).
-func (s *sim) peBusy(c *cpuState) bool { return c.curr != nil || c.hkBusy }
+func (s *sim) peBusy(c *cpuState) bool { return c.curr != nil || c.hkBusy || c.irqBusy }
 
 // peBusyChanged re-evaluates a core after one of its PEs changed state.
 func (s *sim) peBusyChanged(c *cpuState) {
@@ -203,13 +203,24 @@ func (s *sim) coreEvaluate(core int) {
 		} else if busy == 1 {
 			j := bits.TrailingZeros32(k.busy)
 			st := false
-			if !k.hw2T && k.owner == j {
+			qual, hold := int64(sm.Qual), int64(sm.Hold)
+			switch {
+			case !k.hw2T && k.owner == j:
 				st = true
-			} else {
-				ready := k.lastTransition + int64(sm.Hold)
+			case !k.hw2T:
+				// The active PE changes: free only when the old owner has
+				// been idle beyond T_qual + T_hold; otherwise the core
+				// repartitions (2T) and must re-qualify (§7.2).
+				if s.now-k.idleSince[k.owner] >= qual+hold {
+					st = true
+				} else {
+					next = max(k.idleSince[k.owner]+qual, s.now+hold)
+				}
+			default:
+				ready := k.lastTransition + hold
 				for t := 0; t < n; t++ {
 					if t != j {
-						ready = max(ready, k.idleSince[t]+int64(sm.Qual))
+						ready = max(ready, k.idleSince[t]+qual)
 					}
 				}
 				if s.now >= ready {

@@ -15,7 +15,7 @@ const (
 	evCoreEval                      // a core's mode may change (qualification/hold/switch end; a = core)
 	evILB                           // nohz idle balance runs on the ILB CPU (a = cpu)
 	evStopper                       // active_load_balance_cpu_stop() on a source CPU (a = src, b = dst)
-	evResched                       // deferred resched after a context switch cost (a = cpu)
+	evIRQEnd                        // the ILB softirq on an idle CPU ends (a = cpu)
 )
 
 // event is one entry of the queue: integer-ns time, insertion sequence

@@ -266,6 +266,12 @@ func (s *sim) loop(ctx context.Context, rep, reps int) (int64, error) {
 			if c.hkBusy && s.now >= c.hkEnd {
 				s.housekeepingEnd(c)
 			}
+		case evIRQEnd:
+			c := &s.cpus[ev.a]
+			if c.irqBusy && s.now >= c.irqEnd {
+				c.irqBusy = false
+				s.peBusyChanged(c)
+			}
 		case evCoreEval:
 			k := &s.cores[ev.a]
 			if ev.gen == k.gen {

@@ -99,8 +99,10 @@ type cpuState struct {
 	loadWeight int64   // cfs_rq->load.weight
 	pending    int     // wake-ups on their way (ttwu_pending)
 	stallUntil int64   // no progress before this (ctx switch, housekeeping)
-	hkBusy     bool
+	hkBusy     bool    // kernel noise (kworker): the CPU is not idle
 	hkEnd      int64
+	irqBusy    bool // softirq on the idle task (ILB): the PE is busy, the CPU still idle
+	irqEnd     int64
 	gen        uint32 // invalidates evComputeEnd
 	lastUpd    int64
 	rate       float64

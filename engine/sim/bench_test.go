@@ -1,0 +1,26 @@
+package sim
+
+import (
+	"context"
+	"testing"
+)
+
+// BenchmarkRun times one simulated second of the reference scenarios.
+func BenchmarkRun(b *testing.B) {
+	cases := []struct{ name, doc string }{
+		{"vera-sgemm-nvpl-1s", `{"schedplay":1,"machine":{"preset":"vera"},"policy":{"preset":"mainline"},"workload":{"preset":"sgemm-nvpl"},"run":{"duration":"1s","until":"duration","seed":1,"reps":1}}`},
+		{"vera-full-352", `{"schedplay":1,"machine":{"preset":"vera"},"policy":{"preset":"mainline"},"workload":{"groups":[{"name":"hog","count":352,"program":[{"repeat":100000,"do":[{"compute":"10ms","jitter":0.05},{"sleep":"200us"}]}]}]},"run":{"duration":"1s","until":"duration","seed":1,"reps":1}}`},
+		{"hikey960-dynamiq-sysbench-8", `{"schedplay":1,"machine":{"preset":"hikey960-dynamiq"},"policy":{"preset":"misfit"},"workload":{"preset":"sysbench-cpu"},"run":{"duration":"1s","until":"duration","seed":1,"reps":1}}`},
+	}
+	for _, c := range cases {
+		r := resolveJSON(b, c.doc)
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := Run(context.Background(), r, Options{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
