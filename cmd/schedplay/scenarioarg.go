@@ -85,6 +85,9 @@ func loadScenario(e *env, arg string) (*scenario.Scenario, error) {
 		if err != nil {
 			return nil, fmt.Errorf("reading stdin: %w", err)
 		}
+		if t := strings.TrimSpace(string(data)); t != "" && t[0] != '{' && !strings.ContainsAny(t, "\n{") {
+			return scenario.FromReference(t, e.presets) // a link or preset name piped in
+		}
 		return scenario.Decode(data)
 	case strings.Contains(arg, "://") || strings.HasPrefix(arg, "#") || strings.HasPrefix(arg, "s=") || strings.HasPrefix(arg, "?preset="):
 		return scenario.FromReference(arg, e.presets)

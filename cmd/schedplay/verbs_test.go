@@ -62,6 +62,8 @@ func TestVerbExitCodesAndOutput(t *testing.T) {
 	}{
 		{"validate ok", "", []string{"validate", file}, exitOK, []string{`ok: "small <test>": 4 CPUs, 3 tasks, 2 repetitions of up to 50ms`}, nil},
 		{"validate stdin", small, []string{"validate", "-"}, exitOK, []string{"ok:"}, nil},
+		{"validate link on stdin", "https://x/?preset=vera-sgemm-nvpl\n", []string{"validate", "-"}, exitOK, []string{"ok:", "352 CPUs"}, nil},
+		{"validate garbage on stdin", "hello", []string{"validate", "-"}, exitInvalid, nil, []string{`"hello" is neither a scenario preset nor a share link`}},
 		{"validate every error", "", []string{"validate", bad}, exitInvalid, nil, []string{
 			"schedplay validate: machine.threads_per_core: 3 is not a hardware thread count",
 			"workload.groups[0].count: 1000000 tasks exceed the limit of 16384",
