@@ -1,0 +1,54 @@
+package sim
+
+import "testing"
+
+// Two nice-0 hogs on one CPU alternate at tick granularity: the 2.8 ms
+// slice (0.7 ms × 4 on ≥ 8 CPUs) rounds up to 4 ms at HZ=250, 3 ms at HZ=1000.
+func TestEEVDFTwoHogsAlternate(t *testing.T) {
+	for _, c := range []struct {
+		hz     string
+		wantMs int64
+	}{{"250", 4}, {"1000", 3}} {
+		doc := `{"schedplay":1,"machine":{"nodes":1,"cores_per_node":8,"threads_per_core":1},
+			"policy":{"hz":` + c.hz + `},
+			"workload":{"groups":[{"name":"hog","count":2,"cpus":"3","program":[{"compute":"200ms"}]}]},
+			"run":{"duration":"300ms","seed":1,"reps":1}}`
+		res := mustRun(t, resolveJSON(t, doc), Options{Timeline: true})
+		runs := res.Timeline.Runs[3]
+		if len(runs) < 20 {
+			t.Fatalf("HZ=%s: only %d run intervals on cpu 3", c.hz, len(runs))
+		}
+		for i, iv := range runs[1 : len(runs)-2] {
+			d := (iv.End - iv.Start) / 1_000_000
+			if d != c.wantMs && d != c.wantMs-1 {
+				t.Fatalf("HZ=%s: interval %d lasts %d ns; want ≈%d ms", c.hz, i+1, iv.End-iv.Start, c.wantMs)
+			}
+			if runs[i+1].Task == runs[i+2].Task {
+				t.Fatalf("HZ=%s: task %d ran twice in a row at %d", c.hz, iv.Task, iv.Start)
+			}
+		}
+	}
+}
+
+// A nice -5 hog gets about 3121/(3121+1024) of the CPU against a nice-0 hog.
+func TestEEVDFNiceShare(t *testing.T) {
+	doc := `{"schedplay":1,"machine":{"nodes":1,"cores_per_node":8,"threads_per_core":1},
+		"workload":{"groups":[
+			{"name":"heavy","count":1,"nice":-5,"cpus":"2","program":[{"compute":"1s"}]},
+			{"name":"light","count":1,"cpus":"2","program":[{"compute":"1s"}]}]},
+		"run":{"duration":"800ms","until":"duration","seed":1,"reps":1}}`
+	res := mustRun(t, resolveJSON(t, doc), Options{Timeline: true})
+	var heavy, light int64
+	for _, iv := range res.Timeline.Runs[2] {
+		if iv.Task == 0 {
+			heavy += iv.End - iv.Start
+		} else {
+			light += iv.End - iv.Start
+		}
+	}
+	share := float64(heavy) / float64(heavy+light)
+	want := 3121.0 / (3121 + 1024)
+	if share < want-0.04 || share > want+0.04 {
+		t.Errorf("nice -5 share = %.3f; want ≈%.3f", share, want)
+	}
+}
