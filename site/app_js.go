@@ -95,12 +95,13 @@ func (a *App) dispatch(act Action) {
 			a.editAt = nowMs()
 		}
 		go a.validate(after)
+		_, cpuErr := a.state.CPUs()
 		switch act.(type) {
 		case SelectScenario, LoadDoc:
 			a.run() // an explicit choice always shows its result
 		default:
-			if a.state.Live && a.isSmall() {
-				a.run()
+			if (a.state.Live && a.isSmall()) || (cpuErr != nil && a.state.Catalog != nil) {
+				a.run() // (a machine too large to run is refused at once, with the reason)
 			}
 		}
 	}

@@ -138,6 +138,8 @@ func DefaultDoc() Doc {
 }
 
 // DefaultScenarioJSON is the built-in default scenario.
-const DefaultScenarioJSON = `{"schedplay":1,"name":"hikey960 DynamiQ, sysbench-cpu",` +
-	`"machine":{"preset":"hikey960"},"policy":{"preset":"mainline"},` +
-	`"workload":{"preset":"sysbench-cpu"},"run":{"duration":"200ms","seed":1,"reps":3}}`
+const DefaultScenarioJSON = `{"schedplay":1,"name":"hikey960 DynamiQ, sysbench-cpu, 4 threads",` +
+	`"machine":{"preset":"hikey960-dynamiq"},"policy":{"preset":"mainline"},` +
+	`"workload":{"preset":"sysbench-cpu","groups":[{"name":"sysbench","count":4,` +
+	`"program":[{"pool":"requests","total":10000,"do":[{"compute":"1ms"}]}]}]},` +
+	`"run":{"duration":"100ms","until":"duration","seed":1,"reps":3}}`

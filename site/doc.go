@@ -326,3 +326,27 @@ func Compact(v any) string {
 	}
 	return string(b)
 }
+
+// IndentShallow renders a value for an editor: a list puts one compact
+// element per line (core classes, program steps), anything else indents.
+func IndentShallow(v any) string {
+	list, ok := v.([]any)
+	if !ok {
+		return Indent(v)
+	}
+	if len(list) == 0 {
+		return "[]"
+	}
+	var b strings.Builder
+	b.WriteString("[\n")
+	for i, x := range list {
+		b.WriteString("  ")
+		b.WriteString(Compact(x))
+		if i < len(list)-1 {
+			b.WriteString(",")
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("]")
+	return b.String()
+}

@@ -210,7 +210,7 @@ func (a *App) field(b builder, parent dom.Element, f Field) {
 		case hasDraft:
 			text = draft
 		case v != nil:
-			text = Indent(v)
+			text = IndentShallow(v)
 		}
 		ta.SetValue(text)
 		lines := 1

@@ -37,6 +37,7 @@ type timelineView struct {
 	dirty   bool
 	key     string // what the cached layout was computed for
 	layout  Layout
+	cpus    []LaneCPU
 	w, h    float64
 	dragX   float64
 	drag    bool
@@ -53,8 +54,8 @@ func newTimelineView(a *App, b builder, parent dom.Element) *timelineView {
 	t.head = b.el(t.box, "div", "tl-head")
 	b.text(t.head, "h2", "", "Timeline")
 	ctl := b.el(t.head, "div", "tl-ctl")
-	b.button(ctl, "zoom-in", "", "＋", func() { t.zoomBy(zoomStep, -1) }).SetAttribute("aria-label", "zoom in (+)")
-	b.button(ctl, "zoom-out", "", "－", func() { t.zoomBy(1/zoomStep, -1) }).SetAttribute("aria-label", "zoom out (-)")
+	b.button(ctl, "zoom-in", "", "+", func() { t.zoomBy(zoomStep, -1) }).SetAttribute("aria-label", "zoom in (+)")
+	b.button(ctl, "zoom-out", "", "−", func() { t.zoomBy(1/zoomStep, -1) }).SetAttribute("aria-label", "zoom out (-)")
 	b.button(ctl, "zoom-reset", "", "whole run", func() { a.dispatch(Zoom{}) }).SetAttribute("aria-label", "show the whole run (0)")
 	rows := b.el(ctl, "label", "check")
 	cb := b.el(rows, "input", "").(*dom.HTMLInputElement)
@@ -275,15 +276,19 @@ func (t *timelineView) draw() {
 	if w < 300 {
 		w = 300
 	}
-	key := fmt.Sprintf("%p|%v|%.0f", res, s.View.AllRows, w)
+	key := fmt.Sprintf("%p|%v|%.0f|%p", res, s.View.AllRows, w, s.Catalog)
 	if key != t.key {
 		cpus := s.Run.CPUs
+		if len(cpus) != len(tl.Runs) && s.Run.ResultDoc == s.Doc.Canonical() {
+			cpus, _ = s.CPUs() // the run started before the presets were known
+		}
 		if len(cpus) != len(tl.Runs) {
 			cpus = make([]LaneCPU, len(tl.Runs))
 			for i := range cpus {
 				cpus[i] = LaneCPU{CPU: i, Core: i}
 			}
 		}
+		t.cpus = cpus
 		t.layout = LayoutLanes(cpus, tlMaxH-tlAxisH, s.View.AllRows)
 		h := t.layout.Height + tlAxisH + 2
 		if s.View.AllRows || h > tlMaxH {
@@ -319,7 +324,9 @@ func (t *timelineView) draw() {
 		x := math.Round(sc.TimeToPx(tk)) + 0.5
 		ctx.MoveTo(x, tlAxisH-4)
 		ctx.LineTo(x, t.h)
-		ctx.FillText(FormatNs(float64(tk)), x+3, tlAxisH/2, 80)
+		if x < t.w-50 {
+			ctx.FillText(FormatNs(float64(tk)), x+3, tlAxisH/2, 80)
+		}
 	}
 	ctx.Stroke()
 	// clip to the content area
@@ -448,7 +455,7 @@ func (t *timelineView) drawHover(tl *sim.Timeline, sc TimeScale, top, scrollY fl
 	t.ctx.Stroke()
 	t.ctx.SetGlobalAlpha(1)
 	h := HitTest(t.layout, sc, tl, v.HoverX, v.HoverY-top)
-	lines := tooltipLines(h, t.layout, tl, t.a.state.Run.CPUs)
+	lines := tooltipLines(h, t.layout, tl, t.cpus)
 	if len(lines) == 0 {
 		t.tip.Style().SetProperty("display", "none", "")
 		return

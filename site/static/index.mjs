@@ -1,8 +1,9 @@
-// schedplay page glue: start the engine Web Workers and boot the Go UI.
+// schedplay page glue: start the engine Web Worker and boot the Go UI.
 // The engine (wasm/engine behind syumai/workers) answers Requests; every
 // request runs in a fresh Go instance. A new simulate/compare request
 // cancels a running one by terminating its worker; a warm spare worker
-// (wasm already compiled) takes over so the next run starts at once.
+// (created once the first one has loaded app.wasm, so it comes from the
+// HTTP cache) takes over so the next run starts at once.
 const workerURL = new URL("./engine-worker.mjs", import.meta.url);
 const pending = new Map();
 let seq = 0, runW = null, spareW = null;
@@ -10,6 +11,7 @@ let seq = 0, runW = null, spareW = null;
 function spawn() {
   const w = new Worker(workerURL, { type: "module" });
   w.onmessage = (e) => {
+    if (!spareW && w === runW) spareW = spawn();
     const p = pending.get(e.data.id);
     if (!p) return;
     pending.delete(e.data.id);
@@ -18,57 +20,56 @@ function spawn() {
   };
   w.onerror = (e) => {
     e.preventDefault();
-    failWorker(w, "the engine worker failed to start: " + (e.message || "unknown error"));
+    for (const [id, p] of pending) {
+      if (p.worker !== w) continue;
+      pending.delete(id);
+      p.resolve({ status: 0, body: JSON.stringify({ error: { message: "the engine worker failed: " + (e.message || "unknown error") } }) });
+    }
   };
   return w;
 }
 
-function failWorker(w, msg) {
-  for (const [id, p] of pending) {
-    if (p.worker !== w) continue;
-    pending.delete(id);
-    p.resolve({ status: 0, body: JSON.stringify({ error: { message: msg } }) });
-  }
-}
+function isRun(url) { return /\/api\/v1\/(simulate|compare)\b/.test(url); }
 
-function workers() {
-  if (!runW) runW = spawn();
-  if (!spareW) spareW = spawn();
-}
-
-function busy(w) {
-  for (const p of pending.values()) if (p.worker === w) return true;
+function busyRun(w) {
+  for (const p of pending.values()) if (p.worker === w && isRun(p.msg.url)) return true;
   return false;
 }
 
-// engineCancel stops a running simulation (if any) and reports whether it did.
+// engineCancel stops a running simulation (if any) and reports whether it
+// did. Other requests on that worker move to its replacement.
 globalThis.engineCancel = () => {
-  workers();
-  if (!busy(runW)) return false;
+  if (!runW || !busyRun(runW)) return false;
   const old = runW;
-  runW = spareW;
-  spareW = spawn();
+  runW = spareW || spawn();
+  spareW = null;
   old.terminate();
   for (const [id, p] of pending) {
     if (p.worker !== old) continue;
-    pending.delete(id);
-    p.resolve({ status: 499, cancelled: true, body: JSON.stringify({ error: { message: "cancelled" } }) });
+    if (isRun(p.msg.url)) {
+      pending.delete(id);
+      p.resolve({ status: 499, cancelled: true, body: JSON.stringify({ error: { message: "cancelled" } }) });
+    } else {
+      p.worker = runW;
+      runW.postMessage(p.msg);
+    }
   }
+  if (!spareW) spareW = spawn();
   return true;
 };
 
 // engineFetch(method, url, body) → Promise<{status, body, ms, cancelled}>.
 globalThis.engineFetch = (method, url, body) => new Promise((resolve) => {
-  workers();
-  const isRun = /\/api\/v1\/(simulate|compare)\b/.test(url);
-  if (isRun) globalThis.engineCancel();
-  const w = isRun ? runW : spareW;
+  if (!runW) runW = spawn();
+  if (isRun(url)) globalThis.engineCancel();
+  const w = isRun(url) ? runW : (spareW || runW);
   const id = ++seq;
-  pending.set(id, { resolve, worker: w });
-  w.postMessage({ id, method, url, body: body ?? null });
+  const msg = { id, method, url, body: body ?? null };
+  pending.set(id, { resolve, worker: w, msg });
+  w.postMessage(msg);
 });
 
-workers();
+runW = spawn();
 
 const go = new Go();
 const wasmURL = new URL("./ui/ui.wasm", import.meta.url);

@@ -1,0 +1,337 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+)
+
+// awaitPromise makes Evaluate wait for a returned Promise.
+func awaitPromise(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }
+
+// setField sets a control's value and fires its change event, as a user
+// committing an edit does.
+func setField(t *testing.T, ctx context.Context, id, value string) {
+	t.Helper()
+	js := fmt.Sprintf(`(() => { const e = document.getElementById(%q); if (!e) return false;
+		e.value = %q; e.dispatchEvent(new Event("change", {bubbles: true})); return true; })()`, id, value)
+	if !eval[bool](t, ctx, js) {
+		t.Fatalf("no control #%s", id)
+	}
+}
+
+func click(t *testing.T, ctx context.Context, sel string) {
+	t.Helper()
+	run(t, ctx, "click "+sel, chromedp.Click(sel, chromedp.ByQuery))
+}
+
+// waitNewResult waits for a finished run whose figures differ from before
+// (or any finished run when before is "").
+func waitNewResult(t *testing.T, ctx context.Context, before string) string {
+	t.Helper()
+	var got string
+	run(t, ctx, "wait for a new result", chromedp.Poll(fmt.Sprintf(`(() => {
+		const f = document.getElementById("figures");
+		if (!f || f.getAttribute("data-status") !== "done") return false;
+		const t = f.querySelector(".figs"); const s = t ? t.textContent : "";
+		return s !== "" && s !== %q ? s : false; })()`, before), &got, chromedp.WithPollingInterval(10*time.Millisecond)))
+	return got
+}
+
+func figs(t *testing.T, ctx context.Context) string {
+	return eval[string](t, ctx, `(document.querySelector("#figures .figs") || {}).textContent || ""`)
+}
+
+func scenarioJSON(t *testing.T, ctx context.Context) string {
+	t.Helper()
+	click(t, ctx, "#tab-json")
+	run(t, ctx, "json tab", chromedp.WaitVisible("#f-json", chromedp.ByQuery))
+	return eval[string](t, ctx, `document.getElementById("f-json").value`)
+}
+
+func TestLoadPageAndTransferSize(t *testing.T) {
+	ctx := newPage(t, 90*time.Second)
+	before := sent.Load()
+	start := time.Now()
+	open(t, ctx, "/")
+	if st := waitResult(t, ctx); st != "done" {
+		t.Fatalf("first run: status %q: %s", st, text(t, ctx, "#figures"))
+	}
+	// Let the spare engine worker finish loading before counting.
+	time.Sleep(500 * time.Millisecond)
+	t.Logf("MEASURE default page: first result %v after navigation (in page: %.0f ms); total transferred %d bytes (gzip) for a cold load",
+		time.Since(start).Round(time.Millisecond), eval[float64](t, ctx, `schedplayPerf.firstResultMs`), sent.Load()-before)
+	if n := sent.Load() - before; n > 4<<20 {
+		t.Errorf("cold load transferred %d bytes, over the 4 MB budget", n)
+	}
+	if got := eval[int](t, ctx, `document.querySelectorAll("#gallery .card").length`); got == 0 {
+		t.Errorf("the gallery shows no seed scenarios")
+	}
+	if txt := text(t, ctx, "#fig-throughput .v"); !strings.ContainsAny(txt, "0123456789") {
+		t.Errorf("throughput figure %q has no number", txt)
+	}
+	if drawn := eval[string](t, ctx, `document.getElementById("timeline").getAttribute("data-drawn")`); drawn != "1" {
+		t.Errorf("timeline not drawn (data-drawn=%q)", drawn)
+	}
+	shot(t, ctx, "playground")
+	// Hover a slice: the tooltip explains it.
+	run(t, ctx, "hover", chromedp.Evaluate(`(() => { const c = document.getElementById("timeline"); const r = c.getBoundingClientRect();
+		c.dispatchEvent(new MouseEvent("mousemove", {clientX: r.left + r.width * 0.4, clientY: r.top + 32, bubbles: true})); })()`, nil))
+	run(t, ctx, "tooltip", chromedp.WaitVisible("#tooltip", chromedp.ByQuery))
+	tip := text(t, ctx, "#tooltip")
+	if !strings.Contains(tip, "CPU ") {
+		t.Errorf("tooltip %q does not name the CPU", tip)
+	}
+	t.Logf("tooltip: %q", tip)
+	shot(t, ctx, "timeline-tooltip")
+}
+
+func TestSeedScenarios(t *testing.T) {
+	ctx := newPage(t, 20*time.Second)
+	open(t, ctx, "/")
+	run(t, ctx, "gallery", chromedp.WaitVisible("#gallery .card", chromedp.ByQuery))
+	names := eval[[]string](t, ctx, `[...document.querySelectorAll("#gallery .card")].map(c => c.dataset.scenario)`)
+	if len(names) == 0 {
+		t.Fatal("no seed scenarios in the gallery")
+	}
+	for _, name := range names {
+		t.Run(name, func(t *testing.T) {
+			ctx := newPage(t, 240*time.Second)
+			start := time.Now()
+			open(t, ctx, "/?preset="+name)
+			st := waitResult(t, ctx)
+			if st != "done" {
+				t.Fatalf("status %q: %s", st, text(t, ctx, "#figures"))
+			}
+			title := text(t, ctx, "#scenario-title")
+			hash := eval[string](t, ctx, `location.hash`)
+			if !strings.HasPrefix(hash, "#s=") {
+				t.Errorf("URL does not carry the scenario: %q", hash)
+			}
+			t.Logf("MEASURE seed %s: first result %v after opening the link (in page %.0f ms); %q: %s", name,
+				time.Since(start).Round(time.Millisecond), eval[float64](t, ctx, `schedplayPerf.firstResultMs`), title,
+				text(t, ctx, "#fig-throughput .v"))
+			if strings.HasPrefix(name, "vera-sgemm-nvpl") {
+				shot(t, ctx, "vera-sgemm")
+			}
+		})
+	}
+}
+
+func TestPolicyChangeChangesFigures(t *testing.T) {
+	ctx := newPage(t, 120*time.Second)
+	open(t, ctx, "/")
+	waitResult(t, ctx)
+	base := figs(t, ctx)
+	click(t, ctx, "#tab-policy")
+	run(t, ctx, "policy tab", chromedp.WaitVisible("#preset-policy", chromedp.ByQuery))
+	setField(t, ctx, "preset-policy", "dynamiq-asym-packing")
+	after := waitNewResult(t, ctx, base)
+	if after == base {
+		t.Fatalf("figures unchanged after the policy change: %s", after)
+	}
+	if p := eval[string](t, ctx, `document.getElementById("preset-policy").value`); p != "dynamiq-asym-packing" {
+		t.Errorf("policy select shows %q", p)
+	}
+	t.Logf("mainline: %s\ndynamiq-asym-packing: %s", base, after)
+	fullShot(t, ctx, "policy-editor")
+	// Knob → redraw for hikey960-dynamiq + sysbench-cpu: flip the seed.
+	var ms []float64
+	cur := after
+	for seed := 2; seed <= 8; seed++ {
+		click(t, ctx, "#tab-run")
+		run(t, ctx, "run tab", chromedp.WaitVisible("#f-run-seed", chromedp.ByQuery))
+		setField(t, ctx, "f-run-seed", fmt.Sprint(seed))
+		run(t, ctx, "redraw", chromedp.Poll(`window.schedplayPerf && schedplayPerf.knobToRedrawMs > 0 && document.getElementById("figures").getAttribute("data-status") === "done"`, nil, chromedp.WithPollingInterval(5*time.Millisecond)))
+		ms = append(ms, eval[float64](t, ctx, `(() => { const v = schedplayPerf.knobToRedrawMs; schedplayPerf.knobToRedrawMs = 0; return v; })()`))
+		cur = figs(t, ctx)
+	}
+	_ = cur
+	sort.Float64s(ms)
+	t.Logf("MEASURE knob-to-redraw (hikey960-dynamiq + sysbench-cpu, seed edits, live): median %.0f ms, min %.0f, max %.0f (n=%d)",
+		ms[len(ms)/2], ms[0], ms[len(ms)-1], len(ms))
+}
+
+func TestShareLinkReproducesScenario(t *testing.T) {
+	ctx := newPage(t, 120*time.Second)
+	open(t, ctx, "/")
+	waitResult(t, ctx)
+	setField(t, ctx, "f-name", "shared ✓ scenario")
+	click(t, ctx, "#tab-run")
+	run(t, ctx, "run tab", chromedp.WaitVisible("#f-run-seed", chromedp.ByQuery))
+	setField(t, ctx, "f-run-seed", "42")
+	click(t, ctx, "#tab-policy")
+	run(t, ctx, "policy tab", chromedp.WaitVisible("#preset-policy", chromedp.ByQuery))
+	setField(t, ctx, "preset-policy", "none")
+	waitNewResult(t, ctx, "")
+	run(t, ctx, "settle", chromedp.Poll(`document.getElementById("figures").getAttribute("data-status") === "done"`, nil))
+	link := eval[string](t, ctx, `location.href`)
+	want := scenarioJSON(t, ctx)
+	wantFigs := figs(t, ctx)
+	if !strings.Contains(link, "#s=") {
+		t.Fatalf("URL %q carries no scenario", link)
+	}
+	// A fresh page (whose last scenario in localStorage is something else).
+	ctx2 := newPage(t, 120*time.Second)
+	open(t, ctx2, "/")
+	waitResult(t, ctx2)
+	run(t, ctx2, "open link", chromedp.Navigate("about:blank"), chromedp.Navigate(link),
+		chromedp.WaitVisible(`#root[data-ready="1"]`, chromedp.ByQuery))
+	waitResult(t, ctx2)
+	if got := scenarioJSON(t, ctx2); got != want {
+		t.Errorf("the link opened a different scenario:\n got %s\nwant %s", got, want)
+	}
+	if got := figs(t, ctx2); got != wantFigs {
+		t.Errorf("same scenario, different figures:\n got %s\nwant %s", got, wantFigs)
+	}
+	// Back/forward: choose a seed scenario, then go back.
+	title := text(t, ctx2, "#scenario-title")
+	click(t, ctx2, "#gallery .card")
+	run(t, ctx2, "seed chosen", chromedp.Poll(fmt.Sprintf(`document.getElementById("scenario-title").textContent !== %q`, title), nil))
+	run(t, ctx2, "back", chromedp.NavigateBack())
+	run(t, ctx2, "restored", chromedp.Poll(fmt.Sprintf(`document.getElementById("scenario-title").textContent === %q`, title), nil,
+		chromedp.WithPollingTimeout(10*time.Second)))
+	// Reload keeps the last scenario (localStorage), even without the hash.
+	run(t, ctx2, "reload without hash", chromedp.Navigate(baseURL+"/"), chromedp.WaitVisible(`#root[data-ready="1"]`, chromedp.ByQuery))
+	if got := text(t, ctx2, "#scenario-title"); got != title {
+		t.Errorf("after reload the page shows %q, want the last scenario %q", got, title)
+	}
+}
+
+func TestMalformedLinkShowsErrorAndDefault(t *testing.T) {
+	ctx := newPage(t, 60*time.Second)
+	bad := "#s=this-is-not/a*valid~link"
+	open(t, ctx, "/"+bad)
+	run(t, ctx, "notice", chromedp.WaitVisible("#notice .notice-text", chromedp.ByQuery))
+	msg := text(t, ctx, "#notice .notice-text")
+	if !strings.Contains(msg, "could not be read") || !strings.Contains(msg, "default scenario") {
+		t.Errorf("notice %q does not explain the failure", msg)
+	}
+	if d := text(t, ctx, "#notice-detail"); d != bad {
+		t.Errorf("the bad link text is not kept: %q", d)
+	}
+	if st := waitResult(t, ctx); st != "done" {
+		t.Errorf("default scenario did not run: %s", st)
+	}
+	if title := text(t, ctx, "#scenario-title"); !strings.Contains(title, "hikey960") {
+		t.Errorf("title %q is not the default scenario", title)
+	}
+	shot(t, ctx, "bad-link")
+}
+
+func TestScenarioNameIsText(t *testing.T) {
+	ctx := newPage(t, 60*time.Second)
+	open(t, ctx, "/")
+	waitResult(t, ctx)
+	name := `<img src=x onerror="window.__pwned=1"><b>bold</b> & "q"`
+	setField(t, ctx, "f-name", name)
+	run(t, ctx, "title", chromedp.Poll(fmt.Sprintf(`document.getElementById("scenario-title").textContent === %q`, name), nil))
+	if n := eval[int](t, ctx, `document.querySelectorAll("#root img, #scenario-title b").length`); n != 0 {
+		t.Errorf("the name was parsed as HTML: %d elements", n)
+	}
+	time.Sleep(200 * time.Millisecond)
+	if eval[bool](t, ctx, `window.__pwned === 1`) {
+		t.Error("the name's onerror handler ran")
+	}
+	// The share link carries it and a fresh page shows it as text too.
+	link := eval[string](t, ctx, `location.href`)
+	ctx2 := newPage(t, 60*time.Second)
+	open(t, ctx2, strings.TrimPrefix(link, baseURL))
+	run(t, ctx2, "title", chromedp.Poll(fmt.Sprintf(`document.getElementById("scenario-title").textContent === %q`, name), nil))
+	if n := eval[int](t, ctx2, `document.querySelectorAll("#root img").length`); n != 0 {
+		t.Errorf("shared name parsed as HTML")
+	}
+}
+
+func TestTooLargeScenarioRefused(t *testing.T) {
+	ctx := newPage(t, 60*time.Second)
+	open(t, ctx, "/")
+	waitResult(t, ctx)
+	click(t, ctx, "#tab-machine")
+	run(t, ctx, "machine tab", chromedp.WaitVisible("#f-machine-cores_per_node", chromedp.ByQuery))
+	setField(t, ctx, "f-machine-cores_per_node", "100000")
+	run(t, ctx, "refusal", chromedp.Poll(`(() => { const e = document.getElementById("run-error"); return e ? e.textContent : false; })()`, nil))
+	msg := text(t, ctx, "#run-error")
+	if !strings.Contains(msg, "too large") && !strings.Contains(msg, "limit") {
+		t.Errorf("refusal %q does not say why", msg)
+	}
+	t.Logf("refusal: %q", msg)
+	// Still responsive: a click answers quickly and the machine can be fixed.
+	start := time.Now()
+	click(t, ctx, "#tab-policy")
+	run(t, ctx, "tab switch", chromedp.WaitVisible("#preset-policy", chromedp.ByQuery))
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("the page took %v to switch tabs", d)
+	}
+	shot(t, ctx, "too-large")
+	click(t, ctx, "#tab-machine")
+	run(t, ctx, "machine tab", chromedp.WaitVisible("#f-machine-cores_per_node", chromedp.ByQuery))
+	setField(t, ctx, "f-machine-cores_per_node", "8")
+	if st := waitResult(t, ctx); st != "done" {
+		t.Errorf("after fixing the machine: status %q", st)
+	}
+	// A document over the API's size limit is refused by the engine.
+	click(t, ctx, "#tab-json")
+	run(t, ctx, "huge", chromedp.Evaluate(`(() => { const t = document.getElementById("f-json");
+		const d = JSON.parse(t.value); d.name = "x".repeat(3 << 20); t.value = JSON.stringify(d); })()`, nil))
+	click(t, ctx, "#json-apply")
+	run(t, ctx, "huge refused", chromedp.Poll(`(() => { const e = document.getElementById("run-error"); return e ? e.textContent : false; })()`, nil,
+		chromedp.WithPollingTimeout(30*time.Second)))
+	t.Logf("huge document: %q", text(t, ctx, "#run-error"))
+	if eval[int](t, ctx, `1 + 1`) != 2 {
+		t.Error("page not responsive")
+	}
+}
+
+func TestVeraTimelinePanning(t *testing.T) {
+	ctx := newPage(t, 300*time.Second)
+	open(t, ctx, "/?preset=vera-sgemm-nvpl")
+	if st := waitResult(t, ctx); st != "done" {
+		t.Fatalf("vera: %s", text(t, ctx, "#figures"))
+	}
+	rows := eval[string](t, ctx, `document.getElementById("timeline").getAttribute("data-rows")`)
+	t.Logf("vera timeline rows: %s", rows)
+	var res struct {
+		FPS     float64 `json:"fps"`
+		Frames  int     `json:"frames"`
+		DrawAvg float64 `json:"drawAvg"`
+		DrawMax float64 `json:"drawMax"`
+	}
+	run(t, ctx, "pan", chromedp.Evaluate(`(async () => {
+		const c = document.getElementById("timeline"); const r = c.getBoundingClientRect();
+		const at = {clientX: r.left + r.width / 2, clientY: r.top + 60, bubbles: true, cancelable: true};
+		for (let i = 0; i < 8; i++) c.dispatchEvent(new WheelEvent("wheel", {...at, deltaY: -250}));
+		await new Promise(res => requestAnimationFrame(() => requestAnimationFrame(res)));
+		let frames = 0, sum = 0, max = 0, dir = 1, last = -1;
+		const t0 = performance.now();
+		return await new Promise(res => {
+			function step() {
+				frames++;
+				const d = schedplayPerf.lastDrawMs;
+				if (d !== last) { sum += d; max = Math.max(max, d); last = d; }
+				if (frames % 60 === 0) dir = -dir;
+				c.dispatchEvent(new WheelEvent("wheel", {...at, deltaX: 30 * dir}));
+				const el = performance.now() - t0;
+				if (el < 3000) requestAnimationFrame(step);
+				else res({fps: frames * 1000 / el, frames, drawAvg: sum / frames, drawMax: max});
+			}
+			requestAnimationFrame(step);
+		});
+	})()`, &res, awaitPromise))
+	t.Logf("MEASURE Vera timeline panning: %.1f fps over %d frames; draw avg %.2f ms, max %.2f ms", res.FPS, res.Frames, res.DrawAvg, res.DrawMax)
+	if res.FPS < 30 {
+		t.Errorf("panning at %.1f fps", res.FPS)
+	}
+	shot(t, ctx, "vera-timeline-zoomed")
+	click(t, ctx, "#tab-machine")
+	run(t, ctx, "topology", chromedp.WaitVisible("#domains", chromedp.ByQuery))
+	fullShot(t, ctx, "vera-topology")
+}
