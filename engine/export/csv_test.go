@@ -18,10 +18,10 @@ func sampleResult() *sim.Result {
 			ModeTransitions: 10, PEAlternations: 3,
 			Migrations:      sim.Migrations{Wakeup: 1, Periodic: 2, Newidle: 3, Nohz: 4, Active: 5, Misfit: 6, Asym: 7, Total: 28},
 			ContextSwitches: 100, Wakeups: 50,
-			Latency:         sim.Latency{Count: 9, P50: 1000, P99: p99, P999: p99 + 1, Max: p99 + 2, Mean: 1500.5},
-			BusyNs:          []int64{100, 200, 300, 400},
-			ModeResidency:   []sim.ModeResidency{{ST: 1, SMT: 2, Partitioned: 3, Switching: 4, Idle: 5}, {ST: 6, SMT: 7, Partitioned: 8, Switching: 9, Idle: 10}},
-			Ops:             42, OpTimeNs: 2.5,
+			Latency:       sim.Latency{Count: 9, P50: 1000, P99: p99, P999: p99 + 1, Max: p99 + 2, Mean: 1500.5},
+			BusyNs:        []int64{100, 200, 300, 400},
+			ModeResidency: []sim.ModeResidency{{ST: 1, SMT: 2, Partitioned: 3, Switching: 4, Idle: 5}, {ST: 6, SMT: 7, Partitioned: 8, Switching: 9, Idle: 10}},
+			Ops:           42, OpTimeNs: 2.5,
 		}
 	}
 	return &sim.Result{Unit: "GFLOP/s", Reps: []sim.RepMetrics{rep(1, 10, 5000), rep(2, 14, 7000)}}
