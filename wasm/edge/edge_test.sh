@@ -3,7 +3,8 @@
 # under wrangler dev (workerd from npm) on 127.0.0.1 and checks that
 # POST /api/v1/simulate replies byte for byte what the native CLI prints
 # (`schedplay run --json`) for the same scenario and seed. Also checks one
-# validation error and the presets listing. Installs wrangler 4.86.0 into
+# validation error and the presets listing. When dist/ holds the browser
+# build, wasm/engine/browser_test.mjs checks it against the same reference. Installs wrangler 4.86.0 into
 # wasm/edge/node_modules when it is missing (the newest that runs on Node 20).
 set -euo pipefail
 EDGE="$(cd -P "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -68,5 +69,9 @@ if curl -fsS "$base/api/v1/presets" | grep -q '"kind":"machine","name":"vera"'; 
 else
 	echo "edge_test: FAIL: presets listing lacks vera"
 	fail=1
+fi
+# The browser build of the same handler (dist/, ./build.sh build), when present.
+if [ -f "$ROOT/dist/build/worker.mjs" ]; then
+	node "$ROOT/wasm/engine/browser_test.mjs" "$ROOT/dist" "$tmp/native.json" || fail=1
 fi
 exit "$fail"
