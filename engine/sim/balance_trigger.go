@@ -93,13 +93,21 @@ func (s *sim) schedBalanceNewidle(c *cpuState) int {
 		return 0
 	}
 	c.idleStamp = s.now
+	next := s.jiffies() + int64(s.r.Policy.HZ)
+	defer func() {
+		if next < c.nextBalance {
+			c.nextBalance = next
+		}
+	}()
 	if !s.rdOverloaded || c.avgIdle < c.sd[0].maxNewidleLBCost {
+		s.updateNextBalance(c, 0, &next)
 		return 0
 	}
 	var currCost int64
 	pulled := 0
 	for i, sd := range s.t.Domains[c.id] {
 		st := &c.sd[i]
+		s.updateNextBalance(c, i, &next)
 		if c.avgIdle < currCost+st.maxNewidleLBCost {
 			break
 		}
@@ -138,6 +146,16 @@ func (s *sim) schedBalanceNewidle(c *cpuState) int {
 		c.idleStamp = 0
 	}
 	return pulled
+}
+
+// updateNextBalance is update_next_balance(): an idle CPU's next balance
+// at the domain's (not busy) interval.
+func (s *sim) updateNextBalance(c *cpuState, i int, next *int64) {
+	st := &c.sd[i]
+	nb := st.lastBalance + s.getSdBalanceInterval(s.t.Domains[c.id][i], st, false)
+	if nb < *next {
+		*next = nb
+	}
 }
 
 // updateNewidleStats is update_newidle_stats() (NI_RANDOM bookkeeping).

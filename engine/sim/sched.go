@@ -288,6 +288,9 @@ func (s *sim) tick(c *cpuState) {
 func (s *sim) enterIdle(c *cpuState) {
 	c.idleStamp = s.now
 	c.misfitLoad = 0
+	if c.nextBalance < s.nohzNextBalance {
+		s.nohzNextBalance = c.nextBalance
+	}
 	if !c.nohzIdle {
 		c.nohzIdle = true
 		s.nohzIdleCount++
