@@ -339,7 +339,6 @@ func (s *sim) activeLoadBalanceCPUStop(src, dst, why int) {
 	sc.curr = nil
 	p.state = taskRunnable
 	sc.rq = append(sc.rq, p)
-	s.m.ctxSwitch(s)
 	if s.tracing {
 		s.path = append(s.path[:0], s.pendingPath...)
 		s.note("active_load_balance_cpu_stop: cpu %d → cpu %d", src, dst)

@@ -86,7 +86,6 @@ func (s *sim) schedule(c *cpuState) {
 		c.curr = nil
 		prev.state = taskRunnable
 		c.rq = append(c.rq, prev)
-		s.m.ctxSwitch(s)
 		prev.protected = false
 	}
 	if next == nil {
@@ -132,6 +131,7 @@ func (s *sim) setCurr(c *cpuState, p *task) {
 	}
 	c.lastPid = p.pid
 	c.stallUntil = max(c.stallUntil, s.now+cost)
+	s.m.ctxSwitch(s)
 	s.notePEStart(c)
 	s.updateMisfitStatus(c, p)
 	if p.recordLatency {
