@@ -92,6 +92,20 @@ func FuzzParseSet(f *testing.F) {
 		"workload.groups[0].program[0].do[1]={\"sleep\": \"1ms\"}", "name=<b>", "machine.smt.yield=[1,1.2]", "run=1", "workload.groups[99999].x=1"} {
 		f.Add(a)
 	}
+	real, err := presets.Load()
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, p := range real.All() {
+		for _, v := range p.Variants {
+			for _, o := range v.Set {
+				f.Add(o.Path + "=" + string(o.Value))
+			}
+		}
+		if p.Kind != presets.Scenario {
+			f.Add(string(p.Kind) + ".preset=" + p.Name)
+		}
+	}
 	base := mustDecode(f, `{"schedplay": 1, "preset": "demo"}`)
 	f.Fuzz(func(t *testing.T, arg string) {
 		o, err := ParseSet(arg)
