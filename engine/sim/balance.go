@@ -105,7 +105,6 @@ func (s *sim) updateSgLbStats(env *lbEnv, g *topo.Group, local bool, sgs *sgStat
 			continue
 		}
 		c := &s.cpus[i]
-		s.updateCfsRqLoadAvg(c)
 		sgs.groupLoad += cpuLoad(c)
 		u := int64(s.cpuUtilCfs(c))
 		sgs.groupUtil += u

@@ -93,6 +93,7 @@ func (s *sim) schedBalanceNewidle(c *cpuState) int {
 		return 0
 	}
 	c.idleStamp = s.now
+	s.updateCfsRqLoadAvg(c) // sched_balance_update_blocked_averages(this_cpu)
 	next := s.jiffies() + int64(s.r.Policy.HZ)
 	defer func() {
 		if next < c.nextBalance {
@@ -258,6 +259,7 @@ func (s *sim) nohzIdleBalance(ilb int) {
 		if !c.nohzIdle || !s.idleCPU(i) {
 			continue
 		}
+		s.updateCfsRqLoadAvg(c) // NOHZ_STATS_KICK: decay blocked averages
 		if ic.nrRunning > 0 || ic.pending > 0 {
 			break // need_resched on the ILB: stop
 		}

@@ -67,7 +67,6 @@ func newSim(r *scenario.Resolved, t *topo.Topology, opt Options, seed uint64, ti
 		feat:      r.Policy.Features,
 		smtActive: t.SMTActive,
 		warmup:    int64(r.Run.Warmup),
-		scan:      topo.NewCPUSet(n),
 	}
 	s.asymCapActive = t.AsymCPUCapacityActive
 	s.baseSlice = int64(r.Policy.BaseSlice) * int64(1+bits.Len(uint(min(n, 8)))-1)
@@ -110,6 +109,7 @@ func newSim(r *scenario.Resolved, t *topo.Topology, opt Options, seed uint64, ti
 		}
 	}
 	s.cores = make([]coreState, t.TotalCores)
+	s.coreMark = make([]uint32, t.TotalCores)
 	const never = -1 << 60
 	for k, cpus := range t.CoreCPUs {
 		kc := &s.cores[k]

@@ -232,7 +232,8 @@ type sim struct {
 	tracing      bool
 	path         []string
 	pendingPath  []string
-	scan         topo.CPUSet
+	scanGen      uint32
+	coreMark     []uint32
 	env          lbEnv
 	triedScratch []*task
 }

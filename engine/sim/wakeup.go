@@ -323,34 +323,33 @@ func (s *sim) selectIdleSMT(p *task, sd *topo.Domain, target int) int {
 	return noCPU
 }
 
-// fillScan sets s.scan = span(sd) ∩ allowed (the select_rq_mask).
-func (s *sim) fillScan(sd *topo.Domain, p *task) {
-	for c := sd.Span.First(); c.Valid(); c = sd.Span.Next(c) {
-		if p.allowed.Has(c) {
-			s.scan.Set(c)
-		} else {
-			s.scan.Clear(c)
-		}
-	}
+// The select_rq_mask of select_idle_cpu()/select_idle_capacity() is
+// span(sd) ∩ p->cpus_ptr minus the cores select_idle_core() dropped; it is
+// walked in place: inScan tests membership, cores are dropped by marking
+// them with the current scan generation.
+
+// beginScan starts a new scan (forgets dropped cores).
+func (s *sim) beginScan() { s.scanGen++ }
+
+// inScan reports whether cpu is in the scan mask of sd for p.
+func (s *sim) inScan(sd *topo.Domain, p *task, cpu int) bool {
+	return sd.Span.Has(topo.CPU(cpu)) && p.allowed.Has(topo.CPU(cpu)) && s.coreMark[s.cpus[cpu].core] != s.scanGen
 }
 
-// clearScan empties s.scan over sd's span.
-func (s *sim) clearScan(sd *topo.Domain) {
-	for c := sd.Span.First(); c.Valid(); c = sd.Span.Next(c) {
-		s.scan.Clear(c)
-	}
-}
+// dropCore removes a whole core from the scan mask.
+func (s *sim) dropCore(cpu int) { s.coreMark[s.cpus[cpu].core] = s.scanGen }
 
-// nextWrap is for_each_cpu_wrap() over the live s.scan: the next member
-// after c in wrap order from start, or noCPU when the walk is complete.
-func (s *sim) nextWrap(c, start int, wrapped *bool) int {
-	n := s.scan.Next(topo.CPU(c))
+// nextWrap is for_each_cpu_wrap() over span(sd): the next member after c
+// in wrap order from start, or noCPU when the walk is complete. Callers
+// filter with inScan.
+func nextWrap(span topo.CPUSet, c, start int, wrapped *bool) int {
+	n := span.Next(topo.CPU(c))
 	if !*wrapped {
 		if n.Valid() {
 			return int(n)
 		}
 		*wrapped = true
-		n = s.scan.First()
+		n = span.First()
 	}
 	if !n.Valid() || int(n) >= start {
 		return noCPU
@@ -359,17 +358,17 @@ func (s *sim) nextWrap(c, start int, wrapped *bool) int {
 }
 
 // firstWrap starts for_each_cpu_wrap() at start.
-func (s *sim) firstWrap(start int, wrapped *bool) int {
+func firstWrap(span topo.CPUSet, start int, wrapped *bool) int {
 	*wrapped = false
-	if start >= s.scan.Size() {
+	if start >= span.Size() {
 		start = 0
 	}
-	return s.nextWrap(start-1, start, wrapped)
+	return nextWrap(span, start-1, start, wrapped)
 }
 
 // selectIdleCore is select_idle_core(): the core's CPU when all its
 // siblings are idle; else remember an idle sibling and drop the core.
-func (s *sim) selectIdleCore(cpu int, idleCPU *int) int {
+func (s *sim) selectIdleCore(sd *topo.Domain, p *task, cpu int, idleCPU *int) int {
 	idle := true
 	for _, sib := range s.cores[s.cpus[cpu].core].cpus {
 		if !s.availableIdle(sib) {
@@ -379,16 +378,14 @@ func (s *sim) selectIdleCore(cpu int, idleCPU *int) int {
 			}
 			break
 		}
-		if *idleCPU == noCPU && s.scan.Has(topo.CPU(sib)) {
+		if *idleCPU == noCPU && s.inScan(sd, p, sib) {
 			*idleCPU = sib
 		}
 	}
 	if idle {
 		return cpu
 	}
-	for _, sib := range s.cores[s.cpus[cpu].core].cpus {
-		s.scan.Clear(topo.CPU(sib))
-	}
+	s.dropCore(cpu)
 	return noCPU
 }
 
@@ -405,17 +402,19 @@ func (s *sim) selectIdleCPU(p *task, sd *topo.Domain, hasIdleCore bool, target i
 			return noCPU
 		}
 	}
-	s.fillScan(sd, p)
-	defer s.clearScan(sd)
+	s.beginScan()
 	idleCPU := noCPU
 	start := target + 1
-	if start >= s.scan.Size() {
+	if start >= sd.Span.Size() {
 		start = 0
 	}
 	var wrapped bool
-	for cpu := s.firstWrap(start, &wrapped); cpu != noCPU; cpu = s.nextWrap(cpu, start, &wrapped) {
+	for cpu := firstWrap(sd.Span, start, &wrapped); cpu != noCPU; cpu = nextWrap(sd.Span, cpu, start, &wrapped) {
+		if !s.inScan(sd, p, cpu) {
+			continue
+		}
 		if hasIdleCore {
-			if i := s.selectIdleCore(cpu, &idleCPU); i >= 0 {
+			if i := s.selectIdleCore(sd, p, cpu, &idleCPU); i >= 0 {
 				if s.tracing {
 					s.note("select_idle_core → cpu %d", i)
 				}
@@ -472,11 +471,12 @@ func (s *sim) selectIdleCapacity(p *task, sd *topo.Domain, target, util int) int
 			}
 		}
 	}
-	s.fillScan(sd, p)
-	defer s.clearScan(sd)
 	best, bestRank, bestCap := noCPU, 1, 0
 	var wrapped bool
-	for cpu := s.firstWrap(target, &wrapped); cpu != noCPU; cpu = s.nextWrap(cpu, target, &wrapped) {
+	for cpu := firstWrap(sd.Span, target, &wrapped); cpu != noCPU; cpu = nextWrap(sd.Span, cpu, target, &wrapped) {
+		if !p.allowed.Has(topo.CPU(cpu)) {
+			continue
+		}
 		if smtAware && !hasIdleCore {
 			nr--
 			if nr <= 0 {
