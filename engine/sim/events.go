@@ -87,3 +87,11 @@ func (q *eventQueue) pop() (event, bool) {
 	}
 	return top, true
 }
+
+// peek returns the earliest event without removing it.
+func (q *eventQueue) peek() (event, bool) {
+	if len(q.h) == 0 {
+		return event{}, false
+	}
+	return q.h[0], true
+}

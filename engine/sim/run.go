@@ -41,12 +41,7 @@ func Run(ctx context.Context, r *scenario.Resolved, opt Options) (*Result, error
 		}
 		res.Reps = append(res.Reps, s.repMetrics(stop))
 		if s.tr != nil {
-			s.tr.tl.EndNs = stop
-			s.tr.tl.Tasks = make([]TaskInfo, len(s.tasks))
-			for i, p := range s.tasks {
-				s.tr.tl.Tasks[i] = TaskInfo{Name: p.name, Group: p.group, PID: p.pid}
-			}
-			res.Timeline = &s.tr.tl
+			res.Timeline = s.timeline()
 		}
 	}
 	res.Summary = summarize(res.Reps)
@@ -142,6 +137,7 @@ func newSim(r *scenario.Resolved, t *topo.Topology, opt Options, seed uint64, ti
 		}
 	}
 	s.q.push(event{at: s.end, kind: evEnd})
+	s.forksLeft = len(r.Workload.Groups)
 	return s, nil
 }
 
@@ -207,90 +203,6 @@ func (s *sim) buildTasks() error {
 	return nil
 }
 
-// loop runs the event loop until the end of the repetition; it returns
-// the time metrics stop at.
-func (s *sim) loop(ctx context.Context, rep, reps int) (int64, error) {
-	budget := s.opt.MaxEvents
-	if budget <= 0 {
-		budget = DefaultMaxEvents
-	}
-	forksLeft := len(s.r.Workload.Groups)
-	untilDone := s.r.Run.Until != scenario.UntilDuration
-	for {
-		ev, ok := s.q.pop()
-		if !ok {
-			break
-		}
-		if ev.at > s.end {
-			break
-		}
-		s.now = ev.at
-		s.events++
-		if s.events&4095 == 0 {
-			if err := ctx.Err(); err != nil {
-				return 0, err
-			}
-			if s.events > budget {
-				return 0, fmt.Errorf("%w: more than %d events in repetition %d at t=%dns; shorten run.duration or the workload", ErrEventBudget, budget, rep, s.now)
-			}
-			if s.opt.Progress != nil {
-				s.opt.Progress((float64(rep) + float64(s.now)/float64(max(s.end, 1))) / float64(reps))
-			}
-		}
-		switch ev.kind {
-		case evEnd:
-			s.finish(s.end)
-			return s.end, nil
-		case evFork:
-			forksLeft--
-			for _, p := range s.tasks {
-				if p.group == int(ev.a) && p.state == taskNew {
-					s.forkTask(p, int(p.allowed.First()))
-				}
-			}
-		case evTick:
-			s.tick(&s.cpus[ev.a])
-		case evComputeEnd:
-			c := &s.cpus[ev.a]
-			if ev.gen == c.gen {
-				s.computeEnd(c)
-			}
-		case evTimer:
-			s.timerFire(s.tasks[ev.a])
-		case evWakeArrive:
-			s.wakeArrive(s.tasks[ev.a])
-		case evHousekeeping:
-			s.housekeeping(&s.cpus[ev.a])
-		case evHousekeepingEnd:
-			c := &s.cpus[ev.a]
-			if c.hkBusy && s.now >= c.hkEnd {
-				s.housekeepingEnd(c)
-			}
-		case evIRQEnd:
-			c := &s.cpus[ev.a]
-			if c.irqBusy && s.now >= c.irqEnd {
-				c.irqBusy = false
-				s.peBusyChanged(c)
-			}
-		case evCoreEval:
-			k := &s.cores[ev.a]
-			if ev.gen == k.gen {
-				s.coreEvaluate(int(ev.a))
-			}
-		case evILB:
-			s.nohzIdleBalance(int(ev.a))
-		case evStopper:
-			s.activeLoadBalanceCPUStop(int(ev.a), int(ev.b), int(ev.gen))
-		}
-		if untilDone && forksLeft == 0 && s.alive == 0 {
-			s.finish(s.now)
-			return s.now, nil
-		}
-	}
-	s.finish(s.now)
-	return s.now, nil
-}
-
 // finish closes open run and mode intervals at stop (state is left as is).
 func (s *sim) finish(stop int64) {
 	s.now = stop
@@ -307,4 +219,17 @@ func (s *sim) finish(stop int64) {
 		s.m.modeSpan(s, k, Mode(kc.mode), kc.modeSince, stop)
 		kc.modeSince = stop
 	}
+}
+
+// timeline completes and returns the recorded timeline.
+func (s *sim) timeline() *Timeline {
+	if s.tr == nil {
+		return nil
+	}
+	s.tr.tl.EndNs = s.stopAt
+	s.tr.tl.Tasks = make([]TaskInfo, len(s.tasks))
+	for i, p := range s.tasks {
+		s.tr.tl.Tasks[i] = TaskInfo{Name: p.name, Group: p.group, PID: p.pid}
+	}
+	return &s.tr.tl
 }

@@ -221,9 +221,12 @@ type sim struct {
 	nohzIdleCount   int
 	ilbPending      bool
 
-	alive    int
-	finished int64
-	events   int64
+	alive     int
+	forksLeft int
+	stopped   bool
+	stopAt    int64
+	finished  int64
+	events    int64
 
 	rdOverloaded bool
 
