@@ -26,6 +26,10 @@ type Options struct {
 	CoreCPUs [][]int
 	// UtilBuckets is how many utilization samples to write (default 500).
 	UtilBuckets int
+	// Processes[group] is true when the group's tasks are separate
+	// processes; otherwise a group is one process (its threads share the
+	// tgid of the group's first task), which Perfetto shows as one process.
+	Processes []bool
 }
 
 // Trace is the JSON object written.
@@ -73,7 +77,7 @@ func Build(res *sim.Result, opt Options) (*Trace, error) {
 	if opt.UtilBuckets <= 0 {
 		opt.UtilBuckets = 500
 	}
-	t := &Trace{DisplayTimeUnit: "ns", SystemTraceEvents: Systrace(tl)}
+	t := &Trace{DisplayTimeUnit: "ns", SystemTraceEvents: systrace(tl, opt.Processes)}
 	t.TraceEvents = append(t.TraceEvents, modeEvents(tl, opt)...)
 	t.TraceEvents = append(t.TraceEvents, counterEvents(res, opt)...)
 	if t.TraceEvents == nil {
@@ -90,12 +94,41 @@ type line struct {
 	txt string
 }
 
-// Systrace returns the ftrace text of a timeline.
-func Systrace(tl *sim.Timeline) string {
+// Systrace returns the ftrace text of a timeline, every group one process.
+func Systrace(tl *sim.Timeline) string { return systrace(tl, nil) }
+
+// tgids returns each task's thread-group id: its own pid for a task of a
+// process group, else the pid of its group's first task.
+func tgids(tl *sim.Timeline, processes []bool) []int {
+	leader := map[int]int{}
+	out := make([]int, len(tl.Tasks))
+	for i, ti := range tl.Tasks {
+		if ti.Group >= 0 && ti.Group < len(processes) && processes[ti.Group] {
+			out[i] = ti.PID
+			continue
+		}
+		if _, ok := leader[ti.Group]; !ok {
+			leader[ti.Group] = ti.PID
+		}
+		out[i] = leader[ti.Group]
+	}
+	return out
+}
+
+func systrace(tl *sim.Timeline, processes []bool) string {
 	var ls []line
+	tg := tgids(tl, processes)
+	pidTask := map[int]int{}
+	for i, ti := range tl.Tasks {
+		pidTask[ti.PID] = i
+	}
 	add := func(ts int64, cpu int, comm string, pid int, event, args string) {
-		ls = append(ls, line{ts, cpu, len(ls), fmt.Sprintf("%16s-%-5d [%03d] d..2 %5d.%06d: %s: %s",
-			comm, pid, cpu, ts/1e9, ts%1e9/1e3, event, args)})
+		tgid := "-----"
+		if i, ok := pidTask[pid]; ok && pid != 0 {
+			tgid = fmt.Sprintf("%5d", tg[i])
+		}
+		ls = append(ls, line{ts, cpu, len(ls), fmt.Sprintf("%16s-%-5d (%s) [%03d] d..2 %5d.%09d: %s: %s",
+			comm, pid, tgid, cpu, ts/1e9, ts%1e9, event, args)})
 	}
 	task := func(i int) (string, int) {
 		if i < 0 || i >= len(tl.Tasks) {
@@ -129,11 +162,18 @@ func Systrace(tl *sim.Timeline) string {
 	for _, d := range tl.Decisions {
 		name, pid := task(d.Task)
 		from := max(d.From, 0)
+		// The waker is whatever runs on the waking CPU at that instant.
+		wname, wpid := "<idle>", 0
+		if from < len(tl.Runs) {
+			if w := runningAt(tl.Runs[from], d.At); w >= 0 {
+				wname, wpid = task(w)
+			}
+		}
 		switch d.Kind {
 		case "wakeup":
-			add(d.At, from, name, pid, "sched_waking", fmt.Sprintf("comm=%s pid=%d prio=120 target_cpu=%03d", name, pid, d.To))
+			add(d.At, from, wname, wpid, "sched_waking", fmt.Sprintf("comm=%s pid=%d prio=120 target_cpu=%03d", name, pid, d.To))
 		case "fork":
-			add(d.At, from, name, pid, "sched_wakeup_new", fmt.Sprintf("comm=%s pid=%d prio=120 target_cpu=%03d", name, pid, d.To))
+			add(d.At, from, wname, wpid, "sched_wakeup_new", fmt.Sprintf("comm=%s pid=%d prio=120 target_cpu=%03d", name, pid, d.To))
 		default:
 			if d.From != d.To && d.From >= 0 {
 				add(d.At, from, name, pid, "sched_migrate_task", fmt.Sprintf("comm=%s pid=%d prio=120 orig_cpu=%d dest_cpu=%d", name, pid, d.From, d.To))
@@ -150,6 +190,15 @@ func Systrace(tl *sim.Timeline) string {
 		b.WriteByte('\n')
 	}
 	return b.String()
+}
+
+// runningAt returns the task running at ts in runs (sorted by start), or -1.
+func runningAt(runs []sim.Interval, ts int64) int {
+	i, _ := slices.BinarySearchFunc(runs, ts+1, func(x sim.Interval, s int64) int { return cmp.Compare(x.Start, s) })
+	if i > 0 && runs[i-1].Start <= ts && ts < runs[i-1].End {
+		return runs[i-1].Task
+	}
+	return -1
 }
 
 // nextStart is the start of the interval after iv on its CPU, or -1.

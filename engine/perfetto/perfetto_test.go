@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -13,7 +14,7 @@ import (
 // systraceLine is the shape Perfetto's systrace line tokenizer accepts
 // (src/trace_processor/importers/systrace/systrace_line_tokenizer.cc):
 // task-pid, [cpu], 4 flag characters, seconds.micros, event: args.
-var systraceLine = regexp.MustCompile(`^\s*(.+)-(\d+)\s+\[(\d+)\]\s+[a-zA-Z0-9.?_-]{4}\s+(\d+\.\d+):\s+(\S+):\s*(.*)$`)
+var systraceLine = regexp.MustCompile(`-(\d+)\s+\(?\s*(\d+|-+)?\)?\s?\[(\d+)\]\s*[a-zA-Z0-9.]{0,4}\s+(\d+\.\d+):\s+(\S+):`)
 
 func timeline() *sim.Result {
 	return &sim.Result{Unit: "work/s", Reps: []sim.RepMetrics{{Series: sim.Series{StepNs: 1000000, Values: []float64{1, 2}}}},
@@ -30,40 +31,55 @@ func timeline() *sim.Result {
 }
 
 func TestSystrace(t *testing.T) {
-	txt := Systrace(timeline().Timeline)
+	tl := timeline().Timeline
+	tl.Tasks = append(tl.Tasks, sim.TaskInfo{Name: "w", Group: 1, PID: 6}, sim.TaskInfo{Name: "w", Group: 1, PID: 7})
+	txt := systrace(tl, []bool{false, true})
 	want := []string{
-		"0.000000: sched_wakeup_new: comm=sgemm_0 pid=4 prio=120 target_cpu=000",
-		"<idle>-0     [000] d..2     0.000001: cpu_idle: state=4294967295 cpu_id=0",
-		"0.000001: sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=sgemm_0 next_pid=4 next_prio=120",
-		"sgemm_0-4     [000] d..2     0.000005: sched_switch: prev_comm=sgemm_0 prev_pid=4 prev_prio=120 prev_state=R ==> next_comm=<b>x</b> next_pid=5 next_prio=120",
-		"<b>x</b>-5     [000] d..2     0.000009: sched_switch: prev_comm=<b>x</b> prev_pid=5 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120",
-		"0.000009: cpu_idle: state=1 cpu_id=0",
-		"[001] d..2     0.000011: sched_waking: comm=sgemm_0 pid=4 prio=120 target_cpu=000",
-		"0.000019: sched_migrate_task: comm=<b>x</b> pid=5 prio=120 orig_cpu=0 dest_cpu=1",
-		"0.000020: sched_switch: prev_comm=sgemm_0 prev_pid=4",
+		"<idle>-0     (-----) [001] d..2     0.000000900: sched_wakeup_new: comm=sgemm_0 pid=4 prio=120 target_cpu=000",
+		"<idle>-0     (-----) [000] d..2     0.000001000: cpu_idle: state=4294967295 cpu_id=0",
+		"<idle>-0     (-----) [000] d..2     0.000001000: sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=sgemm_0 next_pid=4 next_prio=120",
+		"sgemm_0-4     (    4) [000] d..2     0.000005000: sched_switch: prev_comm=sgemm_0 prev_pid=4 prev_prio=120 prev_state=R ==> next_comm=<b>x</b> next_pid=5 next_prio=120",
+		"<b>x</b>-5     (    4) [000] d..2     0.000009000: sched_switch: prev_comm=<b>x</b> prev_pid=5 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120",
+		"[000] d..2     0.000009000: cpu_idle: state=1 cpu_id=0",
+		"<idle>-0     (-----) [001] d..2     0.000011000: sched_waking: comm=sgemm_0 pid=4 prio=120 target_cpu=000",
+		"<b>x</b>-5     (    4) [000] d..2     0.000019000: sched_migrate_task: comm=<b>x</b> pid=5 prio=120 orig_cpu=0 dest_cpu=1",
+		"0.000020000: sched_switch: prev_comm=sgemm_0 prev_pid=4",
 	}
 	for _, w := range want {
 		if !strings.Contains(txt, w) {
 			t.Errorf("systrace lacks %q:\n%s", w, txt)
 		}
 	}
+	if g := tgids(tl, []bool{false, true}); g[0] != 4 || g[1] != 4 || g[2] != 6 || g[3] != 7 {
+		t.Errorf("tgids = %v; want [4 4 6 7] (group 0 threads of one process, group 1 processes)", g)
+	}
 	if !strings.HasPrefix(txt, "# tracer: nop\n") {
 		t.Error("missing the tracer header")
 	}
-	var last string
+	last := -1.0
 	for _, l := range strings.Split(strings.TrimSpace(txt), "\n") {
 		if strings.HasPrefix(l, "#") {
 			continue
 		}
-		m := systraceLine.FindStringSubmatch(l)
+		m := systraceLine.FindStringSubmatchIndex(l)
 		if m == nil {
 			t.Errorf("line does not parse as systrace: %q", l)
 			continue
 		}
-		if m[4] < last {
+		ts, _ := strconv.ParseFloat(l[m[8]:m[9]], 64)
+		if ts < last {
 			t.Errorf("lines out of time order at %q", l)
 		}
-		last = m[4]
+		last = ts
+		// Perfetto splits the arguments on ' ' and '=': every token of a
+		// sched_switch must be key=value except the "==>" separator.
+		if l[m[10]:m[11]] == "sched_switch" {
+			for _, tok := range strings.Fields(l[m[1]:]) {
+				if k, v, ok := strings.Cut(tok, "="); tok != "==>" && (!ok || k == "" || v == "" || strings.Contains(v, "=")) {
+					t.Errorf("sched_switch token %q does not split as key=value in %q", tok, l)
+				}
+			}
+		}
 	}
 }
 
