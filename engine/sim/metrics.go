@@ -26,6 +26,7 @@ func (m *repAcc) init(ncpu, ncore int, duration int64) {
 	m.busyNs = make([]int64, ncpu)
 	m.modeRes = make([]ModeResidency, ncore)
 	m.series = make([]float64, seriesBuckets)
+	m.latAll = make([]int64, 0, 4096)
 	m.seriesStep = max(duration/seriesBuckets, 1)
 }
 

@@ -87,6 +87,7 @@ func newSim(r *scenario.Resolved, t *topo.Topology, opt Options, seed uint64, ti
 			cap: info.Capacity, speed: info.Speed, prio: info.Priority,
 			avgIdle: 2 * s.migCost, nohzIdle: true, inIdle: true, lastPid: -1}
 		c.sd = make([]sdState, len(t.Domains[i]))
+		c.rq = make([]*task, 0, 4)
 		for j, d := range t.Domains[i] {
 			c.sd[j] = sdState{balanceInterval: d.MinInterval, newidleCall: 512, newidleSuccess: 256, newidleRatio: 512}
 		}
@@ -194,7 +195,7 @@ func (s *sim) buildTasks() error {
 		s.q.push(event{at: int64(g.Start), kind: evFork, a: int32(gi)})
 	}
 	for i := 0; i < cp.nBar; i++ {
-		s.barrierList = append(s.barrierList, &barrierState{})
+		s.barrierList = append(s.barrierList, &barrierState{arrived: make([]*task, 0, len(s.tasks))})
 	}
 	for _, c := range cp.chanCap {
 		s.chanList = append(s.chanList, &chanState{capacity: c})
