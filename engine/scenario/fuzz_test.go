@@ -30,11 +30,14 @@ func seedDocs(f *testing.F) []string {
 // FuzzDecode: Decode, Resolve, Encode never panic; an accepted document
 // encodes canonically and round-trips.
 func FuzzDecode(f *testing.F) {
-	ps := testPresets(f)
+	ps, err := presets.Load()
+	if err != nil {
+		f.Fatal(err)
+	}
 	for _, d := range seedDocs(f) {
 		f.Add([]byte(d))
 	}
-	f.Add([]byte(`{"schedplay": 1, "preset": "demo", "run": {"reps": 2}}`))
+	f.Add([]byte(`{"schedplay": 1, "preset": "vera-sgemm-nvpl", "run": {"reps": 2}, "policy": {"preset": "v6-on", "hz": 1000}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, err := Decode(data)
 		if err != nil {
