@@ -29,16 +29,13 @@ func (s *sim) dequeueCurr(c *cpuState, p *task, exiting bool) {
 	s.updateCurr(c)
 	s.updateTaskLoadAvg(p)
 	s.updateCfsRqLoadAvg(c)
+	c.utilEstSum = max(c.utilEstSum-p.utilEst, 0) // util_est_dequeue() before util_est_update()
 	s.utilEstUpdate(p)
 	s.updateEntityLag(c, p)
 	s.stopRunning(c, p)
 	c.curr = nil
 	c.nrRunning--
 	c.loadWeight -= p.weight
-	c.utilEstSum -= p.utilEst
-	if c.utilEstSum < 0 {
-		c.utilEstSum = 0
-	}
 	p.sleepStart = s.now
 	if exiting {
 		s.detachEntityLoadAvg(c, p)
