@@ -136,8 +136,22 @@ func checkInvariants(t *testing.T, i int, r *scenario.Resolved) bool {
 			}
 		}
 		n := len(c.rq)
+		var w int64
+		ue := 0
+		for _, q := range c.rq {
+			w += q.weight
+			ue += q.utilEst
+		}
 		if c.curr != nil {
 			n++
+			w += c.curr.weight
+			ue += c.curr.utilEst
+		}
+		if w != c.loadWeight {
+			fail("cpu %d load.weight %d but tasks weigh %d", ci, c.loadWeight, w)
+		}
+		if s.utilEst && ue != c.utilEstSum {
+			fail("cpu %d util_est %d but tasks sum to %d", ci, c.utilEstSum, ue)
 		}
 		if n != c.nrRunning {
 			fail("cpu %d nr_running %d but %d tasks", ci, c.nrRunning, n)
