@@ -45,14 +45,15 @@ func niceStep(d int64) int64 {
 	}
 }
 
-// timeUnit picks the unit of a tick step.
+// timeUnit picks the unit of a tick step: the largest one the step is at
+// least a tenth of ("0.5 ms", not "500 µs").
 func timeUnit(step int64) (int64, string) {
 	switch {
-	case step >= 1e9:
+	case step*10 >= 1e9:
 		return 1e9, "s"
-	case step >= 1e6:
+	case step*10 >= 1e6:
 		return 1e6, "ms"
-	case step >= 1e3:
+	case step*10 >= 1e3:
 		return 1e3, "µs"
 	}
 	return 1, "ns"

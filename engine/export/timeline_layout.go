@@ -50,7 +50,7 @@ type TimelineOptions struct {
 // Drawing constants (px).
 const (
 	marginLeft   = 64
-	marginRight  = 12
+	marginRight  = 28
 	titleH       = 24
 	axisH        = 26
 	legendRowH   = 16

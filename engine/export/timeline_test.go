@@ -107,11 +107,11 @@ func parseSVG(t *testing.T, doc []byte) ([]svgRect, []string) {
 func TestTimelineSVGGeometry(t *testing.T) {
 	tl, lanes := smallTimeline()
 	var b bytes.Buffer
-	if err := TimelineSVG(&b, tl, lanes, TimelineOptions{Width: 1076, Title: "a <b> & c"}); err != nil {
+	if err := TimelineSVG(&b, tl, lanes, TimelineOptions{Width: 1092, Title: "a <b> & c"}); err != nil {
 		t.Fatal(err)
 	}
 	rects, texts := parseSVG(t, b.Bytes())
-	// Plot width 1076 − 64 − 12 = 1000 px over 1000 ns: 1 px per ns.
+	// Plot width 1092 − 64 − 28 = 1000 px over 1000 ns: 1 px per ns.
 	find := func(fill string) []svgRect {
 		var out []svgRect
 		for _, r := range rects {
@@ -140,7 +140,7 @@ func TestTimelineSVGGeometry(t *testing.T) {
 		t.Errorf("SMT band %+v", smt)
 	}
 	joined := strings.Join(texts, "|")
-	for _, want := range []string{"a <b> & c", "cpu 0", "cpu 3", `<script>alert("x")</scr`, "core ST", "core SMT", "core switching", "0 ns", "500 ns", "1000 ns"} {
+	for _, want := range []string{"a <b> & c", "cpu 0", "cpu 3", `<script>alert("x")</scr`, "core ST", "core SMT", "core switching", "0 µs", "0.5 µs", "1 µs"} {
 		if !strings.Contains(joined, want) {
 			t.Errorf("no text %q in %q", want, joined)
 		}
@@ -150,7 +150,7 @@ func TestTimelineSVGGeometry(t *testing.T) {
 		t.Error("user strings are not escaped")
 	}
 	var b2 bytes.Buffer
-	_ = TimelineSVG(&b2, tl, lanes, TimelineOptions{Width: 1076, Title: "a <b> & c"})
+	_ = TimelineSVG(&b2, tl, lanes, TimelineOptions{Width: 1092, Title: "a <b> & c"})
 	if !bytes.Equal(b.Bytes(), b2.Bytes()) {
 		t.Error("two exports differ")
 	}
@@ -160,7 +160,7 @@ func TestTimelineWindow(t *testing.T) {
 	tl, lanes := smallTimeline()
 	var b bytes.Buffer
 	// Window [500, 1000): the worker slice ends at the left edge and is gone.
-	if err := TimelineSVG(&b, tl, lanes, TimelineOptions{Start: 500, End: 1000, Width: 576}); err != nil {
+	if err := TimelineSVG(&b, tl, lanes, TimelineOptions{Start: 500, End: 1000, Width: 592}); err != nil {
 		t.Fatal(err)
 	}
 	rects, _ := parseSVG(t, b.Bytes())
@@ -261,16 +261,16 @@ func TestTimelineAggregatesVera(t *testing.T) {
 func TestTimelinePNG(t *testing.T) {
 	tl, lanes := smallTimeline()
 	var b bytes.Buffer
-	if err := TimelinePNG(&b, tl, lanes, TimelineOptions{Width: 1076}); err != nil {
+	if err := TimelinePNG(&b, tl, lanes, TimelineOptions{Width: 1092}); err != nil {
 		t.Fatal(err)
 	}
 	img, err := png.Decode(&b)
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, _ := layoutTimeline(tl, lanes, TimelineOptions{Width: 1076})
-	if img.Bounds().Dx() != 1076 || img.Bounds().Dy() != d.h {
-		t.Errorf("size %v, want 1076×%d", img.Bounds(), d.h)
+	d, _ := layoutTimeline(tl, lanes, TimelineOptions{Width: 1092})
+	if img.Bounds().Dx() != 1092 || img.Bounds().Dy() != d.h {
+		t.Errorf("size %v, want 1092×%d", img.Bounds(), d.h)
 	}
 	at := func(x, y int) string {
 		r, g, bl, _ := img.At(x, y).RGBA()
@@ -333,4 +333,24 @@ func TestLanesFromTopology(t *testing.T) {
 // rgba converts 16-bit colour channels to color.RGBA.
 func rgba(r, g, b uint32) color.RGBA {
 	return color.RGBA{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8), 0xff}
+}
+
+func TestTicks(t *testing.T) {
+	cases := []struct {
+		span        int64
+		step        int64
+		first, unit string
+	}{
+		{1000, 100, "0.1", "µs"}, {5e6, 5e5, "0.5", "ms"}, {1e9, 1e8, "0.1", "s"}, {37, 5, "5", "ns"}, {3e9, 5e8, "0.5", "s"},
+	}
+	for _, c := range cases {
+		step := niceStep(c.span / 10)
+		u, name := timeUnit(step)
+		if step != c.step || formatTick(step, u) != c.first || name != c.unit {
+			t.Errorf("span %d: step %d first %s %s, want %d %s %s", c.span, step, formatTick(step, u), name, c.step, c.first, c.unit)
+		}
+	}
+	if got := formatTick(1234567, 1e6); got != "1.234567" {
+		t.Errorf("formatTick = %s", got)
+	}
 }
