@@ -208,6 +208,9 @@ func (s *sim) moveQueuedTask(p *task, src, dst, cause int, env *lbEnv) {
 	s.enqueueTask(dc, p, false, true)
 	s.attachEntityLoadAvg(dc, p)
 	s.m.migration(s, cause)
+	if dc.curr != nil && s.checkPreemptWakeupFair(dc, p) { // attach_task() → wakeup_preempt()
+		s.schedule(dc)
+	}
 	if s.tracing {
 		s.path = s.path[:0]
 		if env != nil {

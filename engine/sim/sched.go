@@ -20,6 +20,9 @@ func (s *sim) enqueueTask(c *cpuState, p *task, initial, migrated bool) {
 	s.placeEntity(c, p, initial, migrated)
 	c.rqAdd(p)
 	c.utilEstSum += p.utilEst
+	if c.nrRunning >= 2 {
+		s.rdOverloaded = true // add_nr_running() → set_rd_overloaded()
+	}
 }
 
 // dequeueCurr takes the running task off c (dequeue_task_fair with

@@ -1,0 +1,50 @@
+package sim
+
+import (
+	"context"
+	"errors"
+	"testing"
+)
+
+// A run over its event budget stops with ErrEventBudget; a cancelled
+// context stops the run with the context's error.
+func TestEventBudgetAndCancel(t *testing.T) {
+	r := resolve(t, "vera", "mainline", "sgemm-nvpl", `{"duration":"1s","seed":1}`)
+	if _, err := Run(context.Background(), r, Options{MaxEvents: 10_000}); !errors.Is(err, ErrEventBudget) {
+		t.Errorf("budget 10000: err = %v; want ErrEventBudget", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Run(ctx, r, Options{}); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: err = %v; want context.Canceled", err)
+	}
+}
+
+// Progress is reported and ends near 1 over all repetitions.
+func TestProgress(t *testing.T) {
+	r := resolve(t, "vera", "mainline", "sgemm-nvpl", `{"duration":"300ms","seed":1,"reps":2}`)
+	last := -1.0
+	mustRun(t, r, Options{Progress: func(f float64) {
+		if f < last || f > 1 {
+			t.Fatalf("progress went %v → %v", last, f)
+		}
+		last = f
+	}})
+	if last < 0.5 {
+		t.Errorf("last progress %v; want close to 1", last)
+	}
+}
+
+// Warm-up is excluded: the measured window is shorter, counts are smaller.
+func TestWarmupExcluded(t *testing.T) {
+	a := mustRun(t, resolve(t, "vera", "mainline", "sgemm-nvpl", `{"duration":"400ms","until":"duration","seed":1}`), Options{})
+	b := mustRun(t, resolve(t, "vera", "mainline", "sgemm-nvpl", `{"duration":"400ms","until":"duration","seed":1,"warmup":"200ms"}`), Options{})
+	if b.Reps[0].Wakeups >= a.Reps[0].Wakeups || b.Reps[0].Wakeups == 0 {
+		t.Errorf("wake-ups with warm-up %d, without %d; want fewer but some", b.Reps[0].Wakeups, a.Reps[0].Wakeups)
+	}
+	for cpu, busy := range b.Reps[0].BusyNs {
+		if busy > 200_000_000 {
+			t.Fatalf("cpu %d busy %d ns in a 200 ms window", cpu, busy)
+		}
+	}
+}
