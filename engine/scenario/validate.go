@@ -19,8 +19,8 @@ const (
 	MaxProgramDepth    = 8
 	MaxProgramSteps    = 1024
 	MaxRepeat          = 1_000_000_000
-	MaxEventsPerRep    = 100_000_000
-	MaxEventsTotal     = 1_000_000_000
+	MaxEventsPerRep    = 100_000_000 // at ≤ cpuCostScale CPUs; fewer on larger machines
+	MaxEventsTotal     = 400_000_000
 	maxLatencyParam    = 100 * units.Millisecond
 	maxPolicyDuration  = 1 * units.Second
 	maxSpeed           = 16.0
