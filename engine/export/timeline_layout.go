@@ -30,6 +30,15 @@ func LanesFromTopology(t *topo.Topology) []Lane {
 	return out
 }
 
+// CPUCores maps each CPU to its core index (the cpuCore argument of CPUCSV).
+func CPUCores(t *topo.Topology) []int {
+	out := make([]int, len(t.CPUs))
+	for i, c := range t.CPUs {
+		out[i] = c.Core
+	}
+	return out
+}
+
 // TimelineOptions steer a timeline export. The zero value draws the whole
 // timeline 1200 px wide.
 type TimelineOptions struct {

@@ -328,6 +328,12 @@ func TestLanesFromTopology(t *testing.T) {
 	if len(seen) != len(lanes) {
 		t.Error("a CPU appears twice")
 	}
+	cores := CPUCores(tp)
+	for _, l := range lanes {
+		if cores[l.CPU] != l.Core {
+			t.Errorf("CPUCores[%d] = %d, lane says core %d", l.CPU, cores[l.CPU], l.Core)
+		}
+	}
 }
 
 // rgba converts 16-bit colour channels to color.RGBA.
