@@ -152,3 +152,25 @@ func TestCombinedAsymPackingHasNoAsymCapacity(t *testing.T) {
 		}
 	}
 }
+
+// The Olympus calibration direction (domain.md): with PE0 preference the
+// NVPL-like SGEMM is faster, its spread across repetitions several-fold
+// smaller, and its mode transitions far fewer.
+func TestOlympusV6CalibrationDirection(t *testing.T) {
+	if testing.Short() {
+		t.Skip("2 × 4 repetitions of 1.5 s of Vera")
+	}
+	run := func(policy string) Summary {
+		return mustRun(t, resolve(t, "vera", policy, "sgemm-nvpl", `{"duration":"1500ms","seed":1,"reps":4}`), Options{}).Summary
+	}
+	base, v6 := run("mainline"), run("v6-on")
+	if v6.Throughput.Mean <= base.Throughput.Mean {
+		t.Errorf("v6-on %.0f ≤ mainline %.0f GFLOP/s", v6.Throughput.Mean, base.Throughput.Mean)
+	}
+	if v6.Throughput.Stddev*2 > base.Throughput.Stddev {
+		t.Errorf("v6-on spread %.1f not well below mainline's %.1f", v6.Throughput.Stddev, base.Throughput.Stddev)
+	}
+	if v6.ModeTransitions.Mean > 0.2*base.ModeTransitions.Mean {
+		t.Errorf("v6-on transitions %.0f; want ≥80%% fewer than mainline's %.0f", v6.ModeTransitions.Mean, base.ModeTransitions.Mean)
+	}
+}

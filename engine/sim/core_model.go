@@ -24,7 +24,7 @@ func (s *sim) syncCPU(c *cpuState) {
 		from = st
 	}
 	if s.now > from {
-		w := c.rate * float64(s.now-from)
+		w := float64(c.rate * float64(s.now-from)) // explicit rounding: no FMA fusion (same bytes on every GOARCH)
 		if w > p.remaining {
 			w = p.remaining
 		}

@@ -56,7 +56,7 @@ func (m *repAcc) work(s *sim, w float64, from int64) {
 			break
 		}
 		e := min((i+1)*m.seriesStep, to)
-		m.series[i] += rate * float64(e-t)
+		m.series[i] += float64(rate * float64(e-t))
 		t = e
 	}
 }
@@ -258,7 +258,7 @@ func statOf(v []float64) Stat {
 	if len(v) > 1 {
 		var ss float64
 		for _, x := range v {
-			ss += (x - st.Mean) * (x - st.Mean)
+			ss += float64((x - st.Mean) * (x - st.Mean))
 		}
 		st.Stddev = math.Sqrt(ss / float64(len(v)-1))
 	}

@@ -144,7 +144,7 @@ func (s *sim) advance(c *cpuState, p *task) {
 		case opCompute:
 			w := float64(o.dur)
 			if o.jitter > 0 {
-				w *= 1 + o.jitter*(2*s.rng.Float64()-1)
+				w *= 1 + float64(o.jitter*(2*s.rng.Float64()-1)) // no FMA fusion
 			}
 			if w < 1 {
 				continue
