@@ -200,7 +200,7 @@ func waitResult(t *testing.T, ctx context.Context) string {
 		if (s === "failed") return s;
 		if (s === "done" && document.querySelector("#fig-throughput")) return s;
 		return false;
-	})()`, &status, chromedp.WithPollingInterval(20*time.Millisecond)))
+	})()`, &status, chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(0)))
 	return status
 }
 

@@ -32,6 +32,9 @@ type App struct {
 	editAt  float64
 	gotRes  bool
 	renders int
+	// entryPreset is ?preset=NAME from the address the page opened with,
+	// opened once the catalog arrives.
+	entryPreset string
 }
 
 // panel is a region of the page rebuilt only when its signature changes.
@@ -61,6 +64,9 @@ func New() *App {
 // Start loads the scenario named by the URL (or the last one, or the
 // default), fetches the presets and runs the first simulation.
 func (a *App) Start() {
+	if !strings.HasPrefix(locationHash(), "#s=") {
+		a.entryPreset = queryParam("preset")
+	}
 	a.loadFromURL(true)
 	go a.loadCatalog()
 }
@@ -105,7 +111,7 @@ func (a *App) dispatch(act Action) {
 			}
 		}
 	}
-	if changed || a.urlDoc != after {
+	if a.entryPreset == "" && (changed || a.urlDoc != after) {
 		_, push := act.(SelectScenario)
 		if _, p := act.(SelectPreset); p {
 			push = true
@@ -154,7 +160,7 @@ func (a *App) loadFromURL(first bool) {
 		a.urlDoc = ""
 		a.dispatch(LoadDoc{Doc: DefaultDoc(), Notice: Notice{Kind: "error",
 			Text: "This link's scenario could not be read (" + err.Error() + "); showing the default scenario instead.", Detail: hash}})
-	case first && queryParam("preset") != "":
+	case first && a.entryPreset != "":
 		// Resolved once the catalog arrives (loadCatalog).
 		a.scheduleRender()
 		return
@@ -192,7 +198,8 @@ func (a *App) loadCatalog() {
 		return
 	}
 	a.dispatch(CatalogLoaded{Catalog: c})
-	if name := queryParam("preset"); name != "" && !strings.HasPrefix(locationHash(), "#s=") {
+	if name := a.entryPreset; name != "" {
+		a.entryPreset = ""
 		if _, ok := c.ScenarioDoc(name); ok {
 			a.dispatch(SelectScenario{Name: name})
 		} else {

@@ -376,3 +376,24 @@ func TestTooltipExplainsPlacement(t *testing.T) {
 		seen[c] = true
 	}
 }
+
+func TestBusyColumns(t *testing.T) {
+	runs := [][]sim.Interval{
+		{{Start: 0, End: 100}},  // cpu0 busy in columns 0..9
+		{{Start: 50, End: 100}}, // cpu1 busy in columns 5..9
+		{{Start: 0, End: 25}},   // cpu2 (not in the group)
+		{{Start: 15, End: 20}, {Start: 95, End: 200}},
+	}
+	s := TimeScale{T0: 0, T1: 100, Left: 10, Right: 20} // 10 ns per px
+	cols := BusyColumns(runs, []int{0, 1}, s, nil)
+	want := []float64{.5, .5, .5, .5, .5, 1, 1, 1, 1, 1}
+	for i := range want {
+		if d := cols[i] - want[i]; d > 1e-9 || d < -1e-9 {
+			t.Errorf("col %d = %v, want %v", i, cols[i], want[i])
+		}
+	}
+	cols = BusyColumns(runs, []int{3}, s, cols)
+	if cols[1] != .5 || cols[9] != .5 || cols[5] != 0 {
+		t.Errorf("partial pixels: %v", cols)
+	}
+}

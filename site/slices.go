@@ -159,3 +159,53 @@ func HitTest(l Layout, s TimeScale, tl *sim.Timeline, x, y float64) Hit {
 	}
 	return h
 }
+
+// BusyColumns is the busy fraction of a group of CPUs per pixel column of
+// the scale (an aggregated row): cols[i] covers [Left+i, Left+i+1) and
+// ends up in 0..1 (1 = every CPU of the group busy for the whole pixel).
+func BusyColumns(runs [][]sim.Interval, cpus []int, s TimeScale, cols []float64) []float64 {
+	n := int(s.Right - s.Left)
+	if n < 0 {
+		n = 0
+	}
+	if cap(cols) < n {
+		cols = make([]float64, n)
+	}
+	cols = cols[:n]
+	for i := range cols {
+		cols[i] = 0
+	}
+	if len(cpus) == 0 || n == 0 {
+		return cols
+	}
+	w := 1 / float64(len(cpus))
+	for _, c := range cpus {
+		if c >= len(runs) {
+			continue
+		}
+		i, j := VisibleRange(runs[c], s.T0, s.T1)
+		for _, iv := range runs[c][i:j] {
+			x0 := s.TimeToPx(iv.Start) - s.Left
+			x1 := s.TimeToPx(iv.End) - s.Left
+			if x0 < 0 {
+				x0 = 0
+			}
+			if x1 > float64(n) {
+				x1 = float64(n)
+			}
+			for x := int(x0); x < n && float64(x) < x1; x++ {
+				lo, hi := float64(x), float64(x+1)
+				if x0 > lo {
+					lo = x0
+				}
+				if x1 < hi {
+					hi = x1
+				}
+				if hi > lo {
+					cols[x] += (hi - lo) * w
+				}
+			}
+		}
+	}
+	return cols
+}

@@ -38,6 +38,7 @@ type timelineView struct {
 	key     string // what the cached layout was computed for
 	layout  Layout
 	cpus    []LaneCPU
+	cols    []float64
 	w, h    float64
 	dragX   float64
 	drag    bool
@@ -359,14 +360,15 @@ func (t *timelineView) draw() {
 		t.batches[k] = t.batches[k][:0]
 	}
 	agg := t.layout.CoresPerRow > 1
-	for ri := i0; ri < i1; ri++ {
+	if agg {
+		t.drawAggregated(tl, sc, top, i0, i1, pal.busy)
+	}
+	for ri := i0; ri < i1 && !agg; ri++ {
 		r := t.layout.Rows[ri]
-		if !agg {
-			ctx.SetFillStyle(pal.grid)
-			ctx.SetGlobalAlpha(0.25)
-			ctx.FillRect(sc.Left, top+r.Y, sc.Right-sc.Left, r.H-1)
-			ctx.SetGlobalAlpha(1)
-		}
+		ctx.SetFillStyle(pal.grid)
+		ctx.SetGlobalAlpha(0.25)
+		ctx.FillRect(sc.Left, top+r.Y, sc.Right-sc.Left, r.H-1)
+		ctx.SetGlobalAlpha(1)
 		for _, cpu := range r.CPUs {
 			if cpu >= len(tl.Runs) {
 				continue
@@ -374,19 +376,13 @@ func (t *timelineView) draw() {
 			t.runsBuf = Coalesce(tl.Runs[cpu], sc, 1, 1, t.runsBuf[:0])
 			for _, pr := range t.runsBuf {
 				style := pal.busy
-				if !agg && pr.Task >= 0 {
+				if pr.Task >= 0 {
 					style = TaskColor(pr.Task, t.a.dark)
 				}
 				t.batches[style] = append(t.batches[style], PxRun{X0: pr.X0, X1: pr.X1, Task: ri})
 			}
 		}
 	}
-	aggAlpha := 1.0
-	if agg {
-		aggAlpha = 1 / float64(len(t.layout.Rows[0].CPUs))
-		aggAlpha = math.Max(aggAlpha, 0.08)
-	}
-	ctx.SetGlobalAlpha(aggAlpha)
 	for style, runs := range t.batches {
 		if len(runs) == 0 {
 			continue
@@ -428,6 +424,49 @@ func (t *timelineView) draw() {
 	t.canvas.SetAttribute("data-drawn", "1")
 	t.canvas.SetAttribute("data-rows", fmt.Sprint(len(t.layout.Rows)))
 	setPerf("lastDrawMs", nowMs()-t0)
+}
+
+// aggLevels quantises an aggregated row's busy fraction for batching.
+const aggLevels = 8
+
+// drawAggregated fills aggregated rows by the busy fraction of their CPUs
+// per pixel column, batched by quantised level (one fill per level).
+func (t *timelineView) drawAggregated(tl *sim.Timeline, sc TimeScale, top float64, i0, i1 int, busy string) {
+	ctx := t.ctx
+	var levels [aggLevels + 1][]PxRun
+	for ri := i0; ri < i1; ri++ {
+		r := t.layout.Rows[ri]
+		t.cols = BusyColumns(tl.Runs, r.CPUs, sc, t.cols)
+		start, cur := 0, -1
+		flush := func(end int) {
+			if cur > 0 {
+				levels[cur] = append(levels[cur], PxRun{X0: sc.Left + float64(start), X1: sc.Left + float64(end), Task: ri})
+			}
+		}
+		for x, f := range t.cols {
+			lv := int(math.Ceil(f*aggLevels - 1e-9))
+			lv = min(max(lv, 0), aggLevels)
+			if lv != cur {
+				flush(x)
+				start, cur = x, lv
+			}
+		}
+		flush(len(t.cols))
+	}
+	ctx.SetFillStyle(busy)
+	for lv := 1; lv <= aggLevels; lv++ {
+		if len(levels[lv]) == 0 {
+			continue
+		}
+		ctx.SetGlobalAlpha(float64(lv) / aggLevels)
+		ctx.BeginPath()
+		for _, pr := range levels[lv] {
+			r := t.layout.Rows[pr.Task]
+			ctx.Rect(pr.X0, top+r.Y, pr.X1-pr.X0, r.H)
+		}
+		ctx.Fill()
+	}
+	ctx.SetGlobalAlpha(1)
 }
 
 func shortLabel(l string) string {
