@@ -59,7 +59,7 @@ func cmdServe(e *env, args []string) int {
 // static site in dir.
 func serveHandler(ps *presets.Set, dir string) http.Handler {
 	mux := http.NewServeMux()
-	mux.Handle("/api/", api.New(ps))
+	mux.Handle("/api/", api.New(ps, api.WithTimeout(2*time.Minute)))
 	mux.Handle("/", staticHandler(dir))
 	return mux
 }

@@ -18,6 +18,7 @@ package api
 
 import (
 	"net/http"
+	"time"
 
 	"schedplay/engine/compare"
 	"schedplay/engine/scenario"
@@ -32,6 +33,7 @@ type server struct {
 	ps      *presets.Set
 	run     compare.Runner
 	maxBody int64
+	timeout time.Duration
 }
 
 // Option configures New.
@@ -42,6 +44,11 @@ func WithRunner(r compare.Runner) Option { return func(s *server) { s.run = r } 
 
 // WithMaxBody sets the request body limit in bytes.
 func WithMaxBody(n int64) Option { return func(s *server) { s.maxBody = n } }
+
+// WithTimeout bounds the simulation time of one request (503 when it runs
+// out); 0, the default, leaves it to the client (a closed connection
+// cancels the run).
+func WithTimeout(d time.Duration) Option { return func(s *server) { s.timeout = d } }
 
 // New returns the API handler over the preset set ps.
 func New(ps *presets.Set, opts ...Option) http.Handler {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"schedplay/engine/scenario"
 	"schedplay/engine/sim"
@@ -30,9 +31,13 @@ func testPresets(t *testing.T) *presets.Set {
 }
 
 // fakeRun echoes what it was given into the result.
-func fakeRun(_ context.Context, r *scenario.Resolved, opt sim.Options) (*sim.Result, error) {
+func fakeRun(ctx context.Context, r *scenario.Resolved, opt sim.Options) (*sim.Result, error) {
 	if r.Name == "boom" {
 		panic("engine bug")
+	}
+	if r.Name == "slow" {
+		<-ctx.Done()
+		return nil, ctx.Err()
 	}
 	if r.Name == "fail" {
 		return nil, errors.New("event budget exceeded")
@@ -50,7 +55,7 @@ func fakeRun(_ context.Context, r *scenario.Resolved, opt sim.Options) (*sim.Res
 const doc = `{"schedplay": 1, "name": "<b>n</b>", "machine": {"preset": "m"}, "workload": {"preset": "w"}, "run": {"seed": 5, "reps": 2}}`
 
 func TestEndpoints(t *testing.T) {
-	h := New(testPresets(t), WithRunner(fakeRun), WithMaxBody(4096))
+	h := New(testPresets(t), WithRunner(fakeRun), WithMaxBody(4096), WithTimeout(50*time.Millisecond))
 	for _, tt := range []struct {
 		name, method, url, body string
 		status                  int
@@ -72,6 +77,7 @@ func TestEndpoints(t *testing.T) {
 		{"simulate unknown preset", "POST", "/api/v1/simulate", `{"scenario": "nope"}`, 400, []string{`neither a scenario preset nor a share link`}},
 		{"simulate too large", "POST", "/api/v1/simulate", `{"schedplay": 1, "name": "` + strings.Repeat("x", 5000) + `"}`, 413, []string{`larger than the limit of 4096 bytes`}},
 		{"simulate engine failure", "POST", "/api/v1/simulate", strings.Replace(doc, "<b>n</b>", "fail", 1), 422, []string{`simulation failed: event budget exceeded`}},
+		{"simulate timeout", "POST", "/api/v1/simulate", strings.Replace(doc, "<b>n</b>", "slow", 1), 503, []string{`ran out of time`}},
 		{"simulate panic", "POST", "/api/v1/simulate", strings.Replace(doc, "<b>n</b>", "boom", 1), 500, []string{`internal error (id `, `"id":"`}},
 		{"compare policies", "POST", "/api/v1/compare", `{"scenario": "s1", "policies": ["slow", "fast"]}`, 200, []string{`"a":"slow","b":"fast","reps":2,"seeds":[3,4]`, `"metric":"Average throughput"`, `"text":"s1\nA = slow, B = fast`}},
 		{"compare vary", "POST", "/api/v1/compare", `{"scenario": "s1", "policies": ["slow", "fast"], "vary": "workload.groups[0].count=1,2"}`, 200, []string{`"vary":"workload.groups[0].count"`, `"value":"1"`, `"value":"2"`}},

@@ -2,6 +2,7 @@ package api
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -18,6 +19,10 @@ func replyError(w http.ResponseWriter, err error) {
 	var se *statusError
 	if errors.As(err, &se) {
 		writeError(w, se.status, se.err)
+		return
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		writeError(w, http.StatusServiceUnavailable, &scenario.Error{Msg: "the simulation ran out of time on this server; run it locally with `schedplay run` or make it smaller"})
 		return
 	}
 	var l scenario.ErrorList
@@ -66,7 +71,17 @@ func (s *server) simulate(r *http.Request, doc *scenario.Scenario, req *Request)
 	if err != nil {
 		return nil, err
 	}
-	return s.run(r.Context(), rs, sim.Options{Timeline: req.Timeline})
+	ctx, cancel := s.context(r)
+	defer cancel()
+	return s.run(ctx, rs, sim.Options{Timeline: req.Timeline})
+}
+
+// context is the request's context, bounded by the server's timeout.
+func (s *server) context(r *http.Request) (context.Context, context.CancelFunc) {
+	if s.timeout > 0 {
+		return context.WithTimeout(r.Context(), s.timeout)
+	}
+	return context.WithCancel(r.Context())
 }
 
 // compareReply is the body of POST /api/v1/compare.
@@ -98,7 +113,9 @@ func (s *server) handleCompare(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	t, err := compare.Run(r.Context(), s.run, spec)
+	ctx, cancel := s.context(r)
+	defer cancel()
+	t, err := compare.Run(ctx, s.run, spec)
 	if err != nil {
 		replyError(w, err)
 		return
