@@ -2,10 +2,10 @@ package export
 
 import (
 	"bufio"
-	"encoding/xml"
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"schedplay/engine/sim"
 )
@@ -76,9 +76,33 @@ func centi(v int64) string {
 	return strings.TrimRight(s, "0")
 }
 
-// esc escapes text for XML content and attribute values.
+// esc escapes text for XML content and attribute values, as
+// xml.EscapeText does (without pulling encoding/xml into the wasm build):
+// markup characters become entities and characters XML cannot carry
+// (controls, invalid UTF-8) become U+FFFD.
 func esc(s string) string {
 	var b strings.Builder
-	_ = xml.EscapeText(&b, []byte(s))
+	for i, w := 0, 0; i < len(s); i += w {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		w = n
+		switch {
+		case r == '&':
+			b.WriteString("&amp;")
+		case r == '<':
+			b.WriteString("&lt;")
+		case r == '>':
+			b.WriteString("&gt;")
+		case r == '"':
+			b.WriteString("&#34;")
+		case r == '\'':
+			b.WriteString("&#39;")
+		case r == '\t' || r == '\n' || r == '\r':
+			fmt.Fprintf(&b, "&#x%X;", r)
+		case r == utf8.RuneError && n == 1, r < 0x20, r == 0xFFFE, r == 0xFFFF:
+			b.WriteRune('\uFFFD')
+		default:
+			b.WriteString(s[i : i+n])
+		}
+	}
 	return b.String()
 }

@@ -341,6 +341,25 @@ func rgba(r, g, b uint32) color.RGBA {
 	return color.RGBA{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8), 0xff}
 }
 
+func TestEscape(t *testing.T) {
+	tl, lanes := smallTimeline()
+	tl.Tasks[0].Name = "bad\x01\xff name & 'q' \"x\"\n<y>"
+	var b bytes.Buffer
+	if err := TimelineSVG(&b, tl, lanes, TimelineOptions{Title: "\x00<title>"}); err != nil {
+		t.Fatal(err)
+	}
+	rects, texts := parseSVG(t, b.Bytes()) // fails on invalid XML
+	found := false
+	for _, r := range rects {
+		if strings.HasPrefix(r.Title, "bad\uFFFD\uFFFD name & 'q' \"x\"\n<y>") {
+			found = true
+		}
+	}
+	if !found || !strings.Contains(strings.Join(texts, "|"), "\uFFFD<title>") {
+		t.Errorf("escaped strings did not round-trip: %q", texts)
+	}
+}
+
 func TestTicks(t *testing.T) {
 	cases := []struct {
 		span        int64
