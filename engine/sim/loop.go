@@ -20,10 +20,7 @@ func (s *sim) loop(ctx context.Context, rep, reps int) (int64, error) {
 // runUntil dispatches events up to simulated time limit, or until the
 // repetition ends (s.stopped, with s.stopAt the time metrics stop at).
 func (s *sim) runUntil(ctx context.Context, limit int64, rep, reps int) error {
-	budget := s.opt.MaxEvents
-	if budget <= 0 {
-		budget = DefaultMaxEvents
-	}
+	budget := s.budget
 	untilDone := s.r.Run.Until != scenario.UntilDuration
 	for !s.stopped {
 		ev, ok := s.q.peek()
@@ -49,6 +46,9 @@ func (s *sim) runUntil(ctx context.Context, limit int64, rep, reps int) error {
 			}
 		}
 		s.dispatch(ev)
+		if s.err != nil {
+			return s.err
+		}
 		if untilDone && s.forksLeft == 0 && s.alive == 0 && !s.stopped {
 			s.stop(s.now)
 		}

@@ -48,3 +48,14 @@ func TestWarmupExcluded(t *testing.T) {
 		}
 	}
 }
+
+// A program that loops without computing or blocking stops with
+// ErrEventBudget instead of hanging.
+func TestInstantLoopHitsBudget(t *testing.T) {
+	r := resolveJSON(t, `{"schedplay":1,"machine":{"nodes":1,"cores_per_node":2,"threads_per_core":1},
+		"workload":{"groups":[{"name":"spin","count":1,"program":[{"repeat":20000000,"do":[{"send":"void"}]}]}]},
+		"run":{"duration":"1s","seed":1}}`)
+	if _, err := Run(context.Background(), r, Options{MaxEvents: 1_000_000}); !errors.Is(err, ErrEventBudget) {
+		t.Errorf("err = %v; want ErrEventBudget", err)
+	}
+}

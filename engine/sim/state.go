@@ -222,6 +222,8 @@ type sim struct {
 	ilbPending      bool
 
 	alive     int
+	budget    int64
+	err       error
 	forksLeft int
 	stopped   bool
 	stopAt    int64

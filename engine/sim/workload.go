@@ -127,6 +127,15 @@ func (cp *compiler) chanID(name string) int {
 // computes, spins, blocks or exits. The task is c.curr.
 func (s *sim) advance(c *cpuState, p *task) {
 	for {
+		// Instant steps count against the event budget, so a program that
+		// loops without ever computing or blocking cannot hang the run.
+		s.events++
+		if s.events > s.budget {
+			if s.err == nil {
+				s.err = fmt.Errorf("%w: task %s loops without computing or blocking (at t=%dns)", ErrEventBudget, p.name, s.now)
+			}
+			return
+		}
 		if len(p.stack) == 0 {
 			s.exitTask(c, p)
 			return
