@@ -114,6 +114,8 @@ func TestSimulatorVocabulary(t *testing.T) {
 	for _, doc := range []string{
 		`{"schedplay":1,"machine":{"preset":"hikey960"},"workload":{"preset":"sysbench-cpu"},"run":{"duration":"200ms","reps":1}}`,
 		`{"schedplay":1,"machine":{"preset":"x86-smt"},"workload":{"preset":"sched-messaging"},"run":{"duration":"20ms","reps":1}}`,
+		`{"schedplay":1,"preset":"hikey960-short-sysbench","policy":{"preset":"misfit"},"run":{"duration":"50ms","reps":1}}`,
+		`{"schedplay":1,"preset":"hikey960-short-sysbench","policy":{"preset":"dynamiq-asym-packing"},"run":{"duration":"50ms","reps":1}}`,
 	} {
 		sc, err := scenario.Decode([]byte(doc))
 		if err != nil {
@@ -141,6 +143,11 @@ func TestSimulatorVocabulary(t *testing.T) {
 		}
 	}
 	t.Logf("function names seen: %v", seen)
+	for _, f := range []string{"select_task_rq_fair", "select_idle_sibling", "sched_balance_rq", "need_active_balance", "active_load_balance_cpu_stop"} {
+		if !seen[f] {
+			t.Errorf("no decision path named %s: the scenarios no longer cover it", f)
+		}
+	}
 	if len(seen) < 3 {
 		t.Errorf("only %d function names seen in decision paths: %v", len(seen), seen)
 	}
