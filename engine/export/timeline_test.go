@@ -180,10 +180,10 @@ func TestTimelineWindow(t *testing.T) {
 	}
 }
 
-// denseTimeline has n CPUs (2 per core), each with slices 1..40 µs long
-// (×unit/1000) packed over one second: 352 CPUs give about a million
-// slices at unit 1000 (all narrower than a pixel at 1200 px), and 150000
-// slices of 1-40 ms, each wider than a pixel, at unit 1e6.
+// denseTimeline has n CPUs (2 per core), each with slices 1..41 µs long
+// times unit/1000, packed over one second: at unit 1e4 (10-410 µs), 352
+// CPUs give about 1.2 million slices, all narrower than a pixel at 1200 px;
+// at unit 1e6 (1-41 ms) about 30000 slices, each wider than a pixel.
 func denseTimeline(n int, unit int64) (*sim.Timeline, []Lane) {
 	tl := &sim.Timeline{EndNs: 1e9}
 	var lanes []Lane
@@ -204,8 +204,8 @@ func denseTimeline(n int, unit int64) (*sim.Timeline, []Lane) {
 	}
 	for core := 0; core < n/2; core++ {
 		var m []sim.ModeInterval
-		for t := int64(0); t < 1e9; t += 30000 {
-			m = append(m, sim.ModeInterval{Mode: sim.Mode(1 + t/30000%4), Start: t, End: t + 30000})
+		for t := int64(0); t < 1e9; t += 300000 {
+			m = append(m, sim.ModeInterval{Mode: sim.Mode(1 + t/300000%4), Start: t, End: t + 300000})
 		}
 		tl.Modes = append(tl.Modes, m)
 	}
@@ -213,7 +213,7 @@ func denseTimeline(n int, unit int64) (*sim.Timeline, []Lane) {
 }
 
 func TestTimelineAggregatesVera(t *testing.T) {
-	tl, lanes := denseTimeline(352, 1000)
+	tl, lanes := denseTimeline(352, 10000)
 	var b bytes.Buffer
 	if err := TimelineSVG(&b, tl, lanes, TimelineOptions{}); err != nil {
 		t.Fatal(err)
