@@ -16,6 +16,7 @@ const (
 	evILB                           // nohz idle balance runs on the ILB CPU (a = cpu)
 	evStopper                       // active_load_balance_cpu_stop() on a source CPU (a = src, b = dst)
 	evIRQEnd                        // the ILB softirq on an idle CPU ends (a = cpu)
+	evWakeIssue                     // a deferred try_to_wake_up() of a wake batch (a = task, b = waker, gen = sync)
 )
 
 // event is one entry of the queue: integer-ns time, insertion sequence

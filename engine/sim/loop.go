@@ -84,6 +84,8 @@ func (s *sim) dispatch(ev event) {
 		}
 	case evTimer:
 		s.timerFire(s.tasks[ev.a])
+	case evWakeIssue:
+		s.wakeIssue(s.tasks[ev.a], int(ev.b), ev.gen == 1)
 	case evWakeArrive:
 		s.wakeArrive(s.tasks[ev.a])
 	case evHousekeeping:

@@ -77,6 +77,7 @@ type task struct {
 	lastWakee       int
 	recentUsedCPU   int
 	wakeIssued      int64 // when the wake-up (or timer expiry) happened
+	wakeReq         int64 // when the waker started the wake-up batch
 	recordLatency   bool
 	periodicLatency bool
 	decision        int // decision index that placed it (timeline), -1 none
@@ -222,6 +223,7 @@ type sim struct {
 	ilbPending      bool
 
 	alive     int
+	wakeBatch int
 	budget    int64
 	err       error
 	forksLeft int

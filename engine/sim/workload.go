@@ -276,19 +276,60 @@ func (s *sim) barrierArrive(c *cpuState, p *task, o *op) bool {
 
 // barrierRelease wakes every waiter of b (futex_wake(INT_MAX)).
 func (s *sim) barrierRelease(waker int, b *barrierState) {
+	s.wakeBatch = 0
 	for i, w := range b.arrived {
 		b.arrived[i] = nil
 		s.grant(waker, w, false)
 	}
 	b.arrived = b.arrived[:0]
+	s.endWakeBatch(waker)
+}
+
+// endWakeBatch charges the waker's CPU for the wake-ups it issued.
+func (s *sim) endWakeBatch(waker int) {
+	n := s.wakeBatch
+	s.wakeBatch = 0
+	if n == 0 {
+		return
+	}
+	c := &s.cpus[waker]
+	if c.curr == nil {
+		return
+	}
+	s.syncCPU(c)
+	c.stallUntil = max(c.stallUntil, s.now) + int64(n)*int64(s.r.Machine.Latency.Wakeup)
+	s.reprogram(c)
+}
+
+// wakeIssue is a deferred try_to_wake_up() of a wake batch.
+func (s *sim) wakeIssue(p *task, waker int, sync bool) {
+	if p.state != taskBlocked {
+		return
+	}
+	s.tryToWakeUp(p, waker, sync)
+	p.wakeIssued = p.wakeReq
 }
 
 // grant releases a waiter: a spinning one continues, a blocked one is woken.
+//
+// A waker that wakes several tasks does so one try_to_wake_up() after the
+// other: the k-th wake-up of a batch is decided latency.wakeup·k later,
+// and the waker's own work waits for the whole batch (endWakeBatch).
 func (s *sim) grant(waker int, w *task, sync bool) {
 	w.granted = true
 	switch w.state {
 	case taskBlocked:
-		s.tryToWakeUp(w, waker, sync)
+		w.wakeReq = s.now
+		if s.wakeBatch == 0 {
+			s.tryToWakeUp(w, waker, sync)
+		} else {
+			var flag uint32
+			if sync {
+				flag = 1
+			}
+			s.q.push(event{at: s.now + int64(s.wakeBatch)*int64(s.r.Machine.Latency.Wakeup), kind: evWakeIssue, a: int32(w.id), b: int32(waker), gen: flag})
+		}
+		s.wakeBatch++
 	case taskRunning, taskRunnable:
 		if w.spinning {
 			w.spinEnd = s.now
@@ -323,6 +364,8 @@ func (s *sim) chanSend(c *cpuState, p *task, o *op) bool {
 		return false
 	}
 	s.countOp(p)
+	s.wakeBatch = 0
+	defer s.endWakeBatch(c.id)
 	for n := 0; n < o.wake; n++ {
 		if len(ch.receivers) > 0 {
 			w := ch.receivers[0]
@@ -347,7 +390,9 @@ func (s *sim) chanRecv(c *cpuState, p *task, o *op) bool {
 			copy(ch.senders, ch.senders[1:])
 			ch.senders[len(ch.senders)-1] = nil
 			ch.senders = ch.senders[:len(ch.senders)-1]
+			s.wakeBatch = 0
 			s.grant(c.id, w, true)
+			s.endWakeBatch(c.id)
 		}
 		return true
 	}
