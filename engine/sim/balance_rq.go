@@ -268,7 +268,7 @@ func (s *sim) schedBalanceRq(cpu, sdIdx int, idle cpuIdleType, cause int) (int, 
 	allPinned := false
 	for redo := 0; redo < 2; redo++ {
 		g := s.schedBalanceFindSrcGroup(env)
-		if sd.Parent == nil && idle != cpuNewlyIdle {
+		if sd.Parent == nil { // set_rd_overloaded() at the root domain
 			s.rdOverloaded = env.overloaded
 		}
 		if g == nil {
