@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"image/color"
 	"math/bits"
+	"strconv"
+	"strings"
 
 	"schedplay/engine/sim"
 	"schedplay/engine/topo"
@@ -83,6 +85,7 @@ type textEl struct {
 	x, y   int
 	s      string
 	anchor string // "start", "middle" or "end"
+	size   int    // font size in px; 0 is the default 10
 }
 
 // lineEl is a one-pixel line (axis, ticks).
@@ -176,6 +179,16 @@ func layoutTimeline(tl *sim.Timeline, lanes []Lane, opt TimelineOptions) (*drawi
 	}
 	for _, core := range bandOrder {
 		d.background = append(d.background, rectEl{x0: sc.x0, x1: sc.x0 + sc.width, y: bandY[core], h: bandH, fill: bandColor})
+	}
+	// Rows too thin for a label each get one per core ("cpu 0,176").
+	for i := 0; laneH < 8 && i < len(rows); {
+		j, cpus := i, []string{}
+		for ; j < len(rows) && rows[j].lane.Core == rows[i].lane.Core; j++ {
+			cpus = append(cpus, strconv.Itoa(rows[j].lane.CPU))
+		}
+		mid := rows[i].y + (j-i)*laneH/2
+		d.texts = append(d.texts, textEl{x: marginLeft - 4, y: mid + 3, s: "cpu " + strings.Join(cpus, ","), anchor: "end", size: 7})
+		i = j
 	}
 	// Slices: aggregate more coarsely until the element cap holds.
 	for minW := int64(minSlice); ; minW *= 2 {

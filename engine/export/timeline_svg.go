@@ -51,6 +51,9 @@ func TimelineSVG(w io.Writer, tl *sim.Timeline, lanes []Lane, opt TimelineOption
 		if t.anchor != "start" {
 			anchor = fmt.Sprintf(" text-anchor=\"%s\"", t.anchor)
 		}
+		if t.size != 0 {
+			anchor += fmt.Sprintf(" font-size=\"%d\"", t.size)
+		}
 		fmt.Fprintf(bw, "<text x=\"%d\" y=\"%d\"%s>%s</text>\n", t.x, t.y, anchor, esc(t.s))
 	}
 	bw.WriteString("</g>\n</svg>\n")

@@ -379,3 +379,16 @@ func TestTicks(t *testing.T) {
 		t.Errorf("formatTick = %s", got)
 	}
 }
+
+func TestCoreLabelsOnThinRows(t *testing.T) {
+	tl, lanes := denseTimeline(200, 1e6)
+	var b bytes.Buffer
+	if err := TimelineSVG(&b, tl, lanes, TimelineOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	_, texts := parseSVG(t, b.Bytes())
+	joined := "|" + strings.Join(texts, "|") + "|"
+	if !strings.Contains(joined, "|cpu 0,1|") || !strings.Contains(joined, "|cpu 198,199|") || strings.Contains(joined, "|cpu 5|") {
+		t.Errorf("thin rows: want one label per core, got %.300s", joined)
+	}
+}
