@@ -15,7 +15,7 @@ import (
 	"schedplay/presets"
 )
 
-func testPresets(t *testing.T) *presets.Set {
+func testPresets(t testing.TB) *presets.Set {
 	t.Helper()
 	ps, err := presets.LoadFS(fstest.MapFS{
 		"machine/m.json":   {Data: []byte(`{"description": "2x2", "machine": {"nodes": 1, "cores_per_node": 2, "threads_per_core": 2}}`)},
