@@ -1,0 +1,143 @@
+package sim
+
+import "schedplay/engine/topo"
+
+// Capacity-aware and SMT-priority idle selection: util_fits_cpu(),
+// asym_fits_cpu(), select_idle_capacity() (K612 and the TIP7 SMT-aware
+// form) and the Olympus v6 select_idle_smt_cpu() (kernel-model.md §2.3, §3.3).
+
+// utilFitsCPU is util_fits_cpu() without uclamp: fits_capacity(util, capacity_of).
+func (s *sim) utilFitsCPU(util, cpu int) int {
+	if util*1280 < s.cpus[cpu].cap*1024 {
+		return 1
+	}
+	return 0
+}
+
+// isCoreIdle is is_core_idle(): every other sibling idle.
+func (s *sim) isCoreIdle(cpu int) bool {
+	for _, sib := range s.cores[s.cpus[cpu].core].cpus {
+		if sib != cpu && !s.availableIdle(sib) {
+			return false
+		}
+	}
+	return true
+}
+
+// asymFitsCPU is asym_fits_cpu(); the TIP7 form also wants an idle core.
+func (s *sim) asymFitsCPU(util, cpu int) bool {
+	if !s.asymCapActive {
+		return true
+	}
+	if s.utilFitsCPU(util, cpu) <= 0 {
+		return false
+	}
+	if s.feat.SMTAwareAsymCapacityOn() && s.smtActive {
+		return s.isCoreIdle(cpu)
+	}
+	return true
+}
+
+// Ranks of the SMT-aware select_idle_capacity() (TIP7 asym_fits_state).
+const (
+	rankFits       = 1
+	rankThreadFits = -2
+)
+
+// selectIdleCapacity is select_idle_capacity(): K612, or the TIP7
+// SMT-aware variant preferring fully idle cores (SMT_AWARE_ASYM_CAPACITY).
+func (s *sim) selectIdleCapacity(p *task, sd *topo.Domain, target, util int) int {
+	smtAware := s.feat.SMTAwareAsymCapacityOn()
+	hasIdleCore := false
+	nr := 1 << 30
+	llc := &s.llcs[s.t.SDLLCID[target]]
+	if smtAware {
+		hasIdleCore = s.smtActive && llc.hasIdleCores
+		if s.feat.SISUtilOn() && s.t.SDLLC[target] != nil && s.t.SDLLC[target].Span.Equal(sd.Span) {
+			nr = llc.nrIdleScan + 1
+			if nr == 1 {
+				return noCPU
+			}
+		}
+	}
+	best, bestRank, bestCap := noCPU, 1, 0
+	var wrapped bool
+	for cpu := firstWrap(sd.Span, target, &wrapped); cpu != noCPU; cpu = nextWrap(sd.Span, cpu, target, &wrapped) {
+		if !p.allowed.Has(topo.CPU(cpu)) {
+			continue
+		}
+		if smtAware && !hasIdleCore {
+			nr--
+			if nr <= 0 {
+				break
+			}
+		}
+		if !s.availableIdle(cpu) {
+			continue
+		}
+		fits := s.utilFitsCPU(util, cpu)
+		capv := s.cpus[cpu].cap
+		rank := 0
+		if !smtAware {
+			if fits > 0 {
+				return cpu
+			}
+		} else {
+			preferred := !hasIdleCore || s.isCoreIdle(cpu)
+			if fits > 0 && preferred {
+				return cpu
+			}
+			if fits > 0 {
+				rank = rankThreadFits
+			}
+			if preferred {
+				rank -= 3
+			}
+		}
+		if best == noCPU || rank < bestRank || (rank == bestRank && capv > bestCap) {
+			best, bestRank, bestCap = cpu, rank, capv
+		}
+	}
+	if smtAware && hasIdleCore && best >= 0 && bestRank > -3 {
+		llc.hasIdleCores = false
+	}
+	return best
+}
+
+// selectIdleSMTCPUExit applies the v6 exit when policy.idle_select_asym is set.
+func (s *sim) selectIdleSMTCPUExit(p *task, cpu int) int {
+	if !s.r.Policy.IdleSelectAsym {
+		return cpu
+	}
+	b := s.selectIdleSMTCPU(p, cpu)
+	if s.tracing && b != cpu {
+		s.note("select_idle_smt_cpu → cpu %d", b)
+	}
+	return b
+}
+
+// selectIdleSMTCPU is select_idle_smt_cpu() (v6): within the lowest domain,
+// when it is an SMT level with SD_ASYM_PACKING, the highest-priority idle sibling.
+func (s *sim) selectIdleSMTCPU(p *task, cpu int) int {
+	if !s.smtActive || len(s.t.Domains[cpu]) == 0 {
+		return cpu
+	}
+	sd := s.t.Domains[cpu][0]
+	if sd.Flags&topo.SDShareCPUCapacity == 0 || sd.Flags&topo.SDAsymPacking == 0 {
+		return cpu
+	}
+	best := cpu
+	for c := sd.Span.First(); c.Valid(); c = sd.Span.Next(c) {
+		sib := int(c)
+		if sib == best || !p.allowed.Has(c) || !s.availableIdle(sib) {
+			continue
+		}
+		if s.asymPrefer(sib, best) {
+			best = sib
+		}
+	}
+	return best
+}
+
+// asymPrefer is sched_asym_prefer(a, b): priority strictly greater.
+func (s *sim) asymPrefer(a, b int) bool { return s.cpus[a].prio > s.cpus[b].prio }
