@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 
+	"schedplay/engine/compare"
 	"schedplay/engine/perfetto"
 	"schedplay/engine/scenario"
 	"schedplay/engine/sim"
@@ -109,9 +110,12 @@ func writeSummary(w io.Writer, r *scenario.Resolved, res *sim.Result) {
 			done++
 		}
 	}
-	if done == n && n > 0 {
+	switch {
+	case done == 0 && r.Run.Until == scenario.UntilDuration:
+		row("Completion", fmt.Sprintf("programs still running at the end of the %s (run.until = duration)", r.Run.Duration))
+	case done == n && n > 0:
 		row("Completion", fmt.Sprintf("%s ms (every repetition finished)", pmScaled(s.Completion, 1e-6)))
-	} else {
+	default:
 		row("Completion", fmt.Sprintf("%d of %d repetitions finished within %s", done, n, r.Run.Duration))
 	}
 	row("Mode transitions", pm(s.ModeTransitions))
@@ -158,7 +162,7 @@ func pm(s sim.Stat) string { return pmScaled(s, 1) }
 
 func pmScaled(s sim.Stat, k float64) string {
 	if s.N > 1 {
-		return num(s.Mean*k) + " ± " + num(s.Stddev*k)
+		return compare.MeanSD(s.Mean*k, s.Stddev*k)
 	}
 	return num(s.Mean * k)
 }

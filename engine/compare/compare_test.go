@@ -115,6 +115,17 @@ func TestVaryErrorsHavePaths(t *testing.T) {
 	}
 }
 
+func TestMeanSD(t *testing.T) {
+	for _, tt := range []struct {
+		m, sd float64
+		want  string
+	}{{9685.41, 0.464, "9685.41 ± 0.46"}, {637, 21.21, "637 ± 21"}, {10.297, 0.018, "10.297 ± 0.018"}, {5, 0, "5 ± 0"}, {1e6, 12345, "1000000 ± 12345"}} {
+		if got := MeanSD(tt.m, tt.sd); got != tt.want {
+			t.Errorf("MeanSD(%g, %g) = %q; want %q", tt.m, tt.sd, got, tt.want)
+		}
+	}
+}
+
 func TestWriteTextAligned(t *testing.T) {
 	tab, err := Run(context.Background(), fakeRun, testSpec(t))
 	if err != nil {

@@ -83,7 +83,7 @@ func writeLegend(b *strings.Builder, rows []Row) {
 func valueText(v Value, unit string) string {
 	s := num(v.Mean)
 	if v.N > 1 {
-		s += " ± " + num(v.Stddev)
+		s = MeanSD(v.Mean, v.Stddev)
 	}
 	if unit != "" {
 		s += " " + unit
@@ -107,6 +107,16 @@ func pText(p float64) string {
 		return "p<0.001"
 	}
 	return fmt.Sprintf("p=%.3f", p)
+}
+
+// MeanSD prints mean ± sd with the stddev to two significant digits and
+// the mean to the same decimal place ("9685.4 ± 0.46", "637 ± 21").
+func MeanSD(mean, sd float64) string {
+	if sd == 0 || math.IsNaN(sd) || math.IsInf(sd, 0) {
+		return num(mean) + " ± 0"
+	}
+	d := max(0, min(6, 1-int(math.Floor(math.Log10(sd)))))
+	return fmt.Sprintf("%.*f ± %.*f", d, mean, d, sd)
 }
 
 // num formats a figure with about four significant digits.
