@@ -170,3 +170,20 @@ func TestErrorListSortedByPath(t *testing.T) {
 		}
 	}
 }
+
+// TestStrictAndSemanticErrorsTogether: a section that fails to decode does
+// not hide the semantic errors of the others.
+func TestStrictAndSemanticErrorsTogether(t *testing.T) {
+	ps := testPresets(t)
+	s := mustDecode(t, doc(group(`"program": [{"compute": "1ms"}], "nice": 99`), `"policy": {"hzz": 1}`, `"run": {"reps": 500}`))
+	_, err := Resolve(s, ps)
+	for _, want := range []struct{ path, frag string }{
+		{"policy.hzz", "unknown field"},
+		{"run.reps", "500 is out of range"},
+		{"workload.groups[0].nice", "99 is out of range"},
+	} {
+		if !errorsContain(err, want.path, want.frag) {
+			t.Errorf("want %s: %s among\n%v", want.path, want.frag, err)
+		}
+	}
+}

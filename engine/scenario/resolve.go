@@ -44,27 +44,35 @@ func Resolve(s *Scenario, ps *presets.Set) (*Resolved, error) {
 	if n, ok := doc["name"].(string); ok {
 		r.Name = n
 	}
-	for _, k := range []string{"machine", "workload"} {
-		if _, ok := doc[k]; !ok {
-			errs.Add(k, "missing; name a preset (e.g. {\"preset\": %q}) or describe it", map[string]string{"machine": "vera", "workload": "sgemm-nvpl"}[k])
+	bad := map[string]bool{}
+	for _, k := range sectionKeys {
+		v, ok := doc[k]
+		if !ok {
+			if k == "machine" || k == "workload" {
+				errs.Add(k, "missing; name a preset (e.g. {\"preset\": %q}) or describe it", map[string]string{"machine": "vera", "workload": "sgemm-nvpl"}[k])
+				bad[k] = true
+			}
+			continue
 		}
-	}
-	if v, ok := doc["machine"]; ok {
-		decodeStrict("machine", v, &r.Machine, &errs)
-	}
-	if v, ok := doc["policy"]; ok {
-		decodeStrict("policy", v, &r.Policy, &errs)
-	}
-	if v, ok := doc["workload"]; ok {
-		decodeStrict("workload", v, &r.Workload, &errs)
-	}
-	if v, ok := doc["run"]; ok {
-		decodeStrict("run", v, &r.Run, &errs)
-	}
-	if len(errs) > 0 {
-		return nil, errs.Err()
+		n := len(errs)
+		switch k {
+		case "machine":
+			decodeStrict(k, v, &r.Machine, &errs)
+		case "policy":
+			decodeStrict(k, v, &r.Policy, &errs)
+		case "workload":
+			decodeStrict(k, v, &r.Workload, &errs)
+		case "run":
+			decodeStrict(k, v, &r.Run, &errs)
+		}
+		bad[k] = len(errs) > n
 	}
 	d := r.WithDefaults()
+	if len(errs) > 0 {
+		// Report what is wrong in the sections that did decode, too.
+		d.validate(&errs, bad)
+		return nil, errs.Err()
+	}
 	if err := d.Validate(); err != nil {
 		return nil, err
 	}

@@ -32,17 +32,34 @@ const (
 // It never modifies r.
 func (r Resolved) Validate() error {
 	var errs ErrorList
-	n := validateMachine(&errs, &r.Machine)
-	validatePolicy(&errs, &r.Policy, &r.Machine)
-	validateWorkload(&errs, &r.Workload, n)
-	validateRun(&errs, &r.Run)
-	if len(errs) == 0 && n > 0 {
-		validateTopology(&errs, &r)
-	}
-	if len(errs) == 0 {
-		checkEventBudget(&errs, &r, n)
-	}
+	r.validate(&errs, nil)
 	return errs.Err()
+}
+
+// validate checks every section not in skip (sections that failed to
+// decode), so that one document's errors are all reported at once. The
+// topology and the event budget are checked only when all else is valid.
+func (r *Resolved) validate(errs *ErrorList, skip map[string]bool) {
+	n := 0
+	if !skip["machine"] {
+		n = validateMachine(errs, &r.Machine)
+	}
+	if !skip["policy"] {
+		validatePolicy(errs, &r.Policy, &r.Machine, !skip["machine"])
+	}
+	if !skip["workload"] {
+		validateWorkload(errs, &r.Workload, n)
+	}
+	if !skip["run"] {
+		validateRun(errs, &r.Run)
+	}
+	if len(skip) > 0 || len(*errs) > 0 || n == 0 {
+		return
+	}
+	validateTopology(errs, r)
+	if len(*errs) == 0 {
+		checkEventBudget(errs, r, n)
+	}
 }
 
 // checkDuration reports a negative d or one above max.
@@ -205,9 +222,9 @@ func validateDistances(errs *ErrorList, d [][]int, nodes int) {
 	}
 }
 
-func validatePolicy(errs *ErrorList, p *Policy, m *topo.Machine) {
+func validatePolicy(errs *ErrorList, p *Policy, m *topo.Machine, machineOK bool) {
 	checkLevels(errs, "policy.asym_packing", p.AsymPacking)
-	if p.Priority == topo.PriorityArch && len(m.Priorities) == 0 {
+	if machineOK && p.Priority == topo.PriorityArch && len(m.Priorities) == 0 {
 		errs.Add("policy.priority", "\"arch\" needs machine.priorities, which this machine does not have")
 	}
 	checkRange(errs, "policy.hz", p.HZ, 10, 10000)
