@@ -10,8 +10,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 )
 
 // awaitPromise makes Evaluate wait for a returned Promise.
@@ -152,6 +154,10 @@ func TestPolicyChangeChangesFigures(t *testing.T) {
 		setField(t, ctx, "f-run-seed", fmt.Sprint(seed))
 		run(t, ctx, "redraw", chromedp.Poll(`window.schedplayPerf && schedplayPerf.knobToRedrawMs > 0 && document.getElementById("figures").getAttribute("data-status") === "done"`, nil, chromedp.WithPollingInterval(5*time.Millisecond)))
 		ms = append(ms, eval[float64](t, ctx, `(() => { const v = schedplayPerf.knobToRedrawMs; schedplayPerf.knobToRedrawMs = 0; return v; })()`))
+		t.Logf("knob→redraw %.0f ms: edit→post %.0f ms, round trip %.0f ms (engine %.0f ms in the worker), reply %.0f bytes decoded in %.0f ms; reply→drawn %.0f ms (render %.0f ms)",
+			ms[len(ms)-1], eval[float64](t, ctx, `schedplayPerf.editToPostMs`), eval[float64](t, ctx, `schedplayPerf.roundTripMs`),
+			eval[float64](t, ctx, `schedplayPerf.engineMs`), eval[float64](t, ctx, `schedplayPerf.replyBytes`), eval[float64](t, ctx, `schedplayPerf.decodeMs`),
+			eval[float64](t, ctx, `schedplayPerf.replyToDrawnMs`), eval[float64](t, ctx, `schedplayPerf.renderMs`))
 		cur = figs(t, ctx)
 	}
 	_ = cur
@@ -268,6 +274,7 @@ func TestTooLargeScenarioRefused(t *testing.T) {
 	start := time.Now()
 	click(t, ctx, "#tab-policy")
 	run(t, ctx, "tab switch", chromedp.WaitVisible("#preset-policy", chromedp.ByQuery))
+	t.Logf("tab switch with the refused machine: %v (render %.0f ms)", time.Since(start), eval[float64](t, ctx, `schedplayPerf.renderMs`))
 	if d := time.Since(start); d > 2*time.Second {
 		t.Errorf("the page took %v to switch tabs", d)
 	}
@@ -280,6 +287,7 @@ func TestTooLargeScenarioRefused(t *testing.T) {
 	}
 	// A document over the API's size limit is refused by the engine.
 	click(t, ctx, "#tab-json")
+	run(t, ctx, "json tab", chromedp.WaitVisible("#f-json", chromedp.ByQuery))
 	run(t, ctx, "huge", chromedp.Evaluate(`(() => { const t = document.getElementById("f-json");
 		const d = JSON.parse(t.value); d.name = "x".repeat(3 << 20); t.value = JSON.stringify(d); })()`, nil))
 	click(t, ctx, "#json-apply")
@@ -334,4 +342,37 @@ func TestVeraTimelinePanning(t *testing.T) {
 	click(t, ctx, "#tab-machine")
 	run(t, ctx, "topology", chromedp.WaitVisible("#domains", chromedp.ByQuery))
 	fullShot(t, ctx, "vera-topology")
+}
+
+func TestDarkThemeAndKeyboard(t *testing.T) {
+	ctx := newPage(t, 60*time.Second)
+	run(t, ctx, "dark", emulation.SetEmulatedMedia().WithFeatures([]*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}}))
+	open(t, ctx, "/?preset=power7-smt")
+	if st := waitResult(t, ctx); st != "done" {
+		t.Fatalf("power7: %s", text(t, ctx, "#figures"))
+	}
+	if bg := eval[string](t, ctx, `getComputedStyle(document.body).backgroundColor`); bg != "rgb(16, 18, 20)" {
+		t.Errorf("dark theme not applied: body background %s", bg)
+	}
+	// Keyboard: focus the timeline, zoom in with "+", pan with arrows, reset with "0".
+	run(t, ctx, "focus", chromedp.Focus("#timeline", chromedp.ByQuery))
+	span := func() string { return eval[string](t, ctx, `document.getElementById("timeline").dataset.span`) }
+	whole := span()
+	run(t, ctx, "zoom keys", chromedp.KeyEvent("+"), chromedp.KeyEvent("+"), chromedp.KeyEvent("+"))
+	run(t, ctx, "zoomed", chromedp.Poll(fmt.Sprintf(`document.getElementById("timeline").dataset.span !== %q`, whole), nil))
+	t0 := eval[string](t, ctx, `document.getElementById("timeline").dataset.t0`)
+	run(t, ctx, "pan key", chromedp.KeyEvent(kb.ArrowRight))
+	run(t, ctx, "panned", chromedp.Poll(fmt.Sprintf(`document.getElementById("timeline").dataset.t0 !== %q`, t0), nil))
+	run(t, ctx, "reset key", chromedp.KeyEvent("0"))
+	run(t, ctx, "reset", chromedp.Poll(fmt.Sprintf(`document.getElementById("timeline").dataset.span === %q`, whole), nil))
+	if id := eval[string](t, ctx, `document.activeElement.id`); id != "timeline" {
+		t.Errorf("focus moved to %q", id)
+	}
+	// Tabs are reachable with the keyboard: ArrowRight moves to the next tab.
+	run(t, ctx, "tab focus", chromedp.Focus("#tab-machine", chromedp.ByQuery), chromedp.KeyEvent(kb.ArrowRight))
+	run(t, ctx, "policy tab", chromedp.WaitVisible("#preset-policy", chromedp.ByQuery))
+	shot(t, ctx, "dark-power7")
+	click(t, ctx, "#tab-machine")
+	run(t, ctx, "topology", chromedp.WaitVisible("#domains", chromedp.ByQuery))
+	fullShot(t, ctx, "dark-power7-topology")
 }

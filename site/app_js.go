@@ -100,7 +100,6 @@ func (a *App) dispatch(act Action) {
 		case EditField, EditText:
 			a.editAt = nowMs()
 		}
-		go a.validate(after)
 		_, cpuErr := a.state.CPUs()
 		switch act.(type) {
 		case SelectScenario, LoadDoc:
@@ -108,6 +107,10 @@ func (a *App) dispatch(act Action) {
 		default:
 			if (a.state.Live && a.isSmall()) || (cpuErr != nil && a.state.Catalog != nil) {
 				a.run() // (a machine too large to run is refused at once, with the reason)
+			} else {
+				// Not re-run: ask the engine to check the edit so problems
+				// show at their fields now (a run reports them itself).
+				go a.validate(after)
 			}
 		}
 	}
@@ -236,21 +239,33 @@ func (a *App) run() {
 	a.scheduleRender()
 	go func() {
 		t0 := nowMs()
+		if a.editAt > 0 {
+			setPerf("editToPostMs", t0-a.editAt)
+		}
 		r := engineFetch("POST", "/api/v1/simulate", simulateBody(doc))
+		setPerf("roundTripMs", nowMs()-t0)
 		if r.Cancelled {
 			a.dispatch(RunFailed{Seq: seq, Cancelled: true})
 			return
 		}
 		if r.Status != 200 {
 			e := apiError(r)
+			if issues := apiIssues(r); len(issues) > 0 && a.state.Doc.Canonical() == doc {
+				a.dispatch(Validated{Issues: issues})
+			}
 			a.dispatch(RunFailed{Seq: seq, Message: e.Message, Path: e.Path})
 			return
 		}
+		setPerf("engineMs", r.Ms)
+		setPerf("replyBytes", float64(len(r.Body)))
+		t1 := nowMs()
 		res, err := decodeResult(r.Body)
+		setPerf("decodeMs", nowMs()-t1)
 		if err != nil {
 			a.dispatch(RunFailed{Seq: seq, Message: "the engine's reply could not be read: " + err.Error()})
 			return
 		}
+		setPerf("replyAt", nowMs())
 		a.dispatch(RunDone{Seq: seq, Result: res, Doc: doc, ElapsedMs: nowMs() - t0, CPUs: cpus})
 	}()
 }
@@ -321,20 +336,27 @@ func (a *App) validate(doc string) {
 	if a.state.Doc.Canonical() != doc {
 		return // edited again meanwhile
 	}
+	a.dispatch(Validated{Issues: apiIssues(r)})
+}
+
+// apiIssues lists the located errors of an API reply (none for a 200).
+func apiIssues(r engineReply) []Issue {
+	if r.Status == 200 {
+		return nil
+	}
 	var body struct {
 		Errors []apiIssue `json:"errors"`
-		Issues []apiIssue `json:"issues"`
 	}
 	_ = json.Unmarshal([]byte(r.Body), &body)
-	list := append(body.Errors, body.Issues...)
-	if r.Status != 200 && len(list) == 0 {
+	list := body.Errors
+	if len(list) == 0 {
 		list = append(list, apiError(r))
 	}
 	issues := make([]Issue, 0, len(list))
 	for _, x := range list {
 		issues = append(issues, Issue{Path: x.Path, Message: x.Message})
 	}
-	a.dispatch(Validated{Issues: issues})
+	return issues
 }
 
 // scheduleRender coalesces render requests into one animation frame.

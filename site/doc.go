@@ -340,7 +340,6 @@ func IndentShallow(v any) string {
 	var b strings.Builder
 	b.WriteString("[\n")
 	for i, x := range list {
-		b.WriteString("  ")
 		b.WriteString(Compact(x))
 		if i < len(list)-1 {
 			b.WriteString(",")

@@ -42,9 +42,9 @@ var PolicyFields = []Field{
 	{Path: "policy.priority", Label: "priority", Kernel: "arch_asym_cpu_priority()", Kind: "select",
 		Options: []string{"default", "arch", "capacity", "capacity-pe0x2", "thread"}},
 	{Path: "policy.idle_select_asym", Label: "idle sibling by priority", Kernel: "v6 select_idle_smt_cpu()", Kind: "bool"},
-	{Path: "policy.hz", Label: "tick rate", Kernel: "CONFIG_HZ", Kind: "int"},
-	{Path: "policy.base_slice", Label: "base slice", Kernel: "sysctl_sched_base_slice", Kind: "duration"},
-	{Path: "policy.migration_cost", Label: "migration cost", Kernel: "sysctl_sched_migration_cost", Kind: "duration"},
+	{Path: "policy.hz", Label: "tick rate", Kernel: "CONFIG_HZ", Kind: "int", Help: "250 (default)"},
+	{Path: "policy.base_slice", Label: "base slice", Kernel: "sysctl_sched_base_slice", Kind: "duration", Help: "700us (default)"},
+	{Path: "policy.migration_cost", Label: "migration cost", Kernel: "sysctl_sched_migration_cost", Kind: "duration", Help: "500us (default)"},
 }
 
 // FeatureNames are the scheduler features of policy.features (features.h
@@ -65,10 +65,10 @@ var GroupFields = []Field{
 
 // RunFields are the run controls.
 var RunFields = []Field{
-	{Path: "run.duration", Label: "duration", Kernel: "simulated time cap", Kind: "duration"},
+	{Path: "run.duration", Label: "duration", Kernel: "simulated time cap", Kind: "duration", Help: "1s (default)"},
 	{Path: "run.until", Label: "until", Kind: "select", Options: []string{"done", "duration"}},
 	{Path: "run.seed", Label: "seed", Kind: "int"},
-	{Path: "run.reps", Label: "repetitions", Kernel: "seeds seed, seed+1, …", Kind: "int"},
+	{Path: "run.reps", Label: "repetitions", Kernel: "seeds seed, seed+1, …", Kind: "int", Help: "1 (default)"},
 	{Path: "run.warmup", Label: "warm-up", Kernel: "excluded from metrics", Kind: "duration"},
 }
 

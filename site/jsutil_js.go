@@ -249,3 +249,12 @@ func releaseAll(fs []js.Func) {
 		f.Release()
 	}
 }
+
+// jsPerf reads a measurement recorded with setPerf.
+func jsPerf(key string) float64 {
+	p := js.Global().Get("schedplayPerf")
+	if p.IsUndefined() || p.Get(key).Type() != js.TypeNumber {
+		return 0
+	}
+	return p.Get(key).Float()
+}

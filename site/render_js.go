@@ -48,6 +48,8 @@ func (a *App) buildSkeleton() {
 
 // render writes the DOM and canvas from State. It never changes State.
 func (a *App) render() {
+	t0 := nowMs()
+	defer func() { setPerf("renderMs", nowMs()-t0) }()
 	a.renderToolbar()
 	a.renderNotice()
 	a.renderGallery()
@@ -68,6 +70,7 @@ func (a *App) render() {
 			setPerf("firstResultMs", nowMs())
 		}
 		if a.editAt > 0 && s.ResultDoc == a.state.Doc.Canonical() {
+			setPerf("replyToDrawnMs", nowMs()-jsPerf("replyAt"))
 			setPerf("knobToRedrawMs", nowMs()-a.editAt)
 			a.editAt = 0
 		}

@@ -422,6 +422,8 @@ func (t *timelineView) draw() {
 	ctx.Restore()
 	t.drawHover(tl, sc, top, scrollY)
 	t.canvas.SetAttribute("data-drawn", "1")
+	t.canvas.SetAttribute("data-span", fmt.Sprint(sc.T1-sc.T0))
+	t.canvas.SetAttribute("data-t0", fmt.Sprint(sc.T0))
 	t.canvas.SetAttribute("data-rows", fmt.Sprint(len(t.layout.Rows)))
 	setPerf("lastDrawMs", nowMs()-t0)
 }

@@ -22,7 +22,7 @@ func (a *App) renderTopology() {
 	show := tab == TabMachine || tab == TabPolicy
 	sig := "hidden"
 	if show {
-		sig = fmt.Sprintf("%p|%s|%s|%d", s.Catalog, Compact(s.Doc["machine"]), Compact(s.Doc["policy"]), s.View.TopoCPU)
+		sig = fmt.Sprintf("%p|%s|%s|%d|%v", s.Catalog, Compact(s.Doc["machine"]), Compact(s.Doc["policy"]), s.View.TopoCPU, a.dark)
 	}
 	a.update("topology", sig, func(b builder, el dom.HTMLElement) {
 		if !show {
@@ -64,6 +64,7 @@ func (a *App) drawMachine(b builder, el dom.Element, m topo.Machine, cpus []Lane
 		box.Class().Add("compact")
 	}
 	box.SetAttribute("aria-label", fmt.Sprintf("%d nodes, %d cores per node, %d threads per core", m.Nodes, m.CoresPerNode, max(m.ThreadsPerCore, 1)))
+	b.text(box, "p", "muted small", "Darker cores have more capacity (cpu_scale); click a CPU for its sched-domain chain.")
 	// cores in order with their CPUs by thread
 	byCore := map[int][]LaneCPU{}
 	for _, c := range cpus {
@@ -94,7 +95,7 @@ func (a *App) drawMachine(b builder, el dom.Element, m topo.Machine, cpus []Lane
 		if cls != "" {
 			coreEl.SetAttribute("data-class", cls)
 		}
-		coreEl.Style().SetProperty("--cap", strconv.FormatFloat(float64(pes[0].Capacity)/1024, 'f', 3, 64), "")
+		coreEl.Style().SetProperty("background", capacityTint(pes[0].Capacity, a.dark), "")
 		coreEl.SetAttribute("title", fmt.Sprintf("core %d · %s · capacity %d", core, cls, pes[0].Capacity))
 		if !compact {
 			b.text(coreEl, "div", "t-title", fmt.Sprintf("Core %d", core))
@@ -122,6 +123,15 @@ func (a *App) drawMachine(b builder, el dom.Element, m topo.Machine, cpus []Lane
 			b.on(pb, "click", func(dom.Event) { a.dispatch(SelectCPU{CPU: cpu}) })
 		}
 	}
+}
+
+// capacityTint shades a core by its cpu_scale: big cores darker.
+func capacityTint(capacity int, dark bool) string {
+	f := float64(capacity) / 1024
+	if dark {
+		return fmt.Sprintf("hsl(42 55%% %.0f%%)", 12+f*18)
+	}
+	return fmt.Sprintf("hsl(42 75%% %.0f%%)", 92-f*22)
 }
 
 func sortByThread(pes []LaneCPU) {
