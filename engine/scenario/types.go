@@ -94,6 +94,10 @@ type Workload struct {
 	// Kind names what the workload measures, for reporting units:
 	// "sgemm" (GFLOP/s), "requests", "latency", "ops" (schedplay addition).
 	Metric string `json:"metric,omitempty"`
+	// Efficiency is the fraction of the machine's gflops_per_core peak this
+	// code reaches per unit of work (schedplay addition; 0 means 1.0): an
+	// OpenBLAS-like GEMM does the same FLOPs with more work than NVPL's.
+	Efficiency float64 `json:"efficiency,omitempty"`
 }
 
 // Group is a set of identical tasks.

@@ -204,7 +204,11 @@ func (s *sim) repMetrics(stop int64) RepMetrics {
 	}
 	gpc := s.r.Machine.GflopsPerCore
 	if gpc > 0 {
-		rm.GFLOPS = rm.Throughput * gpc
+		eff := s.r.Workload.Efficiency
+		if eff <= 0 {
+			eff = 1
+		}
+		rm.GFLOPS = rm.Throughput * gpc * eff
 	}
 	if s.r.Workload.Metric == "sgemm" && gpc > 0 {
 		rm.Throughput = rm.GFLOPS
