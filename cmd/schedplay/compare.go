@@ -12,10 +12,11 @@ import (
 // cmdCompare runs two policies over the same seeds and prints the
 // mailing-list table.
 func cmdCompare(e *env, args []string) int {
-	fs := newFlagSet(e, "compare", "SCENARIO --policy A --policy B [--reps N] [--seed N] [--vary path=v1,v2,…] [--set path=value]… [--json]")
+	fs := newFlagSet(e, "compare", "SCENARIO [--policy A --policy B] [--variant NAME] [--reps N] [--seed N] [--vary path=v1,v2,…] [--set path=value]… [--json]")
 	var sets setFlags
 	var policies multiFlag
-	fs.Var(&policies, "policy", "policy preset `NAME` (give exactly two: A then B)")
+	fs.Var(&policies, "policy", "policy preset `NAME` (give two: A then B; default: the pair a seed scenario names)")
+	variant := fs.String("variant", "", "apply the seed scenario's variant `NAME`")
 	fs.Var(&sets, "set", "override `path=value` applied to both sides (repeatable)")
 	reps := fs.Int("reps", 0, "repetitions (overrides run.reps)")
 	seed := fs.Int64("seed", -1, "first seed (overrides run.seed)")
@@ -25,8 +26,8 @@ func cmdCompare(e *env, args []string) int {
 	if err != nil {
 		return flagExit(err)
 	}
-	if len(pos) != 1 || len(policies) != 2 {
-		if len(policies) != 2 {
+	if len(pos) != 1 || len(policies) != 0 && len(policies) != 2 {
+		if len(pos) == 1 {
 			fmt.Fprintf(e.stderr, "schedplay compare: give exactly two --policy flags (got %d)\n", len(policies))
 		}
 		fs.Usage()
@@ -36,7 +37,19 @@ func cmdCompare(e *env, args []string) int {
 	if err != nil {
 		return reportError(e, "compare", err)
 	}
-	spec := compare.Spec{Scenario: doc, Presets: e.presets, Set: runOverrides(sets, *reps, *seed),
+	if len(policies) == 0 {
+		p, ok := presetOf(e, doc)
+		if !ok || len(p.Compare) != 2 {
+			fmt.Fprintf(e.stderr, "schedplay compare: give two --policy flags (this scenario names no pair to compare)\n")
+			return exitUsage
+		}
+		policies = multiFlag(p.Compare)
+	}
+	vs, err := variantOverrides(e, doc, *variant)
+	if err != nil {
+		return reportError(e, "compare", err)
+	}
+	spec := compare.Spec{Scenario: doc, Presets: e.presets, Set: append(vs, runOverrides(sets, *reps, *seed)...),
 		A: compare.PolicySide(policies[0]), B: compare.PolicySide(policies[1])}
 	if *vary != "" {
 		if spec.Vary, spec.Values, err = compare.ParseVary(*vary); err != nil {

@@ -19,6 +19,7 @@ import (
 func cmdRun(e *env, args []string) int {
 	fs := newFlagSet(e, "run", "SCENARIO [--set path=value]… [--reps N] [--seed N] [--json] [--timeline] [--trace FILE]")
 	var sets setFlags
+	variant := fs.String("variant", "", "apply the seed scenario's variant `NAME` (e.g. \"22 threads\")")
 	fs.Var(&sets, "set", "override `path=value` (repeatable; e.g. policy.hz=1000, workload.groups[0].count=22)")
 	reps := fs.Int("reps", 0, "repetitions (overrides run.reps)")
 	seed := fs.Int64("seed", -1, "first seed (overrides run.seed)")
@@ -33,7 +34,7 @@ func cmdRun(e *env, args []string) int {
 		fs.Usage()
 		return exitUsage
 	}
-	_, r, code := resolveArg(e, "run", pos[0], runOverrides(sets, *reps, *seed))
+	_, r, code := resolveArg(e, "run", pos[0], *variant, runOverrides(sets, *reps, *seed))
 	if code != exitOK {
 		return code
 	}

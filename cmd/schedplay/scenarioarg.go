@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"schedplay/engine/scenario"
+	"schedplay/presets"
 )
 
 // Shared argument handling of the scenario verbs (run, compare, validate,
@@ -125,10 +126,14 @@ func prefixFile(name string, err error) error {
 // resolveArg loads SCENARIO, applies overrides and resolves it. The exit
 // code is exitInvalid for scenario errors (printed with their paths) and
 // exitFailed for I/O errors.
-func resolveArg(e *env, verb, arg string, sets []scenario.Override) (*scenario.Scenario, *scenario.Resolved, int) {
+func resolveArg(e *env, verb, arg, variant string, sets []scenario.Override) (*scenario.Scenario, *scenario.Resolved, int) {
 	doc, err := loadScenario(e, arg)
+	var vs []scenario.Override
 	if err == nil {
-		doc, err = scenario.Apply(doc, e.presets, sets)
+		vs, err = variantOverrides(e, doc, variant)
+	}
+	if err == nil {
+		doc, err = scenario.Apply(doc, e.presets, append(vs, sets...))
 	}
 	var r *scenario.Resolved
 	if err == nil {
@@ -164,4 +169,35 @@ func runOverrides(sets setFlags, reps int, seed int64) []scenario.Override {
 		out = append(out, scenario.Override{Path: "run.seed", Value: []byte(fmt.Sprint(seed))})
 	}
 	return out
+}
+
+// presetOf returns the seed scenario preset a document starts from.
+func presetOf(e *env, doc *scenario.Scenario) (presets.Preset, bool) {
+	if doc == nil || doc.Preset == "" {
+		return presets.Preset{}, false
+	}
+	return e.presets.Get(presets.Scenario, doc.Preset)
+}
+
+// variantOverrides returns the overrides of the named variant of the seed
+// scenario doc starts from.
+func variantOverrides(e *env, doc *scenario.Scenario, name string) ([]scenario.Override, error) {
+	if name == "" {
+		return nil, nil
+	}
+	p, ok := presetOf(e, doc)
+	if !ok {
+		return nil, scenario.ErrorList{{Path: "variant", Msg: "--variant needs a seed scenario preset (e.g. vera-thread-scaling)"}}
+	}
+	var names []string
+	for _, v := range p.Variants {
+		if v.Name == name {
+			return v.Set, nil
+		}
+		names = append(names, fmt.Sprintf("%q", v.Name))
+	}
+	if len(names) == 0 {
+		return nil, scenario.ErrorList{{Path: "variant", Msg: fmt.Sprintf("scenario %s has no variants", p.Name)}}
+	}
+	return nil, scenario.ErrorList{{Path: "variant", Msg: fmt.Sprintf("scenario %s has no variant %q; it has %s", p.Name, name, strings.Join(names, ", "))}}
 }

@@ -11,6 +11,7 @@ import (
 func cmdShare(e *env, args []string) int {
 	fs := newFlagSet(e, "share", "SCENARIO [--set path=value]… [--base URL] [--json]")
 	var sets setFlags
+	variant := fs.String("variant", "", "apply the seed scenario's variant `NAME` (e.g. \"22 threads\")")
 	fs.Var(&sets, "set", "override `path=value` (repeatable)")
 	base := fs.String("base", scenario.DefaultBase, "base `URL` of the playground")
 	jsonOut := fs.Bool("json", false, "print {\"url\", \"fragment_bytes\", \"json_bytes\"}")
@@ -22,7 +23,7 @@ func cmdShare(e *env, args []string) int {
 		fs.Usage()
 		return exitUsage
 	}
-	doc, _, code := resolveArg(e, "share", pos[0], sets)
+	doc, _, code := resolveArg(e, "share", pos[0], *variant, sets)
 	if code != exitOK {
 		return code
 	}

@@ -12,6 +12,7 @@ import (
 func cmdValidate(e *env, args []string) int {
 	fs := newFlagSet(e, "validate", "SCENARIO [--set path=value]… [--json]")
 	var sets setFlags
+	variant := fs.String("variant", "", "apply the seed scenario's variant `NAME`")
 	fs.Var(&sets, "set", "override `path=value` (repeatable)")
 	jsonOut := fs.Bool("json", false, "print the result as JSON")
 	pos, err := parseInterspersed(fs, args)
@@ -23,8 +24,12 @@ func cmdValidate(e *env, args []string) int {
 		return exitUsage
 	}
 	doc, err := loadScenario(e, pos[0])
+	var vs []scenario.Override
 	if err == nil {
-		doc, err = scenario.Apply(doc, e.presets, sets)
+		vs, err = variantOverrides(e, doc, *variant)
+	}
+	if err == nil {
+		doc, err = scenario.Apply(doc, e.presets, append(vs, sets...))
 	}
 	var r *scenario.Resolved
 	if err == nil {

@@ -22,7 +22,7 @@ func testPresets(t testing.TB) *presets.Set {
 		"policy/fast.json": {Data: []byte(`{"description": "t", "policy": {"hz": 1000}}`)},
 		"policy/slow.json": {Data: []byte(`{"description": "t", "policy": {"hz": 100}}`)},
 		"workload/w.json":  {Data: []byte(`{"description": "t", "workload": {"groups": [{"name": "g", "count": 2, "program": [{"compute": "1ms"}]}]}}`)},
-		"scenario/s1.json": {Data: []byte(`{"description": "t", "scenario": {"schedplay": 1, "name": "s1", "machine": {"preset": "m"}, "policy": {"preset": "slow"}, "workload": {"preset": "w"}, "run": {"seed": 3, "reps": 2}}}`)},
+		"scenario/s1.json": {Data: []byte(`{"description": "t", "compare": ["fast", "slow"], "scenario": {"schedplay": 1, "name": "s1", "machine": {"preset": "m"}, "policy": {"preset": "slow"}, "workload": {"preset": "w"}, "run": {"seed": 3, "reps": 2}}}`)},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -82,6 +82,9 @@ func TestEndpoints(t *testing.T) {
 		{"compare policies", "POST", "/api/v1/compare", `{"scenario": "s1", "policies": ["slow", "fast"]}`, 200, []string{`"a":"slow","b":"fast","reps":2,"seeds":[3,4]`, `"metric":"Average throughput"`, `"text":"s1\nA = slow, B = fast`}},
 		{"compare vary", "POST", "/api/v1/compare", `{"scenario": "s1", "policies": ["slow", "fast"], "vary": "workload.groups[0].count=1,2"}`, 200, []string{`"vary":"workload.groups[0].count"`, `"value":"1"`, `"value":"2"`}},
 		{"compare sides", "POST", "/api/v1/compare", `{"scenario": "s1", "a": {"label": "hz100", "set": []}, "b": {"label": "hz300", "set": [{"path": "policy.hz", "value": 300}]}}`, 200, []string{`"a":"hz100","b":"hz300"`}},
+		{"compare the seed pair", "POST", "/api/v1/compare", `{"scenario": "s1"}`, 200, []string{`"a":"fast","b":"slow"`}},
+		{"compare the seed pair of a document", "POST", "/api/v1/compare", `{"schedplay": 1, "preset": "s1"}`, 200, []string{`"a":"fast","b":"slow"`}},
+		{"compare no pair", "POST", "/api/v1/compare", doc, 400, []string{`"path":"policies"`}},
 		{"compare one policy", "POST", "/api/v1/compare", `{"scenario": "s1", "policies": ["slow"]}`, 400, []string{`"path":"policies"`}},
 		{"compare bad vary", "POST", "/api/v1/compare", `{"scenario": "s1", "policies": ["slow", "fast"], "vary": "run.reps"}`, 400, []string{`"path":"vary"`}},
 		{"compare unknown policy", "POST", "/api/v1/compare", `{"scenario": "s1", "policies": ["slow", "nope"]}`, 400, []string{`"path":"policy.preset"`, `unknown policy preset`}},

@@ -98,6 +98,11 @@ func (s *server) handleCompare(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	spec := compare.Spec{Scenario: doc, Presets: s.ps}
+	if len(req.Policies) == 0 && req.A == nil && req.B == nil && s.ps != nil {
+		if p, ok := s.ps.Get(presets.Scenario, req.preset); ok {
+			req.Policies = p.Compare // the pair the seed scenario is meant to compare
+		}
+	}
 	switch {
 	case len(req.Policies) == 2 && req.A == nil && req.B == nil:
 		spec.A, spec.B = compare.PolicySide(req.Policies[0]), compare.PolicySide(req.Policies[1])

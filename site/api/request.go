@@ -35,6 +35,9 @@ type Request struct {
 	B        *compare.Side `json:"b,omitempty"`
 	// Vary is "path=v1,v2,…" for compare: one row set per value.
 	Vary string `json:"vary,omitempty"`
+
+	// preset is the seed scenario the request's scenario starts from.
+	preset string
 }
 
 // statusError is an error with the HTTP status to reply with.
@@ -67,7 +70,7 @@ func (s *server) readRequest(w http.ResponseWriter, r *http.Request) (*scenario.
 		if err != nil {
 			return nil, nil, badRequest(err)
 		}
-		return doc, &Request{}, nil
+		return doc, &Request{preset: doc.Preset}, nil
 	}
 	req := &Request{}
 	dec := json.NewDecoder(bytes.NewReader(body))
@@ -79,6 +82,7 @@ func (s *server) readRequest(w http.ResponseWriter, r *http.Request) (*scenario.
 	if err != nil {
 		return nil, nil, badRequest(prefixPaths("scenario", err))
 	}
+	req.preset = doc.Preset
 	sets, err := req.overrides()
 	if err != nil {
 		return nil, nil, badRequest(err)
