@@ -85,6 +85,7 @@ func TestHostileDocuments(t *testing.T) {
 		{"event bomb", doc(group(`"program": [{"repeat": 1000000000, "do": [{"send": "x"}]}]`)), "workload", []string{"simulator events", "limit"}},
 		{"event budget scales with CPUs", `{"schedplay": 1, "machine": {"nodes": 4, "cores_per_node": 512, "threads_per_core": 2}, "workload": {"groups": [{"name": "w", "count": 16384, "program": [{"repeat": 1000, "do": [{"compute": "1ms"}, {"sleep": "1ms"}]}]}]}, "run": {"duration": "10s"}}`, "workload", []string{"92.2 million simulator events", "on 4096 CPUs"}},
 		{"event budget over all reps", doc(group(`"program": [{"repeat": 1000000, "do": [{"compute": "1us"}]}]`), `"run": {"duration": "60s", "reps": 100}`), "run.reps", []string{"100 repetitions need about"}},
+		{"efficiency above 1", doc(`{"preset": "spin", "efficiency": 1.5}`), "workload.efficiency", []string{"1.5 is out of range"}},
 		{"huge cpulist", doc(group(prog + `, "cpus": "` + strings.Repeat("0,", 40000) + `0"`)), "workload.groups[0].cpus", []string{"limit is 65536"}},
 		{"cpulist beyond machine", doc(group(prog + `, "cpus": "0-4095"`)), "workload.groups[0].cpus", []string{"CPU 4095 does not exist", "0-7"}},
 		{"cpulist garbage", doc(group(prog + `, "cpus": "<b>0</b>"`)), "workload.groups[0].cpus", []string{"not a CPU number"}},
