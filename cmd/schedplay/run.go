@@ -12,6 +12,7 @@ import (
 	"schedplay/engine/scenario"
 	"schedplay/engine/sim"
 	"schedplay/engine/topo"
+	"schedplay/engine/units"
 	"schedplay/site/api"
 )
 
@@ -26,6 +27,7 @@ func cmdRun(e *env, args []string) int {
 	jsonOut := fs.Bool("json", false, "print the result as JSON (the same bytes as POST /api/v1/simulate)")
 	timeline := fs.Bool("timeline", false, "with --json: include repetition 0's timeline and decisions")
 	trace := fs.String("trace", "", "write a Perfetto trace of repetition 0 to `FILE`")
+	traceWindow := fs.String("trace-window", "", "with --trace: keep only the first `DURATION` of the run (e.g. 200ms)")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return flagExit(err)
@@ -33,6 +35,13 @@ func cmdRun(e *env, args []string) int {
 	if len(pos) != 1 {
 		fs.Usage()
 		return exitUsage
+	}
+	var window units.Duration
+	if *traceWindow != "" {
+		if window, err = units.ParseDuration(*traceWindow); err != nil {
+			fmt.Fprintf(e.stderr, "schedplay run: --trace-window: %v\n", err)
+			return exitUsage
+		}
 	}
 	_, r, code := resolveArg(e, "run", pos[0], *variant, runOverrides(sets, *reps, *seed))
 	if code != exitOK {
@@ -44,7 +53,7 @@ func cmdRun(e *env, args []string) int {
 		return exitFailed
 	}
 	if *trace != "" {
-		if err := writeTrace(*trace, r, res); err != nil {
+		if err := writeTrace(*trace, r, res, int64(window)); err != nil {
 			fmt.Fprintf(e.stderr, "schedplay run: %v\n", err)
 			return exitFailed
 		}
@@ -69,8 +78,8 @@ func cmdRun(e *env, args []string) int {
 }
 
 // writeTrace writes the Perfetto trace of res to file.
-func writeTrace(file string, r *scenario.Resolved, res *sim.Result) error {
-	var opt perfetto.Options
+func writeTrace(file string, r *scenario.Resolved, res *sim.Result, until int64) error {
+	opt := perfetto.Options{Until: until}
 	for _, g := range r.Workload.Groups {
 		opt.Processes = append(opt.Processes, g.Process)
 	}

@@ -30,6 +30,9 @@ type Options struct {
 	// processes; otherwise a group is one process (its threads share the
 	// tgid of the group's first task), which Perfetto shows as one process.
 	Processes []bool
+	// Until, when > 0, keeps only the first Until ns of the timeline (long
+	// runs of chatty workloads make traces of hundreds of MB).
+	Until int64
 }
 
 // Trace is the JSON object written.
@@ -77,6 +80,10 @@ func Build(res *sim.Result, opt Options) (*Trace, error) {
 	if opt.UtilBuckets <= 0 {
 		opt.UtilBuckets = 500
 	}
+	if opt.Until > 0 {
+		tl = clip(tl, opt.Until)
+		res = &sim.Result{Unit: res.Unit, Reps: res.Reps, Timeline: tl}
+	}
 	t := &Trace{DisplayTimeUnit: "ns", SystemTraceEvents: systrace(tl, opt.Processes)}
 	t.TraceEvents = append(t.TraceEvents, modeEvents(tl, opt)...)
 	t.TraceEvents = append(t.TraceEvents, counterEvents(res, opt)...)
@@ -84,6 +91,37 @@ func Build(res *sim.Result, opt Options) (*Trace, error) {
 		t.TraceEvents = []Event{}
 	}
 	return t, nil
+}
+
+// clip returns the part of tl before until (intervals cut at until).
+func clip(tl *sim.Timeline, until int64) *sim.Timeline {
+	out := *tl
+	out.Runs = make([][]sim.Interval, len(tl.Runs))
+	for c, runs := range tl.Runs {
+		for _, iv := range runs {
+			if iv.Start < until {
+				iv.End = min(iv.End, until)
+				out.Runs[c] = append(out.Runs[c], iv)
+			}
+		}
+	}
+	out.Modes = make([][]sim.ModeInterval, len(tl.Modes))
+	for c, ms := range tl.Modes {
+		for _, m := range ms {
+			if m.Start < until {
+				m.End = min(m.End, until)
+				out.Modes[c] = append(out.Modes[c], m)
+			}
+		}
+	}
+	out.Decisions = nil
+	for _, d := range tl.Decisions {
+		if d.At < until {
+			out.Decisions = append(out.Decisions, d)
+		}
+	}
+	out.EndNs = min(tl.EndNs, until)
+	return &out
 }
 
 // line is one ftrace line before sorting.

@@ -115,3 +115,18 @@ func TestWriteJSON(t *testing.T) {
 		t.Error("a result without a timeline must be an error")
 	}
 }
+
+func TestUntilClips(t *testing.T) {
+	tr, err := Build(timeline(), Options{Until: 6000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(tr.SystemTraceEvents, "0.000009000") || !strings.Contains(tr.SystemTraceEvents, "0.000006000: sched_switch: prev_comm=<b>x</b>") {
+		t.Errorf("timeline not clipped at 6us:\n%s", tr.SystemTraceEvents)
+	}
+	for _, e := range tr.TraceEvents {
+		if e.Ph == "X" && e.Ts+e.Dur > 6 {
+			t.Errorf("mode slice past the clip: %+v", e)
+		}
+	}
+}
