@@ -14,7 +14,13 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
+
+	"schedplay/site"
 )
+
+// defaultPath opens the built-in default scenario whatever the browser's
+// localStorage remembers from earlier tests.
+func defaultPath() string { return "/#" + site.EncodeFragment(site.DefaultDoc()) }
 
 // awaitPromise makes Evaluate wait for a returned Promise.
 func awaitPromise(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }
@@ -98,7 +104,7 @@ func TestLoadPageAndTransferSize(t *testing.T) {
 
 func TestSeedScenarios(t *testing.T) {
 	ctx := newPage(t, 20*time.Second)
-	open(t, ctx, "/")
+	open(t, ctx, defaultPath())
 	run(t, ctx, "gallery", chromedp.WaitVisible("#gallery .card", chromedp.ByQuery))
 	names := eval[[]string](t, ctx, `[...document.querySelectorAll("#gallery .card")].map(c => c.dataset.scenario)`)
 	if len(names) == 0 {
@@ -130,7 +136,7 @@ func TestSeedScenarios(t *testing.T) {
 
 func TestPolicyChangeChangesFigures(t *testing.T) {
 	ctx := newPage(t, 120*time.Second)
-	open(t, ctx, "/")
+	open(t, ctx, defaultPath())
 	waitResult(t, ctx)
 	base := figs(t, ctx)
 	click(t, ctx, "#tab-policy")
@@ -161,6 +167,7 @@ func TestPolicyChangeChangesFigures(t *testing.T) {
 		cur = figs(t, ctx)
 	}
 	_ = cur
+	t.Logf("last render's panel builds (ms): %s", eval[string](t, ctx, `JSON.stringify(Object.fromEntries(Object.entries(schedplayPerf).filter(([k]) => k.startsWith("build_") || k === "lastDrawMs")))`))
 	sort.Float64s(ms)
 	t.Logf("MEASURE knob-to-redraw (hikey960-dynamiq + sysbench-cpu, seed edits, live): median %.0f ms, min %.0f, max %.0f (n=%d)",
 		ms[len(ms)/2], ms[0], ms[len(ms)-1], len(ms))
@@ -168,7 +175,7 @@ func TestPolicyChangeChangesFigures(t *testing.T) {
 
 func TestShareLinkReproducesScenario(t *testing.T) {
 	ctx := newPage(t, 120*time.Second)
-	open(t, ctx, "/")
+	open(t, ctx, defaultPath())
 	waitResult(t, ctx)
 	setField(t, ctx, "f-name", "shared ✓ scenario")
 	click(t, ctx, "#tab-run")
@@ -187,7 +194,7 @@ func TestShareLinkReproducesScenario(t *testing.T) {
 	}
 	// A fresh page (whose last scenario in localStorage is something else).
 	ctx2 := newPage(t, 120*time.Second)
-	open(t, ctx2, "/")
+	open(t, ctx2, defaultPath())
 	waitResult(t, ctx2)
 	run(t, ctx2, "open link", chromedp.Navigate("about:blank"), chromedp.Navigate(link),
 		chromedp.WaitVisible(`#root[data-ready="1"]`, chromedp.ByQuery))
@@ -235,7 +242,7 @@ func TestMalformedLinkShowsErrorAndDefault(t *testing.T) {
 
 func TestScenarioNameIsText(t *testing.T) {
 	ctx := newPage(t, 60*time.Second)
-	open(t, ctx, "/")
+	open(t, ctx, defaultPath())
 	waitResult(t, ctx)
 	name := `<img src=x onerror="window.__pwned=1"><b>bold</b> & "q"`
 	setField(t, ctx, "f-name", name)
@@ -259,7 +266,7 @@ func TestScenarioNameIsText(t *testing.T) {
 
 func TestTooLargeScenarioRefused(t *testing.T) {
 	ctx := newPage(t, 60*time.Second)
-	open(t, ctx, "/")
+	open(t, ctx, defaultPath())
 	waitResult(t, ctx)
 	click(t, ctx, "#tab-machine")
 	run(t, ctx, "machine tab", chromedp.WaitVisible("#f-machine-cores_per_node", chromedp.ByQuery))
@@ -375,4 +382,35 @@ func TestDarkThemeAndKeyboard(t *testing.T) {
 	click(t, ctx, "#tab-machine")
 	run(t, ctx, "topology", chromedp.WaitVisible("#domains", chromedp.ByQuery))
 	fullShot(t, ctx, "dark-power7-topology")
+}
+
+func TestWorkloadErrorAtFieldAndCancel(t *testing.T) {
+	ctx := newPage(t, 90*time.Second)
+	open(t, ctx, defaultPath())
+	waitResult(t, ctx)
+	click(t, ctx, "#tab-workload")
+	run(t, ctx, "workload tab", chromedp.WaitVisible("#f-workload-groups-0-program", chromedp.ByQuery))
+	// Broken JSON stays in the field with a message there.
+	setField(t, ctx, "f-workload-groups-0-program", `[{"compute": }]`)
+	run(t, ctx, "json issue", chromedp.WaitVisible("#f-workload-groups-0-program-issue", chromedp.ByQuery))
+	if v := eval[string](t, ctx, `document.getElementById("f-workload-groups-0-program").value`); v != `[{"compute": }]` {
+		t.Errorf("the draft was lost: %q", v)
+	}
+	// Valid JSON, invalid step: the engine's located error shows at the field.
+	setField(t, ctx, "f-workload-groups-0-program", `[{"compute": "5 parsecs"}]`)
+	run(t, ctx, "engine issue", chromedp.Poll(`(() => { const e = document.getElementById("f-workload-groups-0-program-issue");
+		return e && e.textContent.includes("program[0]") ? e.textContent : false; })()`, nil))
+	t.Logf("field issue: %q", text(t, ctx, "#f-workload-groups-0-program-issue"))
+	shot(t, ctx, "workload-error")
+	// A long run can be cancelled, and a new run replaces a stale one.
+	open(t, ctx, "/?preset=vera-sched-pipe")
+	run(t, ctx, "running", chromedp.Poll(`document.getElementById("figures").getAttribute("data-status") === "running"`, nil))
+	start := time.Now()
+	click(t, ctx, "#cancel")
+	run(t, ctx, "cancelled", chromedp.Poll(`(() => { const e = document.getElementById("run-error"); return e && e.textContent.includes("Cancelled"); })()`, nil))
+	t.Logf("cancel took %v", time.Since(start))
+	click(t, ctx, "#gallery .card[data-scenario='hikey960-sysbench']")
+	if st := waitResult(t, ctx); st != "done" {
+		t.Errorf("the next run after a cancel: %s", st)
+	}
 }

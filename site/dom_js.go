@@ -51,6 +51,9 @@ func (b builder) button(parent dom.Element, id, class, label string, f func()) d
 // on the control with the same id.
 func (a *App) update(id, sig string, build func(b builder, el dom.HTMLElement)) {
 	p := a.panels[id]
+	if p != nil && !isConnected(p.el) {
+		p = nil // its parent panel was rebuilt
+	}
 	if p == nil {
 		e := a.doc.GetElementByID(id)
 		if e == nil {
@@ -72,7 +75,9 @@ func (a *App) update(id, sig string, build func(b builder, el dom.HTMLElement)) 
 		p.el.RemoveChild(c)
 	}
 	p.sig = sig
+	t0 := nowMs()
 	build(builder{doc: a.doc, funcs: &p.funcs}, p.el)
+	setPerf("build_"+id, nowMs()-t0)
 	if focused != "" {
 		if e := a.doc.GetElementByID(focused); e != nil {
 			if h, ok := e.(dom.HTMLElement); ok {

@@ -258,3 +258,8 @@ func jsPerf(key string) float64 {
 	}
 	return p.Get(key).Float()
 }
+
+// isConnected reports whether a node is in the document (Node.isConnected).
+func isConnected(n interface{ Underlying() js.Value }) bool {
+	return n.Underlying().Get("isConnected").Truthy()
+}

@@ -79,7 +79,7 @@ func (a *App) render() {
 
 func (a *App) renderToolbar() {
 	s := a.state
-	sig := fmt.Sprint(s.Doc.Name(), s.Run.Status, s.Live, s.Run.Seq, s.Drafts["name"])
+	sig := fmt.Sprint(s.Doc.Name(), s.Live, s.Run.Status == StatusRunning)
 	a.update("toolbar", sig, func(b builder, el dom.HTMLElement) {
 		lab := b.el(el, "label", "name-field")
 		b.text(lab, "span", "visually-hidden", "Scenario name")
@@ -92,10 +92,9 @@ func (a *App) renderToolbar() {
 		b.on(in, "change", func(dom.Event) { a.dispatch(EditText{Path: "name", Text: in.Value(), AsString: true}) })
 
 		run := b.button(el, "run", "primary", "Run", func() { a.run() })
-		run.SetAttribute("title", "Run the scenario (r)")
-		running := s.Run.Status == StatusRunning
+		run.SetAttribute("title", "Run the scenario")
 		cancel := b.button(el, "cancel", "", "Cancel", func() { a.cancel() })
-		if !running {
+		if s.Run.Status != StatusRunning {
 			cancel.SetAttribute("disabled", "")
 		}
 		live := b.el(el, "label", "check")
@@ -119,6 +118,8 @@ func (a *App) renderToolbar() {
 		st := b.el(el, "div", "status")
 		st.SetID("status")
 		st.SetAttribute("aria-live", "polite")
+	})
+	a.update("status", fmt.Sprint(s.Run.Status, s.Run.ElapsedMs), func(b builder, st dom.HTMLElement) {
 		switch s.Run.Status {
 		case StatusRunning:
 			bar := b.el(st, "div", "progress")
@@ -174,7 +175,7 @@ func (a *App) renderGallery() {
 			card.SetAttribute("type", "button")
 			card.SetID("sc-" + name)
 			card.SetAttribute("data-scenario", name)
-			if d, ok := s.Catalog.ScenarioDoc(name); ok && d.Name() == s.Doc.Name() {
+			if d, ok := p.Tree.(map[string]any); ok && d["name"] == s.Doc.Name() {
 				card.Class().Add("current")
 				card.SetAttribute("aria-current", "true")
 			}

@@ -39,7 +39,7 @@ func (a *App) renderFigures() {
 			}
 			return
 		}
-		if r.Status == StatusStale || r.Status == StatusRunning {
+		if r.Status == StatusStale || r.Status == StatusRunning || r.Status == StatusFailed {
 			el.Class().Add("stale")
 		} else {
 			el.Class().Remove("stale")
@@ -56,9 +56,14 @@ func (a *App) renderFigures() {
 			}
 		}
 		n := sm.Throughput.N
-		if res.Unit == "GFLOP/s" || sm.GFLOPS.Mean > 0 && res.Unit == "" {
+		latencyOnly := sm.Throughput.Mean == 0 && sm.LatencyP99.Mean > 0
+		switch {
+		case latencyOnly:
+			// cyclictest-like workloads: the latency is the result.
+			fig("throughput", "wake-up latency p99", FormatNs(sm.LatencyP99.Mean)+pm(sm.LatencyP99, FormatNs), "mean ± sample stddev over repetitions")
+		case res.Unit == "GFLOP/s" || sm.GFLOPS.Mean > 0 && res.Unit == "":
 			fig("throughput", "throughput", FormatThroughput(sm.GFLOPS.Mean, sm.GFLOPS.Stddev, n, "GFLOP/s"), "mean ± sample stddev over repetitions")
-		} else {
+		default:
 			fig("throughput", "throughput", FormatThroughput(sm.Throughput.Mean, sm.Throughput.Stddev, n, res.Unit), "mean ± sample stddev over repetitions")
 		}
 		if sm.Completion.Mean > 0 {
