@@ -11,6 +11,9 @@ type Row struct {
 	Y, H  float64
 	CPUs  []int // logical CPUs drawn in this row
 	Label string
+	// Core and Thread place a one-CPU row (Thread -1 for aggregated rows);
+	// Threads is its core's thread count.
+	Core, Thread, Threads int
 }
 
 // Band is a core's mode strip (ST / partitioned / switching), drawn above
@@ -26,9 +29,12 @@ type Layout struct {
 	Rows   []Row
 	Bands  []Band
 	Height float64 // total content height
-	// CoresPerRow is 1 when every CPU has its own row, else the number of
-	// cores merged into one aggregated row.
+	// CoresPerRow is the number of cores merged into one aggregated row
+	// (1 when every CPU has its own row).
 	CoresPerRow int
+	// Aggregated is true when rows hold several CPUs (drawn by busy
+	// fraction, not by task).
+	Aggregated bool
 	// NodeY are the y positions where each node's block starts.
 	NodeY []float64
 }
@@ -36,7 +42,7 @@ type Layout struct {
 // Layout tuning (pixels).
 const (
 	LaneH     = 11.0 // a CPU lane at full detail
-	MinLaneH  = 6.0  // smallest lane before rows aggregate
+	MinLaneH  = 4.5  // smallest lane before rows aggregate
 	BandH     = 4.0  // mode band per core
 	CoreGap   = 2.0
 	NodeGap   = 8.0
@@ -145,7 +151,8 @@ func detailLayout(cores []coreCPUs, lane float64) Layout {
 		l.Bands = append(l.Bands, Band{Y: y, H: BandH, Cores: []int{c.core}})
 		y += BandH
 		for t, cpu := range c.cpus {
-			l.Rows = append(l.Rows, Row{Y: y, H: lane, CPUs: []int{cpu}, Label: fmt.Sprintf("cpu%d·c%d·PE%d", cpu, c.core, t)})
+			l.Rows = append(l.Rows, Row{Y: y, H: lane, CPUs: []int{cpu}, Label: fmt.Sprintf("cpu%d·c%d·PE%d", cpu, c.core, t),
+				Core: c.core, Thread: t, Threads: len(c.cpus)})
 			y += lane
 		}
 		y += CoreGap
@@ -155,7 +162,7 @@ func detailLayout(cores []coreCPUs, lane float64) Layout {
 }
 
 func aggLayout(cores []coreCPUs, k int) Layout {
-	l := Layout{CoresPerRow: k}
+	l := Layout{CoresPerRow: k, Aggregated: true}
 	y := 0.0
 	for i := 0; i < len(cores); {
 		node := cores[i].node
@@ -176,7 +183,7 @@ func aggLayout(cores []coreCPUs, k int) Layout {
 			if len(cs) == 1 {
 				label = fmt.Sprintf("core %d", cs[0])
 			}
-			l.Rows = append(l.Rows, Row{Y: y, H: AggRowH, CPUs: cpus, Label: label})
+			l.Rows = append(l.Rows, Row{Y: y, H: AggRowH, CPUs: cpus, Label: label, Core: cs[0], Thread: -1, Threads: len(cpus)})
 			y += AggRowH + 1
 			i = j
 		}

@@ -250,7 +250,7 @@ func TestLayoutLanes(t *testing.T) {
 	}
 	vera, _ := MachineCPUs(veraMachine())
 	l = LayoutLanes(vera, 560, false)
-	if l.CoresPerRow < 2 || l.Height > 560 {
+	if l.CoresPerRow < 2 || !l.Aggregated || l.Height > 560 {
 		t.Errorf("vera fit: k=%d height %v", l.CoresPerRow, l.Height)
 	}
 	seen := map[int]bool{}
@@ -265,8 +265,15 @@ func TestLayoutLanes(t *testing.T) {
 	if len(seen) != 352 || len(l.NodeY) != 2 {
 		t.Errorf("rows cover %d CPUs, %d nodes", len(seen), len(l.NodeY))
 	}
+	p7, _ := MachineCPUs(topo.Machine{Nodes: 1, CoresPerNode: 16, ThreadsPerCore: 4, Numbering: topo.CoreMajor})
+	if l := LayoutLanes(p7, 160, false); !l.Aggregated || len(l.Rows[0].CPUs) != 4*l.CoresPerRow {
+		t.Errorf("POWER7 in 160px: aggregated=%v, first row %v", l.Aggregated, l.Rows[0].CPUs)
+	}
+	if l := LayoutLanes(p7, 450, false); l.Aggregated || len(l.Rows) != 64 {
+		t.Errorf("POWER7 in 450px: aggregated=%v rows=%d", l.Aggregated, len(l.Rows))
+	}
 	all := LayoutLanes(vera, 560, true)
-	if all.CoresPerRow != 1 || len(all.Rows) != 352 {
+	if all.CoresPerRow != 1 || all.Aggregated || len(all.Rows) != 352 {
 		t.Errorf("all rows: k=%d rows=%d", all.CoresPerRow, len(all.Rows))
 	}
 	if r := all.RowAt(all.Rows[10].Y + 1); r != 10 {

@@ -359,7 +359,7 @@ func (t *timelineView) draw() {
 	for k := range t.batches {
 		t.batches[k] = t.batches[k][:0]
 	}
-	agg := t.layout.CoresPerRow > 1
+	agg := t.layout.Aggregated
 	if agg {
 		t.drawAggregated(tl, sc, top, i0, i1, pal.busy)
 	}
@@ -401,12 +401,16 @@ func (t *timelineView) draw() {
 	ctx.SetFont("10px ui-monospace, monospace")
 	for ri := i0; ri < i1; ri++ {
 		r := t.layout.Rows[ri]
-		if r.H >= 9 {
+		switch {
+		case r.H >= 9:
 			label := r.Label
 			if !agg {
 				label = shortLabel(label)
 			}
 			ctx.FillText(label, 4, top+r.Y+r.H/2, tlGutter-8)
+		case !agg && r.Thread == 0 && r.H*float64(r.Threads) >= 9:
+			// lanes too thin for CPU labels: name the core once
+			ctx.FillText(fmt.Sprintf("core %d", r.Core), 4, top+r.Y+r.H*float64(r.Threads)/2, tlGutter-8)
 		}
 	}
 	for n, y := range t.layout.NodeY {
