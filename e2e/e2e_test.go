@@ -92,11 +92,16 @@ func TestLoadPageAndTransferSize(t *testing.T) {
 	shot(t, ctx, "playground")
 	// Hover a slice: the tooltip explains it.
 	run(t, ctx, "hover", chromedp.Evaluate(`(() => { const c = document.getElementById("timeline"); const r = c.getBoundingClientRect();
-		c.dispatchEvent(new MouseEvent("mousemove", {clientX: r.left + r.width * 0.4, clientY: r.top + 32, bubbles: true})); })()`, nil))
+		c.dispatchEvent(new MouseEvent("mousemove", {clientX: r.left + 92 + (r.width - 100) * 0.1, clientY: r.top + 32, bubbles: true})); })()`, nil))
 	run(t, ctx, "tooltip", chromedp.WaitVisible("#tooltip", chromedp.ByQuery))
 	tip := text(t, ctx, "#tooltip")
-	if !strings.Contains(tip, "CPU ") {
-		t.Errorf("tooltip %q does not name the CPU", tip)
+	for _, want := range []string{"CPU 0", "pid", "→"} {
+		if !strings.Contains(tip, want) {
+			t.Errorf("tooltip %q lacks %q (task, CPU, interval)", tip, want)
+		}
+	}
+	if !strings.Contains(tip, "placed by") && !strings.Contains(tip, "no placement decision") {
+		t.Errorf("tooltip %q does not say how the task got there", tip)
 	}
 	t.Logf("tooltip: %q", tip)
 	shot(t, ctx, "timeline-tooltip")

@@ -29,7 +29,7 @@ var (
 	// sent counts the bytes the server wrote (compressed when the browser
 	// asked for it): the page's total transfer size.
 	sent atomic.Int64
-	// shotDir receives screenshots (docs/screenshots).
+	// shotDir receives screenshots.
 	shotDir string
 )
 
@@ -43,9 +43,11 @@ func TestMain(m *testing.M) {
 		fmt.Println("no built site in", dist, ":", err)
 		os.Exit(1)
 	}
+	// Screenshots go to e2e/out (ignored by git) unless SCHEDPLAY_SHOTS
+	// names another folder (docs/screenshots to refresh the README's).
 	shotDir = os.Getenv("SCHEDPLAY_SHOTS")
 	if shotDir == "" {
-		shotDir = filepath.Join(dist, "..", "docs", "screenshots")
+		shotDir = "out"
 	}
 	_ = os.MkdirAll(shotDir, 0o755)
 	srv := httptest.NewServer(staticHandler(dist))

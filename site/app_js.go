@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"strings"
 	"syscall/js"
+	"time"
 
 	"honnef.co/go/js/dom/v2"
 
@@ -84,7 +85,7 @@ func (a *App) Release() {
 // scenario changed, write the URL if it changed, schedule a render.
 func (a *App) dispatch(act Action) {
 	switch act.(type) {
-	case Zoom, Hover, ScrollRows, SetAllRows, SelectCPU, SetTab, SelectGroup, SetNotice, SetLive:
+	case Zoom, Hover, ScrollRows, SetAllRows, SelectCPU, SetTab, SelectGroup, SetNotice, SetLive, Tick:
 		// View-only actions: no scenario or URL change possible.
 		a.state = Reduce(a.state, act)
 		a.scheduleRender()
@@ -237,6 +238,7 @@ func (a *App) run() {
 	cpus, _ := a.state.CPUs()
 	a.state = Reduce(a.state, RunStarted{Seq: seq})
 	a.scheduleRender()
+	go a.tick(seq, nowMs())
 	go func() {
 		t0 := nowMs()
 		if a.editAt > 0 {
@@ -268,6 +270,18 @@ func (a *App) run() {
 		setPerf("replyAt", nowMs())
 		a.dispatch(RunDone{Seq: seq, Result: res, Doc: doc, ElapsedMs: nowMs() - t0, CPUs: cpus})
 	}()
+}
+
+// tick shows the elapsed time of a long run (the engine reports no
+// progress of its own) until request seq ends.
+func (a *App) tick(seq int, t0 float64) {
+	for {
+		time.Sleep(250 * time.Millisecond)
+		if a.state.Run.Seq != seq || a.state.Run.Status != StatusRunning {
+			return
+		}
+		a.dispatch(Tick{Seq: seq, Ms: nowMs() - t0})
+	}
 }
 
 // cancel stops the running simulation.

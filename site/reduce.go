@@ -88,6 +88,12 @@ type ScrollRows struct{ Y float64 }
 // SelectCPU picks the CPU whose sched-domain chain the topology view shows.
 type SelectCPU struct{ CPU int }
 
+// Tick updates the elapsed time of the running request Seq.
+type Tick struct {
+	Seq int
+	Ms  float64
+}
+
 // SetLive toggles live re-runs.
 type SetLive struct{ On bool }
 
@@ -111,6 +117,7 @@ func (Hover) isAction()          {}
 func (SetAllRows) isAction()     {}
 func (ScrollRows) isAction()     {}
 func (SetLive) isAction()        {}
+func (Tick) isAction()           {}
 func (SelectCPU) isAction()      {}
 func (SetNotice) isAction()      {}
 
@@ -169,6 +176,7 @@ func Reduce(s State, a Action) State {
 	case RunStarted:
 		s.Run.Seq = a.Seq
 		s.Run.Status = StatusRunning
+		s.Run.ElapsedMs = 0
 		s.Run.Err, s.Run.ErrPath = "", ""
 	case RunDone:
 		if a.Seq != s.Run.Seq {
@@ -212,6 +220,10 @@ func Reduce(s State, a Action) State {
 		s.View.ScrollY = a.Y
 		if s.View.ScrollY < 0 {
 			s.View.ScrollY = 0
+		}
+	case Tick:
+		if a.Seq == s.Run.Seq && s.Run.Status == StatusRunning {
+			s.Run.ElapsedMs = a.Ms
 		}
 	case SelectCPU:
 		s.View.TopoCPU = a.CPU

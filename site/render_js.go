@@ -126,7 +126,11 @@ func (a *App) renderToolbar() {
 			bar.SetAttribute("role", "progressbar")
 			bar.SetAttribute("aria-label", "simulating")
 			b.el(bar, "div", "progress-fill")
-			b.text(st, "span", "", "simulating…")
+			msg := "simulating…"
+			if s.Run.ElapsedMs >= 500 {
+				msg = fmt.Sprintf("simulating… %.1f s", s.Run.ElapsedMs/1000)
+			}
+			b.text(st, "span", "", msg)
 		case StatusStale:
 			b.text(st, "span", "stale", "scenario changed — Run to update")
 		case StatusFailed:

@@ -170,6 +170,14 @@ func TestReduceFlow(t *testing.T) {
 	if s.Run.Status != StatusRunning {
 		t.Errorf("cancel changed status to %q", s.Run.Status)
 	}
+	s = Reduce(s, Tick{Seq: 2, Ms: 900})
+	if s.Run.ElapsedMs == 900 {
+		t.Error("a tick of an older request changed the elapsed time")
+	}
+	s = Reduce(s, Tick{Seq: 3, Ms: 1200})
+	if s.Run.ElapsedMs != 1200 {
+		t.Errorf("elapsed = %v after a tick", s.Run.ElapsedMs)
+	}
 	s = Reduce(s, RunFailed{Seq: 3, Message: "hz must be > 0", Path: "policy.hz"})
 	if s.Run.Status != StatusFailed || s.IssueAt("policy.hz") == "" {
 		t.Errorf("failure: %+v %v", s.Run, s.Issues)
