@@ -85,8 +85,9 @@ func (a *App) Release() {
 // scenario changed, write the URL if it changed, schedule a render.
 func (a *App) dispatch(act Action) {
 	switch act.(type) {
-	case Zoom, Hover, ScrollRows, SetAllRows, SelectCPU, SetTab, SelectGroup, SetNotice, SetLive, Tick:
-		// View-only actions: no scenario or URL change possible.
+	case Zoom, Hover, ScrollRows, SetAllRows, SelectCPU, SetTab, SelectGroup, SetNotice, SetLive, Tick,
+		RunStarted, RunDone, RunFailed, Validated:
+		// View and run-status actions: they never change the scenario or URL.
 		a.state = Reduce(a.state, act)
 		a.scheduleRender()
 		return
@@ -226,18 +227,15 @@ func (a *App) isSmall() bool {
 func (a *App) run() {
 	if _, err := a.state.CPUs(); err != nil && a.state.Catalog != nil {
 		a.runSeq++
-		seq := a.runSeq
-		a.state = Reduce(a.state, RunStarted{Seq: seq})
-		a.state = Reduce(a.state, RunFailed{Seq: seq, Message: "Not run: " + err.Error(), Path: "machine"})
-		a.scheduleRender()
+		a.dispatch(RunStarted{Seq: a.runSeq})
+		a.dispatch(RunFailed{Seq: a.runSeq, Message: "Not run: " + err.Error(), Path: "machine"})
 		return
 	}
 	a.runSeq++
 	seq := a.runSeq
 	doc := a.state.Doc.Canonical()
 	cpus, _ := a.state.CPUs()
-	a.state = Reduce(a.state, RunStarted{Seq: seq})
-	a.scheduleRender()
+	a.dispatch(RunStarted{Seq: seq})
 	go a.tick(seq, nowMs())
 	go func() {
 		t0 := nowMs()

@@ -127,7 +127,7 @@ func Reduce(s State, a Action) State {
 	case CatalogLoaded:
 		s.Catalog, s.CatalogErr = a.Catalog, a.Err
 	case LoadDoc:
-		s = withDoc(s, a.Doc)
+		s = withDoc(s, expandScenarioPreset(a.Doc, s.Catalog))
 		s.Notice = a.Notice
 		s.Drafts = nil
 	case SelectScenario:
@@ -248,6 +248,28 @@ func withDoc(s State, d Doc) State {
 		s.View.Group = 0
 	}
 	return s
+}
+
+// expandScenarioPreset turns {"schedplay":1,"preset":NAME,…} (a scenario
+// naming a seed scenario, as `schedplay share` writes for ?preset= links)
+// into that scenario's document with the other keys on top, so the
+// editors can show it. Unknown names are left for the engine to report.
+func expandScenarioPreset(d Doc, cat *Catalog) Doc {
+	name, ok := d["preset"].(string)
+	if !ok {
+		return d
+	}
+	base, ok := cat.ScenarioDoc(name)
+	if !ok {
+		return d
+	}
+	out := base.clone()
+	for k, v := range d {
+		if k != "preset" {
+			out[k] = v
+		}
+	}
+	return out
 }
 
 func groupsLen(s State) int {

@@ -184,6 +184,22 @@ func TestReduceFlow(t *testing.T) {
 	}
 }
 
+func TestLoadDocExpandsScenarioPreset(t *testing.T) {
+	s := Reduce(NewState(), CatalogLoaded{Catalog: testCatalog(t)})
+	d, _ := ParseDoc([]byte(`{"schedplay":1,"preset":"demo","run":{"seed":9}}`))
+	s = Reduce(s, LoadDoc{Doc: d})
+	if _, has := s.Doc["preset"]; has || s.Doc.Name() != "Demo" || Compact(s.Doc.Get("run.seed", s.Catalog)) != "9" {
+		t.Errorf("expanded doc = %s", s.Doc.Canonical())
+	}
+	if got := Compact(s.Doc.Get("machine.cores_per_node", s.Catalog)); got != "8" {
+		t.Errorf("machine not reachable through the expanded doc: %s", got)
+	}
+	unknown, _ := ParseDoc([]byte(`{"schedplay":1,"preset":"nope"}`))
+	if s2 := Reduce(s, LoadDoc{Doc: unknown}); s2.Doc["preset"] != "nope" {
+		t.Errorf("an unknown preset was dropped: %s", s2.Doc.Canonical())
+	}
+}
+
 func TestTimeScale(t *testing.T) {
 	s := TimeScale{T0: 1000, T1: 3000, Left: 100, Right: 300}
 	if x := s.TimeToPx(2000); x != 200 {
