@@ -70,3 +70,24 @@ func toJSON(t testing.TB, v any) string {
 	}
 	return string(b)
 }
+
+// veraTestMachine is a Vera-like machine fixed for the engine's tests (the
+// vera preset is calibrated elsewhere and may change): 2 nodes × 88 cores ×
+// 2 PEs, CPU c and c+176 siblings, cores 40-43 of each node at capacity
+// 1024 and the rest at 1000, spatial SMT with a 6 ms hold.
+const veraTestMachine = `{"nodes":2,"cores_per_node":88,"clusters_per_node":1,"llc":"node","threads_per_core":2,
+	"numbering":"sibling-major",
+	"core_classes":[
+		{"name":"olympus","cores":40,"capacity":1000,"speed":1.0},
+		{"name":"olympus-boost","cores":4,"capacity":1024,"speed":1.024},
+		{"name":"olympus","cores":84,"capacity":1000,"speed":1.0},
+		{"name":"olympus-boost","cores":4,"capacity":1024,"speed":1.024},
+		{"name":"olympus","cores":44,"capacity":1000,"speed":1.0}],
+	"smt":{"model":"spatial","yield":[1.0,1.064],"switch":"1us","qual":"3us","hold":"6ms","partitioned_single":0.6},
+	"gflops_per_core":114.3}`
+
+// resolveVera resolves veraTestMachine with a policy and workload preset.
+func resolveVera(t testing.TB, policy, workload, run string) *scenario.Resolved {
+	t.Helper()
+	return resolveJSON(t, `{"schedplay":1,"machine":`+veraTestMachine+`,"policy":{"preset":"`+policy+`"},"workload":{"preset":"`+workload+`"},"run":`+run+`}`)
+}

@@ -203,11 +203,11 @@ func (s *sim) repMetrics(stop int64) RepMetrics {
 		rm.Throughput = m.workDone / float64(window)
 	}
 	gpc := s.r.Machine.GflopsPerCore
+	eff := s.r.Workload.Efficiency
+	if eff <= 0 {
+		eff = 1
+	}
 	if gpc > 0 {
-		eff := s.r.Workload.Efficiency
-		if eff <= 0 {
-			eff = 1
-		}
 		rm.GFLOPS = rm.Throughput * gpc * eff
 	}
 	if s.r.Workload.Metric == "sgemm" && gpc > 0 {
@@ -232,7 +232,7 @@ func (s *sim) repMetrics(stop int64) RepMetrics {
 	rm.Series = Series{StepNs: m.seriesStep, Values: make([]float64, 0, len(m.series))}
 	scale := 1.0
 	if s.r.Workload.Metric == "sgemm" && gpc > 0 {
-		scale = gpc
+		scale = gpc * eff
 	}
 	last := int(min((stop+m.seriesStep-1)/m.seriesStep, int64(len(m.series))))
 	for i := 0; i < last; i++ {

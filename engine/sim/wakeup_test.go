@@ -6,10 +6,10 @@ import (
 	"schedplay/engine/topo"
 )
 
-// wakeSim builds a Vera sim (no tasks) under a policy document.
+// wakeSim builds a sim of veraTestMachine (no tasks) under a policy document.
 func wakeSim(t *testing.T, policy string) *sim {
 	t.Helper()
-	doc := `{"schedplay":1,"machine":{"preset":"vera"},"policy":` + policy + `,"workload":{"preset":"idle"},"run":{"duration":"10ms","seed":1}}`
+	doc := `{"schedplay":1,"machine":` + veraTestMachine + `,"policy":` + policy + `,"workload":{"preset":"idle"},"run":{"duration":"10ms","seed":1}}`
 	r := resolveJSON(t, doc)
 	tp, err := topo.Build(r.Machine, r.Policy.DomainPolicy)
 	if err != nil {
