@@ -97,11 +97,11 @@ func (a *App) dispatch(act Action) {
 	after := a.state.Doc.Canonical()
 	changed := before != after
 	if changed {
-		storageSet(storageKey, after)
 		switch act.(type) {
 		case EditField, EditText:
 			a.editAt = nowMs()
 		}
+		defer storageSet(storageKey, after)
 		_, cpuErr := a.state.CPUs()
 		switch act.(type) {
 		case SelectScenario, LoadDoc:
@@ -236,13 +236,15 @@ func (a *App) run() {
 	doc := a.state.Doc.Canonical()
 	cpus, _ := a.state.CPUs()
 	a.dispatch(RunStarted{Seq: seq})
-	go a.tick(seq, nowMs())
+	t0 := nowMs()
+	if a.editAt > 0 {
+		setPerf("editToPostMs", t0-a.editAt)
+	}
+	// Post now, before the URL and storage work of this dispatch.
+	pending := engineStart("POST", "/api/v1/simulate", simulateBody(doc))
+	go a.tick(seq, t0)
 	go func() {
-		t0 := nowMs()
-		if a.editAt > 0 {
-			setPerf("editToPostMs", t0-a.editAt)
-		}
-		r := engineFetch("POST", "/api/v1/simulate", simulateBody(doc))
+		r := engineWait(pending)
 		setPerf("roundTripMs", nowMs()-t0)
 		if r.Cancelled {
 			a.dispatch(RunFailed{Seq: seq, Cancelled: true})

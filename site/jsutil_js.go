@@ -22,11 +22,21 @@ type engineReply struct {
 // engineFetch sends a request to the engine worker and waits (call it from
 // a goroutine, never from an event handler directly).
 func engineFetch(method, url, body string) engineReply {
+	return engineWait(engineStart(method, url, body))
+}
+
+// engineStart posts a request to the engine worker at once (without
+// yielding) and returns the pending reply for engineWait.
+func engineStart(method, url, body string) js.Value {
 	var b any
 	if body != "" {
 		b = body
 	}
-	p := js.Global().Call("engineFetch", method, url, b)
+	return js.Global().Call("engineFetch", method, url, b)
+}
+
+// engineWait blocks the calling goroutine until the reply arrives.
+func engineWait(p js.Value) engineReply {
 	v, err := await(p)
 	if err != "" {
 		return engineReply{Status: 0, Body: `{"error":{"message":` + jsonString(err) + `}}`}
