@@ -425,3 +425,26 @@ func TestWorkloadErrorAtFieldAndCancel(t *testing.T) {
 		t.Errorf("the next run after a cancel: %s", st)
 	}
 }
+
+func TestTabletLayout(t *testing.T) {
+	ctx := newPage(t, 60*time.Second)
+	run(t, ctx, "tablet", chromedp.EmulateViewport(820, 1180, chromedp.EmulateTouch))
+	open(t, ctx, defaultPath())
+	if st := waitResult(t, ctx); st != "done" {
+		t.Fatalf("status %q", st)
+	}
+	if w := eval[int](t, ctx, `document.documentElement.scrollWidth`); w > 820 {
+		t.Errorf("page is %d px wide on an 820 px tablet (horizontal scrolling)", w)
+	}
+	// One-finger drag pans the zoomed timeline.
+	run(t, ctx, "zoom", chromedp.Focus("#timeline", chromedp.ByQuery), chromedp.KeyEvent("+"), chromedp.KeyEvent("+"))
+	t0 := eval[string](t, ctx, `document.getElementById("timeline").dataset.t0`)
+	run(t, ctx, "touch pan", chromedp.Evaluate(`(() => { const c = document.getElementById("timeline"); const r = c.getBoundingClientRect();
+		const touch = (x) => new Touch({identifier: 1, target: c, clientX: x, clientY: r.top + 40});
+		c.dispatchEvent(new TouchEvent("touchstart", {touches: [touch(r.left + 400)], bubbles: true, cancelable: true}));
+		c.dispatchEvent(new TouchEvent("touchmove", {touches: [touch(r.left + 250)], bubbles: true, cancelable: true}));
+		c.dispatchEvent(new TouchEvent("touchend", {touches: [], bubbles: true, cancelable: true})); })()`, nil))
+	run(t, ctx, "panned", chromedp.Poll(fmt.Sprintf(`document.getElementById("timeline").dataset.t0 !== %q`, t0), nil,
+		chromedp.WithPollingTimeout(5*time.Second)))
+	shot(t, ctx, "tablet")
+}
