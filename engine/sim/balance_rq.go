@@ -212,7 +212,7 @@ func (s *sim) moveQueuedTask(p *task, src, dst, cause int, env *lbEnv) {
 		s.schedule(dc)
 	}
 	if s.tracing {
-		s.path = s.path[:0]
+		s.path = append(s.path[:0], s.lbPrefix...)
 		if env != nil {
 			s.note("sched_balance_rq(%s, %s)", env.sd.Level, idleName(env.idle))
 			s.note("find_src_group: busiest %s (%s)", env.busiest.Span.String(), groupTypeNames[env.busiestStat.groupType])
@@ -301,7 +301,7 @@ func (s *sim) schedBalanceRq(cpu, sdIdx int, idle cpuIdleType, cause int) (int, 
 				bc.activeBalance = true
 				s.q.push(event{at: s.now + int64(s.r.Machine.Latency.IPI), kind: evStopper, a: int32(busiest), b: int32(cpu), gen: uint32(why)})
 				if s.tracing {
-					s.pendingPath = append(s.pendingPath[:0], "sched_balance_rq("+string(sd.Level)+", "+idleName(idle)+")",
+					s.pendingPath = append(append(s.pendingPath[:0], s.lbPrefix...), "sched_balance_rq("+string(sd.Level)+", "+idleName(idle)+")",
 						"busiest group "+groupTypeNames[env.busiestStat.groupType], "need_active_balance: "+migCauseNames[why])
 				}
 			}

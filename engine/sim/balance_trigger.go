@@ -1,6 +1,10 @@
 package sim
 
-import "schedplay/engine/topo"
+import (
+	"fmt"
+
+	"schedplay/engine/topo"
+)
 
 // When balancing runs: periodic (sched_balance_trigger/sched_balance_domains),
 // newidle (sched_balance_newidle) and nohz idle balance (kernel-model.md §4.1–4.3).
@@ -33,7 +37,11 @@ func (s *sim) schedBalanceTrigger(c *cpuState) {
 		if s.idleCPU(c.id) {
 			idle = cpuIdle
 		}
+		if s.tracing {
+			s.lbPrefix = append(s.lbPrefix[:0], fmt.Sprintf("sched_balance_trigger(cpu %d)", c.id))
+		}
 		s.schedBalanceDomains(c, idle, migPeriodic)
+		s.lbPrefix = s.lbPrefix[:0]
 	}
 }
 
@@ -205,6 +213,9 @@ func (s *sim) nohzBalancerKick(c *cpuState) {
 	if kick == "" {
 		return
 	}
+	if s.tracing && !s.ilbPending {
+		s.ilbWhy = fmt.Sprintf("nohz_balancer_kick(cpu %d): %s", c.id, kick)
+	}
 	s.kickILB(c.id)
 }
 
@@ -268,7 +279,11 @@ func (s *sim) nohzIdleBalance(ilb int) {
 			if i == ilb {
 				cause = migPeriodic
 			}
+			if s.tracing {
+				s.lbPrefix = append(s.lbPrefix[:0], s.ilbWhy, fmt.Sprintf("find_new_ilb → cpu %d", ilb), fmt.Sprintf("_nohz_idle_balance: for cpu %d", i))
+			}
 			s.schedBalanceDomains(c, cpuIdle, cause)
+			s.lbPrefix = s.lbPrefix[:0]
 			work += 2000
 		}
 		if c.nohzIdle && c.nextBalance < next {

@@ -42,6 +42,9 @@ func Run(ctx context.Context, r *scenario.Resolved, opt Options) (*Result, error
 		res.Reps = append(res.Reps, s.repMetrics(stop))
 		if s.tr != nil {
 			res.Timeline = s.timeline()
+			if res.Timeline.Truncated {
+				res.Warnings = append(res.Warnings, fmt.Sprintf("timeline truncated at %d intervals; shorten run.duration to see all of repetition 0", s.tr.limit))
+			}
 		}
 	}
 	res.Summary = summarize(res.Reps)

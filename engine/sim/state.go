@@ -239,6 +239,8 @@ type sim struct {
 	tracing      bool
 	path         []string
 	pendingPath  []string
+	lbPrefix     []string // how this balance pass was reached (tracing)
+	ilbWhy       string
 	scanGen      uint32
 	coreMark     []uint32
 	env          lbEnv
