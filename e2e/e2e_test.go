@@ -155,6 +155,16 @@ func TestPolicyChangeChangesFigures(t *testing.T) {
 		t.Errorf("policy select shows %q", p)
 	}
 	t.Logf("mainline: %s\ndynamiq-asym-packing: %s", base, after)
+	// The topology view redraws the sched domains for the chosen policy.
+	run(t, ctx, "domains", chromedp.WaitVisible("#domains", chromedp.ByQuery))
+	if flags := text(t, ctx, "#domains"); !strings.Contains(flags, "ASYM_PACKING") {
+		t.Errorf("dynamiq-asym-packing: no SD_ASYM_PACKING in the domain table: %q", flags)
+	}
+	setField(t, ctx, "preset-policy", "none")
+	run(t, ctx, "domains without asym packing", chromedp.Poll(`(() => { const d = document.getElementById("domains");
+		return d && !d.textContent.includes("ASYM_PACKING"); })()`, nil, chromedp.WithPollingTimeout(10*time.Second)))
+	setField(t, ctx, "preset-policy", "dynamiq-asym-packing")
+	waitResult(t, ctx)
 	fullShot(t, ctx, "policy-editor")
 	// Knob → redraw for hikey960-dynamiq + sysbench-cpu: flip the seed.
 	var ms []float64
@@ -197,6 +207,9 @@ func TestShareLinkReproducesScenario(t *testing.T) {
 	if !strings.Contains(link, "#s=") {
 		t.Fatalf("URL %q carries no scenario", link)
 	}
+	click(t, ctx, "#copy-link")
+	run(t, ctx, "copy notice", chromedp.Poll(`(() => { const n = document.querySelector("#notice .notice-text");
+		return n && /copied|address bar/.test(n.textContent); })()`, nil, chromedp.WithPollingTimeout(10*time.Second)))
 	// A fresh page (whose last scenario in localStorage is something else).
 	ctx2 := newPage(t, 120*time.Second)
 	open(t, ctx2, defaultPath())
