@@ -59,3 +59,17 @@ func TestInstantLoopHitsBudget(t *testing.T) {
 		t.Errorf("err = %v; want ErrEventBudget", err)
 	}
 }
+
+// A periodic task that falls far behind its timer catches up iteratively
+// (no recursion per missed period) and stays within the budget.
+func TestPeriodicOverrunIsIterative(t *testing.T) {
+	r := resolveJSON(t, `{"schedplay":1,"machine":{"nodes":1,"cores_per_node":1,"threads_per_core":1},
+		"workload":{"groups":[
+			{"name":"hog","count":1,"nice":-20,"program":[{"compute":"300ms"}]},
+			{"name":"tick","count":1,"nice":19,"program":[{"periodic":{"every":"1us","count":100000,"do":[]}}]}]},
+		"run":{"duration":"1s","seed":1}}`)
+	res := mustRun(t, r, Options{})
+	if res.Reps[0].Latency.Count == 0 {
+		t.Errorf("no periodic latency recorded")
+	}
+}

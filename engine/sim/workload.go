@@ -192,9 +192,9 @@ func (s *sim) advance(c *cpuState, p *task) {
 				cnt = -1
 			}
 			p.stack = append(p.stack, frame{body: o.body, per: true, every: o.dur, next: s.now + o.dur, count: cnt, pool: -1})
-			p.stack[len(p.stack)-1].pc = len(o.body) // wait for the first expiry
-			s.periodicWait(c, p, &p.stack[len(p.stack)-1])
-			return
+			if s.periodicWait(c, p, &p.stack[len(p.stack)-1]) {
+				return
+			}
 		}
 	}
 }
@@ -211,8 +211,7 @@ func (s *sim) frameLoop(c *cpuState, p *task, f *frame) bool {
 			break
 		}
 		s.countOp(p)
-		s.periodicWait(c, p, f)
-		return true
+		return s.periodicWait(c, p, f)
 	case f.pool >= 0:
 		if s.pools[f.pool] > 0 {
 			s.pools[f.pool]--
@@ -231,17 +230,19 @@ func (s *sim) frameLoop(c *cpuState, p *task, f *frame) bool {
 
 // periodicWait arms the absolute timer of a periodic frame (clock_nanosleep
 // TIMER_ABSTIME); an expiry already past runs the body at once.
-func (s *sim) periodicWait(c *cpuState, p *task, f *frame) {
+// It returns false when the body is to run at once (the caller's loop goes
+// on; no recursion however late the task is), true when the task blocked.
+func (s *sim) periodicWait(c *cpuState, p *task, f *frame) bool {
 	exp := f.next
 	f.next += f.every
 	f.pc = 0
 	p.periodicLatency = true
 	if exp <= s.now {
 		s.recordLatency(s.now-exp, true)
-		s.advance(c, p)
-		return
+		return false
 	}
 	s.blockTimer(c, p, exp)
+	return true
 }
 
 // countOp counts program-level operations of group 0 (Result.Ops).
