@@ -32,11 +32,14 @@ func (s *sim) selectTaskRq(p *task, prev, cpu int, sync, fork bool) int {
 	}
 	doms := s.t.Domains[cpu]
 	if fork {
+		// for_each_domain(): the highest SD_BALANCE_FORK domain reached
+		// without a gap (want_affine is false for a fork).
 		var sd *topo.Domain
 		for _, d := range doms {
-			if d.Flags&topo.SDBalanceFork != 0 {
-				sd = d
+			if d.Flags&topo.SDBalanceFork == 0 {
+				break
 			}
+			sd = d
 		}
 		newCPU := cpu
 		if !p.allowed.Has(topo.CPU(cpu)) {
