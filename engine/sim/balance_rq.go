@@ -301,7 +301,7 @@ func (s *sim) schedBalanceRq(cpu, sdIdx int, idle cpuIdleType, cause int) (int, 
 				bc.activeBalance = true
 				s.q.push(event{at: s.now + int64(s.r.Machine.Latency.IPI), kind: evStopper, a: int32(busiest), b: int32(cpu), gen: uint32(why)})
 				if s.tracing {
-					s.pendingPath = append(append(s.pendingPath[:0], s.lbPrefix...), "sched_balance_rq("+string(sd.Level)+", "+idleName(idle)+")",
+					bc.stopPath = append(append(bc.stopPath[:0], s.lbPrefix...), "sched_balance_rq("+string(sd.Level)+", "+idleName(idle)+")",
 						"busiest group "+groupTypeNames[env.busiestStat.groupType], "need_active_balance: "+migCauseNames[why])
 				}
 			}
@@ -343,7 +343,7 @@ func (s *sim) activeLoadBalanceCPUStop(src, dst, why int) {
 	p.state = taskRunnable
 	sc.rq = append(sc.rq, p)
 	if s.tracing {
-		s.path = append(s.path[:0], s.pendingPath...)
+		s.path = append(s.path[:0], sc.stopPath...)
 		s.note("active_load_balance_cpu_stop: cpu %d → cpu %d", src, dst)
 	}
 	s.moveQueuedTaskTraced(p, src, dst, why)

@@ -123,8 +123,9 @@ type cpuState struct {
 
 	sd []sdState // per domain of the chain (bottom-up)
 
-	activeBalance bool // rq->active_balance: a stopper is queued
-	inIdle        bool // running the idle task
+	activeBalance bool     // rq->active_balance: a stopper is queued
+	stopPath      []string // the decision path that queued the stopper (tracing)
+	inIdle        bool     // running the idle task
 }
 
 // sdState is the mutable part of one CPU's sched_domain.
@@ -238,7 +239,6 @@ type sim struct {
 	tr           *tracer
 	tracing      bool
 	path         []string
-	pendingPath  []string
 	lbPrefix     []string // how this balance pass was reached (tracing)
 	ilbWhy       string
 	scanGen      uint32
