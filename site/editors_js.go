@@ -8,6 +8,8 @@ import (
 	"strconv"
 
 	"honnef.co/go/js/dom/v2"
+
+	"schedplay/engine/scenario"
 )
 
 func (a *App) renderEditor() {
@@ -354,7 +356,14 @@ func (a *App) jsonEditor(b builder, parent dom.Element) {
 	}
 	ta.SetValue(text)
 	b.button(parent, "json-apply", "primary", "Apply", func() {
-		d, err := ParseDoc([]byte(ta.Value()))
+		text := ta.Value()
+		if len(text) > scenario.MaxDocumentSize {
+			// Refused here, before any parsing, so the page stays responsive.
+			a.dispatch(SetNotice{Notice: Notice{Kind: "error", Text: fmt.Sprintf(
+				"This scenario is %d bytes; the limit is %d bytes. Nothing was changed.", len(text), scenario.MaxDocumentSize)}})
+			return
+		}
+		d, err := ParseDoc([]byte(text))
 		if err != nil {
 			a.dispatch(SetNotice{Notice: Notice{Kind: "error", Text: "The scenario JSON does not parse: " + err.Error()}})
 			return
