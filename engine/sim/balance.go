@@ -153,7 +153,7 @@ func (s *sim) schedGroupAsym(env *lbEnv, sgs *sgStats, g *topo.Group) bool {
 	return s.schedAsym(env.sd, env.dst, int(g.AsymPreferCPU))
 }
 
-// groupIsOverloaded / groupHasCapacity / groupClassify are the fair.c helpers.
+// groupIsOverloaded is group_is_overloaded().
 func groupIsOverloaded(pct int, sgs *sgStats) bool {
 	if sgs.sumNrRunning <= sgs.groupWeight {
 		return false
@@ -164,6 +164,7 @@ func groupIsOverloaded(pct int, sgs *sgStats) bool {
 	return sgs.groupCapacity*int64(pct) < sgs.groupRunnable*100
 }
 
+// groupHasCapacity is group_has_capacity().
 func groupHasCapacity(pct int, sgs *sgStats) bool {
 	if sgs.sumNrRunning < sgs.groupWeight {
 		return true
@@ -174,6 +175,7 @@ func groupHasCapacity(pct int, sgs *sgStats) bool {
 	return sgs.groupCapacity*100 > sgs.groupUtil*int64(pct)
 }
 
+// groupClassify is group_classify() (no imbalanced: affinity imbalance is not modelled).
 func groupClassify(pct int, sgs *sgStats) groupType {
 	switch {
 	case groupIsOverloaded(pct, sgs):
@@ -252,6 +254,7 @@ func (s *sim) updateSdPickBusiest(env *lbEnv, g *topo.Group, sgs *sgStats) bool 
 	return true
 }
 
+// hasSpareBusier is the has_spare tie rule of update_sd_pick_busiest().
 func hasSpareBusier(sgs, busiest *sgStats) bool {
 	if sgs.idleCPUs > busiest.idleCPUs {
 		return false

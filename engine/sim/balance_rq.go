@@ -186,6 +186,7 @@ func (s *sim) detachTasks(env *lbEnv, src int, pinned *bool) int {
 	return moved
 }
 
+// containsTask reports whether p is in l.
 func containsTask(l []*task, p *task) bool {
 	for _, q := range l {
 		if q == p {
@@ -223,6 +224,7 @@ func (s *sim) moveQueuedTask(p *task, src, dst, cause int, env *lbEnv) {
 	}
 }
 
+// idleName prints enum cpu_idle_type.
 func idleName(i cpuIdleType) string {
 	switch i {
 	case cpuIdle:

@@ -9,6 +9,7 @@ import (
 // When balancing runs: periodic (sched_balance_trigger/sched_balance_domains),
 // newidle (sched_balance_newidle) and nohz idle balance (kernel-model.md §4.1–4.3).
 
+// jiffies is the tick count at the current time.
 func (s *sim) jiffies() int64 { return s.now / s.tickNs }
 
 // msecsToJiffies converts a millisecond interval at the policy's HZ.

@@ -37,6 +37,7 @@ type eventQueue struct {
 	seq uint64
 }
 
+// less orders events by time, then insertion.
 func (q *eventQueue) less(i, j int) bool {
 	if q.h[i].at != q.h[j].at {
 		return q.h[i].at < q.h[j].at

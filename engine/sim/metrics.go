@@ -22,6 +22,7 @@ type repAcc struct {
 	seriesStep                int64
 }
 
+// init sizes the accumulators.
 func (m *repAcc) init(ncpu, ncore int, duration int64) {
 	m.busyNs = make([]int64, ncpu)
 	m.modeRes = make([]ModeResidency, ncore)
@@ -103,18 +104,21 @@ func (m *repAcc) modeSpan(s *sim, core int, mode Mode, start, end int64) {
 	}
 }
 
+// ctxSwitch counts a context switch (nr_switches).
 func (m *repAcc) ctxSwitch(s *sim) {
 	if s.now >= s.warmup {
 		m.ctx++
 	}
 }
 
+// wakeups counts a try_to_wake_up().
 func (m *repAcc) wakeups(s *sim) {
 	if s.now >= s.warmup {
 		m.wake++
 	}
 }
 
+// migration counts a migration by cause.
 func (m *repAcc) migration(s *sim, cause int) {
 	if s.now < s.warmup {
 		return
@@ -150,8 +154,6 @@ func (s *sim) recordLatency(d int64, periodic bool) {
 	s.m.latAll = append(s.m.latAll, d)
 }
 
-func (m *repAcc) busyStart(s *sim, c *cpuState) {}
-func (m *repAcc) busyEnd(s *sim, c *cpuState)   {}
 
 // latencyOf summarises samples (sorted in place).
 func latencyOf(v []int64) Latency {
@@ -183,6 +185,7 @@ func latencyOf(v []int64) Latency {
 	return l
 }
 
+// leadingZeros is bits.LeadingZeros64.
 func leadingZeros(x uint64) int {
 	n := 0
 	for i := 63; i >= 0 && x&(1<<uint(i)) == 0; i-- {
@@ -243,6 +246,7 @@ func (s *sim) repMetrics(stop int64) RepMetrics {
 	return rm
 }
 
+// round6 rounds to 6 decimals (stable JSON).
 func round6(x float64) float64 { return math.Round(x*1e6) / 1e6 }
 
 // statOf is mean ± sample standard deviation with extremes.

@@ -297,7 +297,6 @@ func (s *sim) enterIdle(c *cpuState) {
 		s.llcs[s.t.SDLLCID[c.id]].nrBusyCPUs--
 	}
 	s.updateIdleCore(c)
-	s.m.busyEnd(s, c)
 }
 
 // exitIdle: the CPU leaves idle (nohz_balance_exit_idle).
@@ -307,7 +306,6 @@ func (s *sim) exitIdle(c *cpuState) {
 		s.nohzIdleCount--
 		s.llcs[s.t.SDLLCID[c.id]].nrBusyCPUs++
 	}
-	s.m.busyStart(s, c)
 }
 
 // updateAvgIdle is the rq->avg_idle update at the next enqueue after idle.

@@ -138,6 +138,7 @@ func (s *sim) schedBalanceFindDstGroup(sd *topo.Domain, p *task, this int) *topo
 	return idlest
 }
 
+// intersects is cpumask_intersects().
 func intersects(a, b topo.CPUSet) bool {
 	for c := a.First(); c.Valid(); c = a.Next(c) {
 		if b.Has(c) {
@@ -147,6 +148,7 @@ func intersects(a, b topo.CPUSet) bool {
 	return false
 }
 
+// countAnd is cpumask_weight_and().
 func countAnd(a, b topo.CPUSet) int {
 	n := 0
 	for c := a.First(); c.Valid(); c = a.Next(c) {

@@ -10,6 +10,7 @@ type tracer struct {
 	limit int
 }
 
+// newTracer makes an empty timeline for ncpu CPUs and ncore cores.
 func newTracer(ncpu, ncore int) *tracer {
 	return &tracer{
 		tl: Timeline{
@@ -21,6 +22,7 @@ func newTracer(ncpu, ncore int) *tracer {
 	}
 }
 
+// full reports (and flags) a timeline at its cap.
 func (t *tracer) full() bool {
 	if t.n >= t.limit {
 		t.tl.Truncated = true

@@ -78,6 +78,7 @@ func (s *sim) selectTaskRq(p *task, prev, cpu int, sync, fork bool) int {
 	return t
 }
 
+// decisionKind names a placement for Decision.Kind.
 func decisionKind(fork bool) string {
 	if fork {
 		return "fork"

@@ -66,6 +66,7 @@ func (cp *compiler) compileProgram(group int, steps []scenario.Step) ([]op, erro
 	return out, nil
 }
 
+// compileStep compiles one step (and its body).
 func (cp *compiler) compileStep(group int, st scenario.Step) (op, error) {
 	var o op
 	var err error
@@ -113,6 +114,7 @@ func (cp *compiler) compileStep(group int, st scenario.Step) (op, error) {
 	return o, err
 }
 
+// chanID returns the index of a channel name.
 func (cp *compiler) chanID(name string) int {
 	id, ok := cp.chans[name]
 	if !ok {
