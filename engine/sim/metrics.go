@@ -154,7 +154,6 @@ func (s *sim) recordLatency(d int64, periodic bool) {
 	s.m.latAll = append(s.m.latAll, d)
 }
 
-
 // latencyOf summarises samples (sorted in place).
 func latencyOf(v []int64) Latency {
 	var l Latency
