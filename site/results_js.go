@@ -280,6 +280,34 @@ func (a *App) residencyMap(b builder, parent dom.Element, res *sim.Result) {
 		b.text(c, "p", "muted", "no mode residency recorded")
 		return
 	}
+	// Whole-machine split of busy core time by mode (a stacked bar).
+	var tot sim.ModeResidency
+	for _, m := range mr {
+		tot.ST += m.ST
+		tot.SMT += m.SMT
+		tot.Partitioned += m.Partitioned
+		tot.Switching += m.Switching
+	}
+	if busy := tot.ST + tot.SMT + tot.Partitioned + tot.Switching; busy > 0 {
+		bar := b.el(c, "div", "stack")
+		bar.SetID("mode-split")
+		for _, part := range []struct {
+			m  sim.Mode
+			ns int64
+		}{{sim.ModeST, tot.ST}, {sim.ModeSMT, tot.SMT}, {sim.ModePartitioned, tot.Partitioned}, {sim.ModeSwitching, tot.Switching}} {
+			if part.ns == 0 {
+				continue
+			}
+			f := 100 * float64(part.ns) / float64(busy)
+			seg := b.el(bar, "span", "stack-seg")
+			seg.Style().SetProperty("width", fmt.Sprintf("%.2f%%", f), "")
+			seg.Style().SetProperty("background", modeColor(part.m, a.dark), "")
+			seg.SetAttribute("title", fmt.Sprintf("%s: %.1f%% of busy core time", modeName(part.m), f))
+			if f >= 12 {
+				seg.SetTextContent(fmt.Sprintf("%.0f%%", f))
+			}
+		}
+	}
 	cols := int(math.Ceil(math.Sqrt(float64(len(mr)) * 3)))
 	cols = min(max(cols, 4), 32)
 	rows := (len(mr) + cols - 1) / cols
