@@ -1,0 +1,234 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"schedplay/engine/compare"
+	"schedplay/engine/scenario"
+	"schedplay/engine/sim"
+	"schedplay/presets"
+)
+
+// comparePath opens the compare view of a seed scenario's own pair.
+const comparePath = "/?compare=misfit,dynamiq-asym-packing&preset=hikey960-short-sysbench"
+
+// openCompare opens the compare view and waits until both runs are shown.
+func openCompare(t *testing.T, ctx context.Context, path string) {
+	t.Helper()
+	open(t, ctx, path)
+	if st := waitAttr(t, ctx, "#cmp-status", "data-state", "done"); st != "done" {
+		t.Fatalf("compare view: %s", text(t, ctx, "#cmp-status"))
+	}
+}
+
+// nativeCompareText is what `schedplay compare` prints for the same
+// comparison, computed here with the engine.
+func nativeCompareText(t *testing.T, preset, a, b string) string {
+	t.Helper()
+	ps, err := presets.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := scenario.FromReference(preset, ps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tbl, err := compare.Run(context.Background(), sim.Run, compare.Spec{Scenario: sc, Presets: ps,
+		A: compare.PolicySide(a), B: compare.PolicySide(b)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := compare.WriteText(&buf, tbl); err != nil {
+		t.Fatal(err)
+	}
+	return buf.String()
+}
+
+func TestCompareTableCopyAndDivergence(t *testing.T) {
+	ctx := newPage(t, 120*time.Second)
+	grantClipboard(t, ctx, baseURL)
+	start := time.Now()
+	openCompare(t, ctx, comparePath)
+	t.Logf("MEASURE compare view of hikey960-short-sysbench: table, both timelines and deltas after %v", time.Since(start).Round(time.Millisecond))
+
+	// The table: one row per metric, A and B as mean ± stddev, a signed
+	// difference, a p-value and the lower-is-better marks.
+	rows := eval[[][]string](t, ctx, `[...document.querySelectorAll("#cmp-table tbody tr")].map(r => [...r.children].map(c => c.textContent))`)
+	byMetric := map[string][]string{}
+	for _, r := range rows {
+		byMetric[r[0]] = r
+	}
+	tp, ok := byMetric["Average throughput"]
+	if !ok || len(tp) != 6 {
+		t.Fatalf("no Average throughput row with 6 cells: %q", rows)
+	}
+	if !strings.Contains(tp[1], "±") || !strings.Contains(tp[2], "±") || !strings.HasSuffix(tp[3], "%") || !strings.HasPrefix(tp[4], "p") {
+		t.Errorf("Average throughput row = %q; want mean ± sd for A and B, a signed %% difference and a p-value", tp)
+	}
+	if tp[3][0] != '+' && tp[3][0] != '-' {
+		t.Errorf("difference %q is not signed", tp[3])
+	}
+	if ct := byMetric["Completion time"]; len(ct) != 6 || ct[5] != "lower is better" {
+		t.Errorf("Completion time row = %q; want the lower-is-better mark", ct)
+	}
+
+	// Copy as text: the clipboard holds exactly what `schedplay compare`
+	// prints, with aligned columns.
+	click(t, ctx, "#copy-text")
+	how := waitAttr(t, ctx, "#copy-status", "data-how", "clipboard", "execCommand")
+	var clip string
+	run(t, ctx, "read the clipboard", chromedp.Evaluate(`navigator.clipboard.readText()`, &clip, awaitPromise))
+	want := nativeCompareText(t, "hikey960-short-sysbench", "misfit", "dynamiq-asym-packing")
+	if clip != want {
+		t.Errorf("clipboard (copied by %s) =\n%s\nwant the text of schedplay compare:\n%s", how, clip, want)
+	}
+	checkColumns(t, clip)
+
+	// The first divergence: found, marked on both timelines (at the same
+	// time as the section says), with both decision paths linked to
+	// KERNEL-MAP.md.
+	if f := eval[string](t, ctx, `document.getElementById("divergence").getAttribute("data-found")`); f != "1" {
+		t.Fatalf("no divergence found: %s", text(t, ctx, "#divergence"))
+	}
+	at := eval[string](t, ctx, `document.getElementById("divergence").getAttribute("data-at")`)
+	for _, id := range []string{"tl-a", "tl-b"} {
+		var m string
+		run(t, ctx, "marker on "+id, chromedp.Poll(`document.getElementById("`+id+`").getAttribute("data-marker-at") || false`, &m,
+			chromedp.WithPollingTimeout(5*time.Second)))
+		if m == "" {
+			t.Errorf("%s has no divergence marker", id)
+		}
+	}
+	if m := eval[string](t, ctx, `document.getElementById("tl-a").getAttribute("data-marker-at")`); m != at {
+		// A's own decision time may be later than the earlier of the two.
+		t.Logf("marker on A at %s, divergence at %s", m, at)
+	}
+	links := eval[[]string](t, ctx, `[...document.querySelectorAll("#divergence a.kernel")].map(a => a.getAttribute("href"))`)
+	if len(links) < 2 {
+		t.Fatalf("decision paths have %d kernel links; want both paths linked", len(links))
+	}
+	for _, l := range links {
+		if !strings.HasPrefix(l, "docs/KERNEL-MAP.md#") {
+			t.Errorf("kernel link %q does not point into KERNEL-MAP.md", l)
+		}
+	}
+	for _, id := range []string{"divergence-a", "divergence-b"} {
+		if s := text(t, ctx, "#"+id); !strings.Contains(s, "cpu") {
+			t.Errorf("#%s = %q; want the decision's CPUs", id, s)
+		}
+	}
+	// Zooming to it moves both timelines to the same window.
+	click(t, ctx, "#zoom-divergence")
+	time.Sleep(200 * time.Millisecond)
+	wa := eval[[]string](t, ctx, `["tl-a","tl-b"].map(id => document.getElementById(id).getAttribute("data-t0") + "-" + document.getElementById(id).getAttribute("data-t1"))`)
+	if wa[0] != wa[1] || strings.HasPrefix(wa[0], "0-") {
+		t.Errorf("windows after zoom = %q; want one shared, zoomed window", wa)
+	}
+
+	// Per-core deltas: one row per core of the hikey960 (8 cores).
+	if n := eval[int](t, ctx, `document.querySelectorAll("#delta-table tbody tr").length`); n != 8 {
+		t.Errorf("delta table has %d rows; want 8 (one per core)", n)
+	}
+	fullShot(t, ctx, "compare-view")
+}
+
+// checkColumns checks that every table line of the text has the A, B and
+// Difference columns at the header's offsets.
+func checkColumns(t *testing.T, text string) {
+	t.Helper()
+	lines := strings.Split(text, "\n")
+	hi := -1
+	for i, l := range lines {
+		if strings.HasPrefix(l, "Metric ") {
+			hi = i
+		}
+	}
+	if hi < 0 {
+		t.Fatalf("no header line in\n%s", text)
+	}
+	head := lines[hi]
+	cols := []int{strings.Index(head, " A ") + 1, strings.Index(head, " B ") + 1, strings.Index(head, "Difference")}
+	for _, c := range cols {
+		if c <= 0 {
+			t.Fatalf("header %q lacks the A, B and Difference columns", head)
+		}
+	}
+	n := 0
+	for _, l := range lines[hi+1:] {
+		if l == "" {
+			break
+		}
+		n++
+		r := []rune(l)
+		for _, c := range cols {
+			if c >= len(r) || r[c-1] != ' ' || r[c] == ' ' {
+				t.Errorf("line %q: no column starts at offset %d", l, c)
+			}
+		}
+	}
+	if n < 5 {
+		t.Errorf("only %d table lines", n)
+	}
+}
+
+func TestCompareSweepCompletesAndCancels(t *testing.T) {
+	ctx := newPage(t, 180*time.Second)
+	openCompare(t, ctx, comparePath)
+	setField(t, ctx, "sweep-path", "workload.groups[0].count")
+	setField(t, ctx, "sweep-values", "1,2,4")
+	click(t, ctx, "#sweep-run")
+	if st := waitAttr(t, ctx, "#sweep", "data-state", "done", "cancelled", "invalid"); st != "done" {
+		t.Fatalf("sweep ended %q: %s", st, text(t, ctx, "#sweep-status"))
+	}
+	if n := eval[int](t, ctx, `document.querySelectorAll("#sweep-chart svg circle").length`); n != 6 {
+		t.Errorf("sweep chart has %d points; want 3 values × 2 policies", n)
+	}
+	if n := eval[int](t, ctx, `document.querySelectorAll("#sweep-chart svg .errbar, #sweep-chart svg polyline").length`); n < 2 {
+		t.Errorf("sweep chart has no curves")
+	}
+	if v := eval[string](t, ctx, `document.getElementById("sweep-progress").getAttribute("value")`); v != "3" {
+		t.Errorf("progress = %s; want 3 of 3", v)
+	}
+	rows := eval[[][]string](t, ctx, `[...document.querySelectorAll("#sweep-table tbody tr")].map(r => [...r.children].map(c => c.textContent))`)
+	if len(rows) != 3 || rows[2][0] != "4" || !strings.Contains(rows[2][1], "work/s") {
+		t.Errorf("sweep table = %q", rows)
+	}
+	shot(t, ctx, "compare-sweep")
+
+	// A second, longer sweep cancelled while it runs: it stops with fewer
+	// points, and the page still works.
+	setField(t, ctx, "sweep-values", "8,16,32,64,128,256,512,1024")
+	run(t, ctx, "start and cancel", chromedp.Evaluate(`document.getElementById("sweep-run").click();
+		setTimeout(() => document.getElementById("sweep-cancel").click(), 120); true`, nil))
+	if st := waitAttr(t, ctx, "#sweep", "data-state", "done", "cancelled"); st != "cancelled" {
+		t.Fatalf("second sweep ended %q; want cancelled", st)
+	}
+	pts := eval[string](t, ctx, `document.getElementById("sweep-chart").getAttribute("data-points")`)
+	if pts == "8" {
+		t.Errorf("cancelled sweep has all 8 points")
+	}
+	t.Logf("cancelled sweep kept %s of 8 points: %s", pts, text(t, ctx, "#sweep-status"))
+	setField(t, ctx, "sweep-values", "2,3")
+	click(t, ctx, "#sweep-run")
+	if st := waitAttr(t, ctx, "#sweep", "data-state", "done", "cancelled"); st != "done" {
+		t.Fatalf("a sweep after a cancelled one ended %q", st)
+	}
+}
+
+func TestCompareBadAddress(t *testing.T) {
+	ctx := newPage(t, 60*time.Second)
+	open(t, ctx, "/?compare=misfit,no-such-policy&preset=hikey960-short-sysbench")
+	waitAttr(t, ctx, "#cmp-status", "data-state", "failed")
+	if s := text(t, ctx, "#cmp-status"); !strings.Contains(s, "no-such-policy") {
+		t.Errorf("status = %q; want the unknown policy named", s)
+	}
+}

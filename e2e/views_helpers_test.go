@@ -1,0 +1,69 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/chromedp"
+)
+
+// Helpers of the compare, embed and export tests (views_*_test.go).
+
+// waitAttr polls until the element matching sel has attribute attr equal
+// to one of want, and returns the value seen. "failed" always stops.
+func waitAttr(t *testing.T, ctx context.Context, sel, attr string, want ...string) string {
+	t.Helper()
+	var got string
+	js := fmt.Sprintf(`(() => { const e = document.querySelector(%q); if (!e) return false;
+		const v = e.getAttribute(%q); const want = %s;
+		return (v === "failed" || want.includes(v)) ? v : false; })()`, sel, attr, jsList(want))
+	run(t, ctx, fmt.Sprintf("wait for %s[%s=%v]", sel, attr, want), chromedp.Poll(js, &got,
+		chromedp.WithPollingInterval(25*time.Millisecond)))
+	return got
+}
+
+func jsList(xs []string) string {
+	s := "["
+	for i, x := range xs {
+		if i > 0 {
+			s += ","
+		}
+		s += fmt.Sprintf("%q", x)
+	}
+	return s + "]"
+}
+
+// browserContextID is the tab's browser context (empty: the default one).
+func browserContextID(ctx context.Context) cdp.BrowserContextID {
+	if c := chromedp.FromContext(ctx); c != nil {
+		return c.BrowserContextID
+	}
+	return ""
+}
+
+// grantClipboard lets the page at origin read and write the clipboard.
+func grantClipboard(t *testing.T, ctx context.Context, origin string) {
+	t.Helper()
+	p := browser.GrantPermissions([]browser.PermissionType{
+		browser.PermissionTypeClipboardReadWrite, browser.PermissionTypeClipboardSanitizedWrite}).WithOrigin(origin)
+	if id := browserContextID(ctx); id != "" {
+		p = p.WithBrowserContextID(id)
+	}
+	run(t, ctx, "grant clipboard permissions", p)
+}
+
+// allowDownloads saves the tab's downloads into dir.
+func allowDownloads(t *testing.T, ctx context.Context, dir string) {
+	t.Helper()
+	p := browser.SetDownloadBehavior(browser.SetDownloadBehaviorBehaviorAllow).WithDownloadPath(dir).WithEventsEnabled(true)
+	if id := browserContextID(ctx); id != "" {
+		p = p.WithBrowserContextID(id)
+	}
+	run(t, ctx, "allow downloads", p)
+}

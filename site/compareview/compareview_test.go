@@ -1,0 +1,261 @@
+package compareview
+
+import (
+	"context"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+
+	"schedplay/engine/compare"
+	"schedplay/engine/explain"
+	"schedplay/engine/scenario"
+	"schedplay/engine/sim"
+	"schedplay/engine/topo"
+	"schedplay/presets"
+)
+
+func loadPresets(t *testing.T) *presets.Set {
+	t.Helper()
+	ps, err := presets.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ps
+}
+
+func TestParseURL(t *testing.T) {
+	for _, tt := range []struct {
+		search, hash string
+		want         Request
+		err          string
+	}{
+		{"?compare=mainline,v6-on&preset=vera-sgemm-nvpl", "", Request{A: "mainline", B: "v6-on", Preset: "vera-sgemm-nvpl"}, ""},
+		{"?compare=1", "#s=abc", Request{Share: "abc"}, ""},
+		{"?compare=%20a%20,%20b%20&preset=p&sweep=run.reps=1,2", "", Request{A: "a", B: "b", Preset: "p", Sweep: "run.reps=1,2"}, ""},
+		{"?compare=a", "#s=x", Request{}, "name two policy presets"},
+		{"?compare=a,b,c", "#s=x", Request{}, "name two policy presets"},
+		{"?compare=a,", "#s=x", Request{}, "name two policy presets"},
+		{"?compare=a,b", "", Request{}, "no scenario"},
+	} {
+		got, err := ParseURL(tt.search, tt.hash)
+		if tt.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("ParseURL(%q, %q) error = %v; want %q", tt.search, tt.hash, err, tt.err)
+			}
+			continue
+		}
+		if err != nil || got != tt.want {
+			t.Errorf("ParseURL(%q, %q) = %+v, %v; want %+v", tt.search, tt.hash, got, err, tt.want)
+		}
+	}
+	if !Wanted("?compare=1&preset=x") || Wanted("?preset=x") || Wanted("?compare=1&embed=1") {
+		t.Error("Wanted: compare opens the view, embed=1 wins, nothing else")
+	}
+}
+
+func TestLoad(t *testing.T) {
+	ps := loadPresets(t)
+	// ?compare=1 takes the seed scenario's own pair, from a preset or from
+	// a share link of it.
+	sc, a, b, err := Request{Preset: "hikey960-short-sysbench"}.Load(ps)
+	if err != nil || a != "misfit" || b != "dynamiq-asym-packing" || sc == nil {
+		t.Fatalf("Load(preset, compare=1) = %v, %q, %q, %v", sc, a, b, err)
+	}
+	share, err := scenario.EncodeShare(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, a, b, err = (Request{Share: share}).Load(ps); err != nil || a != "misfit" || b != "dynamiq-asym-packing" {
+		t.Errorf("Load(share, compare=1) = %q, %q, %v", a, b, err)
+	}
+	if _, _, _, err = (Request{A: "misfit", B: "nope", Preset: "hikey960-short-sysbench"}).Load(ps); err == nil || !strings.Contains(err.Error(), `"nope"`) {
+		t.Errorf("unknown policy: err = %v", err)
+	}
+	own := `{"schedplay":1,"machine":{"preset":"hikey960-dynamiq"},"policy":{"preset":"misfit"},"workload":{"preset":"sysbench-cpu"}}`
+	s2, _ := scenario.Decode([]byte(own))
+	share2, _ := scenario.EncodeShare(s2)
+	if _, _, _, err = (Request{Share: share2}).Load(ps); err == nil || !strings.Contains(err.Error(), "name two policies") {
+		t.Errorf("compare=1 without a seed scenario: err = %v", err)
+	}
+	if _, _, _, err = (Request{A: "a", B: "b", Share: "!!!"}).Load(ps); err == nil {
+		t.Error("a bad share link loaded")
+	}
+}
+
+func TestLink(t *testing.T) {
+	got := Link("http://h:8080/?compare=x,y&preset=p&sweep=q", "misfit", "v6-on", "abc")
+	if got != "http://h:8080/?compare=misfit%2Cv6-on#s=abc" {
+		t.Errorf("Link = %q", got)
+	}
+}
+
+func TestParseSweep(t *testing.T) {
+	p, vals, err := ParseSweep(" workload.groups[0].count ", "22, 44,88,176")
+	if err != nil || p != "workload.groups[0].count" || strings.Join(vals, "|") != "22|44|88|176" {
+		t.Errorf("ParseSweep = %q, %q, %v", p, vals, err)
+	}
+	for _, tt := range [][2]string{{"", "1,2"}, {"run.reps", ""}, {"run.reps", "1,,2"}, {"a..b", "1"}, {"run.reps", strings.Repeat("1,", 40) + "1"}} {
+		if _, _, err := ParseSweep(tt[0], tt[1]); err == nil {
+			t.Errorf("ParseSweep(%q, %q) accepted", tt[0], tt[1])
+		}
+	}
+	for _, tt := range []struct {
+		n    int
+		want string
+	}{{0, "1,2,4,8"}, {1, "1,2,4,8"}, {88, "22,44,88,176"}, {3, "1,3,6"}, {4, "1,2,4,8"}} {
+		if got := DefaultSweepValues(tt.n); got != tt.want {
+			t.Errorf("DefaultSweepValues(%d) = %q; want %q", tt.n, got, tt.want)
+		}
+	}
+}
+
+func TestSweepSVG(t *testing.T) {
+	pts := []Point{
+		{Value: "1", A: compare.Value{Mean: 10, Stddev: 1, N: 3}, B: compare.Value{Mean: 12, Stddev: 0.5, N: 3}},
+		{Value: "2", Err: "failed"},
+		{Value: "4", A: compare.Value{Mean: 20, Stddev: 2, N: 3}, B: compare.Value{Mean: 30, N: 3}},
+	}
+	svg := SweepSVG(pts, "workload.groups[0].count", []string{"1", "2", "4", "<8>"}, "Average throughput", "work/s", "A = <b>", "B", 600, 280)
+	if n := strings.Count(svg, "<circle"); n != 4 {
+		t.Errorf("%d markers; want 2 good points × 2 sides", n)
+	}
+	if n := strings.Count(svg, `class="errbar"`); n != 3 {
+		t.Errorf("%d error bars; want 3 (B's second point has no spread)", n)
+	}
+	if strings.Contains(svg, "<b>") || strings.Contains(svg, "<8>") || !strings.Contains(svg, "&lt;8&gt;") {
+		t.Error("SVG text is not escaped")
+	}
+	c := NewChart(pts, 4, 600, 280)
+	if c.YMin != 0 || c.YMax < 32 {
+		t.Errorf("chart range [%v, %v]; want 0 and above the top error bar", c.YMin, c.YMax)
+	}
+	if c.Y(c.YMin) != c.Bot || c.Y(c.YMax) != c.Top || c.X(0) != c.Left || c.X(3) != c.Right {
+		t.Errorf("chart geometry: %+v", c)
+	}
+	// Data far above zero keep their own range.
+	far := NewChart([]Point{{A: compare.Value{Mean: 1000, Stddev: 1}, B: compare.Value{Mean: 1010, Stddev: 1}}}, 1, 600, 280)
+	if far.YMin < 990 || far.YMax > 1020 {
+		t.Errorf("range [%v, %v] for data at 1000–1010", far.YMin, far.YMax)
+	}
+}
+
+func TestRowCells(t *testing.T) {
+	f := func(v float64) *float64 { return &v }
+	for _, tt := range []struct {
+		row     compare.Row
+		verdict string
+		diff    string
+	}{
+		{compare.Row{Metric: "Average throughput", DiffPct: f(6.95), P: f(0.0001), A: compare.Value{N: 10}}, "better", "+6.95%"},
+		{compare.Row{Metric: "Completion time", LowerIsBetter: true, DiffPct: f(-6.5), P: f(0.0001)}, "better", "-6.50%"},
+		{compare.Row{Metric: "Migrations", LowerIsBetter: true, DiffPct: f(12), P: f(0.01)}, "worse", "+12.00%"},
+		{compare.Row{Metric: "Average throughput", DiffPct: f(1.8), P: f(0.3)}, "same", "+1.80%"},
+		{compare.Row{Metric: "Best throughput", DiffPct: f(1.8)}, "better", "+1.80%"},
+		{compare.Row{Metric: "Mode transitions", LowerIsBetter: true}, "", "n/a"},
+	} {
+		c := RowCells(tt.row)
+		if c.Verdict != tt.verdict || c.Diff != tt.diff {
+			t.Errorf("RowCells(%s %v) = %q %q; want %q %q", tt.row.Metric, tt.row.DiffPct, c.Verdict, c.Diff, tt.verdict, tt.diff)
+		}
+	}
+	c := RowCells(compare.Row{Unit: "ms", A: compare.Value{Mean: 637.2, Stddev: 21.4, N: 5}, B: compare.Value{Mean: 103.6, N: 1}})
+	if c.A != "637 ± 21 ms" || c.B != "103.6 ms" {
+		t.Errorf("values: %q, %q", c.A, c.B)
+	}
+}
+
+// runPair runs a seed scenario under both policies of its pair, with
+// timelines.
+func runPair(t *testing.T, ps *presets.Set, name string) (a, b *sim.Result, tp *topo.Topology) {
+	t.Helper()
+	sc, pa, pb, err := Request{Preset: name}.Load(ps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, _ := scenario.ParseSet("run.reps=2")
+	var res [2]*sim.Result
+	for i, p := range []string{pa, pb} {
+		s, err := scenario.Apply(sc, ps, append(PolicySet(p), o))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := scenario.Resolve(s, ps)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res[i], err = sim.Run(context.Background(), r, sim.Options{Timeline: true}); err != nil {
+			t.Fatal(err)
+		}
+		if tp, err = topo.Build(r.Machine, r.Policy.DomainPolicy); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return res[0], res[1], tp
+}
+
+func TestDeltaRowsAndDivergenceOnARealPair(t *testing.T) {
+	ps := loadPresets(t)
+	a, b, tp := runPair(t, ps, "hikey960-short-sysbench")
+	ds, err := explain.CoreDeltas(a, b, CoreCPUs(tp))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := DeltaRows(ds)
+	if len(rows) != 8 {
+		t.Fatalf("%d rows; want one per hikey960 core", len(rows))
+	}
+	strongest := 0.0
+	for _, r := range rows {
+		if h := r.Busy.Heat; h < -1 || h > 1 {
+			t.Errorf("core %d busy heat %v out of range", r.Core, h)
+		}
+		strongest = max(strongest, r.Busy.Heat, -r.Busy.Heat)
+	}
+	if strongest != 1 {
+		t.Errorf("strongest busy heat = %v; want 1 for the largest change", strongest)
+	}
+	d, ok := explain.FirstDivergence(a.Timeline, b.Timeline)
+	if !ok {
+		t.Fatal("misfit and asym packing placed the task identically")
+	}
+	for _, dec := range []*sim.Decision{d.A, d.B} {
+		m := DivergenceMarkers(d, dec)
+		if m[0].At != d.At {
+			t.Errorf("first marker at %d; want the divergence time %d", m[0].At, d.At)
+		}
+		if last := m[len(m)-1]; dec != nil && (last.At != dec.At || last.CPU != dec.To) {
+			t.Errorf("markers %v do not show the side's decision %+v", m, dec)
+		}
+	}
+	end := max(a.Timeline.EndNs, b.Timeline.EndNs)
+	t0, t1 := DivergenceWindow(d, end)
+	if t0 > min(d.A.At, d.B.At) || t1 < max(d.A.At, d.B.At) || t1-t0 >= end {
+		t.Errorf("zoom window [%d, %d] of %d does not frame both decisions (%d, %d)", t0, t1, end, d.A.At, d.B.At)
+	}
+}
+
+func TestHeatColor(t *testing.T) {
+	if HeatColor(0) != "transparent" || !strings.HasPrefix(HeatColor(0.5), "rgb(217") || !strings.HasPrefix(HeatColor(-1), "rgb(26") {
+		t.Errorf("HeatColor: %q %q %q", HeatColor(0), HeatColor(0.5), HeatColor(-1))
+	}
+}
+
+// Every function a decision path can link has its heading in
+// docs/KERNEL-MAP.md, at the anchor the links use.
+func TestKernelLinksResolve(t *testing.T) {
+	md, err := os.ReadFile("../../docs/KERNEL-MAP.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	heads := map[string]bool{}
+	for _, m := range regexp.MustCompile("(?m)^#+ `([a-z_0-9]+)\\(\\)`").FindAllStringSubmatch(string(md), -1) {
+		heads[strings.ToLower(m[1])] = true
+	}
+	for _, f := range explain.LinkedFuncs() {
+		l := KernelLink(explain.Anchor(f))
+		if !strings.HasPrefix(l, "docs/KERNEL-MAP.md#") || !heads[strings.TrimPrefix(l, "docs/KERNEL-MAP.md#")] {
+			t.Errorf("link %q of %s() has no heading in KERNEL-MAP.md", l, f)
+		}
+	}
+}

@@ -1,0 +1,252 @@
+//go:build js && wasm
+
+package compareview
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"honnef.co/go/js/dom/v2"
+
+	"schedplay/engine/compare"
+	"schedplay/engine/explain"
+	"schedplay/engine/scenario"
+	"schedplay/engine/sim"
+	"schedplay/engine/topo"
+	"schedplay/presets"
+	"schedplay/site"
+	"schedplay/site/exportmenu"
+	"schedplay/site/viewkit"
+)
+
+// view is the mounted compare page.
+type view struct {
+	b      *viewkit.B
+	root   dom.HTMLElement
+	status dom.HTMLElement
+	ps     *presets.Set
+	req    Request
+	sc     *scenario.Scenario
+	doc    []byte // the scenario document both sides start from
+	pa, pb string
+	cpus   []site.LaneCPU
+	topo   *topo.Topology
+	// resolved is side A's resolved scenario (machine and workload are
+	// the same for both sides).
+	resolved *scenario.Resolved
+	res      [2]*sim.Result
+	table    *compare.Table
+	text     string
+	tls      [2]*viewkit.Timeline
+	t0, t1   int64
+	end      int64
+	div      explain.Divergence
+	hasDiv   bool
+	// sections filled as replies arrive
+	tableBox, tlBox, divBox, deltaBox, exportBox dom.HTMLElement
+	sw                                           *sweep
+}
+
+// Start mounts the compare view when the page address asks for it
+// (?compare=…) and reports whether it did. wasm/ui/main.go calls it before
+// building the playground.
+func Start() bool {
+	here := viewkit.Here()
+	if !Wanted(here.Search) {
+		return false
+	}
+	Mount(here)
+	return true
+}
+
+// Mount builds the compare view on #root for the address l and starts
+// loading (runs happen in a goroutine).
+func Mount(l viewkit.Location) {
+	viewkit.EnsureCSS()
+	v := &view{b: viewkit.NewB(), root: viewkit.Root()}
+	v.root.SetAttribute("class", "cmp-page")
+	head := v.b.El(v.root, "header", "top")
+	brand := v.b.El(head, "div", "brand")
+	v.b.Text(brand, "h1", "", "schedplay")
+	v.b.Text(brand, "span", "muted tagline", "compare two policies over the same seeds")
+	v.status = v.b.El(v.root, "div", "cmp-status notice info")
+	v.status.SetID("cmp-status")
+	v.status.SetAttribute("role", "status")
+	viewkit.Ready(v.root)
+	req, err := ParseURL(l.Search, l.Hash)
+	if err != nil {
+		v.fail(err.Error())
+		return
+	}
+	v.req = req
+	go v.load(l)
+}
+
+func (v *view) say(text string) {
+	v.status.SetAttribute("class", "cmp-status notice info")
+	v.status.SetAttribute("data-state", "running")
+	v.status.SetTextContent(text)
+}
+
+func (v *view) fail(text string) {
+	v.status.SetAttribute("class", "cmp-status notice error")
+	v.status.SetAttribute("data-state", "failed")
+	v.status.SetTextContent(text)
+}
+
+// load resolves the scenario, then runs the comparison and both timelines
+// one request after the other (a run request cancels the one in flight).
+func (v *view) load(l viewkit.Location) {
+	ps, err := presets.Load()
+	if err != nil {
+		v.fail("presets: " + err.Error())
+		return
+	}
+	v.ps = ps
+	sc, a, b, err := v.req.Load(ps)
+	if err != nil {
+		v.fail("This comparison cannot be opened: " + err.Error())
+		return
+	}
+	v.sc, v.pa, v.pb = sc, a, b
+	if v.doc, err = scenario.Encode(sc); err != nil {
+		v.fail(err.Error())
+		return
+	}
+	if err := v.resolveMachine(); err != nil {
+		v.fail("The scenario does not resolve: " + err.Error())
+		return
+	}
+	v.header(l)
+	v.say(fmt.Sprintf("Comparing %s and %s over the same seeds…", a, b))
+	r := viewkit.Fetch("POST", "/api/v1/compare", viewkit.CompareBody(v.doc, a, b, nil))
+	if !r.OK() {
+		v.fail("The comparison failed: " + r.ErrorText())
+		return
+	}
+	var reply struct {
+		Table *compare.Table `json:"table"`
+		Text  string         `json:"text"`
+	}
+	if err := json.Unmarshal([]byte(r.Body), &reply); err != nil || reply.Table == nil {
+		v.fail(fmt.Sprintf("the comparison's reply could not be read: %v", err))
+		return
+	}
+	v.table, v.text = reply.Table, reply.Text
+	v.renderTable()
+	for i, name := range []string{a, b} {
+		v.say(fmt.Sprintf("Recording the timeline of %s (repetition 0)…", name))
+		r := viewkit.Fetch("POST", "/api/v1/simulate", viewkit.SimulateBody(v.doc, PolicySet(name), true))
+		if !r.OK() {
+			v.fail(fmt.Sprintf("The run of %s failed: %s", name, r.ErrorText()))
+			return
+		}
+		res, err := viewkit.DecodeResult(r.Body)
+		if err != nil {
+			v.fail("the engine's reply could not be read: " + err.Error())
+			return
+		}
+		v.res[i] = res
+	}
+	v.renderTimelines()
+	v.renderDivergence()
+	v.renderDeltas()
+	v.renderExports()
+	v.sw.enable(true)
+	v.status.SetAttribute("class", "cmp-status notice ok")
+	v.status.SetAttribute("data-state", "done")
+	v.status.SetTextContent(fmt.Sprintf("Done: %d repetitions of each policy, seeds %s.", v.table.Reps, seedText(v.table.Seeds)))
+	if v.req.Sweep != "" {
+		v.sw.startFromURL(v.req.Sweep)
+	}
+}
+
+// resolveMachine numbers the machine's CPUs (lanes) and builds its
+// topology (cores' CPUs for the deltas); the machine is the same for both
+// policies.
+func (v *view) resolveMachine() error {
+	sc, err := scenario.Apply(v.sc, v.ps, PolicySet(v.pa))
+	if err != nil {
+		return err
+	}
+	r, err := scenario.Resolve(sc, v.ps)
+	if err != nil {
+		return err
+	}
+	v.resolved = r
+	if v.topo, err = topo.Build(r.Machine, r.Policy.DomainPolicy); err != nil {
+		return err
+	}
+	v.cpus, err = site.MachineCPUs(r.Machine)
+	return err
+}
+
+func seedText(s []uint64) string {
+	switch len(s) {
+	case 0:
+		return "–"
+	case 1:
+		return fmt.Sprint(s[0])
+	}
+	return fmt.Sprintf("%d–%d", s[0], s[len(s)-1])
+}
+
+// header adds the title, the policies and the links, then the empty
+// sections in page order.
+func (v *view) header(l viewkit.Location) {
+	b := v.b
+	top := b.El(v.root, "section", "cmp-head panel")
+	name := v.resolved.Name
+	if name == "" {
+		name = v.sc.Preset
+	}
+	h := b.Text(top, "h2", "", name)
+	h.SetID("cmp-scenario")
+	p := b.El(top, "p", "")
+	b.Text(p, "span", "side-a-text", "A = "+v.pa)
+	b.Text(p, "span", "", "  vs  ")
+	b.Text(p, "span", "side-b-text", "B = "+v.pb)
+	share, err := scenario.EncodeShare(v.sc)
+	if err == nil {
+		links := b.El(top, "p", "small")
+		pg := b.Link(links, "", l.Origin+l.Path+"#s="+share, "Open the scenario in the playground")
+		pg.SetID("cmp-playground")
+		b.Text(links, "span", "muted", " · ")
+		self := b.Link(links, "", Link(l.Origin+l.Path+l.Search, v.pa, v.pb, share), "Link to this comparison")
+		self.SetID("cmp-link")
+	}
+	v.tableBox = b.El(v.root, "section", "panel cmp-table-box")
+	v.tableBox.SetID("cmp-table-box")
+	v.tlBox = b.El(v.root, "section", "panel cmp-timelines")
+	v.tlBox.SetID("cmp-timelines")
+	v.divBox = b.El(v.root, "section", "panel cmp-divergence")
+	v.divBox.SetID("divergence")
+	v.deltaBox = b.El(v.root, "section", "panel cmp-deltas")
+	v.deltaBox.SetID("deltas")
+	v.sw = newSweep(v, b.El(v.root, "section", "panel cmp-sweep"))
+	v.exportBox = b.El(v.root, "section", "panel cmp-exports")
+	v.exportBox.SetID("cmp-exports")
+	for _, s := range []dom.HTMLElement{v.tableBox, v.tlBox, v.divBox, v.deltaBox} {
+		b.Text(s, "p", "muted small", "waiting for the runs…")
+	}
+}
+
+// renderExports mounts an export menu per side.
+func (v *view) renderExports() {
+	viewkit.Clear(v.exportBox)
+	v.b.Text(v.exportBox, "h2", "", "Export")
+	for i, name := range []string{v.pa, v.pb} {
+		i, name := i, name
+		row := v.b.El(v.exportBox, "div", "cmp-export-row")
+		v.b.Text(row, "span", []string{"side-a-text", "side-b-text"}[i], []string{"A", "B"}[i]+" = "+name)
+		exportmenu.Mount(row, []string{"export-a", "export-b"}[i], func() exportmenu.Source {
+			doc := v.doc
+			if sc, err := scenario.Apply(v.sc, v.ps, PolicySet(name)); err == nil {
+				if b, err := scenario.Encode(sc); err == nil {
+					doc = b
+				}
+			}
+			return exportmenu.Source{Scenario: doc, Result: v.res[i], Suffix: "-" + exportmenu.FileBase(name)}
+		})
+	}
+}

@@ -1,0 +1,104 @@
+package embedview
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"schedplay/engine/embed"
+	"schedplay/engine/sim"
+)
+
+func TestWantedAndParams(t *testing.T) {
+	for _, tt := range []struct {
+		search, hash string
+		wanted       bool
+		want         Params
+	}{
+		{"?embed=1", "#s=abc", true, Params{Share: "abc"}},
+		{"?embed=1&preset=power7-smt&run=0", "", true, Params{Preset: "power7-smt", NoRun: true}},
+		{"?embed=1&parent=https%3A%2F%2Fdocs.example.org", "#v=1&s=xyz", true, Params{Share: "xyz", Parent: "https://docs.example.org"}},
+		{"?embed=0", "", false, Params{}},
+		{"?compare=1&preset=x", "", false, Params{Preset: "x"}},
+		{"", "#s=abc", false, Params{Share: "abc"}},
+	} {
+		if got := Wanted(tt.search); got != tt.wanted {
+			t.Errorf("Wanted(%q) = %v; want %v", tt.search, got, tt.wanted)
+		}
+		if got := ParseParams(tt.search, tt.hash); got != tt.want {
+			t.Errorf("ParseParams(%q, %q) = %+v; want %+v", tt.search, tt.hash, got, tt.want)
+		}
+	}
+}
+
+func TestSnippetEscapesAndCarriesTheScenario(t *testing.T) {
+	doc := []byte(`{"schedplay":1,"name":"<script>alert(1)</script> & co","preset":"hikey960-short-sysbench"}`)
+	s, err := Snippet("https://schedplay.dev/", doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(s, "<script>") || !strings.Contains(s, "&lt;script&gt;") {
+		t.Errorf("snippet does not escape the name: %s", s)
+	}
+	if !strings.HasPrefix(s, `<iframe src="https://schedplay.dev/?embed=1#s=`) {
+		t.Errorf("snippet src: %s", s)
+	}
+	if _, err := Snippet("https://x/", []byte(`{"schedplay":1,"bogus":1}`)); err == nil {
+		t.Error("a scenario with an unknown key made a snippet")
+	}
+}
+
+func TestFigures(t *testing.T) {
+	r := &sim.Result{Unit: "work/s", Reps: make([]sim.RepMetrics, 3)}
+	r.Summary.Throughput = sim.Stat{Mean: 7.2494, Stddev: 0.0055, N: 3}
+	r.Summary.ModeTransitions = sim.Stat{Mean: 637, Stddev: 21, N: 3}
+	r.Summary.Migrations = sim.Stat{Mean: 4, N: 3}
+	figs := Figures(r)
+	got := map[string]string{}
+	for _, f := range figs {
+		got[f.ID] = f.Value
+	}
+	want := map[string]string{"fig-throughput": "7.2494 ± 0.0055 work/s", "fig-transitions": "637 ± 21", "fig-migrations": "4", "fig-reps": "3"}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s = %q; want %q", k, got[k], v)
+		}
+	}
+	if _, ok := got["fig-latency"]; ok {
+		t.Error("latency shown for a run without wake-up latency samples")
+	}
+	r.Summary.GFLOPS = sim.Stat{Mean: 1942.1, Stddev: 61.3, N: 3}
+	r.Summary.LatencyP99 = sim.Stat{Mean: 12500, Stddev: 800, N: 3}
+	r.Summary.LatencyMax = sim.Stat{Max: 40000, N: 3}
+	got = map[string]string{}
+	for _, f := range Figures(r) {
+		got[f.ID] = f.Value
+	}
+	if got["fig-throughput"] != "1942 ± 61 GFLOP/s" || got["fig-latency"] != "12.50 ± 0.80 µs" {
+		t.Errorf("GFLOP/s and latency figures: %v", got)
+	}
+}
+
+// The embed's own replies must never be treated as requests (an unframed
+// page would otherwise answer itself forever).
+func TestOwnRepliesAreNotRequests(t *testing.T) {
+	for _, b := range [][]byte{embed.Ready("x"), embed.Ack(json.RawMessage(`1`), "x", "l"), embed.Progress(nil, 0.5),
+		embed.Result(nil, &sim.Result{}, "l"), embed.Error(nil, errString("e"))} {
+		var m struct{ Type string }
+		if err := json.Unmarshal(b, &m); err != nil {
+			t.Fatal(err)
+		}
+		if !isReply(m.Type) {
+			t.Errorf("%s is not recognised as a reply", m.Type)
+		}
+	}
+	for _, typ := range []string{embed.TypeSet, embed.TypeRun, embed.TypePing} {
+		if isReply(typ) {
+			t.Errorf("%s treated as a reply", typ)
+		}
+	}
+}
+
+type errString string
+
+func (e errString) Error() string { return string(e) }

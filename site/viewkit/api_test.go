@@ -1,0 +1,72 @@
+package viewkit
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"schedplay/engine/scenario"
+)
+
+func TestReplyErrors(t *testing.T) {
+	for _, tt := range []struct {
+		r    Reply
+		want string // first error as path: message
+		n    int
+	}{
+		{Reply{Status: 400, Body: `{"error":{"message":"out of range","path":"policy.hz"},"errors":[{"path":"policy.hz","message":"out of range"},{"path":"run.reps","message":"too many"}]}`}, "policy.hz: out of range", 2},
+		{Reply{Status: 422, Body: `{"error":{"message":"simulation failed: budget"}}`}, "simulation failed: budget", 1},
+		{Reply{Status: 500, Body: `{"error":"boom"}`}, "boom", 1},
+		{Reply{Status: 0, Body: ""}, "the engine did not answer", 1},
+		{Reply{Status: 502, Body: "<html>bad gateway</html>"}, "<html>bad gateway</html>", 1},
+		{Reply{Status: 499, Cancelled: true, Body: `{"error":{"message":"cancelled"}}`}, "cancelled", 1},
+		{Reply{Status: 0, Body: strings.Repeat("x", 400)}, strings.Repeat("x", 300) + "…", 1},
+	} {
+		if got := tt.r.ErrorText(); got != tt.want {
+			t.Errorf("ErrorText(%.60q) = %q; want %q", tt.r.Body, got, tt.want)
+		}
+		if n := len(tt.r.Errors()); n != tt.n {
+			t.Errorf("Errors(%.60q) has %d; want %d", tt.r.Body, n, tt.n)
+		}
+		if tt.r.OK() {
+			t.Errorf("%d reply is OK", tt.r.Status)
+		}
+	}
+	if !(Reply{Status: 200}).OK() {
+		t.Error("200 is not OK")
+	}
+}
+
+func TestRequestBodies(t *testing.T) {
+	o, _ := scenario.ParseSet("policy.preset=misfit")
+	var sim struct {
+		Scenario map[string]any `json:"scenario"`
+		Set      []struct {
+			Path  string          `json:"path"`
+			Value json.RawMessage `json:"value"`
+		} `json:"set"`
+		Timeline bool `json:"timeline"`
+	}
+	if err := json.Unmarshal([]byte(SimulateBody([]byte(`{"schedplay":1}`), []scenario.Override{o}, true)), &sim); err != nil {
+		t.Fatal(err)
+	}
+	if !sim.Timeline || len(sim.Set) != 1 || sim.Set[0].Path != "policy.preset" || string(sim.Set[0].Value) != `"misfit"` || sim.Scenario["schedplay"] != float64(1) {
+		t.Errorf("simulate body = %+v", sim)
+	}
+	var cmp struct {
+		Policies []string        `json:"policies"`
+		Set      json.RawMessage `json:"set"`
+	}
+	if err := json.Unmarshal([]byte(CompareBody([]byte(`{"schedplay":1}`), "a", "b", nil)), &cmp); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(cmp.Policies, ",") != "a,b" || cmp.Set != nil {
+		t.Errorf("compare body = %+v", cmp)
+	}
+}
+
+func TestShortLabel(t *testing.T) {
+	if ShortLabel("cpu12·c12·PE0") != "cpu12 PE0" || ShortLabel("cores 0–3") != "cores 0–3" {
+		t.Error("ShortLabel")
+	}
+}

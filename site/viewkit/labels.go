@@ -1,0 +1,21 @@
+package viewkit
+
+import "strings"
+
+// ShortLabel shortens a lane label: "cpu12·c12·PE0" → "cpu12 PE0"; other
+// labels are kept.
+func ShortLabel(l string) string {
+	parts := strings.Split(l, "·")
+	if len(parts) == 3 {
+		return parts[0] + " " + parts[2]
+	}
+	return l
+}
+
+// Marker is a vertical line on a timeline at a time (ns), with one CPU
+// row outlined.
+type Marker struct {
+	At    int64
+	CPU   int // outlined row's CPU, -1 for none
+	Label string
+}
