@@ -66,7 +66,7 @@ func TestSpatialStateMachine(t *testing.T) {
 		{"PE0 alone: ST", func() { s.setBusy(0, 0, true) }, ModeST, 1, 0},
 		{"PE0 idle", func() { s.setBusy(1*ms, 0, false) }, ModeIdle, 1, 0},
 		{"PE1 soon after: repartition", func() { s.setBusy(1*ms+100_000, 1, true) }, ModePartitioned, 0.6, 1},
-		{"still within hold", func() { s.evalAt(2*ms) }, ModePartitioned, 0.6, 1},
+		{"still within hold", func() { s.evalAt(2 * ms) }, ModePartitioned, 0.6, 1},
 		{"re-qualified after hold", func() { s.evalAt(2*ms + 200_000) }, ModeST, 1, 2},
 		{"both busy: SMT", func() { s.setBusy(3*ms, 0, true) }, ModeSMT, 0.532, 3},
 		{"PE0 leaves: partitioned until qual+hold", func() { s.setBusy(4*ms, 0, false) }, ModePartitioned, 0.6, 3},
