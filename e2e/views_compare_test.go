@@ -23,7 +23,7 @@ const comparePath = "/?compare=misfit,dynamiq-asym-packing&preset=hikey960-short
 // openCompare opens the compare view and waits until both runs are shown.
 func openCompare(t *testing.T, ctx context.Context, path string) {
 	t.Helper()
-	open(t, ctx, path)
+	openView(t, ctx, path, ".cmp-page")
 	if st := waitAttr(t, ctx, "#cmp-status", "data-state", "done"); st != "done" {
 		t.Fatalf("compare view: %s", text(t, ctx, "#cmp-status"))
 	}
@@ -226,7 +226,7 @@ func TestCompareSweepCompletesAndCancels(t *testing.T) {
 
 func TestCompareBadAddress(t *testing.T) {
 	ctx := newPage(t, 60*time.Second)
-	open(t, ctx, "/?compare=misfit,no-such-policy&preset=hikey960-short-sysbench")
+	openView(t, ctx, "/?compare=misfit,no-such-policy&preset=hikey960-short-sysbench", ".cmp-page")
 	waitAttr(t, ctx, "#cmp-status", "data-state", "failed")
 	if s := text(t, ctx, "#cmp-status"); !strings.Contains(s, "no-such-policy") {
 		t.Errorf("status = %q; want the unknown policy named", s)

@@ -82,7 +82,11 @@ func TestEmbedInIframeAnswersPostMessage(t *testing.T) {
 	ctx := newPage(t, 120*time.Second)
 	run(t, ctx, "open the host page", chromedp.Navigate(host.URL+"/doc.html"))
 
-	ready := waitMsg(t, ctx, "schedplay:ready", nil)
+	var ready map[string]any
+	if err := chromedp.Run(ctx, chromedp.Poll(`window.find("schedplay:ready")`, &ready,
+		chromedp.WithPollingInterval(25*time.Millisecond), chromedp.WithPollingTimeout(30*time.Second))); err != nil {
+		t.Fatalf("no schedplay:ready from the frame within 30 s (%v): is site/embedview hooked into wasm/ui/main.go?", err)
+	}
 	if ready["version"] != float64(1) || ready["scenario"] != "hikey960 short sysbench" {
 		t.Errorf("ready = %v; want version 1 and the scenario's name", ready)
 	}
@@ -168,7 +172,7 @@ func TestEmbedUsesNoStorage(t *testing.T) {
 		_, err := page.AddScriptToEvaluateOnNewDocument(storageSpy).Do(ctx)
 		return err
 	}))
-	open(t, ctx, "/?embed=1&preset=hikey960-short-sysbench")
+	openView(t, ctx, "/?embed=1&preset=hikey960-short-sysbench", ".embed-page")
 	waitAttr(t, ctx, "#figures", "data-status", "done")
 	if used := eval[[]string](t, ctx, `window.__storage`); len(used) != 0 {
 		t.Errorf("the embed view used %v; it must use no storage and no history", used)
@@ -195,7 +199,7 @@ func TestEmbedUsesNoStorage(t *testing.T) {
 
 func TestEmbedBadLinkShowsError(t *testing.T) {
 	ctx := newPage(t, 60*time.Second)
-	open(t, ctx, "/?embed=1#s=not-a-scenario")
+	openView(t, ctx, "/?embed=1#s=not-a-scenario", ".embed-page")
 	waitAttr(t, ctx, "#embed-status", "data-state", "failed")
 	if s := text(t, ctx, "#embed-status"); !strings.Contains(s, "could not be read") {
 		t.Errorf("status = %q", s)

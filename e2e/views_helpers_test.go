@@ -67,3 +67,19 @@ func allowDownloads(t *testing.T, ctx context.Context, dir string) {
 	}
 	run(t, ctx, "allow downloads", p)
 }
+
+// openView opens path and checks that the view whose element sel marks it
+// was mounted rather than the playground: until wasm/ui/main.go calls
+// embedview.Start and compareview.Start, ?embed=1 and ?compare= open the
+// playground, and these tests say so instead of timing out.
+func openView(t *testing.T, ctx context.Context, path, sel string) {
+	t.Helper()
+	open(t, ctx, path)
+	var got string
+	run(t, ctx, "wait for "+sel, chromedp.Poll(fmt.Sprintf(`document.querySelector(%q) ? "view" :
+		(document.querySelector("#figures, #timeline-box, .gallery") && !document.querySelector(".embed-page, .cmp-page") ? "playground" : false)`, sel),
+		&got, chromedp.WithPollingInterval(25*time.Millisecond)))
+	if got == "playground" {
+		t.Fatalf("%s opened the playground, not the view: hook site/embedview and site/compareview into wasm/ui/main.go (see the packages' Start)", path)
+	}
+}
