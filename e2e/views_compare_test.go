@@ -202,6 +202,8 @@ func TestCompareSweepCompletesAndCancels(t *testing.T) {
 	if len(rows) != 3 || rows[2][0] != "4" || !strings.Contains(rows[2][1], "work/s") {
 		t.Errorf("sweep table = %q", rows)
 	}
+	run(t, ctx, "scroll to the sweep", chromedp.Evaluate(`document.getElementById("sweep").scrollIntoView(); true`, nil))
+	time.Sleep(100 * time.Millisecond)
 	shot(t, ctx, "compare-sweep")
 
 	// A second, longer sweep cancelled while it runs: it stops with fewer

@@ -163,6 +163,10 @@ func TestRowCells(t *testing.T) {
 	if c.A != "637 ± 21 ms" || c.B != "103.6 ms" {
 		t.Errorf("values: %q, %q", c.A, c.B)
 	}
+	c = RowCells(compare.Row{Unit: "work/s", A: compare.Value{Mean: 1.592249, Stddev: 2e-16, N: 10}, B: compare.Value{Mean: 0.965, N: 10}})
+	if c.A != "1.59 ± 0 work/s" || c.B != "0.965 ± 0 work/s" {
+		t.Errorf("values: %q, %q", c.A, c.B)
+	}
 }
 
 // runPair runs a seed scenario under both policies of its pair, with

@@ -95,7 +95,7 @@ type Chart struct {
 
 // NewChart fits the points' error bars into w×h pixels.
 func NewChart(points []Point, n int, w, h float64) Chart {
-	c := Chart{W: w, H: h, Left: 64, Right: w - 16, Top: 14, Bot: h - 34, N: n}
+	c := Chart{W: w, H: h, Left: 64, Right: w - 16, Top: 14, Bot: h - 46, N: n}
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, p := range points {
 		if p.Err != "" {
@@ -156,6 +156,7 @@ func SweepSVG(points []Point, path string, values []string, metric, unit, a, b s
 	for i, v := range values {
 		fmt.Fprintf(&s, `<text x="%.1f" y="%.1f" text-anchor="middle">%s</text>`, c.X(i), c.Bot+16, html.EscapeString(v))
 	}
+	fmt.Fprintf(&s, `<text class="xlabel" x="%.1f" y="%.1f" text-anchor="middle">%s</text>`, (c.Left+c.Right)/2, c.H-18, html.EscapeString(path))
 	label := metric
 	if unit != "" {
 		label += " (" + unit + ")"
@@ -185,7 +186,7 @@ func SweepSVG(points []Point, path string, values []string, metric, unit, a, b s
 		if len(pts) > 1 {
 			fmt.Fprintf(&s, `<polyline fill="none" points="%s"/>`, strings.Join(pts, " "))
 		}
-		fmt.Fprintf(&s, `<text class="key" x="%.1f" y="%.1f">● %s</text></g>`, c.Right-180+float64(side)*90, c.H-4, html.EscapeString(name))
+		fmt.Fprintf(&s, `<text class="key" x="%.1f" y="%.1f">● %s</text></g>`, c.Left+float64(side)*(c.Right-c.Left)/2, c.H-3, html.EscapeString(name))
 	}
 	s.WriteString(`</svg>`)
 	return s.String()

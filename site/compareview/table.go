@@ -50,7 +50,11 @@ func valueText(v compare.Value, unit string) string {
 	case math.IsNaN(v.Mean):
 		s = "n/a"
 	case v.N > 1:
-		s = compare.MeanSD(v.Mean, v.Stddev)
+		sd := v.Stddev
+		if sd <= 1e-9*math.Abs(v.Mean) {
+			sd = 0 // rounding noise of identical repetitions
+		}
+		s = compare.MeanSD(v.Mean, sd)
 	default:
 		s = compare.MeanSD(v.Mean, 0)
 		s = s[:len(s)-len(" ± 0")]

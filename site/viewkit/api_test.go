@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"schedplay/engine/scenario"
+	"schedplay/engine/sim"
 )
 
 func TestReplyErrors(t *testing.T) {
@@ -68,5 +69,15 @@ func TestRequestBodies(t *testing.T) {
 func TestShortLabel(t *testing.T) {
 	if ShortLabel("cpu12·c12·PE0") != "cpu12 PE0" || ShortLabel("cores 0–3") != "cores 0–3" {
 		t.Error("ShortLabel")
+	}
+}
+
+func TestDecisionSummary(t *testing.T) {
+	d := sim.Decision{Kind: "wakeup", Path: []string{"select_task_rq_fair", "select_idle_sibling: prev idle"}}
+	if got := DecisionSummary(d); got != "wakeup: select_idle_sibling: prev idle" {
+		t.Errorf("DecisionSummary = %q", got)
+	}
+	if got := DecisionSummary(sim.Decision{Kind: "fork"}); got != "fork" {
+		t.Errorf("DecisionSummary without a path = %q", got)
 	}
 }

@@ -1,6 +1,10 @@
 package viewkit
 
-import "strings"
+import (
+	"strings"
+
+	"schedplay/engine/sim"
+)
 
 // ShortLabel shortens a lane label: "cpu12·c12·PE0" → "cpu12 PE0"; other
 // labels are kept.
@@ -18,4 +22,14 @@ type Marker struct {
 	At    int64
 	CPU   int // outlined row's CPU, -1 for none
 	Label string
+}
+
+// DecisionSummary is a one-line "why": the decision's kind and its last
+// path step (the step that chose the CPU), e.g. "wakeup: select_idle_sibling:
+// prev idle".
+func DecisionSummary(d sim.Decision) string {
+	if len(d.Path) == 0 {
+		return d.Kind
+	}
+	return d.Kind + ": " + d.Path[len(d.Path)-1]
 }

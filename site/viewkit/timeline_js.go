@@ -186,6 +186,9 @@ func (t *Timeline) showHover(ev dom.Event) {
 			name = t.tl.Tasks[iv.Task].Name
 		}
 		txt = fmt.Sprintf("cpu %d: %s, %s – %s", h.CPU, name, site.FormatNs(float64(iv.Start)), site.FormatNs(float64(iv.End)))
+		if iv.Decision >= 0 && iv.Decision < len(t.tl.Decisions) {
+			txt += " · placed by " + DecisionSummary(t.tl.Decisions[iv.Decision])
+		}
 	case h.CPU >= 0:
 		txt = fmt.Sprintf("cpu %d idle at %s", h.CPU, site.FormatNs(float64(h.T)))
 	default:
