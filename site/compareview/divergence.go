@@ -4,7 +4,7 @@ import (
 	"schedplay/engine/explain"
 	"schedplay/engine/sim"
 	"schedplay/site"
-	"schedplay/site/viewkit"
+	"schedplay/site/viewkit/canvastl"
 )
 
 // DivergenceMarkers are one side's timeline markers for a divergence: a
@@ -13,14 +13,14 @@ import (
 // the one at that time, and a second line at this side's own decision
 // when it came later. dec is this side's decision (nil when its record
 // ended first).
-func DivergenceMarkers(d explain.Divergence, dec *sim.Decision) []viewkit.Marker {
+func DivergenceMarkers(d explain.Divergence, dec *sim.Decision) []canvastl.Marker {
 	if dec == nil {
-		return []viewkit.Marker{{At: d.At, CPU: -1, Label: "first divergence (record ended)"}}
+		return []canvastl.Marker{{At: d.At, CPU: -1, Label: "first divergence (record ended)"}}
 	}
 	if dec.At == d.At {
-		return []viewkit.Marker{{At: d.At, CPU: dec.To, Label: "first divergence"}}
+		return []canvastl.Marker{{At: d.At, CPU: dec.To, Label: "first divergence"}}
 	}
-	return []viewkit.Marker{
+	return []canvastl.Marker{
 		{At: d.At, CPU: -1, Label: "first divergence"},
 		{At: dec.At, CPU: dec.To, Label: "this run's decision"},
 	}

@@ -11,6 +11,7 @@ import (
 	"schedplay/engine/sim"
 	"schedplay/site"
 	"schedplay/site/viewkit"
+	"schedplay/site/viewkit/canvastl"
 )
 
 // renderTimelines draws both runs' repetition-0 timelines with one shared
@@ -41,7 +42,7 @@ func (v *view) renderTimelines() {
 	for i, name := range []string{v.pa, v.pb} {
 		side := []string{"A", "B"}[i]
 		b.Text(box, "h3", []string{"side-a-text", "side-b-text"}[i], side+" = "+name)
-		t := viewkit.NewTimeline(b, box, []string{"tl-a", "tl-b"}[i], "Timeline of "+side+" ("+name+")", 300)
+		t := canvastl.NewTimeline(b, box, []string{"tl-a", "tl-b"}[i], "Timeline of "+side+" ("+name+")", 300)
 		t.SetData(v.res[i].Timeline, v.cpus)
 		t.OnWindow = v.setWindow
 		v.tls[i] = t

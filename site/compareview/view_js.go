@@ -17,6 +17,7 @@ import (
 	"schedplay/site"
 	"schedplay/site/exportmenu"
 	"schedplay/site/viewkit"
+	"schedplay/site/viewkit/canvastl"
 )
 
 // view is the mounted compare page.
@@ -37,7 +38,7 @@ type view struct {
 	res      [2]*sim.Result
 	table    *compare.Table
 	text     string
-	tls      [2]*viewkit.Timeline
+	tls      [2]*canvastl.Timeline
 	t0, t1   int64
 	end      int64
 	div      explain.Divergence

@@ -15,6 +15,7 @@ import (
 	"schedplay/presets"
 	"schedplay/site"
 	"schedplay/site/viewkit"
+	"schedplay/site/viewkit/canvastl"
 )
 
 // view is the mounted embed page. It keeps its scenario in memory only.
@@ -25,7 +26,7 @@ type view struct {
 	link   dom.HTMLElement
 	status dom.HTMLElement
 	figs   dom.HTMLElement
-	tl     *viewkit.Timeline
+	tl     *canvastl.Timeline
 	params Params
 	loc    viewkit.Location
 	ps     *presets.Set
@@ -73,7 +74,7 @@ func Mount(l viewkit.Location) {
 	v.status.SetID("embed-status")
 	v.status.SetAttribute("role", "status")
 	h := math.Max(120, viewkit.InnerHeight()-120)
-	v.tl = viewkit.NewTimeline(b, v.root, "timeline", "Per-CPU timeline", h)
+	v.tl = canvastl.NewTimeline(b, v.root, "timeline", "Per-CPU timeline", h)
 	v.tl.OnWindow = func(t0, t1 int64) { v.t0, v.t1 = t0, t1; viewkit.Frame(v.draw) }
 	b.On(dom.GetWindow(), "resize", func(dom.Event) { viewkit.Frame(v.draw) })
 	viewkit.Ready(v.root)

@@ -1,10 +1,14 @@
 // Package viewkit holds what the compare view, the embed view and the
-// export menu share: the engine-worker bridge, element building, a canvas
-// timeline with a linkable time window, and the API reply decoding. The
-// pure parts (API errors, palette, labels) build natively; DOM and
-// syscall/js code is in *_js.go files.
+// export menu share: the engine-worker bridge (Fetch, Cancel), clipboard
+// and Blob downloads, postMessage, element building, the palette, and the
+// API reply decoding. It does not import package site, so the playground
+// can use the export menu (which builds on viewkit) without an import
+// cycle; the canvas timeline, which reuses site's geometry, is the
+// subpackage canvastl.
 //
-// Some of it is a deliberate small copy of unexported pieces of package
-// site (engineFetch/await, the palette and mode colours), so that these
+// The pure parts (API errors, request bodies, palette, labels) build
+// natively; DOM and syscall/js code is in *_js.go files. Some of it is a
+// deliberate small copy of unexported pieces of package site
+// (engineFetch/await, copyText, the palette and mode colours), so these
 // views do not depend on the playground's internals.
 package viewkit

@@ -16,14 +16,6 @@ func ShortLabel(l string) string {
 	return l
 }
 
-// Marker is a vertical line on a timeline at a time (ns), with one CPU
-// row outlined.
-type Marker struct {
-	At    int64
-	CPU   int // outlined row's CPU, -1 for none
-	Label string
-}
-
 // DecisionSummary is a one-line "why": the decision's kind and its last
 // path step (the step that chose the CPU), e.g. "wakeup: select_idle_sibling:
 // prev idle".

@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package viewkit
+package canvastl
 
 import (
 	"fmt"
@@ -10,6 +10,7 @@ import (
 
 	"schedplay/engine/sim"
 	"schedplay/site"
+	"schedplay/site/viewkit"
 )
 
 // Timeline geometry (CSS pixels).
@@ -49,8 +50,8 @@ type Timeline struct {
 
 // NewTimeline adds a timeline canvas with the given id under parent, at
 // most maxH pixels tall.
-func NewTimeline(b *B, parent dom.Element, id, label string, maxH float64) *Timeline {
-	t := &Timeline{maxH: maxH, dark: Dark()}
+func NewTimeline(b *viewkit.B, parent dom.Element, id, label string, maxH float64) *Timeline {
+	t := &Timeline{maxH: maxH, dark: viewkit.Dark()}
 	t.Box = b.El(parent, "div", "vk-timeline")
 	t.canvas = b.El(t.Box, "canvas", "").(*dom.HTMLCanvasElement)
 	t.canvas.SetID(id)
@@ -81,15 +82,15 @@ func (t *Timeline) SetData(tl *sim.Timeline, cpus []site.LaneCPU) {
 // SetWindow sets the visible window and the end of time.
 func (t *Timeline) SetWindow(t0, t1, end int64) { t.T0, t.T1, t.End = t0, t1, end }
 
-func (t *Timeline) listen(b *B) {
+func (t *Timeline) listen(b *viewkit.B) {
 	c := t.canvas
 	b.OnActive(c, "wheel", func(ev dom.Event) {
 		ev.PreventDefault()
-		dx, dy := EvFloat(ev, "deltaX"), EvFloat(ev, "deltaY")
-		if EvFloat(ev, "deltaMode") == 1 {
+		dx, dy := viewkit.EvFloat(ev, "deltaX"), viewkit.EvFloat(ev, "deltaY")
+		if viewkit.EvFloat(ev, "deltaMode") == 1 {
 			dx, dy = dx*16, dy*16
 		}
-		if EvBool(ev, "shiftKey") || math.Abs(dx) > math.Abs(dy) {
+		if viewkit.EvBool(ev, "shiftKey") || math.Abs(dx) > math.Abs(dy) {
 			d := dx
 			if math.Abs(dy) > math.Abs(dx) {
 				d = dy
@@ -99,11 +100,11 @@ func (t *Timeline) listen(b *B) {
 		}
 		t.zoomBy(math.Exp(dy*0.002), t.localX(ev))
 	})
-	b.On(c, "mousedown", func(ev dom.Event) { t.drag, t.dragX = true, EvFloat(ev, "clientX"); c.Focus() })
+	b.On(c, "mousedown", func(ev dom.Event) { t.drag, t.dragX = true, viewkit.EvFloat(ev, "clientX"); c.Focus() })
 	b.On(dom.GetWindow(), "mouseup", func(dom.Event) { t.drag = false })
 	b.On(c, "mousemove", func(ev dom.Event) {
 		if t.drag {
-			x := EvFloat(ev, "clientX")
+			x := viewkit.EvFloat(ev, "clientX")
 			t.panPx(t.dragX - x)
 			t.dragX = x
 			return
@@ -131,7 +132,7 @@ func (t *Timeline) listen(b *B) {
 }
 
 func (t *Timeline) localX(ev dom.Event) float64 {
-	return EvFloat(ev, "clientX") - t.canvas.GetBoundingClientRect().Left()
+	return viewkit.EvFloat(ev, "clientX") - t.canvas.GetBoundingClientRect().Left()
 }
 
 func (t *Timeline) scale() site.TimeScale {
@@ -174,7 +175,7 @@ func (t *Timeline) showHover(ev dom.Event) {
 		return
 	}
 	r := t.canvas.GetBoundingClientRect()
-	x, y := EvFloat(ev, "clientX")-r.Left(), EvFloat(ev, "clientY")-r.Top()
+	x, y := viewkit.EvFloat(ev, "clientX")-r.Left(), viewkit.EvFloat(ev, "clientY")-r.Top()
 	h := site.HitTest(t.layout, t.scale(), t.tl, x, y-tlAxisH)
 	txt := "\u00a0"
 	switch {
@@ -187,7 +188,7 @@ func (t *Timeline) showHover(ev dom.Event) {
 		}
 		txt = fmt.Sprintf("cpu %d: %s, %s – %s", h.CPU, name, site.FormatNs(float64(iv.Start)), site.FormatNs(float64(iv.End)))
 		if iv.Decision >= 0 && iv.Decision < len(t.tl.Decisions) {
-			txt += " · placed by " + DecisionSummary(t.tl.Decisions[iv.Decision])
+			txt += " · placed by " + viewkit.DecisionSummary(t.tl.Decisions[iv.Decision])
 		}
 	case h.CPU >= 0:
 		txt = fmt.Sprintf("cpu %d idle at %s", h.CPU, site.FormatNs(float64(h.T)))
@@ -210,7 +211,7 @@ func (t *Timeline) Draw() {
 	if w != t.w {
 		t.layout = site.LayoutLanes(t.cpus, t.maxH-tlAxisH, false)
 		h := math.Min(t.layout.Height+tlAxisH+2, t.maxH)
-		dpr := DevicePixelRatio()
+		dpr := viewkit.DevicePixelRatio()
 		t.w, t.h = w, h
 		t.canvas.SetWidth(int(w * dpr))
 		t.canvas.SetHeight(int(h * dpr))
@@ -221,7 +222,7 @@ func (t *Timeline) Draw() {
 	if t.T1 <= t.T0 {
 		t.T0, t.T1 = 0, max(t.End, t.tl.EndNs)
 	}
-	pal := PaletteFor(t.dark)
+	pal := viewkit.PaletteFor(t.dark)
 	ctx := t.ctx
 	ctx.ClearRect(0, 0, t.w, t.h)
 	sc := t.scale()
@@ -244,7 +245,7 @@ func (t *Timeline) Draw() {
 	t.canvas.SetAttribute("data-t1", fmt.Sprint(sc.T1))
 }
 
-func (t *Timeline) drawAxis(sc site.TimeScale, pal Palette) {
+func (t *Timeline) drawAxis(sc site.TimeScale, pal viewkit.Palette) {
 	ctx := t.ctx
 	ticks, _ := sc.Ticks(90)
 	ctx.SetFont("11px system-ui, sans-serif")
@@ -275,7 +276,7 @@ func (t *Timeline) drawBands(sc site.TimeScale) {
 			t.modeBuf = site.ModeRuns(t.tl.Modes[core], sc, t.modeBuf[:0])
 			for _, m := range t.modeBuf {
 				ctx.SetGlobalAlpha(alpha)
-				ctx.SetFillStyle(ModeColor(m.Mode, t.dark))
+				ctx.SetFillStyle(viewkit.ModeColor(m.Mode, t.dark))
 				ctx.FillRect(m.X0, tlAxisH+bd.Y, m.X1-m.X0, bd.H)
 			}
 		}
@@ -283,7 +284,7 @@ func (t *Timeline) drawBands(sc site.TimeScale) {
 	ctx.SetGlobalAlpha(1)
 }
 
-func (t *Timeline) drawRows(sc site.TimeScale, pal Palette) {
+func (t *Timeline) drawRows(sc site.TimeScale, pal viewkit.Palette) {
 	ctx := t.ctx
 	for _, r := range t.layout.Rows {
 		ctx.SetFillStyle(pal.Grid)
@@ -307,7 +308,7 @@ func (t *Timeline) drawRows(sc site.TimeScale, pal Palette) {
 	}
 }
 
-func (t *Timeline) drawAggregated(sc site.TimeScale, pal Palette) {
+func (t *Timeline) drawAggregated(sc site.TimeScale, pal viewkit.Palette) {
 	ctx := t.ctx
 	ctx.SetFillStyle(pal.Busy)
 	for _, r := range t.layout.Rows {
@@ -323,18 +324,18 @@ func (t *Timeline) drawAggregated(sc site.TimeScale, pal Palette) {
 	ctx.SetGlobalAlpha(1)
 }
 
-func (t *Timeline) drawLabels(pal Palette) {
+func (t *Timeline) drawLabels(pal viewkit.Palette) {
 	ctx := t.ctx
 	ctx.SetFillStyle(pal.Muted)
 	ctx.SetFont("10px ui-monospace, monospace")
 	for _, r := range t.layout.Rows {
 		if r.H >= 8 {
-			ctx.FillText(ShortLabel(r.Label), 4, tlAxisH+r.Y+r.H/2, tlGutter-8)
+			ctx.FillText(viewkit.ShortLabel(r.Label), 4, tlAxisH+r.Y+r.H/2, tlGutter-8)
 		}
 	}
 }
 
-func (t *Timeline) drawMarkers(sc site.TimeScale, pal Palette) {
+func (t *Timeline) drawMarkers(sc site.TimeScale, pal viewkit.Palette) {
 	ctx := t.ctx
 	for _, m := range t.Markers {
 		if m.At < sc.T0 || m.At > sc.T1 {
