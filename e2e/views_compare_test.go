@@ -83,6 +83,7 @@ func TestCompareTableCopyAndDivergence(t *testing.T) {
 
 	// Copy as text: the clipboard holds exactly what `schedplay compare`
 	// prints, with aligned columns.
+	run(t, ctx, "fill the clipboard", chromedp.Evaluate(`navigator.clipboard.writeText("sentinel")`, nil, awaitPromise))
 	click(t, ctx, "#copy-text")
 	how := waitAttr(t, ctx, "#copy-status", "data-how", "clipboard", "execCommand")
 	var clip string
@@ -232,5 +233,26 @@ func TestCompareBadAddress(t *testing.T) {
 	waitAttr(t, ctx, "#cmp-status", "data-state", "failed")
 	if s := text(t, ctx, "#cmp-status"); !strings.Contains(s, "no-such-policy") {
 		t.Errorf("status = %q; want the unknown policy named", s)
+	}
+}
+
+// Without the async clipboard API (a page served over plain http from
+// another host is not a secure context), "Copy as text" falls back to a
+// textarea and execCommand("copy"); the clipboard then holds the same text.
+func TestCompareCopyFallback(t *testing.T) {
+	ctx := newPage(t, 120*time.Second)
+	grantClipboard(t, ctx, baseURL)
+	openCompare(t, ctx, comparePath)
+	// Something else on the clipboard first, so the test sees the copy.
+	run(t, ctx, "fill the clipboard", chromedp.Evaluate(`navigator.clipboard.writeText("sentinel")`, nil, awaitPromise))
+	run(t, ctx, "hide the clipboard API", chromedp.Evaluate(`Object.defineProperty(window, "isSecureContext", {value: false}); true`, nil))
+	click(t, ctx, "#copy-text")
+	if how := waitAttr(t, ctx, "#copy-status", "data-how", "clipboard", "execCommand", ""); how != "execCommand" {
+		t.Fatalf("copied by %q; want the execCommand fallback", how)
+	}
+	var clip string
+	run(t, ctx, "read the clipboard", chromedp.Evaluate(`navigator.clipboard.readText()`, &clip, awaitPromise))
+	if want := eval[string](t, ctx, `schedplayViews.compareText`); clip != want || !strings.HasPrefix(clip, "hikey960 short sysbench\n") {
+		t.Errorf("clipboard after the fallback =\n%s\nwant\n%s", clip, want)
 	}
 }
