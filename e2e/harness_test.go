@@ -20,6 +20,7 @@ import (
 	"testing"
 	"time"
 
+	cdpruntime "github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 )
 
@@ -168,6 +169,28 @@ func newPage(t *testing.T, timeout time.Duration) context.Context {
 	tabMu.Lock()
 	defer tabMu.Unlock()
 	ctx, cancel := chromedp.NewContext(allocCtx)
+	// A Go panic in the page (logged by the wasm runtime or by the UI's
+	// handler guard) fails the test that caused it.
+	var mu sync.Mutex
+	var panics []string
+	t.Cleanup(func() {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, p := range panics {
+			t.Errorf("the page logged a Go panic: %s", p)
+		}
+	})
+	chromedp.ListenTarget(ctx, func(ev any) {
+		if e, ok := ev.(*cdpruntime.EventConsoleAPICalled); ok {
+			for _, a := range e.Args {
+				if v := string(a.Value); strings.Contains(v, "panic") {
+					mu.Lock()
+					panics = append(panics, v)
+					mu.Unlock()
+				}
+			}
+		}
+	})
 	t.Cleanup(cancel)
 	ctx, cancel2 := context.WithTimeout(ctx, timeout)
 	t.Cleanup(cancel2)

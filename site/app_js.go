@@ -55,6 +55,9 @@ func New() *App {
 		panels: map[string]*panel{},
 		dark:   prefersDark(),
 	}
+	failed = func(msg string) {
+		a.dispatch(SetNotice{Notice: Notice{Kind: "error", Text: "Something went wrong in the page (" + msg + "); please report it with the link."}})
+	}
 	a.buildSkeleton()
 	a.global = append(a.global, onSchemeChange(func() { a.dark = prefersDark(); a.tl.dirty = true; a.scheduleRender() }))
 	a.global = append(a.global, dom.GetWindow().AddEventListener("popstate", false, func(dom.Event) { a.loadFromURL(false) }))

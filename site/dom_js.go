@@ -3,6 +3,7 @@
 package site
 
 import (
+	"fmt"
 	"syscall/js"
 
 	"honnef.co/go/js/dom/v2"
@@ -34,8 +35,27 @@ func (b builder) text(parent dom.Element, tag, class, text string) dom.HTMLEleme
 }
 
 func (b builder) on(e dom.EventTarget, typ string, f func(dom.Event)) {
-	*b.funcs = append(*b.funcs, e.AddEventListener(typ, false, f))
+	*b.funcs = append(*b.funcs, e.AddEventListener(typ, false, guard(f)))
 }
+
+// guard keeps a bug in one handler from killing the page: a Go panic in a
+// js callback would exit the program, so it is logged and shown instead.
+func guard(f func(dom.Event)) func(dom.Event) {
+	return func(ev dom.Event) {
+		defer func() {
+			if r := recover(); r != nil {
+				consoleError(fmt.Sprint("schedplay: handler panic: ", r))
+				if failed != nil {
+					failed(fmt.Sprint(r))
+				}
+			}
+		}()
+		f(ev)
+	}
+}
+
+// failed reports a recovered handler panic on the page (set by New).
+var failed func(msg string)
 
 func (b builder) button(parent dom.Element, id, class, label string, f func()) dom.HTMLElement {
 	btn := b.text(parent, "button", class, label)

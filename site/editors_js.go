@@ -356,14 +356,14 @@ func (a *App) jsonEditor(b builder, parent dom.Element) {
 	}
 	ta.SetValue(text)
 	b.button(parent, "json-apply", "primary", "Apply", func() {
-		text := ta.Value()
-		if len(text) > scenario.MaxDocumentSize {
-			// Refused here, before any parsing, so the page stays responsive.
+		if n := textLength(ta); n > scenario.MaxDocumentSize {
+			// Refused before the text is even copied into Go or parsed,
+			// so the page stays responsive.
 			a.dispatch(SetNotice{Notice: Notice{Kind: "error", Text: fmt.Sprintf(
-				"This scenario is %d bytes; the limit is %d bytes. Nothing was changed.", len(text), scenario.MaxDocumentSize)}})
+				"This scenario is %d characters long; the limit is %d bytes. Nothing was changed.", n, scenario.MaxDocumentSize)}})
 			return
 		}
-		d, err := ParseDoc([]byte(text))
+		d, err := ParseDoc([]byte(ta.Value()))
 		if err != nil {
 			a.dispatch(SetNotice{Notice: Notice{Kind: "error", Text: "The scenario JSON does not parse: " + err.Error()}})
 			return

@@ -243,8 +243,9 @@ func touchPoints(ev interface{ Underlying() js.Value }) [][2]float64 {
 // addListener attaches a listener with options dom/v2 cannot pass
 // (passive: false for wheel and touch handlers that preventDefault).
 func addListener(target interface{ Underlying() js.Value }, typ string, f func(dom.Event)) js.Func {
+	g := guard(f)
 	fn := js.FuncOf(func(this js.Value, args []js.Value) any {
-		f(dom.WrapEvent(args[0]))
+		g(dom.WrapEvent(args[0]))
 		return nil
 	})
 	opts := js.Global().Get("Object").New()
@@ -273,3 +274,12 @@ func jsPerf(key string) float64 {
 func isConnected(n interface{ Underlying() js.Value }) bool {
 	return n.Underlying().Get("isConnected").Truthy()
 }
+
+// textLength is the length of a textarea's value (UTF-16 units,
+// HTMLTextAreaElement.textLength) without copying the text into Go.
+func textLength(e interface{ Underlying() js.Value }) int {
+	return e.Underlying().Get("textLength").Int()
+}
+
+// consoleError logs to the browser console.
+func consoleError(msg string) { js.Global().Get("console").Call("error", msg) }
