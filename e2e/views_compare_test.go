@@ -122,6 +122,16 @@ func TestCompareTableCopyAndDivergence(t *testing.T) {
 			t.Errorf("kernel link %q does not point into KERNEL-MAP.md", l)
 		}
 	}
+	// A kernel function's link shows its KERNEL-MAP.md entry in the page
+	// (build.sh copies docs/KERNEL-MAP.md into dist/docs/).
+	click(t, ctx, "#divergence-b a.kernel")
+	var entry string
+	run(t, ctx, "kernel entry", chromedp.Poll(`(() => { const e = document.querySelector("#kernel-entry h3");
+		return e ? e.textContent + " | " + document.querySelector("#kernel-entry p").textContent : false; })()`, &entry,
+		chromedp.WithPollingTimeout(10*time.Second)))
+	if !strings.Contains(entry, "() | kernel/sched/") {
+		t.Errorf("kernel entry = %q; want the function and its KERNEL-MAP.md text", entry)
+	}
 	for _, id := range []string{"divergence-a", "divergence-b"} {
 		if s := text(t, ctx, "#"+id); !strings.Contains(s, "cpu") {
 			t.Errorf("#%s = %q; want the decision's CPUs", id, s)

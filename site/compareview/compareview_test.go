@@ -263,3 +263,22 @@ func TestKernelLinksResolve(t *testing.T) {
 		}
 	}
 }
+
+func TestKernelEntry(t *testing.T) {
+	md, err := os.ReadFile("../../docs/KERNEL-MAP.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	title, body, ok := KernelEntry(string(md), "select_idle_sibling")
+	if !ok || title != "select_idle_sibling()" || !strings.Contains(body, "kernel/sched/fair.c") || strings.Contains(body, "\n") || strings.Contains(body, "###") {
+		t.Errorf("KernelEntry(select_idle_sibling) = %q, %q, %v", title, body, ok)
+	}
+	for _, f := range explain.LinkedFuncs() {
+		if _, body, ok := KernelEntry(string(md), explain.Anchor(f)); !ok || body == "" {
+			t.Errorf("no KERNEL-MAP entry text for %s()", f)
+		}
+	}
+	if _, _, ok := KernelEntry(string(md), "no_such_function"); ok {
+		t.Error("found an entry for a function KERNEL-MAP.md does not list")
+	}
+}

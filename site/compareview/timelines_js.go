@@ -4,6 +4,7 @@ package compareview
 
 import (
 	"fmt"
+	"strings"
 
 	"honnef.co/go/js/dom/v2"
 
@@ -129,10 +130,56 @@ func (v *view) renderDivergence() {
 				a.SetAttribute("target", "_blank")
 				a.SetAttribute("rel", "noopener")
 				a.SetAttribute("title", seg.Func+"() in docs/KERNEL-MAP.md")
+				anchor := seg.Anchor
+				b.On(a, "click", func(ev dom.Event) {
+					if viewkit.EvBool(ev, "ctrlKey") || viewkit.EvBool(ev, "metaKey") || viewkit.EvBool(ev, "shiftKey") {
+						return // a new tab or window, as asked
+					}
+					ev.PreventDefault()
+					go v.showKernelEntry(anchor)
+				})
 			}
 		}
 	}
+	v.kernelBox = b.El(box, "div", "kernel-entry")
+	v.kernelBox.SetID("kernel-entry")
+	v.kernelBox.SetAttribute("role", "region")
+	v.kernelBox.SetAttribute("aria-live", "polite")
 	viewkit.Frame(v.drawTimelines)
+}
+
+// showKernelEntry shows a kernel function's docs/KERNEL-MAP.md entry
+// under the decision paths (the file is fetched once); when the file
+// cannot be read, it opens the link instead.
+func (v *view) showKernelEntry(anchor string) {
+	if v.kernelMap == "" {
+		md, err := viewkit.FetchText(KernelMapURL)
+		if err != nil {
+			dom.GetWindow().Open(KernelLink(anchor), "_blank", "noopener")
+			return
+		}
+		v.kernelMap = md
+	}
+	title, body, ok := KernelEntry(v.kernelMap, anchor)
+	box := v.kernelBox
+	viewkit.Clear(box)
+	box.SetAttribute("data-anchor", anchor)
+	if !ok {
+		v.b.Text(box, "p", "muted", "KERNEL-MAP.md has no entry for "+anchor+"().")
+		return
+	}
+	v.b.Text(box, "h3", "kernel", title)
+	p := v.b.El(box, "p", "")
+	for i, part := range strings.Split(body, "`") {
+		if i%2 == 1 {
+			v.b.Text(p, "code", "", part) // a Markdown code span
+		} else {
+			v.b.Text(p, "span", "", part)
+		}
+	}
+	l := v.b.Link(box, "small", KernelLink(anchor), "Open KERNEL-MAP.md")
+	l.SetAttribute("target", "_blank")
+	l.SetAttribute("rel", "noopener")
 }
 
 // renderDeltas shows the per-core figures A, B and B−A: a heat strip per

@@ -46,6 +46,8 @@ type view struct {
 	// sections filled as replies arrive
 	tableBox, tlBox, divBox, deltaBox, exportBox dom.HTMLElement
 	sw                                           *sweep
+	kernelBox                                    dom.HTMLElement
+	kernelMap                                    string // docs/KERNEL-MAP.md, once fetched
 }
 
 // Start mounts the compare view when the page address asks for it

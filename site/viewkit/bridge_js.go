@@ -3,6 +3,8 @@
 package viewkit
 
 import (
+	"errors"
+	"fmt"
 	"syscall/js"
 )
 
@@ -179,4 +181,21 @@ func SetGlobal(key string, v any) {
 		js.Global().Set("schedplayViews", o)
 	}
 	o.Set(key, v)
+}
+
+// FetchText GETs a same-site file (fetch) and returns its text; call it
+// from a goroutine.
+func FetchText(url string) (string, error) {
+	resp, err := Await(js.Global().Call("fetch", url))
+	if err != "" {
+		return "", errors.New(err)
+	}
+	if !resp.Get("ok").Truthy() {
+		return "", fmt.Errorf("%s: HTTP %d", url, resp.Get("status").Int())
+	}
+	text, err := Await(resp.Call("text"))
+	if err != "" {
+		return "", errors.New(err)
+	}
+	return text.String(), nil
 }
