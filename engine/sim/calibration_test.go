@@ -1,0 +1,127 @@
+package sim_test
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"schedplay/engine/scenario"
+	"schedplay/engine/sim"
+	"schedplay/presets"
+)
+
+// Calibration guard (docs/model.md, "Calibration"; docs/calibration.md).
+// The Olympus core model and the SGEMM workloads were fitted once to the
+// published Vera figures of domain.md; these tests fail when a change to the
+// engine or to the presets moves the seed scenarios away from them. The
+// bands are wider than the fit (a few seeds, one GEMM call per repetition)
+// but narrow enough that losing a mechanism (PE0 preference, the hold after
+// a PE switch, the capacity spread that makes sibling choice random) fails.
+
+// seedSummary runs the seed scenario preset name under policy with the
+// given overrides ("path=value") and returns the summary.
+func seedSummary(t testing.TB, name, policy string, sets ...string) sim.Summary {
+	t.Helper()
+	ps, err := presets.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, ok := ps.Get(presets.Scenario, name)
+	if !ok {
+		t.Fatalf("no scenario preset %q", name)
+	}
+	doc, err := scenario.Decode(p.Body)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	var ovs []scenario.Override
+	if policy != "" {
+		sets = append([]string{"policy.preset=" + policy}, sets...)
+	}
+	for _, s := range sets {
+		o, err := scenario.ParseSet(s)
+		if err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+		ovs = append(ovs, o)
+	}
+	doc, err = scenario.Apply(doc, ps, ovs)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	r, err := scenario.Resolve(doc, ps)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	res, err := sim.Run(context.Background(), r, sim.Options{})
+	if err != nil {
+		t.Fatalf("%s under %s: %v", name, policy, err)
+	}
+	return res.Summary
+}
+
+// within reports whether got is within frac of want.
+func within(got, want, frac float64) bool { return math.Abs(got-want) <= frac*want }
+
+// pct is the relative difference of b against a, in percent.
+func pct(a, b float64) float64 { return 100 * (b - a) / a }
+
+// TestCalibrationVeraSGEMM: mainline vs v6-on on the two SGEMM seed
+// scenarios (published: NVPL 9.647 → 10.297 TFLOP/s, +6.7 %; OpenBLAS
+// 7.119 → 7.347 TFLOP/s, +3.2 %; about 80 % fewer ST↔SMT transitions).
+func TestCalibrationVeraSGEMM(t *testing.T) {
+	for _, tc := range []struct {
+		scenario          string
+		base, v6          float64 // published means, GFLOP/s
+		diffLo, diffHi    float64 // band for v6-on against mainline, %
+		maxTransitionFrac float64 // v6-on transitions / mainline transitions
+	}{
+		{"vera-sgemm-nvpl", 9647, 10297, 3, 10, 0.4},
+		{"vera-sgemm-openblas", 7119, 7347, 1.5, 6, 0.4},
+	} {
+		t.Run(tc.scenario, func(t *testing.T) {
+			base := seedSummary(t, tc.scenario, "mainline", "run.reps=4", "run.seed=1")
+			v6 := seedSummary(t, tc.scenario, "v6-on", "run.reps=4", "run.seed=1")
+			b, v := base.Throughput.Mean, v6.Throughput.Mean
+			t.Logf("mainline %.0f ± %.0f, v6-on %.0f ± %.0f GFLOP/s (%+.2f%%); transitions %.0f → %.0f",
+				b, base.Throughput.Stddev, v, v6.Throughput.Stddev, pct(b, v), base.ModeTransitions.Mean, v6.ModeTransitions.Mean)
+			if d := pct(b, v); d < tc.diffLo || d > tc.diffHi {
+				t.Errorf("v6-on against mainline %+.2f%%; want between %+.1f%% and %+.1f%%", d, tc.diffLo, tc.diffHi)
+			}
+			if !within(b, tc.base, 0.08) {
+				t.Errorf("mainline %.0f GFLOP/s; want within ±8%% of the published %.0f", b, tc.base)
+			}
+			if !within(v, tc.v6, 0.08) {
+				t.Errorf("v6-on %.0f GFLOP/s; want within ±8%% of the published %.0f", v, tc.v6)
+			}
+			if base.ModeTransitions.Mean < 50 {
+				t.Errorf("mainline has only %.0f mode transitions: sibling choice is no longer random", base.ModeTransitions.Mean)
+			}
+			if v6.ModeTransitions.Mean > tc.maxTransitionFrac*base.ModeTransitions.Mean {
+				t.Errorf("v6-on transitions %.0f; want ≤ %.0f%% of mainline's %.0f", v6.ModeTransitions.Mean, 100*tc.maxTransitionFrac, base.ModeTransitions.Mean)
+			}
+			if base.PEAlternations.Mean == 0 || v6.PEAlternations.Mean > 0.1*base.PEAlternations.Mean {
+				t.Errorf("PE alternations %.0f → %.0f; want mainline > 0 and v6-on nearly none", base.PEAlternations.Mean, v6.PEAlternations.Mean)
+			}
+		})
+	}
+}
+
+// TestCalibrationThreadScaling: one Olympus core with both PEs busy yields
+// about 1.06× one full-resource PE (domain.md: 88 threads ≈ 10.06, 176
+// threads ≈ 10.70 TFLOP/s on one node).
+func TestCalibrationThreadScaling(t *testing.T) {
+	run := func(n string) float64 {
+		return seedSummary(t, "vera-thread-scaling", "v6-on", "workload.groups[0].count="+n,
+			"run.reps=2", "run.seed=1", "run.duration=900ms", "run.warmup=200ms").Throughput.Mean
+	}
+	t88, t176 := run("88"), run("176")
+	ratio := t176 / t88
+	t.Logf("v6-on: 88 threads %.0f, 176 threads %.0f GFLOP/s, ratio %.3f", t88, t176, ratio)
+	if ratio < 1.03 || ratio > 1.09 {
+		t.Errorf("176/88 threads = %.3f; want about 1.06 (1.03–1.09)", ratio)
+	}
+	if !within(t88, 10297, 0.08) {
+		t.Errorf("88 threads %.0f GFLOP/s; want within ±8%% of 10297", t88)
+	}
+}

@@ -1,0 +1,104 @@
+package sim_test
+
+import (
+	"fmt"
+	"testing"
+
+	"schedplay/presets"
+)
+
+// Every seed scenario preset, and each of its variants, runs under both of
+// the policies it names, and the small-machine stories hold (issue 4).
+
+// TestSeedScenariosRun runs each seed scenario and variant once per policy.
+func TestSeedScenariosRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("every seed scenario and variant")
+	}
+	ps, err := presets.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range ps.Names(presets.Scenario) {
+		p, _ := ps.Get(presets.Scenario, name)
+		variants := []presets.Variant{{Name: ""}}
+		variants = append(variants, p.Variants...)
+		policies := p.Compare
+		if len(policies) == 0 {
+			policies = []string{""}
+		}
+		for _, v := range variants {
+			for _, pol := range policies {
+				t.Run(fmt.Sprintf("%s/%s/%s", name, v.Name, pol), func(t *testing.T) {
+					sets := []string{"run.reps=1"}
+					for _, o := range v.Set {
+						sets = append(sets, o.Path+"="+string(o.Value))
+					}
+					s := seedSummary(t, name, pol, sets...)
+					if s.Throughput.Mean <= 0 && s.OpTime.Mean <= 0 && s.LatencyP50.Mean <= 0 {
+						t.Errorf("no throughput, op time or latency: %+v", s)
+					}
+				})
+			}
+		}
+	}
+}
+
+// TestSeedHikey960Sysbench: under dynamiq-asym-packing a lone sysbench
+// thread runs on a big core (throughput ≈ 1 speed-1.0 thread) every
+// repetition; under none, 4 threads land on littles or bigs depending on
+// the repetition and are slower on average.
+func TestSeedHikey960Sysbench(t *testing.T) {
+	one := seedSummary(t, "hikey960-sysbench", "dynamiq-asym-packing", "workload.groups[0].count=1", "run.reps=3")
+	if one.Throughput.Min < 0.97 {
+		t.Errorf("asym packing, 1 thread: min throughput %.3f; want a big core (≈1.0) every repetition", one.Throughput.Min)
+	}
+	none := seedSummary(t, "hikey960-sysbench", "none", "workload.groups[0].count=4", "run.reps=6")
+	pack := seedSummary(t, "hikey960-sysbench", "dynamiq-asym-packing", "workload.groups[0].count=4", "run.reps=6")
+	if none.Throughput.Max-none.Throughput.Min < 0.1 {
+		t.Errorf("none, 4 threads: throughput %.3f..%.3f; want it to vary with the placement", none.Throughput.Min, none.Throughput.Max)
+	}
+	if none.Throughput.Mean >= pack.Throughput.Mean*0.97 {
+		t.Errorf("none %.3f vs asym packing %.3f: want packing clearly faster", none.Throughput.Mean, pack.Throughput.Mean)
+	}
+}
+
+// TestSeedHikey960ShortSysbench: a ~100 ms run; misfit must wait for the
+// PELT ramp before moving the task up, asym packing moves it at once.
+func TestSeedHikey960ShortSysbench(t *testing.T) {
+	misfit := seedSummary(t, "hikey960-short-sysbench", "misfit", "run.reps=2")
+	pack := seedSummary(t, "hikey960-short-sysbench", "dynamiq-asym-packing", "run.reps=2")
+	gain := misfit.Completion.Mean - pack.Completion.Mean
+	t.Logf("completion: misfit %.1f ms, asym packing %.1f ms", misfit.Completion.Mean/1e6, pack.Completion.Mean/1e6)
+	// The misfit ramp on a 462-capacity little (≈20 ms at 0.55 speed) costs
+	// several ms of a 100 ms run.
+	if gain < 3e6 || gain > 30e6 {
+		t.Errorf("misfit finishes %.1f ms after asym packing; want 3–30 ms", gain/1e6)
+	}
+}
+
+// TestSeedPower7Folding: SMT asym packing keeps the second thread of a core
+// on thread 1 (SMT2) instead of 2–3 (SMT4): faster, fewer mode changes.
+func TestSeedPower7Folding(t *testing.T) {
+	none := seedSummary(t, "power7-smt", "none", "run.reps=2")
+	p7 := seedSummary(t, "power7-smt", "power7", "run.reps=2")
+	if pct(none.Throughput.Mean, p7.Throughput.Mean) < 5 {
+		t.Errorf("power7 %.3f vs none %.3f: want ≥5%% faster with packing", p7.Throughput.Mean, none.Throughput.Mean)
+	}
+	if p7.ModeTransitions.Mean >= none.ModeTransitions.Mean {
+		t.Errorf("mode transitions power7 %.0f vs none %.0f: want fewer with packing", p7.ModeTransitions.Mean, none.ModeTransitions.Mean)
+	}
+}
+
+// TestSeedITMTFavouredCores: ITMT moves a thread onto the idle favoured
+// P-core; without it the threads stay where the fork put them.
+func TestSeedITMTFavouredCores(t *testing.T) {
+	none := seedSummary(t, "itmt-hybrid", "none", "run.reps=1")
+	itmt := seedSummary(t, "itmt-hybrid", "itmt", "run.reps=1")
+	if itmt.Migrations.Mean < 1 || none.Migrations.Mean != 0 {
+		t.Errorf("migrations itmt %.0f, none %.0f; want ≥1 and 0", itmt.Migrations.Mean, none.Migrations.Mean)
+	}
+	if itmt.Throughput.Mean <= none.Throughput.Mean {
+		t.Errorf("itmt %.3f ≤ none %.3f", itmt.Throughput.Mean, none.Throughput.Mean)
+	}
+}
