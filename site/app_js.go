@@ -4,6 +4,7 @@ package site
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/url"
 	"strings"
 	"syscall/js"
@@ -72,7 +73,7 @@ func (a *App) Start() {
 		a.entryPreset = queryParam("preset")
 	}
 	a.loadFromURL(true)
-	go a.loadCatalog()
+	a.spawn(a.loadCatalog)
 }
 
 // Release drops every listener (teardown).
@@ -115,7 +116,7 @@ func (a *App) dispatch(act Action) {
 			} else {
 				// Not re-run: ask the engine to check the edit so problems
 				// show at their fields now (a run reports them itself).
-				go a.validate(after)
+				a.spawn(func() { a.validate(after) })
 			}
 		}
 	}
@@ -245,8 +246,8 @@ func (a *App) run() {
 	}
 	// Post now, before the URL and storage work of this dispatch.
 	pending := engineStart("POST", "/api/v1/simulate", simulateBody(doc))
-	go a.tick(seq, t0)
-	go func() {
+	a.spawn(func() { a.tick(seq, t0) })
+	a.spawn(func() {
 		r := engineWait(pending)
 		setPerf("roundTripMs", nowMs()-t0)
 		if r.Cancelled {
@@ -272,7 +273,7 @@ func (a *App) run() {
 		}
 		setPerf("replyAt", nowMs())
 		a.dispatch(RunDone{Seq: seq, Result: res, Doc: doc, ElapsedMs: nowMs() - t0, CPUs: cpus})
-	}()
+	})
 }
 
 // tick shows the elapsed time of a long run (the engine reports no
@@ -376,6 +377,20 @@ func apiIssues(r engineReply) []Issue {
 	return issues
 }
 
+// spawn runs f on its own goroutine; a panic there is shown on the page
+// instead of ending the Go program (and with it the page).
+func (a *App) spawn(f func()) {
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				consoleError(fmt.Sprint("schedplay: panic: ", r))
+				failed(fmt.Sprint(r))
+			}
+		}()
+		f()
+	}()
+}
+
 // scheduleRender coalesces render requests into one animation frame.
 func (a *App) scheduleRender() {
 	if a.queued {
@@ -384,6 +399,12 @@ func (a *App) scheduleRender() {
 	a.queued = true
 	requestFrame(func(float64) {
 		a.queued = false
+		defer func() {
+			if r := recover(); r != nil {
+				consoleError(fmt.Sprint("schedplay: render panic: ", r))
+				failed(fmt.Sprint(r))
+			}
+		}()
 		a.render()
 	})
 }

@@ -106,14 +106,14 @@ func (a *App) renderToolbar() {
 		b.text(live, "span", "", "live")
 		live.SetAttribute("title", "Re-run small scenarios (≤ 64 CPUs) on every edit")
 		b.button(el, "copy-link", "", "Copy link", func() {
-			go func() {
+			a.spawn(func() {
 				ok := copyText(locationBase() + "#" + EncodeFragment(a.state.Doc))
 				msg := "Link copied."
 				if !ok {
 					msg = "Could not copy; the address bar holds the link."
 				}
 				a.dispatch(SetNotice{Notice: Notice{Kind: "info", Text: msg}})
-			}()
+			})
 		})
 		st := b.el(el, "div", "status")
 		st.SetID("status")
