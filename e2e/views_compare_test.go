@@ -266,3 +266,23 @@ func TestCompareCopyFallback(t *testing.T) {
 		t.Errorf("clipboard after the fallback =\n%s\nwant\n%s", clip, want)
 	}
 }
+
+// Two variants of a seed scenario compare like two policies.
+func TestCompareVariants(t *testing.T) {
+	ctx := newPage(t, 120*time.Second)
+	openCompare(t, ctx, "/?compare=variant:1%20threads,variant:4%20threads&preset=hikey960-short-sysbench")
+	heads := eval[[]string](t, ctx, `[...document.querySelectorAll("#cmp-table thead th")].map(c => c.textContent)`)
+	if len(heads) < 3 || heads[1] != "A: 1 threads" || heads[2] != "B: 4 threads" {
+		t.Errorf("table heads = %q", heads)
+	}
+	text := eval[string](t, ctx, `schedplayViews.compareText`)
+	if !strings.Contains(text, "A = 1 threads, B = 4 threads") {
+		t.Errorf("text table does not name the variants:\n%s", text)
+	}
+	if d := eval[string](t, ctx, `document.querySelector("#cmp-table tr[data-metric='Average throughput'] td.diff").textContent`); !strings.HasPrefix(d, "+") {
+		t.Errorf("4 threads against 1: throughput difference %q; want an increase", d)
+	}
+	if l := eval[string](t, ctx, `document.getElementById("cmp-link").getAttribute("href")`); !strings.Contains(l, "compare=variant%3A1+threads%2Cvariant%3A4+threads") {
+		t.Errorf("link to this comparison = %q; want the variants kept", l)
+	}
+}

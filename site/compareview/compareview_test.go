@@ -59,15 +59,26 @@ func TestLoad(t *testing.T) {
 	// ?compare=1 takes the seed scenario's own pair, from a preset or from
 	// a share link of it.
 	sc, a, b, err := Request{Preset: "hikey960-short-sysbench"}.Load(ps)
-	if err != nil || a != "misfit" || b != "dynamiq-asym-packing" || sc == nil {
-		t.Fatalf("Load(preset, compare=1) = %v, %q, %q, %v", sc, a, b, err)
+	if err != nil || a.Label != "misfit" || b.Label != "dynamiq-asym-packing" || sc == nil {
+		t.Fatalf("Load(preset, compare=1) = %v, %+v, %+v, %v", sc, a, b, err)
+	}
+	if len(a.Set) != 1 || a.Set[0].Path != "policy.preset" || string(a.Set[0].Value) != `"misfit"` {
+		t.Errorf("policy side = %+v; want policy.preset=misfit as compare.PolicySide makes it", a)
 	}
 	share, err := scenario.EncodeShare(sc)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, a, b, err = (Request{Share: share}).Load(ps); err != nil || a != "misfit" || b != "dynamiq-asym-packing" {
-		t.Errorf("Load(share, compare=1) = %q, %q, %v", a, b, err)
+	if _, a, b, err = (Request{Share: share}).Load(ps); err != nil || a.Label != "misfit" || b.Label != "dynamiq-asym-packing" {
+		t.Errorf("Load(share, compare=1) = %+v, %+v, %v", a, b, err)
+	}
+	// Variants of the seed scenario.
+	_, a, b, err = Request{A: "variant:1 threads", B: "variant:4 threads", Preset: "hikey960-short-sysbench"}.Load(ps)
+	if err != nil || a.Label != "1 threads" || b.Label != "4 threads" || len(b.Set) != 1 || string(b.Set[0].Value) != "4" {
+		t.Errorf("Load(variants) = %+v, %+v, %v", a, b, err)
+	}
+	if _, _, _, err = (Request{A: "misfit", B: "variant:nope", Preset: "hikey960-short-sysbench"}).Load(ps); err == nil || !strings.Contains(err.Error(), "1 threads") {
+		t.Errorf("unknown variant: err = %v; want the variants listed", err)
 	}
 	if _, _, _, err = (Request{A: "misfit", B: "nope", Preset: "hikey960-short-sysbench"}).Load(ps); err == nil || !strings.Contains(err.Error(), `"nope"`) {
 		t.Errorf("unknown policy: err = %v", err)
@@ -179,8 +190,8 @@ func runPair(t *testing.T, ps *presets.Set, name string) (a, b *sim.Result, tp *
 	}
 	o, _ := scenario.ParseSet("run.reps=2")
 	var res [2]*sim.Result
-	for i, p := range []string{pa, pb} {
-		s, err := scenario.Apply(sc, ps, append(PolicySet(p), o))
+	for i, p := range []compare.Side{pa, pb} {
+		s, err := scenario.Apply(sc, ps, append(p.Set, o))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -35,7 +35,9 @@ func ParseSweep(path, list string) (string, []string, error) {
 	return p, values, nil
 }
 
-// SweepSet is the override of one sweep point.
+// SweepSet is the override of one sweep point. The request sends it as
+// compare's "vary" (one value), so it applies after each side's own
+// overrides, as `schedplay compare --vary` does.
 func SweepSet(path, value string) ([]scenario.Override, error) {
 	o, err := scenario.ParseSet(path + "=" + value)
 	if err != nil {

@@ -156,8 +156,7 @@ func (s *sweep) loop(gen int) {
 			return
 		}
 		s.status.SetTextContent(fmt.Sprintf("Running %s = %s (%d of %d)…", s.field, val, i+1, len(s.vals)))
-		sets, _ := SweepSet(s.field, val)
-		r := viewkit.Fetch("POST", "/api/v1/compare", viewkit.CompareBody(s.v.doc, s.v.pa, s.v.pb, sets))
+		r := viewkit.Fetch("POST", "/api/v1/compare", viewkit.CompareBody(s.v.doc, s.v.sides[0], s.v.sides[1], s.field+"="+val))
 		if s.stop || r.Cancelled || gen != s.gen {
 			s.finish("cancelled", fmt.Sprintf("Cancelled after %d of %d points.", len(s.points), len(s.vals)))
 			return

@@ -13,8 +13,8 @@ import (
 
 // Request is what the address asks the compare view for.
 type Request struct {
-	// A and B are the policy presets; both empty for ?compare=1 (the seed
-	// scenario's own pair).
+	// A and B are the policy presets (or "variant:NAME"); both empty for
+	// ?compare=1 (the seed scenario's own pair).
 	A, B string
 	// Preset is ?preset=NAME, Share the #s= payload (Share wins).
 	Preset, Share string
@@ -62,42 +62,69 @@ func ParseURL(search, hash string) (Request, error) {
 	return r, nil
 }
 
-// Load returns the scenario the request names and the two policies to
-// compare (the seed scenario's compare pair when the request names none).
-func (r Request) Load(ps *presets.Set) (sc *scenario.Scenario, a, b string, err error) {
+// VariantPrefix marks a side that is a variant of the seed scenario
+// rather than a policy: ?compare=variant:NAME1,variant:NAME2.
+const VariantPrefix = "variant:"
+
+// Load returns the scenario the request names and the two sides to
+// compare: policy presets, variants of the seed scenario ("variant:NAME"),
+// or, when the request names none, the seed scenario's own policy pair.
+func (r Request) Load(ps *presets.Set) (sc *scenario.Scenario, a, b compare.Side, err error) {
 	if r.Share != "" {
 		sc, err = scenario.DecodeShare(r.Share)
 	} else {
 		sc, err = scenario.FromReference(r.Preset, ps)
 	}
 	if err != nil {
-		return nil, "", "", err
+		return nil, a, b, err
 	}
-	a, b = r.A, r.B
-	if a == "" {
-		seed := sc.Preset
-		if seed == "" {
-			seed = r.Preset
-		}
-		p, ok := ps.Get(presets.Scenario, seed)
-		if !ok || len(p.Compare) != 2 {
-			return nil, "", "", fmt.Errorf("?compare=1 needs a seed scenario with its own policy pair; name two policies instead: ?compare=POLICY_A,POLICY_B")
-		}
-		a, b = p.Compare[0], p.Compare[1]
+	seed := sc.Preset
+	if seed == "" {
+		seed = r.Preset
 	}
-	for _, name := range []string{a, b} {
-		if _, ok := ps.Get(presets.Policy, name); !ok {
-			return nil, "", "", &scenario.Error{Path: "compare", Msg: fmt.Sprintf("no policy preset named %q", name)}
+	p, _ := ps.Get(presets.Scenario, seed)
+	names := [2]string{r.A, r.B}
+	if names[0] == "" {
+		if len(p.Compare) != 2 {
+			return nil, a, b, fmt.Errorf("?compare=1 needs a seed scenario with its own policy pair; name two policies instead: ?compare=POLICY_A,POLICY_B")
+		}
+		names = [2]string{p.Compare[0], p.Compare[1]}
+	}
+	var sides [2]compare.Side
+	for i, name := range names {
+		if sides[i], err = sideOf(name, p, ps); err != nil {
+			return nil, a, b, err
 		}
 	}
-	return sc, a, b, nil
+	return sc, sides[0], sides[1], nil
 }
 
-// PolicySet is the override that makes one side, exactly as POST
-// /api/v1/compare makes it (compare.PolicySide): policy.preset = name.
-func PolicySet(name string) []scenario.Override { return compare.PolicySide(name).Set }
+// sideOf makes one side: a variant of the seed scenario p, or a policy.
+func sideOf(name string, p presets.Preset, ps *presets.Set) (compare.Side, error) {
+	if v, ok := strings.CutPrefix(name, VariantPrefix); ok {
+		for _, vr := range p.Variants {
+			if vr.Name == v {
+				return compare.Side{Label: vr.Name, Set: vr.Set}, nil
+			}
+		}
+		var have []string
+		for _, vr := range p.Variants {
+			have = append(have, vr.Name)
+		}
+		if len(have) == 0 {
+			return compare.Side{}, &scenario.Error{Path: "compare", Msg: fmt.Sprintf("variant %q: the scenario is not a seed scenario with variants", v)}
+		}
+		return compare.Side{}, &scenario.Error{Path: "compare", Msg: fmt.Sprintf("no variant named %q; the scenario has %s", v, strings.Join(have, ", "))}
+	}
+	if _, ok := ps.Get(presets.Policy, name); !ok {
+		return compare.Side{}, &scenario.Error{Path: "compare", Msg: fmt.Sprintf("no policy preset named %q", name)}
+	}
+	return compare.PolicySide(name), nil
+}
 
-// Link is the compare view's own address for a scenario share payload.
+// Link is the compare view's own address for a scenario share payload;
+// a and b are the compare parameter's two names (policies, or
+// "variant:NAME").
 func Link(base, a, b, share string) string {
 	u, err := url.Parse(base)
 	if err != nil {

@@ -29,11 +29,16 @@ type view struct {
 	req    Request
 	sc     *scenario.Scenario
 	doc    []byte // the scenario document both sides start from
+	// sides are A and B (a policy or a variant); pa and pb their labels,
+	// names their names in the address ("variant:NAME" for a variant).
+	sides  [2]compare.Side
+	names  [2]string
 	pa, pb string
 	cpus   []site.LaneCPU
 	topo   *topo.Topology
-	// resolved is side A's resolved scenario (machine and workload are
-	// the same for both sides).
+	// resolved is side A's resolved scenario (the machine is the same for
+	// both sides: a side changes the policy or, for a variant, the
+	// workload).
 	resolved *scenario.Resolved
 	res      [2]*sim.Result
 	table    *compare.Table
@@ -111,7 +116,11 @@ func (v *view) load(l viewkit.Location) {
 		v.fail("This comparison cannot be opened: " + err.Error())
 		return
 	}
-	v.sc, v.pa, v.pb = sc, a, b
+	v.sc, v.sides, v.pa, v.pb = sc, [2]compare.Side{a, b}, a.Label, b.Label
+	v.names = [2]string{v.req.A, v.req.B}
+	if v.names[0] == "" {
+		v.names = [2]string{a.Label, b.Label} // the seed scenario's policy pair
+	}
 	if v.doc, err = scenario.Encode(sc); err != nil {
 		v.fail(err.Error())
 		return
@@ -121,8 +130,8 @@ func (v *view) load(l viewkit.Location) {
 		return
 	}
 	v.header(l)
-	v.say(fmt.Sprintf("Comparing %s and %s over the same seeds…", a, b))
-	r := viewkit.Fetch("POST", "/api/v1/compare", viewkit.CompareBody(v.doc, a, b, nil))
+	v.say(fmt.Sprintf("Comparing %s and %s over the same seeds…", v.pa, v.pb))
+	r := viewkit.Fetch("POST", "/api/v1/compare", viewkit.CompareBody(v.doc, a, b, ""))
 	if !r.OK() {
 		v.fail("The comparison failed: " + r.ErrorText())
 		return
@@ -137,9 +146,10 @@ func (v *view) load(l viewkit.Location) {
 	}
 	v.table, v.text = reply.Table, reply.Text
 	v.renderTable()
-	for i, name := range []string{a, b} {
+	for i, side := range v.sides {
+		name := side.Label
 		v.say(fmt.Sprintf("Recording the timeline of %s (repetition 0)…", name))
-		r := viewkit.Fetch("POST", "/api/v1/simulate", viewkit.SimulateBody(v.doc, PolicySet(name), true))
+		r := viewkit.Fetch("POST", "/api/v1/simulate", viewkit.SimulateBody(v.doc, side.Set, true))
 		if !r.OK() {
 			v.fail(fmt.Sprintf("The run of %s failed: %s", name, r.ErrorText()))
 			return
@@ -168,7 +178,7 @@ func (v *view) load(l viewkit.Location) {
 // topology (cores' CPUs for the deltas); the machine is the same for both
 // policies.
 func (v *view) resolveMachine() error {
-	sc, err := scenario.Apply(v.sc, v.ps, PolicySet(v.pa))
+	sc, err := scenario.Apply(v.sc, v.ps, v.sides[0].Set)
 	if err != nil {
 		return err
 	}
@@ -215,7 +225,7 @@ func (v *view) header(l viewkit.Location) {
 		pg := b.Link(links, "", l.Origin+l.Path+"#s="+share, "Open the scenario in the playground")
 		pg.SetID("cmp-playground")
 		b.Text(links, "span", "muted", " · ")
-		self := b.Link(links, "", Link(l.Origin+l.Path+l.Search, v.pa, v.pb, share), "Link to this comparison")
+		self := b.Link(links, "", Link(l.Origin+l.Path+l.Search, v.names[0], v.names[1], share), "Link to this comparison")
 		self.SetID("cmp-link")
 	}
 	v.tableBox = b.El(v.root, "section", "panel cmp-table-box")
@@ -238,13 +248,13 @@ func (v *view) header(l viewkit.Location) {
 func (v *view) renderExports() {
 	viewkit.Clear(v.exportBox)
 	v.b.Text(v.exportBox, "h2", "", "Export")
-	for i, name := range []string{v.pa, v.pb} {
-		i, name := i, name
+	for i, side := range v.sides {
+		i, side, name := i, side, side.Label
 		row := v.b.El(v.exportBox, "div", "cmp-export-row")
 		v.b.Text(row, "span", []string{"side-a-text", "side-b-text"}[i], []string{"A", "B"}[i]+" = "+name)
 		exportmenu.Mount(row, []string{"export-a", "export-b"}[i], func() exportmenu.Source {
 			doc := v.doc
-			if sc, err := scenario.Apply(v.sc, v.ps, PolicySet(name)); err == nil {
+			if sc, err := scenario.Apply(v.sc, v.ps, side.Set); err == nil {
 				if b, err := scenario.Encode(sc); err == nil {
 					doc = b
 				}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 
+	"schedplay/engine/compare"
 	"schedplay/engine/scenario"
 	"schedplay/engine/sim"
 )
@@ -95,14 +96,16 @@ func SimulateBody(doc []byte, sets []scenario.Override, timeline bool) string {
 	return string(b)
 }
 
-// CompareBody is a POST /api/v1/compare request naming two policies,
-// with overrides applied to both sides.
-func CompareBody(doc []byte, a, b string, sets []scenario.Override) string {
+// CompareBody is a POST /api/v1/compare request for two sides (a policy
+// side is compare.PolicySide(name)); vary, when not empty, is
+// "path=v1,v2,…", applied after each side's overrides as `--vary` is.
+func CompareBody(doc []byte, a, b compare.Side, vary string) string {
 	req := struct {
-		Scenario json.RawMessage     `json:"scenario"`
-		Set      []scenario.Override `json:"set,omitempty"`
-		Policies []string            `json:"policies"`
-	}{doc, sets, []string{a, b}}
+		Scenario json.RawMessage `json:"scenario"`
+		A        compare.Side    `json:"a"`
+		B        compare.Side    `json:"b"`
+		Vary     string          `json:"vary,omitempty"`
+	}{doc, a, b, vary}
 	out, _ := json.Marshal(req)
 	return string(out)
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"schedplay/engine/compare"
 	"schedplay/engine/scenario"
 	"schedplay/engine/sim"
 )
@@ -55,14 +56,18 @@ func TestRequestBodies(t *testing.T) {
 		t.Errorf("simulate body = %+v", sim)
 	}
 	var cmp struct {
-		Policies []string        `json:"policies"`
-		Set      json.RawMessage `json:"set"`
+		A, B compare.Side
+		Vary string
 	}
-	if err := json.Unmarshal([]byte(CompareBody([]byte(`{"schedplay":1}`), "a", "b", nil)), &cmp); err != nil {
+	body := CompareBody([]byte(`{"schedplay":1}`), compare.PolicySide("misfit"), compare.Side{Label: "two", Set: []scenario.Override{o}}, "run.reps=3")
+	if err := json.Unmarshal([]byte(body), &cmp); err != nil {
 		t.Fatal(err)
 	}
-	if strings.Join(cmp.Policies, ",") != "a,b" || cmp.Set != nil {
-		t.Errorf("compare body = %+v", cmp)
+	if cmp.A.Label != "misfit" || string(cmp.A.Set[0].Value) != `"misfit"` || cmp.B.Label != "two" || cmp.Vary != "run.reps=3" {
+		t.Errorf("compare body = %s", body)
+	}
+	if strings.Contains(CompareBody(nil, compare.Side{}, compare.Side{}, ""), "vary") {
+		t.Error("an empty vary is sent")
 	}
 }
 
