@@ -106,7 +106,10 @@ func TestParseSweep(t *testing.T) {
 	if err != nil || p != "workload.groups[0].count" || strings.Join(vals, "|") != "22|44|88|176" {
 		t.Errorf("ParseSweep = %q, %q, %v", p, vals, err)
 	}
-	for _, tt := range [][2]string{{"", "1,2"}, {"run.reps", ""}, {"run.reps", "1,,2"}, {"a..b", "1"}, {"run.reps", strings.Repeat("1,", 40) + "1"}} {
+	if _, vals, err := ParseSweep("run.reps", "1..4, 8,10..10"); err != nil || strings.Join(vals, ",") != "1,2,3,4,8,10" {
+		t.Errorf("ranges: %q, %v", vals, err)
+	}
+	for _, tt := range [][2]string{{"run.reps", "4..1"}, {"run.reps", "1..x"}, {"run.reps", "1..100"}, {"run.reps", "1..20,1..20"}, {"", "1,2"}, {"run.reps", ""}, {"run.reps", "1,,2"}, {"a..b", "1"}, {"run.reps", strings.Repeat("1,", 40) + "1"}} {
 		if _, _, err := ParseSweep(tt[0], tt[1]); err == nil {
 			t.Errorf("ParseSweep(%q, %q) accepted", tt[0], tt[1])
 		}

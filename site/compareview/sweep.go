@@ -14,11 +14,16 @@ import (
 // MaxSweepPoints bounds a sweep (the API's --vary limit).
 const MaxSweepPoints = 32
 
-// ParseSweep reads a sweep's field path and its comma-separated values.
+// ParseSweep reads a sweep's field path and its comma-separated values;
+// an integer range "1..8" stands for 1,2,…,8.
 func ParseSweep(path, list string) (string, []string, error) {
 	path = strings.TrimSpace(path)
 	if path == "" {
 		return "", nil, fmt.Errorf("name the field to vary, e.g. workload.groups[0].count")
+	}
+	list, err := expandRanges(list)
+	if err != nil {
+		return "", nil, err
 	}
 	p, values, err := compare.ParseVary(path + "=" + list)
 	if err != nil {
@@ -33,6 +38,31 @@ func ParseSweep(path, list string) (string, []string, error) {
 		return "", nil, fmt.Errorf("%d values; a sweep has at most %d", len(values), MaxSweepPoints)
 	}
 	return p, values, nil
+}
+
+// expandRanges replaces each "a..b" item of a comma-separated list (whole
+// numbers, a ≤ b) by a, a+1, …, b.
+func expandRanges(list string) (string, error) {
+	var out []string
+	for _, item := range strings.Split(list, ",") {
+		lo, hi, ok := strings.Cut(strings.TrimSpace(item), "..")
+		if !ok {
+			out = append(out, item)
+			continue
+		}
+		a, err1 := strconv.Atoi(strings.TrimSpace(lo))
+		b, err2 := strconv.Atoi(strings.TrimSpace(hi))
+		if err1 != nil || err2 != nil || a > b {
+			return "", fmt.Errorf("range %q: write whole numbers low..high, e.g. 1..8", strings.TrimSpace(item))
+		}
+		if b-a >= MaxSweepPoints {
+			return "", fmt.Errorf("range %q has %d values; a sweep has at most %d", strings.TrimSpace(item), b-a+1, MaxSweepPoints)
+		}
+		for v := a; v <= b; v++ {
+			out = append(out, strconv.Itoa(v))
+		}
+	}
+	return strings.Join(out, ","), nil
 }
 
 // SweepSet is the override of one sweep point. The request sends it as

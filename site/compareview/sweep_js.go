@@ -48,6 +48,7 @@ func newSweep(v *view, box dom.HTMLElement) *sweep {
 		count = r.Workload.Groups[0].Count
 	}
 	s.values = field(b, form, "sweep-values", "Values", DefaultSweepValues(count), 18)
+	s.values.SetAttribute("title", "comma-separated values; 1..8 stands for 1,2,…,8")
 	lab := b.El(form, "label", "")
 	b.Text(lab, "span", "", "Metric ")
 	s.metric = b.El(lab, "select", "").(*dom.HTMLSelectElement)
