@@ -83,6 +83,17 @@ func TestLoad(t *testing.T) {
 	if _, _, _, err = (Request{A: "misfit", B: "nope", Preset: "hikey960-short-sysbench"}).Load(ps); err == nil || !strings.Contains(err.Error(), `"nope"`) {
 		t.Errorf("unknown policy: err = %v", err)
 	}
+	// A seed scenario expanded into a document (the playground's form) is
+	// recognised by its name.
+	body, _ := ps.Get(presets.Scenario, "power7-smt")
+	s1, err := scenario.Decode(body.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	share1, _ := scenario.EncodeShare(s1)
+	if _, a, b, err = (Request{Share: share1}).Load(ps); err != nil || a.Label != body.Compare[0] || b.Label != body.Compare[1] {
+		t.Errorf("Load(expanded seed) = %+v, %+v, %v; want %v", a, b, err, body.Compare)
+	}
 	own := `{"schedplay":1,"machine":{"preset":"hikey960-dynamiq"},"policy":{"preset":"misfit"},"workload":{"preset":"sysbench-cpu"}}`
 	s2, _ := scenario.Decode([]byte(own))
 	share2, _ := scenario.EncodeShare(s2)

@@ -1,6 +1,7 @@
 package compareview
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
@@ -78,11 +79,7 @@ func (r Request) Load(ps *presets.Set) (sc *scenario.Scenario, a, b compare.Side
 	if err != nil {
 		return nil, a, b, err
 	}
-	seed := sc.Preset
-	if seed == "" {
-		seed = r.Preset
-	}
-	p, _ := ps.Get(presets.Scenario, seed)
+	p := SeedOf(sc, r.Preset, ps)
 	names := [2]string{r.A, r.B}
 	if names[0] == "" {
 		if len(p.Compare) != 2 {
@@ -97,6 +94,34 @@ func (r Request) Load(ps *presets.Set) (sc *scenario.Scenario, a, b compare.Side
 		}
 	}
 	return sc, sides[0], sides[1], nil
+}
+
+// SeedOf finds the seed scenario a document comes from: the one its
+// "preset" names, else the one the address's ?preset= names, else the
+// seed scenario whose own name the document carries (the playground
+// expands a seed scenario into the document, keeping its name). The zero
+// Preset when there is none.
+func SeedOf(sc *scenario.Scenario, preset string, ps *presets.Set) presets.Preset {
+	for _, name := range []string{sc.Preset, preset} {
+		if p, ok := ps.Get(presets.Scenario, name); ok && name != "" {
+			return p
+		}
+	}
+	if sc.Name == "" {
+		return presets.Preset{}
+	}
+	for _, p := range ps.All() {
+		if p.Kind != presets.Scenario {
+			continue
+		}
+		var body struct {
+			Name string `json:"name"`
+		}
+		if json.Unmarshal(p.Body, &body) == nil && body.Name == sc.Name {
+			return p
+		}
+	}
+	return presets.Preset{}
 }
 
 // sideOf makes one side: a variant of the seed scenario p, or a policy.
