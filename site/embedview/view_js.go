@@ -76,7 +76,10 @@ func Mount(l viewkit.Location) {
 	h := math.Max(120, viewkit.InnerHeight()-120)
 	v.tl = canvastl.NewTimeline(b, v.root, "timeline", "Per-CPU timeline", h)
 	v.tl.OnWindow = func(t0, t1 int64) { v.t0, v.t1 = t0, t1; viewkit.Frame(v.draw) }
-	b.On(dom.GetWindow(), "resize", func(dom.Event) { viewkit.Frame(v.draw) })
+	b.On(dom.GetWindow(), "resize", func(dom.Event) {
+		v.tl.SetMaxHeight(math.Max(120, viewkit.InnerHeight()-120))
+		viewkit.Frame(v.draw)
+	})
 	viewkit.Ready(v.root)
 	ps, err := presets.Load()
 	if err != nil {

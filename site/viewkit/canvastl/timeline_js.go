@@ -79,6 +79,14 @@ func (t *Timeline) SetData(tl *sim.Timeline, cpus []site.LaneCPU) {
 	t.w = 0 // re-layout
 }
 
+// SetMaxHeight changes the canvas's height limit (px); the next Draw lays
+// the rows out again.
+func (t *Timeline) SetMaxHeight(h float64) {
+	if h != t.maxH {
+		t.maxH, t.w = h, 0
+	}
+}
+
 // SetWindow sets the visible window and the end of time.
 func (t *Timeline) SetWindow(t0, t1, end int64) { t.T0, t.T1, t.End = t0, t1, end }
 
