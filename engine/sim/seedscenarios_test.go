@@ -2,6 +2,7 @@ package sim_test
 
 import (
 	"fmt"
+	"runtime"
 	"testing"
 
 	"schedplay/presets"
@@ -12,8 +13,8 @@ import (
 
 // TestSeedScenariosRun runs each seed scenario and variant once per policy.
 func TestSeedScenariosRun(t *testing.T) {
-	if testing.Short() {
-		t.Skip("every seed scenario and variant")
+	if testing.Short() || runtime.GOOS == "js" {
+		t.Skip("every seed scenario and variant (native only: slow under node)")
 	}
 	ps, err := presets.Load()
 	if err != nil {
