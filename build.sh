@@ -82,13 +82,15 @@ cmd_test() {
 	say "gofmt"
 	bad=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './dist*'))
 	if [ -n "$bad" ]; then echo "gofmt would change:"; echo "$bad"; exit 1; fi
-	say "go vet (native)"
+	say "go vet (native, and the e2e suite)"
 	go vet ./...
+	go vet -tags e2e ./e2e/
 	say "go vet (js/wasm)"
 	GOOS=js GOARCH=wasm go vet ./...
 	say "staticcheck (native and js/wasm)"
 	SC=$(go tool -n staticcheck)
 	"$SC" ./...
+	"$SC" -tags e2e ./e2e/
 	GOOS=js GOARCH=wasm "$SC" ./...
 	say "go test (native)"
 	go test -count=1 ./...

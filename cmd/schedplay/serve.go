@@ -94,6 +94,9 @@ func staticHandler(dir string) http.Handler {
 			w.Header().Set("Content-Type", ct)
 		}
 		w.Header().Add("Vary", "Accept-Encoding")
+		// Revalidate every time: a rebuilt dist/ is seen at once, an
+		// unchanged one costs a 304 (the spare engine worker reloads app.wasm).
+		w.Header().Set("Cache-Control", "no-cache")
 		if acceptsGzip(r) {
 			gz := filepath.Join(dir, filepath.FromSlash(p)+".gz")
 			if st, err := os.Stat(gz); err == nil && !st.IsDir() {
