@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
 	"schedplay/engine/compare"
@@ -193,6 +194,14 @@ func checkColumns(t *testing.T, text string) {
 
 func TestCompareSweepCompletesAndCancels(t *testing.T) {
 	ctx := newPage(t, 180*time.Second)
+	// Count engine workers terminated (Cancel terminates the one running
+	// the current point).
+	run(t, ctx, "count worker terminations", chromedp.ActionFunc(func(ctx context.Context) error {
+		_, err := page.AddScriptToEvaluateOnNewDocument(`window.__terminated = 0;
+			const t = Worker.prototype.terminate;
+			Worker.prototype.terminate = function() { window.__terminated++; return t.apply(this, arguments); };`).Do(ctx)
+		return err
+	}))
 	openCompare(t, ctx, comparePath)
 	setField(t, ctx, "sweep-path", "workload.groups[0].count")
 	setField(t, ctx, "sweep-values", "1,2,4")
@@ -217,19 +226,27 @@ func TestCompareSweepCompletesAndCancels(t *testing.T) {
 	time.Sleep(100 * time.Millisecond)
 	shot(t, ctx, "compare-sweep")
 
-	// A second, longer sweep cancelled while it runs: it stops with fewer
-	// points, and the page still works.
-	setField(t, ctx, "sweep-values", "8,16,32,64,128,256,512,1024")
-	run(t, ctx, "start and cancel", chromedp.Evaluate(`document.getElementById("sweep-run").click();
-		setTimeout(() => document.getElementById("sweep-cancel").click(), 120); true`, nil))
+	// A second sweep cancelled once its first point is in: it stops with
+	// the points it has, the worker running the next point is terminated,
+	// and the page still works.
+	setField(t, ctx, "sweep-values", "8,16,32,64,128")
+	before := eval[int](t, ctx, `window.__terminated`)
+	click(t, ctx, "#sweep-run")
+	var first bool
+	run(t, ctx, "first point", chromedp.Poll(`document.getElementById("sweep-progress").getAttribute("value") === "1"`, &first,
+		chromedp.WithPollingInterval(5*time.Millisecond)))
+	click(t, ctx, "#sweep-cancel")
 	if st := waitAttr(t, ctx, "#sweep", "data-state", "done", "cancelled"); st != "cancelled" {
 		t.Fatalf("second sweep ended %q; want cancelled", st)
 	}
 	pts := eval[string](t, ctx, `document.getElementById("sweep-chart").getAttribute("data-points")`)
-	if pts == "8" {
-		t.Errorf("cancelled sweep has all 8 points")
+	if pts != "1" && pts != "2" {
+		t.Errorf("cancelled sweep has %s points; want the one finished before Cancel (or the next, if it beat the click)", pts)
 	}
-	t.Logf("cancelled sweep kept %s of 8 points: %s", pts, text(t, ctx, "#sweep-status"))
+	if n := eval[int](t, ctx, `window.__terminated`) - before; pts == "1" && n < 1 {
+		t.Errorf("Cancel terminated %d workers; want the one running the second point", n)
+	}
+	t.Logf("cancelled sweep kept %s of 5 points: %s", pts, text(t, ctx, "#sweep-status"))
 	setField(t, ctx, "sweep-values", "2,3")
 	click(t, ctx, "#sweep-run")
 	if st := waitAttr(t, ctx, "#sweep", "data-state", "done", "cancelled"); st != "done" {
@@ -284,5 +301,28 @@ func TestCompareVariants(t *testing.T) {
 	}
 	if l := eval[string](t, ctx, `document.getElementById("cmp-link").getAttribute("href")`); !strings.Contains(l, "compare=variant%3A1+threads%2Cvariant%3A4+threads") {
 		t.Errorf("link to this comparison = %q; want the variants kept", l)
+	}
+}
+
+// The playground's share link of a seed scenario (the seed expanded into
+// the document) opens the seed's own comparison with ?compare=1.
+func TestCompareOwnPairFromPlaygroundLink(t *testing.T) {
+	ps, err := presets.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := ps.Get(presets.Scenario, "hikey960-short-sysbench")
+	sc, err := scenario.Decode(p.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	share, err := scenario.EncodeShare(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := newPage(t, 120*time.Second)
+	openCompare(t, ctx, "/?compare=1#s="+share)
+	if s := text(t, ctx, ".cmp-head p"); !strings.Contains(s, "A = "+p.Compare[0]) || !strings.Contains(s, "B = "+p.Compare[1]) {
+		t.Errorf("sides = %q; want the seed scenario's pair %v", s, p.Compare)
 	}
 }
