@@ -80,7 +80,6 @@ func (v *view) renderDivergence() {
 	b.Text(head, "h2", "", "First divergence")
 	ta, tb := v.res[0].Timeline, v.res[1].Timeline
 	d, ok := explain.FirstDivergence(ta, tb)
-	v.div, v.hasDiv = d, ok
 	if !ok {
 		msg := "Both runs made the same placement decisions (every wake-up and migration chose the same CPU)."
 		if ta != nil && tb != nil && (ta.Truncated || tb.Truncated) {

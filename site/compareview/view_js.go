@@ -9,7 +9,6 @@ import (
 	"honnef.co/go/js/dom/v2"
 
 	"schedplay/engine/compare"
-	"schedplay/engine/explain"
 	"schedplay/engine/scenario"
 	"schedplay/engine/sim"
 	"schedplay/engine/topo"
@@ -46,8 +45,6 @@ type view struct {
 	tls      [2]*canvastl.Timeline
 	t0, t1   int64
 	end      int64
-	div      explain.Divergence
-	hasDiv   bool
 	// sections filled as replies arrive
 	tableBox, tlBox, divBox, deltaBox, exportBox dom.HTMLElement
 	sw                                           *sweep
