@@ -61,6 +61,8 @@ build_site() {
 	cp "$(go env GOROOT)/lib/wasm/wasm_exec.js" dist/ui/wasm_exec.js
 	cp index.html dist/
 	if [ -d site/static ]; then cp -r site/static/. dist/; fi
+	# The compare view links kernel function names to their KERNEL-MAP entries.
+	mkdir -p dist/docs && cp docs/KERNEL-MAP.md dist/docs/
 	if command -v gzip >/dev/null; then
 		for f in dist/build/app.wasm dist/ui/ui.wasm; do [ -f "$f" ] && gzip -9 -k -f "$f"; done
 	fi

@@ -5,8 +5,12 @@ package site
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"honnef.co/go/js/dom/v2"
+
+	"schedplay/engine/embed"
+	"schedplay/site/exportmenu"
 )
 
 // buildSkeleton lays out the page's fixed regions once; panels fill them.
@@ -44,6 +48,10 @@ func (a *App) buildSkeleton() {
 	a.tl = newTimelineView(a, b, content)
 	ch := b.el(content, "section", "charts")
 	ch.SetID("charts")
+	exp := b.el(content, "section", "exports")
+	exportmenu.Mount(exp, "export", func() exportmenu.Source {
+		return exportmenu.Source{Scenario: []byte(a.state.Run.ResultDoc), Result: a.state.Run.Result}
+	})
 }
 
 // render writes the DOM and canvas from State. It never changes State.
@@ -115,6 +123,21 @@ func (a *App) renderToolbar() {
 				a.dispatch(SetNotice{Notice: Notice{Kind: "info", Text: msg}})
 			})
 		})
+		b.button(el, "copy-embed", "", "Embed", func() {
+			a.spawn(func() {
+				base, _, _ := strings.Cut(locationBase(), "?")
+				snip, err := embed.Snippet(base, EncodeFragment(a.state.Doc), a.state.Doc.Name())
+				msg := "Embed snippet copied: paste it into a documentation page."
+				if err != nil || !copyText(snip) {
+					msg = "Could not copy the embed snippet; here it is:"
+				}
+				a.dispatch(SetNotice{Notice: Notice{Kind: "info", Text: msg, Detail: snip}})
+			})
+		})
+		cmp := b.button(el, "open-compare", "", "Compare", func() {
+			dom.GetWindow().Open("?compare=1#"+EncodeFragment(a.state.Doc), "_blank", "noopener")
+		})
+		cmp.SetAttribute("title", "Compare this scenario under the two policies its seed scenario names, in a new tab")
 		st := b.el(el, "div", "status")
 		st.SetID("status")
 		st.SetAttribute("aria-live", "polite")

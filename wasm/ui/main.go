@@ -1,13 +1,21 @@
 //go:build js && wasm
 
-// Command ui is the schedplay page: it builds the App on #root and keeps
-// the Go program alive to serve its event handlers.
+// Command ui is the schedplay page: the embed view (?embed=1), the compare
+// view (?compare=…) or the playground, built on #root; the Go program stays
+// alive to serve its event handlers. The embed check comes first because the
+// playground reads localStorage, which an embed must never touch.
 package main
 
-import "schedplay/site"
+import (
+	"schedplay/site"
+	"schedplay/site/compareview"
+	"schedplay/site/embedview"
+)
 
 func main() {
-	app := site.New()
-	app.Start()
+	if !embedview.Start() && !compareview.Start() {
+		app := site.New()
+		app.Start()
+	}
 	select {}
 }
