@@ -68,21 +68,44 @@ func TestPriorities(t *testing.T) {
 		t.Error("default priority: PE0 CPU 0 must be preferred over its sibling 176")
 	}
 	comb := build(t, "vera", "combined-asym-packing") // cpu_scale, doubled on PE0
-	for _, tc := range []struct {
-		cpu  topo.CPU
-		want int
-	}{{0, 2000}, {176, 1000}, {40, 2048}, {216, 1024}} {
-		if got := comb.CPUs[tc.cpu].Priority; got != tc.want {
-			t.Errorf("capacity-pe0x2 priority of CPU %d = %d; want %d", tc.cpu, got, tc.want)
+	// The expectations follow from each CPU's cpu_scale, whatever spread the
+	// (calibrated) preset gives the cores.
+	for _, cpu := range []topo.CPU{0, 176, 40, 216} {
+		c := comb.CPUs[cpu]
+		want := c.Capacity
+		if c.Thread == 0 {
+			want *= 2
+		}
+		if c.Priority != want {
+			t.Errorf("capacity-pe0x2 priority of CPU %d (thread %d, cpu_scale %d) = %d; want %d", cpu, c.Thread, c.Capacity, c.Priority, want)
 		}
 	}
 	// Ties are not preferences: two PE0s of equal capacity.
-	if topo.SchedAsymPrefer(comb, 0, 1) || topo.SchedAsymPrefer(comb, 1, 0) {
-		t.Error("equal priorities must not prefer either CPU")
+	a, b := topo.NoCPU, topo.NoCPU
+	for i := 1; i < 88 && b == topo.NoCPU; i++ {
+		if comb.CPUs[i].Capacity == comb.CPUs[0].Capacity {
+			a, b = 0, topo.CPU(i)
+		}
 	}
-	// Every PE0 beats every PE1.
-	if !topo.SchedAsymPrefer(comb, 1, 216) {
-		t.Error("a 1000-capacity PE0 must beat a 1024-capacity PE1 under capacity-pe0x2")
+	if b == topo.NoCPU {
+		t.Fatal("vera preset: no two node-0 cores share a cpu_scale value; the tie test needs one")
+	}
+	if topo.SchedAsymPrefer(comb, a, b) || topo.SchedAsymPrefer(comb, b, a) {
+		t.Errorf("equal priorities (CPUs %d and %d) must not prefer either CPU", a, b)
+	}
+	// Every PE0 beats every PE1: the weakest PE0 against the strongest PE1.
+	weak, strong := topo.CPU(0), topo.CPU(176)
+	for i := 0; i < 88; i++ {
+		if comb.CPUs[i].Capacity < comb.CPUs[weak].Capacity {
+			weak = topo.CPU(i)
+		}
+		if comb.CPUs[176+i].Capacity > comb.CPUs[strong].Capacity {
+			strong = topo.CPU(176 + i)
+		}
+	}
+	if !topo.SchedAsymPrefer(comb, weak, strong) {
+		t.Errorf("PE0 CPU %d (cpu_scale %d) must beat PE1 CPU %d (cpu_scale %d) under capacity-pe0x2",
+			weak, comb.CPUs[weak].Capacity, strong, comb.CPUs[strong].Capacity)
 	}
 	p7 := build(t, "power7", "power7") // thread: 0 > 1 > 2 > 3 within a core
 	for th := 0; th < 3; th++ {
@@ -271,11 +294,16 @@ func TestGroups(t *testing.T) {
 			t.Errorf("MC group %s asym_prefer_cpu %d; want %d", g.Span, g.AsymPreferCPU, first)
 		}
 	}
-	if c := mc.Groups[35].Capacity; c != 2048 { // core 40: a 1024 core
-		t.Errorf("group %s capacity %d; want 2048", mc.Groups[35].Span, c)
-	}
-	if c := mc.Groups[0].Capacity; c != 2000 {
-		t.Errorf("group %s capacity %d; want 2000", mc.Groups[0].Span, c)
+	// sgc->capacity at build time: the sum of the group's cpu_scale.
+	for _, gi := range []int{0, 35} {
+		g := mc.Groups[gi]
+		want := 0
+		for _, c := range g.Span.CPUs() {
+			want += vera.CPUs[c].Capacity
+		}
+		if g.Capacity != want {
+			t.Errorf("group %s capacity %d; want %d", g.Span, g.Capacity, want)
+		}
 	}
 	numa := domainAt(vera, 5, "NUMA")
 	if len(numa.Groups) != 2 || numa.Groups[0].Span.String() != "0-87,176-263" ||
