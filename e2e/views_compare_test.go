@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
 	"schedplay/engine/compare"
@@ -232,10 +233,19 @@ func TestCompareSweepCompletesAndCancels(t *testing.T) {
 	setField(t, ctx, "sweep-values", "8,16,32,64,128")
 	before := eval[int](t, ctx, `window.__terminated`)
 	click(t, ctx, "#sweep-run")
+	// Click Cancel from inside the page the moment the first point lands:
+	// a round trip through the test driver can let further points finish
+	// on a loaded machine.
 	var first bool
-	run(t, ctx, "first point", chromedp.Poll(`document.getElementById("sweep-progress").getAttribute("value") === "1"`, &first,
-		chromedp.WithPollingInterval(5*time.Millisecond)))
-	click(t, ctx, "#sweep-cancel")
+	run(t, ctx, "cancel after the first point", chromedp.Evaluate(`new Promise(resolve => {
+		const iv = setInterval(() => {
+			if (document.getElementById("sweep-progress").getAttribute("value") === "1") {
+				clearInterval(iv);
+				document.getElementById("sweep-cancel").click();
+				resolve(true);
+			}
+		}, 1);
+	})`, &first, func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }))
 	if st := waitAttr(t, ctx, "#sweep", "data-state", "done", "cancelled"); st != "cancelled" {
 		t.Fatalf("second sweep ended %q; want cancelled", st)
 	}
