@@ -161,3 +161,19 @@ func TestWriteTextAligned(t *testing.T) {
 	}
 	t.Logf("\n%s", out)
 }
+
+func TestMeanSDRoundingNoiseIsZero(t *testing.T) {
+	for _, tc := range []struct {
+		mean, sd float64
+		want     string
+	}{
+		{10306.2, 1.8e-12, "10306 ± 0"},
+		{9685.4, 0.46, "9685.40 ± 0.46"},
+		{637, 21, "637 ± 21"},
+		{0, 0, "0 ± 0"},
+	} {
+		if got := MeanSD(tc.mean, tc.sd); got != tc.want {
+			t.Errorf("MeanSD(%v, %v) = %q; want %q", tc.mean, tc.sd, got, tc.want)
+		}
+	}
+}

@@ -110,9 +110,11 @@ func pText(p float64) string {
 }
 
 // MeanSD prints mean ± sd with the stddev to two significant digits and
-// the mean to the same decimal place ("9685.4 ± 0.46", "637 ± 21").
+// the mean to the same decimal place ("9685.40 ± 0.46", "637 ± 21").
 func MeanSD(mean, sd float64) string {
-	if sd == 0 || math.IsNaN(sd) || math.IsInf(sd, 0) {
+	// A stddev below a billionth of the mean is float rounding of equal
+	// values, not spread: print it as 0 rather than "± 0.000000".
+	if sd == 0 || math.IsNaN(sd) || math.IsInf(sd, 0) || sd < math.Abs(mean)*1e-9 {
 		return num(mean) + " ± 0"
 	}
 	d := max(0, min(6, 1-int(math.Floor(math.Log10(sd)))))
