@@ -12,6 +12,7 @@ import (
 type Stepper struct {
 	s   *sim
 	ctx context.Context
+	n   int64 // events Next dispatched
 }
 
 // New prepares repetition 0 of r (defaults applied) without running it.

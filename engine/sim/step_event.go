@@ -1,0 +1,147 @@
+package sim
+
+import (
+	"fmt"
+
+	"schedplay/engine/scenario"
+)
+
+// Event-by-event stepping (the UI's step mode): Next dispatches the next
+// event that does something, and Detail extends Snapshot with the
+// runqueues' EEVDF state, the LLCs' idle-core hints and the recorded
+// decisions. Both only read the state Run builds, so a Stepper driven by
+// Next reaches the same state as Run at the same event.
+
+// StepEvent is one dispatched event.
+type StepEvent struct {
+	// N counts the events Next dispatched so far (1 = the first).
+	N  int64 `json:"n"`
+	At int64 `json:"at"`
+	// Kind is the event's kernel name ("scheduler_tick", "try_to_wake_up", …)
+	// and Text says what it acted on.
+	Kind string `json:"kind"`
+	Text string `json:"text"`
+	// CPU and Task are what the event acted on (-1 = none).
+	CPU  int `json:"cpu"`
+	Task int `json:"task"`
+	// Decisions are the indexes (into Timeline.Decisions) of the placement
+	// decisions the event recorded.
+	Decisions []int `json:"decisions,omitempty"`
+}
+
+// Next dispatches the next event that is not stale (an event a later one
+// superseded does nothing and is skipped without being counted). It
+// returns false when the repetition has ended.
+func (x *Stepper) Next() (StepEvent, bool, error) {
+	s := x.s
+	for !s.stopped {
+		ev, ok := s.q.peek()
+		if !ok || ev.at > s.end {
+			s.stop(s.now)
+			break
+		}
+		s.q.pop()
+		s.now = ev.at
+		s.events++
+		if s.events&4095 == 0 {
+			if err := x.ctx.Err(); err != nil {
+				return StepEvent{}, false, err
+			}
+		}
+		stale := s.staleEvent(ev)
+		nd := 0
+		if s.tr != nil {
+			nd = len(s.tr.tl.Decisions)
+		}
+		se := s.describeEvent(ev)
+		s.dispatch(ev)
+		if s.err != nil {
+			return StepEvent{}, false, s.err
+		}
+		if s.r.Run.Until != scenario.UntilDuration && s.forksLeft == 0 && s.alive == 0 && !s.stopped {
+			s.stop(s.now)
+		}
+		if stale {
+			continue
+		}
+		if s.tr != nil {
+			for i := nd; i < len(s.tr.tl.Decisions); i++ {
+				se.Decisions = append(se.Decisions, i)
+			}
+		}
+		x.n++
+		se.N, se.At = x.n, ev.at
+		return se, true, nil
+	}
+	return StepEvent{}, false, nil
+}
+
+// staleEvent reports an event that dispatch would ignore (its object
+// moved on since it was queued).
+func (s *sim) staleEvent(ev event) bool {
+	switch ev.kind {
+	case evComputeEnd:
+		return ev.gen != s.cpus[ev.a].gen
+	case evCoreEval:
+		return ev.gen != s.cores[ev.a].gen
+	case evHousekeepingEnd:
+		c := &s.cpus[ev.a]
+		return !c.hkBusy || s.now < c.hkEnd
+	case evIRQEnd:
+		c := &s.cpus[ev.a]
+		return !c.irqBusy || s.now < c.irqEnd
+	}
+	return false
+}
+
+// describeEvent names an event, before it runs, in kernel terms.
+func (s *sim) describeEvent(ev event) StepEvent {
+	e := StepEvent{CPU: -1, Task: -1}
+	task := func(i int32) string {
+		p := s.tasks[i]
+		e.Task = p.id
+		return fmt.Sprintf("%s (pid %d)", p.name, p.pid)
+	}
+	switch ev.kind {
+	case evEnd:
+		e.Kind, e.Text = "end", "run.duration reached: the repetition ends"
+	case evFork:
+		e.Kind, e.Text = "wake_up_new_task", fmt.Sprintf("group %d forks its tasks", ev.a)
+	case evTick:
+		e.CPU = int(ev.a)
+		e.Kind, e.Text = "sched_tick", fmt.Sprintf("scheduler tick on cpu %d", ev.a)
+	case evComputeEnd:
+		e.CPU = int(ev.a)
+		what := "idle"
+		if c := &s.cpus[ev.a]; c.curr != nil {
+			what = task(int32(c.curr.id))
+		}
+		e.Kind, e.Text = "program", fmt.Sprintf("cpu %d: %s ends its compute segment and runs its next operation", ev.a, what)
+	case evTimer:
+		e.Kind, e.Text = "hrtimer_wakeup", fmt.Sprintf("timer expires: %s wakes up", task(ev.a))
+	case evWakeIssue:
+		e.Kind, e.Text = "try_to_wake_up", fmt.Sprintf("cpu %d wakes %s", ev.b, task(ev.a))
+	case evWakeArrive:
+		e.Kind, e.Text = "ttwu_do_activate", fmt.Sprintf("%s reaches its runqueue", task(ev.a))
+	case evHousekeeping:
+		e.CPU = int(ev.a)
+		e.Kind, e.Text = "housekeeping", fmt.Sprintf("kernel noise (kworker/irq) starts on cpu %d", ev.a)
+	case evHousekeepingEnd:
+		e.CPU = int(ev.a)
+		e.Kind, e.Text = "housekeeping", fmt.Sprintf("kernel noise ends on cpu %d", ev.a)
+	case evIRQEnd:
+		e.CPU = int(ev.a)
+		e.Kind, e.Text = "softirq", fmt.Sprintf("the idle-balance softirq on cpu %d ends", ev.a)
+	case evCoreEval:
+		e.Kind, e.Text = "core_mode", fmt.Sprintf("core %d re-evaluates its SMT mode", ev.a)
+	case evILB:
+		e.CPU = int(ev.a)
+		e.Kind, e.Text = "nohz_idle_balance", fmt.Sprintf("cpu %d balances on behalf of the idle CPUs (ILB)", ev.a)
+	case evStopper:
+		e.CPU = int(ev.a)
+		e.Kind, e.Text = "active_load_balance_cpu_stop", fmt.Sprintf("stopper on cpu %d pushes its running task to cpu %d", ev.a, ev.b)
+	default:
+		e.Kind, e.Text = "event", fmt.Sprintf("event %d", ev.kind)
+	}
+	return e
+}
