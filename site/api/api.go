@@ -61,6 +61,7 @@ func New(ps *presets.Set, opts ...Option) http.Handler {
 	mux.Handle("/api/v1/simulate", only(http.MethodPost, s.handleSimulate))
 	mux.Handle("/api/v1/compare", only(http.MethodPost, s.handleCompare))
 	mux.Handle("/api/v1/validate", only(http.MethodPost, s.handleValidate))
+	mux.Handle("/api/v1/step", only(http.MethodPost, s.handleStep)) // step.go
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, &scenario.Error{Msg: "no such endpoint: " + r.URL.Path + "; see /api/v1/presets, /api/v1/simulate, /api/v1/compare, /api/v1/validate"})
 	})
