@@ -1,0 +1,145 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+
+	"schedplay/engine/scenario"
+	"schedplay/engine/sim"
+)
+
+// Step mode (POST /api/v1/step): the engine keeps no state between
+// requests, so a step is a deterministic replay: repetition 0 of the
+// scenario from scratch through its first Steps events (sim.Stepper.Next),
+// replying with the state after the last one.
+
+// Step limits: the machine's CPUs and the events one request replays.
+const (
+	MaxStepCPUs  = 64
+	MaxStepSteps = 200_000
+	stepRecent   = 16 // events of the reply's log
+)
+
+// StepDecision is a placement decision with its index in the run's
+// decision list (sim.Timeline.Decisions).
+type StepDecision struct {
+	Index int `json:"index"`
+	sim.Decision
+}
+
+// StepReply is the body of a successful POST /api/v1/step.
+type StepReply struct {
+	// Steps is the number asked for; Events the number dispatched (fewer
+	// when the run ended first, then Done is true).
+	Steps  int   `json:"steps"`
+	Events int64 `json:"events"`
+	Done   bool  `json:"done"`
+	Now    int64 `json:"now"`
+	// Event is the last event (nil before the first); Decisions the
+	// placement decisions it recorded; LastDecision the latest decision of
+	// the run so far (its path is the last domain walk).
+	Event        *sim.StepEvent `json:"event"`
+	Decisions    []StepDecision `json:"decisions"`
+	LastDecision *StepDecision  `json:"last_decision"`
+	// Recent are the last events, oldest first (Event last).
+	Recent   []sim.StepEvent `json:"recent"`
+	Snapshot sim.Snapshot    `json:"snapshot"`
+	Detail   sim.Detail      `json:"detail"`
+	// Timeline is what ran so far (running tasks' intervals end at Now;
+	// no decisions: they are above).
+	Timeline *sim.Timeline `json:"timeline"`
+}
+
+func (s *server) handleStep(w http.ResponseWriter, r *http.Request) {
+	steps, err := s.stepsOf(w, r)
+	if err != nil {
+		replyError(w, err)
+		return
+	}
+	doc, _, err := s.readRequest(w, r)
+	if err != nil {
+		replyError(w, err)
+		return
+	}
+	rs, err := scenario.Resolve(doc, s.ps)
+	if err != nil {
+		replyError(w, err)
+		return
+	}
+	if n := rs.Machine.Nodes * rs.Machine.CoresPerNode * rs.Machine.ThreadsPerCore; n > MaxStepCPUs {
+		replyError(w, badRequest(&scenario.Error{Path: "machine", Msg: fmt.Sprintf("step mode runs on machines of at most %d CPUs so the runqueues stay readable; this machine has %d (use a smaller machine, or the timeline's explain panel)", MaxStepCPUs, n)}))
+		return
+	}
+	ctx, cancel := s.context(r)
+	defer cancel()
+	x, err := sim.New(ctx, rs, sim.Options{})
+	if err != nil {
+		replyError(w, err)
+		return
+	}
+	reply := StepReply{Steps: steps, Decisions: []StepDecision{}, Recent: []sim.StepEvent{}}
+	for range steps {
+		e, ok, err := x.Next()
+		if err != nil {
+			replyError(w, err)
+			return
+		}
+		if !ok {
+			break
+		}
+		if len(reply.Recent) == stepRecent {
+			reply.Recent = append(reply.Recent[:0], reply.Recent[1:]...)
+		}
+		reply.Recent = append(reply.Recent, e)
+	}
+	if n := len(reply.Recent); n > 0 {
+		reply.Event = &reply.Recent[n-1]
+		ds := x.Decisions()
+		for _, i := range reply.Event.Decisions {
+			reply.Decisions = append(reply.Decisions, StepDecision{i, ds[i]})
+		}
+	}
+	if ds := x.Decisions(); len(ds) > 0 {
+		reply.LastDecision = &StepDecision{len(ds) - 1, ds[len(ds)-1]}
+	}
+	reply.Done = x.Done()
+	reply.Now = x.Now()
+	reply.Snapshot = x.Snapshot()
+	reply.Detail = x.Detail()
+	reply.Events = reply.Detail.Events
+	reply.Timeline = x.SoFar()
+	writeJSON(w, http.StatusOK, reply)
+}
+
+// stepsOf takes "steps" out of a request object (the other members are
+// simulate's, read by readRequest from the body stepsOf puts back).
+func (s *server) stepsOf(w http.ResponseWriter, r *http.Request) (int, error) {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.maxBody))
+	var mbe *http.MaxBytesError
+	switch {
+	case errors.As(err, &mbe):
+		return 0, &statusError{http.StatusRequestEntityTooLarge, &scenario.Error{Msg: fmt.Sprintf("request body is larger than the limit of %d bytes", mbe.Limit)}}
+	case err != nil:
+		return 0, badRequest(&scenario.Error{Msg: "reading the request body: " + err.Error()})
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	var top map[string]json.RawMessage
+	if json.Unmarshal(body, &top) != nil || top["scenario"] == nil || top["steps"] == nil {
+		return 0, nil
+	}
+	var steps int
+	if err := json.Unmarshal(top["steps"], &steps); err != nil || steps < 0 || steps > MaxStepSteps {
+		return 0, badRequest(&scenario.Error{Path: "steps", Msg: fmt.Sprintf("must be a whole number of events from 0 to %d (step mode replays them from the start)", MaxStepSteps)})
+	}
+	delete(top, "steps")
+	rest, err := json.Marshal(top)
+	if err != nil {
+		return 0, badRequest(&scenario.Error{Msg: "invalid request: " + err.Error()})
+	}
+	r.Body = io.NopCloser(bytes.NewReader(rest))
+	return steps, nil
+}
