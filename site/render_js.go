@@ -138,6 +138,7 @@ func (a *App) renderToolbar() {
 			dom.GetWindow().Open("?compare=1#"+EncodeFragment(a.state.Doc), "_blank", "noopener")
 		})
 		cmp.SetAttribute("title", "Compare this scenario under the two policies its seed scenario names, in a new tab")
+		a.stepButton(b, el) // step_js.go
 		st := b.el(el, "div", "status")
 		st.SetID("status")
 		st.SetAttribute("aria-live", "polite")

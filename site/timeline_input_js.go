@@ -29,6 +29,7 @@ func (t *timelineView) listen() {
 		addListener(c, "touchmove", t.onTouch),
 		addListener(c, "touchend", func(dom.Event) { t.pinch = 0; t.drag = false }),
 	)
+	t.funcs = append(t.funcs, t.listenExplain()...) // click / Enter → explain panel (explain_js.go)
 }
 
 func (t *timelineView) localXY(ev dom.Event) (float64, float64) {
