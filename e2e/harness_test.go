@@ -27,8 +27,8 @@ import (
 var (
 	baseURL  string
 	allocCtx context.Context
-	// sent counts the bytes the server wrote (compressed when the browser
-	// asked for it): the page's total transfer size.
+	// sent counts the body bytes the server wrote (compressed when the
+	// browser asked for it): the page's total transfer size.
 	sent atomic.Int64
 	// shotDir receives screenshots.
 	shotDir string
@@ -92,8 +92,8 @@ func chromiumPath() string {
 	return "/usr/bin/chromium"
 }
 
-// staticHandler serves dist/ with the right types, gzip (precompressed
-// .gz files when present) and a byte counter.
+// staticHandler serves dist/ with the right types, brotli or gzip
+// (precompressed .br/.gz files when present) and a byte counter.
 func staticHandler(dir string) http.Handler {
 	fs := http.FileServer(http.Dir(dir))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -111,12 +111,24 @@ func staticHandler(dir string) http.Handler {
 		w.Header().Set("Cache-Control", "no-cache")
 		cw := &countingWriter{ResponseWriter: w}
 		defer func() { logf("%s %s %d bytes", r.Method, p, cw.n) }()
+		w.Header().Add("Vary", "Accept-Encoding")
+		// A precompressed brotli sibling (./build.sh build makes them) when
+		// the browser asks for br, as `schedplay serve` does.
+		if strings.Contains(r.Header.Get("Accept-Encoding"), "br") && p != "/" {
+			if br, err := os.Open(filepath.Join(dir, filepath.FromSlash(p)) + ".br"); err == nil {
+				defer br.Close()
+				if st, err := br.Stat(); err == nil {
+					w.Header().Set("Content-Encoding", "br")
+					http.ServeContent(cw, r, p, st.ModTime(), br) // honours If-Modified-Since
+					return
+				}
+			}
+		}
 		if !strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {
 			fs.ServeHTTP(cw, r)
 			return
 		}
 		w.Header().Set("Content-Encoding", "gzip")
-		w.Header().Add("Vary", "Accept-Encoding")
 		if gz, err := os.Open(filepath.Join(dir, filepath.FromSlash(p)) + ".gz"); err == nil && p != "/" {
 			defer gz.Close()
 			if st, err := gz.Stat(); err == nil {

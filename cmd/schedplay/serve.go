@@ -76,8 +76,8 @@ var contentTypes = map[string]string{
 	".png":  "image/png",
 }
 
-// staticHandler serves files from dir, preferring a precompressed .gz
-// sibling when the client accepts gzip.
+// staticHandler serves files from dir, preferring a precompressed sibling
+// the client accepts: .br (brotli, built by ./build.sh build) over .gz.
 func staticHandler(dir string) http.Handler {
 	files := http.FileServer(http.Dir(dir))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -97,26 +97,39 @@ func staticHandler(dir string) http.Handler {
 		// Revalidate every time: a rebuilt dist/ is seen at once, an
 		// unchanged one costs a 304 (the spare engine worker reloads app.wasm).
 		w.Header().Set("Cache-Control", "no-cache")
-		if acceptsGzip(r) {
-			gz := filepath.Join(dir, filepath.FromSlash(p)+".gz")
-			if st, err := os.Stat(gz); err == nil && !st.IsDir() {
-				f, err := os.Open(gz)
-				if err == nil {
-					defer f.Close()
-					w.Header().Set("Content-Encoding", "gzip")
-					http.ServeContent(w, r, p, st.ModTime(), f)
-					return
-				}
+		for _, pc := range precompressed {
+			if !accepts(r, pc.encoding) {
+				continue
 			}
+			name := filepath.Join(dir, filepath.FromSlash(p)+pc.suffix)
+			st, err := os.Stat(name)
+			if err != nil || st.IsDir() {
+				continue
+			}
+			f, err := os.Open(name)
+			if err != nil {
+				continue
+			}
+			defer f.Close()
+			w.Header().Set("Content-Encoding", pc.encoding)
+			http.ServeContent(w, r, p, st.ModTime(), f)
+			return
 		}
 		files.ServeHTTP(w, r)
 	})
 }
 
-func acceptsGzip(r *http.Request) bool {
+// precompressed lists the sibling files staticHandler looks for, best first.
+var precompressed = []struct{ encoding, suffix string }{
+	{"br", ".br"},
+	{"gzip", ".gz"},
+}
+
+// accepts says whether the request's Accept-Encoding allows enc (q=0 refuses).
+func accepts(r *http.Request, enc string) bool {
 	for _, part := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
-		enc, q, _ := strings.Cut(strings.TrimSpace(part), ";")
-		if strings.EqualFold(strings.TrimSpace(enc), "gzip") && strings.TrimSpace(q) != "q=0" {
+		name, q, _ := strings.Cut(strings.TrimSpace(part), ";")
+		if strings.EqualFold(strings.TrimSpace(name), enc) && strings.ReplaceAll(strings.TrimSpace(q), " ", "") != "q=0" {
 			return true
 		}
 	}

@@ -180,6 +180,9 @@ func TestServeHandler(t *testing.T) {
 	zw.Write([]byte("\x00asm-raw"))
 	zw.Close()
 	os.WriteFile(filepath.Join(dir, "build", "app.wasm.gz"), gz.Bytes(), 0o644)
+	// The server never decodes a sibling: any bytes stand for brotli.
+	br := []byte("brotli-bytes")
+	os.WriteFile(filepath.Join(dir, "build", "app.wasm.br"), br, 0o644)
 	os.WriteFile(filepath.Join(dir, "build", "worker.mjs"), []byte("export default {}"), 0o644)
 	ps, _ := presets.Load()
 	h := serveHandler(ps, dir)
@@ -191,7 +194,10 @@ func TestServeHandler(t *testing.T) {
 	}{
 		{"GET", "/", "", 200, "text/html; charset=utf-8", "", "<html>hi</html>"},
 		{"GET", "/build/app.wasm", "", 200, "application/wasm", "", "\x00asm-raw"},
-		{"GET", "/build/app.wasm", "gzip, br", 200, "application/wasm", "gzip", ""},
+		{"GET", "/build/app.wasm", "gzip, br", 200, "application/wasm", "br", ""},
+		{"GET", "/build/app.wasm", "gzip, deflate, br, zstd", 200, "application/wasm", "br", ""},
+		{"GET", "/build/app.wasm", "gzip", 200, "application/wasm", "gzip", ""},
+		{"GET", "/build/app.wasm", "br;q=0, gzip", 200, "application/wasm", "gzip", ""},
 		{"GET", "/build/app.wasm", "gzip;q=0", 200, "application/wasm", "", "\x00asm-raw"},
 		{"GET", "/build/worker.mjs", "gzip", 200, "text/javascript; charset=utf-8", "", "export default {}"},
 		{"GET", "/api/v1/presets", "", 200, "application/json; charset=utf-8", "", ""},
@@ -221,6 +227,9 @@ func TestServeHandler(t *testing.T) {
 		}
 		if tt.encoding == "gzip" && !bytes.Equal(rec.Body.Bytes(), gz.Bytes()) {
 			t.Errorf("%s: gzip body differs from the .gz file", tt.url)
+		}
+		if tt.encoding == "br" && !bytes.Equal(rec.Body.Bytes(), br) {
+			t.Errorf("%s: brotli body differs from the .br file", tt.url)
 		}
 		if tt.body != "" && rec.Body.String() != tt.body {
 			t.Errorf("%s: body %q; want %q", tt.url, rec.Body, tt.body)
