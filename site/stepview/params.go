@@ -1,0 +1,143 @@
+package stepview
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"schedplay/engine/scenario"
+	"schedplay/engine/sim"
+	"schedplay/presets"
+)
+
+// Limits, the same as the endpoint's (site/api.MaxStepCPUs, MaxStepSteps).
+const (
+	MaxCPUs  = 64
+	MaxSteps = 200_000
+)
+
+// Request is what the address asks the step view for.
+type Request struct {
+	// Preset is ?preset=NAME, Share the #s= payload (Share wins).
+	Preset, Share string
+	// Steps is ?n=N: the number of events to start at (0 = the start).
+	Steps int
+}
+
+// Wanted reports whether the address opens the step view: ?step=1, and
+// neither the embed nor the compare view.
+func Wanted(search string) bool {
+	q, err := url.ParseQuery(strings.TrimPrefix(search, "?"))
+	return err == nil && q.Get("step") == "1" && q.Get("embed") != "1" && !q.Has("compare")
+}
+
+// ParseURL reads the request from location.search and location.hash.
+func ParseURL(search, hash string) (Request, error) {
+	q, err := url.ParseQuery(strings.TrimPrefix(search, "?"))
+	if err != nil {
+		return Request{}, fmt.Errorf("the address's query cannot be read: %v", err)
+	}
+	r := Request{Preset: q.Get("preset")}
+	for _, part := range strings.Split(strings.TrimPrefix(hash, "#"), "&") {
+		if v, ok := strings.CutPrefix(part, "s="); ok {
+			r.Share = v
+		}
+	}
+	if n := q.Get("n"); n != "" {
+		v, err := strconv.Atoi(n)
+		if err != nil || v < 0 || v > MaxSteps {
+			return r, fmt.Errorf("?n=%s: the event to start at must be a whole number from 0 to %d", n, MaxSteps)
+		}
+		r.Steps = v
+	}
+	if r.Share == "" && r.Preset == "" {
+		return r, errors.New("no scenario: add #s=… (a share link) or ?preset=NAME")
+	}
+	return r, nil
+}
+
+// Load returns the scenario the request names.
+func (r Request) Load(ps *presets.Set) (*scenario.Scenario, error) {
+	if r.Share != "" {
+		return scenario.DecodeShare(r.Share)
+	}
+	return scenario.FromReference(r.Preset, ps)
+}
+
+// Link is the address of the step view at n events for a share payload.
+func Link(base string, n int, share string) string {
+	u := base + "?step=1"
+	if n > 0 {
+		u += "&n=" + strconv.Itoa(n)
+	}
+	return u + "#s=" + share
+}
+
+// MachineCPUs counts a resolved machine's CPUs and says politely when
+// step mode cannot show it.
+func MachineCPUs(r *scenario.Resolved) (int, error) {
+	n := r.Machine.Nodes * r.Machine.CoresPerNode * r.Machine.ThreadsPerCore
+	if n > MaxCPUs {
+		return n, fmt.Errorf("step mode shows every runqueue, so it runs on machines of at most %d CPUs; this machine has %d. Try a smaller machine (e.g. hikey960), or click a slice in the playground's timeline for the decision that put it there", MaxCPUs, n)
+	}
+	return n, nil
+}
+
+// Body is a POST /api/v1/step request: the scenario document and the
+// number of events to replay.
+func Body(doc []byte, steps int) string {
+	b, _ := json.Marshal(struct {
+		Scenario json.RawMessage `json:"scenario"`
+		Steps    int             `json:"steps"`
+	}{doc, steps})
+	return string(b)
+}
+
+// Decision is a placement decision with its index in the run's list.
+type Decision struct {
+	Index int `json:"index"`
+	sim.Decision
+}
+
+// Reply is the body of a POST /api/v1/step reply (site/api.StepReply).
+type Reply struct {
+	Steps        int             `json:"steps"`
+	Events       int64           `json:"events"`
+	Done         bool            `json:"done"`
+	Now          int64           `json:"now"`
+	Event        *sim.StepEvent  `json:"event"`
+	Decisions    []Decision      `json:"decisions"`
+	LastDecision *Decision       `json:"last_decision"`
+	Recent       []sim.StepEvent `json:"recent"`
+	Snapshot     sim.Snapshot    `json:"snapshot"`
+	Detail       sim.Detail      `json:"detail"`
+	Timeline     *sim.Timeline   `json:"timeline"`
+}
+
+// DecodeReply reads a step reply.
+func DecodeReply(body string) (*Reply, error) {
+	var r Reply
+	if err := json.Unmarshal([]byte(body), &r); err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+// Next is the event count an action asks for from n: "step" n+1, "step10"
+// n+10, "back" n−1, "reset" 0, clamped to 0..MaxSteps.
+func Next(n int, action string) int {
+	switch action {
+	case "step":
+		n++
+	case "step10":
+		n += 10
+	case "back":
+		n--
+	case "reset":
+		n = 0
+	}
+	return min(max(n, 0), MaxSteps)
+}

@@ -1,0 +1,211 @@
+//go:build js && wasm
+
+package stepview
+
+import (
+	"fmt"
+	"strings"
+
+	"honnef.co/go/js/dom/v2"
+
+	"schedplay/engine/explain"
+	"schedplay/engine/sim"
+	"schedplay/site/viewkit"
+)
+
+// renderEvent shows the last event, the placement decisions it recorded
+// and the run's latest decision (the last domain walk), in kernel
+// vocabulary with linked function names.
+func (v *view) renderEvent(r *Reply, tasks []sim.TaskInfo) {
+	if v.pathB != nil {
+		v.pathB.Release()
+	}
+	v.pathB = viewkit.NewB()
+	b := v.pathB
+	box := v.eventBox
+	viewkit.Clear(box)
+	b.Text(box, "h2", "", "Last event")
+	if r.Event == nil {
+		b.Text(box, "p", "muted", "The start: nothing has happened yet. Step runs the first event (usually the fork of the workload's tasks).")
+	} else {
+		p := b.Text(box, "p", "step-event-line", EventText(*r.Event))
+		p.SetID("step-event-text")
+		p.SetAttribute("data-kind", r.Event.Kind)
+	}
+	shown := map[int]bool{}
+	for _, d := range r.Decisions {
+		shown[d.Index] = true
+		v.decision(b, box, fmt.Sprintf("Placement decision %d, made by this event", d.Index+1), d, tasks)
+	}
+	if d := r.LastDecision; d != nil && !shown[d.Index] {
+		v.decision(b, box, fmt.Sprintf("The latest placement decision so far (%d, at %s): the last domain walk", d.Index+1, explain.FormatNs(d.At)), *d, tasks)
+	}
+	if len(r.Decisions) > 0 || r.LastDecision != nil {
+		b.Text(box, "p", "muted small", "Each step shows what it settled on; the simulator records the CPU a scan chose (or why it stopped), a balance pass's domain, busiest group and group_type, not every CPU scanned nor the group statistics.")
+	}
+	v.kernelBox = b.El(box, "div", "kernel-entry")
+	v.kernelBox.SetID("step-kernel")
+	v.kernelBox.SetAttribute("role", "region")
+	v.kernelBox.SetAttribute("aria-live", "polite")
+}
+
+// decision draws one decision as explain.Describe's lines.
+func (v *view) decision(b *viewkit.B, parent dom.Element, title string, d Decision, tasks []sim.TaskInfo) {
+	wrap := b.El(parent, "div", "step-decision")
+	wrap.SetAttribute("data-index", fmt.Sprint(d.Index))
+	wrap.SetAttribute("data-kind", d.Kind)
+	b.Text(wrap, "h3", "", title)
+	ol := b.El(wrap, "ol", "div-path")
+	for _, line := range explain.Describe(d.Decision, tasks) {
+		li := b.El(ol, "li", "")
+		for _, seg := range line {
+			if seg.Func == "" {
+				b.Text(li, "span", "", seg.Text)
+				continue
+			}
+			a := b.Link(li, "kernel", explain.KernelLink(seg.Anchor), seg.Text)
+			a.SetAttribute("target", "_blank")
+			a.SetAttribute("rel", "noopener")
+			a.SetAttribute("data-func", seg.Func)
+			a.SetAttribute("title", seg.Func+"() in docs/KERNEL-MAP.md")
+			anchor := seg.Anchor
+			b.On(a, "click", func(ev dom.Event) {
+				if viewkit.EvBool(ev, "ctrlKey") || viewkit.EvBool(ev, "metaKey") || viewkit.EvBool(ev, "shiftKey") {
+					return
+				}
+				ev.PreventDefault()
+				go v.showKernelEntry(anchor)
+			})
+		}
+	}
+}
+
+// showKernelEntry shows a function's KERNEL-MAP.md entry under the
+// decisions; when the file cannot be read, the link opens instead.
+func (v *view) showKernelEntry(anchor string) {
+	if v.kernelMap == "" {
+		md, err := viewkit.FetchText(explain.KernelMapURL)
+		if err != nil {
+			dom.GetWindow().Open(explain.KernelLink(anchor), "_blank", "noopener")
+			return
+		}
+		v.kernelMap = md
+	}
+	box := v.kernelBox
+	viewkit.Clear(box)
+	box.SetAttribute("data-anchor", anchor)
+	title, body, ok := explain.KernelEntry(v.kernelMap, anchor)
+	if !ok {
+		v.pathB.Text(box, "p", "muted", "KERNEL-MAP.md has no entry for "+anchor+"().")
+		return
+	}
+	v.pathB.Text(box, "h3", "kernel", title)
+	p := v.pathB.El(box, "p", "")
+	for i, part := range strings.Split(body, "`") {
+		if i%2 == 1 {
+			v.pathB.Text(p, "code", "", part)
+		} else {
+			v.pathB.Text(p, "span", "", part)
+		}
+	}
+	l := v.pathB.Link(box, "small", explain.KernelLink(anchor), "Open KERNEL-MAP.md")
+	l.SetAttribute("target", "_blank")
+	l.SetAttribute("rel", "noopener")
+}
+
+// renderRunqueues draws the runqueue table, rows that changed since the
+// previous step highlighted.
+func (v *view) renderRunqueues(r *Reply) {
+	b := v.b
+	box := v.rqBox
+	viewkit.Clear(box)
+	b.Text(box, "h2", "", "Runqueues")
+	rows := Rows(r.Detail)
+	changed := Changed(v.rows, rows)
+	if v.rows == nil {
+		changed = map[int]bool{}
+	}
+	v.rows = rows
+	wrap := b.El(box, "div", "delta-wrap")
+	tbl := b.El(wrap, "table", "cmp-table step-table")
+	tbl.SetID("runqueues")
+	tr := b.El(b.El(tbl, "thead", ""), "tr", "")
+	for _, h := range []string{"CPU", "running (rq->curr)", "queued, earliest deadline first", "state"} {
+		b.Text(tr, "th", "", h)
+	}
+	tbody := b.El(tbl, "tbody", "")
+	for _, row := range rows {
+		cls := ""
+		if changed[row.CPU] {
+			cls = "changed"
+		}
+		tr := b.El(tbody, "tr", cls)
+		tr.SetAttribute("data-cpu", fmt.Sprint(row.CPU))
+		tr.SetAttribute("data-key", row.Key)
+		b.Text(tr, "th", "", fmt.Sprint(row.CPU))
+		b.Text(tr, "td", "mono", row.Curr)
+		q := b.El(tr, "td", "mono")
+		if len(row.Queued) == 0 {
+			b.Text(q, "span", "muted", "–")
+		}
+		for _, e := range row.Queued {
+			b.Text(q, "div", "", e)
+		}
+		b.Text(tr, "td", "small", row.State)
+	}
+	b.Text(box, "p", "muted small", "v = se->vruntime, d = se->deadline (virtual ns), lag = avg_vruntime(cfs_rq) − vruntime: an entity is eligible when its lag is ≥ 0, and pick_eevdf() runs the eligible one with the earliest deadline. Values are as of the runqueue's last update_curr(). Highlighted rows changed in the last step.")
+}
+
+// renderSide draws the LLCs' idle-core state and the recent events.
+func (v *view) renderSide(r *Reply) {
+	b := v.b
+	viewkit.Clear(v.llcBox)
+	b.Text(v.llcBox, "h2", "", "Idle cores")
+	ul := b.El(v.llcBox, "ul", "step-llcs")
+	for _, l := range r.Detail.LLCs {
+		li := b.Text(ul, "li", "mono", LLCText(l))
+		li.SetAttribute("data-llc", fmt.Sprint(l.ID))
+	}
+	b.Text(v.llcBox, "p", "small", fmt.Sprintf("rd->overloaded = %v · %d placement decisions so far", r.Detail.Overloaded, r.Detail.Decisions))
+	b.Text(v.llcBox, "p", "muted small", "has_idle_cores is the LLC's hint (sched_domain_shared): set when a core went idle, cleared when select_idle_cpu() scanned and found no idle core.")
+	viewkit.Clear(v.recentBox)
+	b.Text(v.recentBox, "h2", "", "Recent events")
+	ol := b.El(v.recentBox, "ol", "step-recent-list")
+	ol.SetID("step-recent-list")
+	if len(r.Recent) == 0 {
+		b.Text(ol, "li", "muted", "none yet")
+	}
+	for i := len(r.Recent) - 1; i >= 0; i-- {
+		b.Text(ol, "li", "mono small", EventText(r.Recent[i]))
+	}
+}
+
+// stepCSS styles the view beyond views.css (kept here so the shared
+// stylesheets need no change).
+const stepCSS = `
+.step-ctl { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; margin-top: 6px; }
+.step-counter { font-family: ui-monospace, monospace; font-weight: 600; padding: 2px 8px; background: var(--chip); border-radius: 4px; }
+.step-grid { display: grid; grid-template-columns: minmax(0, 2fr) minmax(0, 1fr); }
+@media (max-width: 900px) { .step-grid { grid-template-columns: 1fr; } }
+.step-table td.mono, .step-page .mono { font-family: ui-monospace, monospace; font-size: 12px; }
+.step-table td { white-space: normal; vertical-align: top; }
+.step-table tr.changed { background: color-mix(in srgb, var(--accent) 14%, transparent); }
+.step-event-line { font-family: ui-monospace, monospace; font-weight: 600; }
+.step-decision h3 { font-size: 14px; margin: 8px 0 2px; }
+.step-page ol.div-path { margin: 2px 0; padding-left: 22px; font-family: ui-monospace, monospace; font-size: 13px; }
+.step-page ol.div-path a.kernel { color: var(--code); }
+.step-llcs { padding-left: 18px; margin: 4px 0; }
+.step-recent-list { padding-left: 0; list-style: none; margin: 4px 0; max-height: 320px; overflow: auto; }
+`
+
+// ensureCSS adds the view's <style> once.
+func ensureCSS() {
+	d := dom.GetWindow().Document()
+	if d.GetElementByID("step-css") != nil {
+		return
+	}
+	st := d.CreateElement("style")
+	st.SetID("step-css")
+	st.SetTextContent(stepCSS)
+	d.QuerySelector("head").AppendChild(st)
+}
