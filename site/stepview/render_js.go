@@ -126,7 +126,7 @@ func (v *view) renderRunqueues(r *Reply) {
 		changed = map[int]bool{}
 	}
 	v.rows = rows
-	wrap := b.El(box, "div", "delta-wrap")
+	wrap := b.El(box, "div", "step-rq-wrap")
 	tbl := b.El(wrap, "table", "cmp-table step-table")
 	tbl.SetID("runqueues")
 	tr := b.El(b.El(tbl, "thead", ""), "tr", "")
@@ -188,6 +188,7 @@ const stepCSS = `
 .step-grid { display: grid; grid-template-columns: minmax(0, 2fr) minmax(0, 1fr); }
 @media (max-width: 900px) { .step-grid { grid-template-columns: 1fr; } }
 .step-table td.mono, .step-page .mono { font-family: ui-monospace, monospace; font-size: 12px; }
+.step-rq-wrap { overflow-x: auto; }
 .step-table td { white-space: normal; vertical-align: top; }
 .step-table tr.changed { background: color-mix(in srgb, var(--accent) 14%, transparent); }
 .step-event-line { font-family: ui-monospace, monospace; font-weight: 600; }
