@@ -99,6 +99,14 @@ func TestExplainPanel(t *testing.T) {
 	if explainOpen(t, ctx) {
 		t.Error("Escape did not close the keyboard-opened panel")
 	}
+	// A new run makes an open explanation stale: the panel closes.
+	run(t, ctx, "Enter on the timeline", chromedp.Focus("#timeline", chromedp.ByQuery), chromedp.KeyEvent(kb.Enter))
+	if !explainOpen(t, ctx) {
+		t.Fatal("Enter did not reopen the panel")
+	}
+	var closed bool
+	run(t, ctx, "run again and wait for the panel to close", chromedp.Click("#run", chromedp.ByQuery),
+		chromedp.Poll(`document.getElementById("explain-panel").hidden`, &closed, chromedp.WithPollingTimeout(30*time.Second)))
 }
 
 // stepState is the counter and every runqueue row's content.

@@ -30,6 +30,7 @@ type explainer struct {
 	funcs        []js.Func // the panel content's listeners
 	downX, downY float64
 	kernelMap    string
+	res          *sim.Result // the run the open panel explains
 }
 
 // listenExplain mounts the (hidden) panel and the "why?" button and
@@ -58,6 +59,7 @@ func (t *timelineView) listenExplain() []js.Func {
 	if help := t.a.doc.GetElementByID("timeline-help"); help != nil {
 		help.SetTextContent(help.TextContent() + " Click a slice, or press Enter on the timeline, for the decision that put it there; Escape closes.")
 	}
+	out = append(out, x.watchRuns())
 	c := t.canvas
 	c.SetAttribute("aria-label", c.GetAttribute("aria-label")+" Enter explains the slice under the pointer (or the first in view), Escape closes the explanation.")
 	out = append(out,
@@ -80,6 +82,26 @@ func (t *timelineView) listenExplain() []js.Func {
 		}),
 	)
 	return out
+}
+
+// watchRuns closes the panel when the timeline is redrawn for another
+// run (an edit re-ran the scenario): the explanation would be stale. It
+// observes the canvas's data-* attributes, which every draw sets.
+func (x *explainer) watchRuns() js.Func {
+	fn := js.FuncOf(func(js.Value, []js.Value) any {
+		guard(func(dom.Event) {
+			if x.res != nil && x.t.a.state.Run.Result != x.res {
+				x.res = nil
+				x.close(false)
+			}
+		})(nil)
+		return nil
+	})
+	obs := js.Global().Get("MutationObserver").New(fn)
+	opts := js.Global().Get("Object").New()
+	opts.Set("attributes", true)
+	obs.Call("observe", x.t.canvas.Underlying(), opts)
+	return fn
 }
 
 // timeline is the drawn run's timeline, or nil.
@@ -154,6 +176,7 @@ func (x *explainer) open(cpu, idx int, focus bool) {
 	}
 	releaseAll(x.funcs)
 	x.funcs = nil
+	x.res = x.t.a.state.Run.Result
 	p := x.panel
 	viewkit.Clear(p)
 	p.RemoveAttribute("hidden")
