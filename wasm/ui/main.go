@@ -1,7 +1,7 @@
 //go:build js && wasm
 
 // Command ui is the schedplay page: the embed view (?embed=1), the compare
-// view (?compare=…) or the playground, built on #root; the Go program stays
+// view (?compare=…), the step view (?step=1) or the playground, built on #root; the Go program stays
 // alive to serve its event handlers. The embed check comes first because the
 // playground reads localStorage, which an embed must never touch.
 package main
@@ -10,10 +10,11 @@ import (
 	"schedplay/site"
 	"schedplay/site/compareview"
 	"schedplay/site/embedview"
+	"schedplay/site/stepview"
 )
 
 func main() {
-	if !embedview.Start() && !compareview.Start() {
+	if !embedview.Start() && !compareview.Start() && !stepview.Start() {
 		app := site.New()
 		app.Start()
 	}
