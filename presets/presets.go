@@ -18,6 +18,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"sync"
 )
 
 //go:embed machine policy workload scenario
@@ -65,10 +66,27 @@ type Preset struct {
 	Compare []string `json:"compare,omitempty"`
 }
 
-// Set is the loaded, validated collection of presets. The zero value is empty.
+// Set is the collection of presets. The zero value is empty. Load (the
+// embedded files) lists the files and decodes each one the first time it
+// is asked for: a request that names three presets decodes three files,
+// which matters where every request starts a fresh process (the engine
+// Web Worker). LoadFS decodes every file at once. Either way a file is
+// decoded strictly, and the embedded ones are all checked by this
+// package's tests (TestEmbeddedPresetsValid).
 type Set struct {
-	list   []Preset
+	fsys   fs.FS
+	list   []*entry
 	byName map[Kind]map[string]int
+}
+
+// entry is one preset file, decoded on first use.
+type entry struct {
+	kind Kind
+	name string
+	file string
+	once sync.Once
+	p    Preset
+	err  error
 }
 
 // fileFormat is a preset file; exactly one body key is set.
@@ -83,16 +101,18 @@ type fileFormat struct {
 	Compare     []string        `json:"compare,omitempty"`
 }
 
-// Load reads every embedded preset file. It fails, naming the file, on a
-// malformed file, an unknown key, a missing description or body.
-func Load() (*Set, error) { return load(files) }
+// Load lists the embedded preset files; each is decoded when first used
+// (Get, All). The embedded files are valid (TestEmbeddedPresetsValid);
+// Validate decodes them all.
+func Load() (*Set, error) { return load(files, false) }
 
 // LoadFS reads preset files laid out as in this directory from fsys (tests
-// and tools use it with their own files).
-func LoadFS(fsys fs.FS) (*Set, error) { return load(fsys) }
+// and tools use it with their own files). It fails, naming the file, on a
+// malformed file, an unknown key, a missing description or body.
+func LoadFS(fsys fs.FS) (*Set, error) { return load(fsys, true) }
 
-func load(fsys fs.FS) (*Set, error) {
-	s := &Set{byName: map[Kind]map[string]int{}}
+func load(fsys fs.FS, eager bool) (*Set, error) {
+	s := &Set{fsys: fsys, byName: map[Kind]map[string]int{}}
 	for _, k := range Kinds {
 		s.byName[k] = map[string]int{}
 		names, err := fs.Glob(fsys, string(k)+"/*.json")
@@ -104,15 +124,50 @@ func load(fsys fs.FS) (*Set, error) {
 			return strings.TrimSuffix(names[i], ".json") < strings.TrimSuffix(names[j], ".json")
 		})
 		for _, fn := range names {
-			p, err := loadFile(fsys, k, fn)
-			if err != nil {
-				return nil, fmt.Errorf("preset %s: %w", fn, err)
-			}
-			s.byName[k][p.Name] = len(s.list)
-			s.list = append(s.list, p)
+			e := &entry{kind: k, name: strings.TrimSuffix(path.Base(fn), ".json"), file: fn}
+			s.byName[k][e.name] = len(s.list)
+			s.list = append(s.list, e)
+		}
+	}
+	if eager {
+		if err := s.Validate(); err != nil {
+			return nil, err
 		}
 	}
 	return s, nil
+}
+
+// Validate decodes every preset file not decoded yet and returns the first
+// error, naming the file.
+func (s *Set) Validate() error {
+	for _, e := range s.list {
+		if _, err := s.decode(e); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// decode returns the entry's preset, decoding its file once.
+func (s *Set) decode(e *entry) (Preset, error) {
+	e.once.Do(func() {
+		e.p, e.err = loadFile(s.fsys, e.kind, e.file)
+		if e.err != nil {
+			e.err = fmt.Errorf("preset %s: %w", e.file, e.err)
+		}
+	})
+	return e.p, e.err
+}
+
+// preset is decode for the accessors: an invalid file among the embedded
+// ones is a defect of the build (the package's tests fail on it), and
+// LoadFS has decoded its files already, so an error here panics.
+func (s *Set) preset(e *entry) Preset {
+	p, err := s.decode(e)
+	if err != nil {
+		panic(err)
+	}
+	return p
 }
 
 func loadFile(fsys fs.FS, k Kind, fn string) (Preset, error) {
@@ -144,19 +199,25 @@ func (s *Set) Get(k Kind, name string) (Preset, bool) {
 	if !ok {
 		return Preset{}, false
 	}
-	return s.list[i], true
+	return s.preset(s.list[i]), true
 }
 
 // Names returns the sorted names of kind k.
 func (s *Set) Names(k Kind) []string {
 	var out []string
-	for _, p := range s.list {
-		if p.Kind == k {
-			out = append(out, p.Name)
+	for _, e := range s.list {
+		if e.kind == k {
+			out = append(out, e.name)
 		}
 	}
 	return out
 }
 
 // All returns every preset, grouped by kind in Kinds order, sorted by name.
-func (s *Set) All() []Preset { return append([]Preset(nil), s.list...) }
+func (s *Set) All() []Preset {
+	var out []Preset
+	for _, e := range s.list {
+		out = append(out, s.preset(e))
+	}
+	return out
+}
