@@ -176,9 +176,9 @@ func TestPolicyChangeChangesFigures(t *testing.T) {
 		setField(t, ctx, "f-run-seed", fmt.Sprint(seed))
 		run(t, ctx, "redraw", chromedp.Poll(`window.schedplayPerf && schedplayPerf.knobToRedrawMs > 0 && document.getElementById("figures").getAttribute("data-status") === "done"`, nil, chromedp.WithPollingInterval(5*time.Millisecond)))
 		ms = append(ms, eval[float64](t, ctx, `(() => { const v = schedplayPerf.knobToRedrawMs; schedplayPerf.knobToRedrawMs = 0; return v; })()`))
-		t.Logf("knob→redraw %.0f ms: edit→post %.0f ms, round trip %.0f ms (engine %.0f ms in the worker), reply %.0f bytes decoded in %.0f ms; reply→drawn %.0f ms (render %.0f ms)",
+		t.Logf("knob→redraw %.0f ms: edit→post %.0f ms, round trip %.0f ms (engine %.0f ms in the worker, worker→main thread %.0f ms), reply %.0f bytes decoded in %.0f ms; reply→drawn %.0f ms (render %.0f ms)",
 			ms[len(ms)-1], eval[float64](t, ctx, `schedplayPerf.editToPostMs`), eval[float64](t, ctx, `schedplayPerf.roundTripMs`),
-			eval[float64](t, ctx, `schedplayPerf.engineMs`), eval[float64](t, ctx, `schedplayPerf.replyBytes`), eval[float64](t, ctx, `schedplayPerf.decodeMs`),
+			eval[float64](t, ctx, `schedplayPerf.engineMs`), eval[float64](t, ctx, `schedplayPerf.workerToMainMs || 0`), eval[float64](t, ctx, `schedplayPerf.replyBytes`), eval[float64](t, ctx, `schedplayPerf.decodeMs`),
 			eval[float64](t, ctx, `schedplayPerf.replyToDrawnMs`), eval[float64](t, ctx, `schedplayPerf.renderMs`))
 		cur = figs(t, ctx)
 	}

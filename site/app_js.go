@@ -37,7 +37,16 @@ type App struct {
 	// entryPreset is ?preset=NAME from the address the page opened with,
 	// opened once the catalog arrives.
 	entryPreset string
+	// holdUntil (ms) defers renders while a re-run that is likely to
+	// answer within renderHoldMs is pending, so the page draws once, with
+	// the result, instead of a "running" frame first; held says a render
+	// waits for the release.
+	holdUntil float64
+	held      bool
 }
+
+// renderHoldMs bounds how long a re-run holds the page's renders.
+const renderHoldMs = 120
 
 // panel is a region of the page rebuilt only when its signature changes.
 type panel struct {
@@ -246,10 +255,14 @@ func (a *App) run() {
 	}
 	// Post now, before the URL and storage work of this dispatch.
 	pending := engineStart("POST", "/api/v1/simulate", simulateBody(doc))
+	if a.gotRes && a.isSmall() {
+		a.holdRenders(t0 + renderHoldMs)
+	}
 	a.spawn(func() { a.tick(seq, t0) })
 	a.spawn(func() {
 		r := engineWait(pending)
 		setPerf("roundTripMs", nowMs()-t0)
+		defer a.releaseRenders()
 		if r.Cancelled {
 			a.dispatch(RunFailed{Seq: seq, Cancelled: true})
 			return
@@ -391,9 +404,34 @@ func (a *App) spawn(f func()) {
 	}()
 }
 
+// holdRenders defers renders until the pending run answers or until the
+// deadline (ms), whichever comes first.
+func (a *App) holdRenders(until float64) {
+	a.holdUntil = until
+	a.spawn(func() {
+		time.Sleep(time.Duration((until - nowMs()) * float64(time.Millisecond)))
+		if a.holdUntil == until {
+			a.releaseRenders()
+		}
+	})
+}
+
+// releaseRenders ends a hold and draws what was held back.
+func (a *App) releaseRenders() {
+	a.holdUntil = 0
+	if a.held {
+		a.held = false
+		a.scheduleRender()
+	}
+}
+
 // scheduleRender coalesces render requests into one animation frame.
 func (a *App) scheduleRender() {
 	if a.queued {
+		return
+	}
+	if a.holdUntil > 0 {
+		a.held = true
 		return
 	}
 	a.queued = true

@@ -1,17 +1,52 @@
 // The engine Web Worker: answers {id, method, url, body} messages by calling
 // the Go API handler (wasm/engine through syumai/workers' browser runtime).
-import handlers from "./build/worker.mjs";
+//
+// syumai/workers runs every request in a fresh Go instance (toolchain.md
+// §2): build/worker.mjs instantiates app.wasm, runs main() (Go runtime and
+// package init, presets.Load, workers.Serve) and then hands the request to
+// the binding main() registered. This file does the same steps, but starts
+// the NEXT request's instance as soon as the previous reply is sent, so a
+// request only pays for its own work. Each instance still serves exactly
+// one request.
+import "./build/wasm_exec.js";
+import { createRuntimeContext, loadModule } from "./build/runtime.mjs";
+
+// prepare instantiates app.wasm and runs main() up to workers.Serve; it
+// resolves to the binding whose handleRequest serves one request.
+async function prepare() {
+  const mod = await loadModule();
+  const go = new Go();
+  const binding = {};
+  let ready;
+  const readyPromise = new Promise((resolve) => { ready = resolve; });
+  const instance = new WebAssembly.Instance(mod, {
+    ...go.importObject,
+    workers: { ready: () => ready() },
+  });
+  go.run(instance, createRuntimeContext({ binding }));
+  await readyPromise;
+  return binding;
+}
+
+// next is the instance waiting for the next request.
+let next = prepare();
 
 self.onmessage = async (e) => {
   const { id, method, url, body } = e.data;
   const t0 = performance.now();
   try {
+    // The prepared instance, or (when requests overlap) a new one.
+    const p = next || prepare();
+    next = null;
+    const binding = await p.catch(prepare); // a failed warm-up: once more, now
     const init = { method, headers: { "content-type": "application/json" } };
     if (body != null && method !== "GET" && method !== "HEAD") init.body = body;
-    const res = await handlers.fetch(new Request(new URL(url, "http://engine.local"), init));
+    const res = await binding.handleRequest(new Request(new URL(url, "http://engine.local"), init));
     const text = await res.text();
-    self.postMessage({ id, ok: true, status: res.status, body: text, ms: performance.now() - t0 });
+    self.postMessage({ id, ok: true, status: res.status, body: text, ms: performance.now() - t0, sentAt: performance.timeOrigin + performance.now() });
   } catch (err) {
     self.postMessage({ id, ok: false, error: String((err && err.stack) || err) });
   }
+  // Warm the next request's instance while the page draws this reply.
+  if (!next) next = prepare();
 };

@@ -15,6 +15,12 @@ function spawn() {
     const p = pending.get(e.data.id);
     if (!p) return;
     pending.delete(e.data.id);
+    if (e.data.sentAt && isRun(p.msg.url)) {
+      // Time from the worker's reply to a run to its arrival here (the
+      // main thread was busy meanwhile when this is large).
+      const perf = (globalThis.schedplayPerf ??= {});
+      perf.workerToMainMs = performance.timeOrigin + performance.now() - e.data.sentAt;
+    }
     if (e.data.ok) p.resolve({ status: e.data.status, body: e.data.body, ms: e.data.ms });
     else p.resolve({ status: 0, body: JSON.stringify({ error: { message: "engine failed: " + e.data.error } }) });
   };
