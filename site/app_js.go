@@ -43,6 +43,9 @@ type App struct {
 	// waits for the release.
 	holdUntil float64
 	held      bool
+	// urlDirty says an edit's URL write (replaceState) waits for the
+	// held render.
+	urlDirty bool
 }
 
 // renderHoldMs bounds how long a re-run holds the page's renders.
@@ -134,7 +137,15 @@ func (a *App) dispatch(act Action) {
 		if _, p := act.(SelectPreset); p {
 			push = true
 		}
-		a.syncURL(push)
+		if a.holdUntil > 0 && !push {
+			// Encoding the link takes the main thread for a while: write
+			// an edit's link after the re-run's result is drawn (a
+			// discrete choice gets its history entry at once).
+			a.urlDirty = true
+		} else {
+			a.urlDirty = false
+			a.syncURL(push)
+		}
 	}
 	a.scheduleRender()
 }
@@ -248,16 +259,16 @@ func (a *App) run() {
 	seq := a.runSeq
 	doc := a.state.Doc.Canonical()
 	cpus, _ := a.state.CPUs()
-	a.dispatch(RunStarted{Seq: seq})
 	t0 := nowMs()
+	if a.gotRes && a.isSmall() {
+		a.holdRenders(t0 + renderHoldMs)
+	}
+	a.dispatch(RunStarted{Seq: seq})
 	if a.editAt > 0 {
 		setPerf("editToPostMs", t0-a.editAt)
 	}
 	// Post now, before the URL and storage work of this dispatch.
 	pending := engineStart("POST", "/api/v1/simulate", simulateBody(doc))
-	if a.gotRes && a.isSmall() {
-		a.holdRenders(t0 + renderHoldMs)
-	}
 	a.spawn(func() { a.tick(seq, t0) })
 	a.spawn(func() {
 		r := engineWait(pending)
@@ -416,13 +427,28 @@ func (a *App) holdRenders(until float64) {
 	})
 }
 
-// releaseRenders ends a hold and draws what was held back.
+// releaseRenders ends a hold and draws what was held back (the held URL
+// write follows the render).
 func (a *App) releaseRenders() {
 	a.holdUntil = 0
 	if a.held {
 		a.held = false
 		a.scheduleRender()
+	} else if a.urlDirty && !a.queued {
+		a.flushURLSoon()
 	}
+}
+
+// flushURLSoon writes a held URL in a task of its own, after the frame
+// being drawn is on screen.
+func (a *App) flushURLSoon() {
+	a.spawn(func() {
+		time.Sleep(time.Millisecond)
+		if a.urlDirty && a.holdUntil == 0 {
+			a.urlDirty = false
+			a.syncURL(false)
+		}
+	})
 }
 
 // scheduleRender coalesces render requests into one animation frame.
@@ -444,5 +470,8 @@ func (a *App) scheduleRender() {
 			}
 		}()
 		a.render()
+		if a.urlDirty && a.holdUntil == 0 {
+			a.flushURLSoon()
+		}
 	})
 }
