@@ -170,7 +170,7 @@ func TestPolicyChangeChangesFigures(t *testing.T) {
 	// Knob → redraw for hikey960-dynamiq + sysbench-cpu: flip the seed.
 	var ms []float64
 	cur := after
-	for seed := 2; seed <= 8; seed++ {
+	for seed := 2; seed <= 12; seed++ {
 		click(t, ctx, "#tab-run")
 		run(t, ctx, "run tab", chromedp.WaitVisible("#f-run-seed", chromedp.ByQuery))
 		setField(t, ctx, "f-run-seed", fmt.Sprint(seed))
@@ -187,6 +187,10 @@ func TestPolicyChangeChangesFigures(t *testing.T) {
 	sort.Float64s(ms)
 	t.Logf("MEASURE knob-to-redraw (hikey960-dynamiq + sysbench-cpu, seed edits, live): median %.0f ms, min %.0f, max %.0f (n=%d)",
 		ms[len(ms)/2], ms[0], ms[len(ms)-1], len(ms))
+	// Issue #6: a knob change redraws the timeline in under 100 ms.
+	if med := ms[len(ms)/2]; med >= 100 {
+		t.Errorf("knob-to-redraw median %.0f ms, over the 100 ms target", med)
+	}
 }
 
 func TestShareLinkReproducesScenario(t *testing.T) {
