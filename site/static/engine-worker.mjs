@@ -7,14 +7,25 @@
 // the binding main() registered. This file does the same steps, but starts
 // the NEXT request's instance as soon as the previous reply is sent, so a
 // request only pays for its own work. Each instance still serves exactly
-// one request.
+// one request. The page posts the compiled module ({module}) first.
 import "./build/wasm_exec.js";
-import { createRuntimeContext, loadModule } from "./build/runtime.mjs";
+
+// syumai/workers' Go side calls this global (build/worker.mjs defines it).
+globalThis.tryCatch = (fn) => {
+  try {
+    return { result: fn() };
+  } catch (e) {
+    return { error: e };
+  }
+};
+
+let gotModule, moduleFailed;
+const engineModule = new Promise((resolve, reject) => { gotModule = resolve; moduleFailed = reject; });
 
 // prepare instantiates app.wasm and runs main() up to workers.Serve; it
 // resolves to the binding whose handleRequest serves one request.
 async function prepare() {
-  const mod = await loadModule();
+  const mod = await engineModule;
   const go = new Go();
   const binding = {};
   let ready;
@@ -23,15 +34,29 @@ async function prepare() {
     ...go.importObject,
     workers: { ready: () => ready() },
   });
-  go.run(instance, createRuntimeContext({ binding }));
+  // syumai's runtime context for the browser is just the binding.
+  go.run(instance, { binding });
   await readyPromise;
   return binding;
 }
 
 // next is the instance waiting for the next request.
-let next = prepare();
+let next = warm();
+
+// warm starts preparing an instance (a failure is reported to the request
+// that takes it).
+function warm() {
+  const p = prepare();
+  p.catch(() => {});
+  return p;
+}
 
 self.onmessage = async (e) => {
+  if (e.data.module || e.data.moduleError) {
+    if (e.data.module) gotModule(e.data.module);
+    else moduleFailed(new Error("could not load the engine (app.wasm): " + e.data.moduleError));
+    return;
+  }
   const { id, method, url, body } = e.data;
   const t0 = performance.now();
   try {
@@ -48,5 +73,5 @@ self.onmessage = async (e) => {
     self.postMessage({ id, ok: false, error: String((err && err.stack) || err) });
   }
   // Warm the next request's instance while the page draws this reply.
-  if (!next) next = prepare();
+  if (!next) next = warm();
 };

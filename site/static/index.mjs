@@ -2,16 +2,19 @@
 // The engine (wasm/engine behind syumai/workers) answers Requests; every
 // request runs in a fresh Go instance. A new simulate/compare request
 // cancels a running one by terminating its worker; a warm spare worker
-// (created once the first one has loaded app.wasm, so it comes from the
-// HTTP cache) takes over so the next run starts at once.
+// takes over so the next run starts at once. app.wasm is fetched and
+// compiled once, here, and the compiled WebAssembly.Module is posted to
+// every worker (no second download or compile for the spare, and the
+// workers share the code the engine's hot functions tier up to).
 const workerURL = new URL("./engine-worker.mjs", import.meta.url);
+const engineModule = WebAssembly.compileStreaming(fetch(new URL("./build/app.wasm", import.meta.url)));
 const pending = new Map();
 let seq = 0, runW = null, spareW = null;
 
 function spawn() {
   const w = new Worker(workerURL, { type: "module" });
+  engineModule.then((module) => w.postMessage({ module }), (err) => w.postMessage({ moduleError: String(err) }));
   w.onmessage = (e) => {
-    if (!spareW && w === runW) spareW = spawn();
     const p = pending.get(e.data.id);
     if (!p) return;
     pending.delete(e.data.id);
@@ -67,6 +70,7 @@ globalThis.engineCancel = () => {
 // engineFetch(method, url, body) → Promise<{status, body, ms, cancelled}>.
 globalThis.engineFetch = (method, url, body) => new Promise((resolve) => {
   if (!runW) runW = spawn();
+spareW = spawn();
   if (isRun(url)) globalThis.engineCancel();
   const w = isRun(url) ? runW : (spareW || runW);
   const id = ++seq;
@@ -76,6 +80,7 @@ globalThis.engineFetch = (method, url, body) => new Promise((resolve) => {
 });
 
 runW = spawn();
+spareW = spawn();
 
 const go = new Go();
 const wasmURL = new URL("./ui/ui.wasm", import.meta.url);
