@@ -445,7 +445,7 @@ func TestWorkloadErrorAtFieldAndCancel(t *testing.T) {
 	t.Logf("field issue: %q", text(t, ctx, "#f-workload-groups-0-program-issue"))
 	shot(t, ctx, "workload-error")
 	// A long run can be cancelled, and a new run replaces a stale one.
-	open(t, ctx, "/?preset=vera-sched-pipe")
+	open(t, ctx, longRunPath(t))
 	run(t, ctx, "running", chromedp.Poll(`document.getElementById("figures").getAttribute("data-status") === "running"`, nil))
 	start := time.Now()
 	click(t, ctx, "#cancel")
@@ -455,6 +455,27 @@ func TestWorkloadErrorAtFieldAndCancel(t *testing.T) {
 	if st := waitResult(t, ctx); st != "done" {
 		t.Errorf("the next run after a cancel: %s", st)
 	}
+}
+
+// longRunPath opens a scenario that simulates for many seconds: Vera's
+// sched pipe with a million ping-pong loops (the preset has 5000).
+func longRunPath(t *testing.T) string {
+	t.Helper()
+	loop := func(first bool) string {
+		a, b := `{"compute": "1us"}, {"send": "ab", "sync": true}, {"recv": "ba"}`, `{"recv": "ab"}, {"compute": "1us"}, {"send": "ba", "sync": true}`
+		if !first {
+			a = b
+		}
+		return `[{"repeat": 1000000, "do": [` + a + `]}]`
+	}
+	d, err := site.ParseDoc([]byte(`{"schedplay": 1, "name": "long sched pipe", "machine": {"preset": "vera"}, "policy": {"preset": "v6-on"},
+		"workload": {"preset": "sched-pipe", "groups": [{"name": "pipe-a", "count": 1, "process": true, "program": ` + loop(true) + `},
+		{"name": "pipe-b", "count": 1, "process": true, "program": ` + loop(false) + `}]},
+		"run": {"duration": "60s", "until": "done", "seed": 1, "reps": 5}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return "/#" + site.EncodeFragment(d)
 }
 
 func TestTabletLayout(t *testing.T) {
