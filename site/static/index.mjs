@@ -70,7 +70,6 @@ globalThis.engineCancel = () => {
 // engineFetch(method, url, body) → Promise<{status, body, ms, cancelled}>.
 globalThis.engineFetch = (method, url, body) => new Promise((resolve) => {
   if (!runW) runW = spawn();
-spareW = spawn();
   if (isRun(url)) globalThis.engineCancel();
   const w = isRun(url) ? runW : (spareW || runW);
   const id = ++seq;
