@@ -453,7 +453,7 @@ func TestWorkloadErrorAtFieldAndCancel(t *testing.T) {
 	t.Logf("cancel took %v", time.Since(start))
 	click(t, ctx, "#gallery .card[data-scenario='hikey960-sysbench']")
 	if st := waitResult(t, ctx); st != "done" {
-		t.Errorf("the next run after a cancel: %s", st)
+		t.Errorf("the next run after a cancel: %s: %s", st, text(t, ctx, "#figures"))
 	}
 }
 

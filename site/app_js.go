@@ -46,6 +46,9 @@ type App struct {
 	// urlDirty says an edit's URL write (replaceState) waits for the
 	// held render.
 	urlDirty bool
+	// liveEdit says the run being started re-runs an edit (EditField,
+	// EditText) of the scenario whose finished result the page shows.
+	liveEdit bool
 }
 
 // renderHoldMs bounds how long a re-run holds the page's renders.
@@ -109,6 +112,7 @@ func (a *App) dispatch(act Action) {
 		return
 	}
 	before := a.state.Doc.Canonical()
+	shown := a.state.Run.Status == StatusDone
 	a.state = Reduce(a.state, act)
 	after := a.state.Doc.Canonical()
 	changed := before != after
@@ -116,7 +120,9 @@ func (a *App) dispatch(act Action) {
 		switch act.(type) {
 		case EditField, EditText:
 			a.editAt = nowMs()
+			a.liveEdit = shown
 		}
+		defer func() { a.liveEdit = false }()
 		defer storageSet(storageKey, after)
 		_, cpuErr := a.state.CPUs()
 		switch act.(type) {
@@ -260,7 +266,9 @@ func (a *App) run() {
 	doc := a.state.Doc.Canonical()
 	cpus, _ := a.state.CPUs()
 	t0 := nowMs()
-	if a.gotRes && a.isSmall() {
+	if a.liveEdit && a.gotRes && a.isSmall() {
+		// Only an edit of a shown result: a choice, a retry after a
+		// failure or a cancel shows "running" at once.
 		a.holdRenders(t0 + renderHoldMs)
 	}
 	a.dispatch(RunStarted{Seq: seq})
