@@ -211,13 +211,22 @@ func (s *sim) coreEvaluate(core int) {
 				// The active PE changes: free only when the old owner has
 				// been idle beyond T_qual + T_hold; otherwise the core
 				// repartitions (2T) and must re-qualify (§7.2).
+				// The hold (T_hold) starts only when a task takes over
+				// from the other PE; kernel noise alone (a housekeeping
+				// blip on the idle PE) re-qualifies after T_qual.
 				if s.now-k.idleSince[k.owner] >= qual+hold {
 					st = true
-				} else {
+				} else if s.cpus[k.cpus[j]].curr != nil {
+					k.holdUntil = s.now + hold
 					next = max(k.idleSince[k.owner]+qual, s.now+hold)
+				} else {
+					next = k.idleSince[k.owner] + qual
 				}
 			default:
-				ready := k.lastTransition + hold
+				ready := k.holdUntil
+				if j != k.owner {
+					ready = max(ready, k.lastTransition+hold)
+				}
 				for t := 0; t < n; t++ {
 					if t != j {
 						ready = max(ready, k.idleSince[t]+qual)

@@ -150,6 +150,7 @@ type coreState struct {
 	owner          int   // ST owner thread
 	foldMode       int   // folding: threads in the current mode
 	lastTransition int64 // last ST↔2T change
+	holdUntil      int64 // end of T_hold after a task took over from the other PE
 	switchUntil    int64
 	idleSince      []int64
 	lastTaskThread int
