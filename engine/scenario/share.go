@@ -29,8 +29,10 @@ const (
 	MaxInflated = MaxDocumentSize
 )
 
-// DefaultBase is the base URL share links are printed against.
-const DefaultBase = "https://schedplay.dev/"
+// DefaultBase is the base URL share links are printed against: the local
+// playground that `./build.sh serve` / `schedplay serve` starts (use --base
+// for a deployed copy).
+const DefaultBase = "http://127.0.0.1:8080/"
 
 // EncodeShare returns the fragment payload (without "#s=") of s.
 func EncodeShare(s *Scenario) (string, error) {
