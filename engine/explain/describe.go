@@ -48,6 +48,8 @@ var kernelFuncs = map[string]string{
 	"sched_balance_rq":             "sched_balance_rq",
 	"find_src_group":               "sched_balance_find_src_group",
 	"sched_balance_find_src_group": "sched_balance_find_src_group",
+	"update_sd_lb_stats":           "update_sd_lb_stats",
+	"calculate_imbalance":          "calculate_imbalance",
 	"find_src_rq":                  "sched_balance_find_src_rq",
 	"sched_balance_find_src_rq":    "sched_balance_find_src_rq",
 	"detach_tasks":                 "detach_tasks",

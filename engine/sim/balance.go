@@ -268,6 +268,9 @@ func hasSpareBusier(sgs, busiest *sgStats) bool {
 // updateSdLbStats is update_sd_lb_stats(): local group first, then the rest.
 func (s *sim) updateSdLbStats(env *lbEnv) {
 	env.dstCoreIdle = !s.smtActive || s.isCoreIdle(env.dst)
+	if s.tracing {
+		s.lbGroups = s.lbGroups[:0]
+	}
 	var sgs sgStats
 	for gi := range env.sd.Groups {
 		g := &env.sd.Groups[gi]
@@ -281,6 +284,9 @@ func (s *sim) updateSdLbStats(env *lbEnv) {
 			continue
 		}
 		s.updateSgLbStats(env, g, false, &sgs)
+		if s.tracing {
+			s.lbRecordGroup(g, &sgs)
+		}
 		if s.updateSdPickBusiest(env, g, &sgs) {
 			env.busiest = g
 			env.busiestStat = sgs
@@ -443,6 +449,9 @@ func (s *sim) schedBalanceFindSrcGroup(env *lbEnv) *topo.Group {
 		}
 	}
 	s.calculateImbalance(env)
+	if s.tracing {
+		s.lbMigType, s.lbImbalance, s.lbAvgLoad = env.migType, env.imbalance, env.avgLoad
+	}
 	if env.imbalance <= 0 {
 		return nil
 	}

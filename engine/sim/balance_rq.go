@@ -216,6 +216,7 @@ func (s *sim) moveQueuedTask(p *task, src, dst, cause int, env *lbEnv) {
 		s.path = append(s.path[:0], s.lbPrefix...)
 		if env != nil {
 			s.note("sched_balance_rq(%s, %s)", env.sd.Level, idleName(env.idle))
+			s.path = s.appendLbStats(s.path, env)
 			s.note("find_src_group: busiest %s (%s)", env.busiest.Span.String(), groupTypeNames[env.busiestStat.groupType])
 			s.note("find_src_rq → cpu %d", src)
 			s.note("detach_tasks → cpu %d", dst)
@@ -304,7 +305,8 @@ func (s *sim) schedBalanceRq(cpu, sdIdx int, idle cpuIdleType, cause int) (int, 
 				s.q.push(event{at: s.now + int64(s.r.Machine.Latency.IPI), kind: evStopper, a: int32(busiest), b: int32(cpu), gen: uint32(why)})
 				if s.tracing {
 					bc.stopPath = append(append(bc.stopPath[:0], s.lbPrefix...), "sched_balance_rq("+string(sd.Level)+", "+idleName(idle)+")",
-						"busiest group "+groupTypeNames[env.busiestStat.groupType], "need_active_balance: "+migCauseNames[why])
+						"busiest group "+groupTypeNames[env.busiestStat.groupType])
+					bc.stopPath = append(s.appendLbStats(bc.stopPath, env), "need_active_balance: "+migCauseNames[why])
 				}
 			}
 			st.balanceInterval = sd.MinInterval

@@ -246,4 +246,11 @@ type sim struct {
 	coreMark     []uint32
 	env          lbEnv
 	triedScratch []*task
+
+	// tracing detail (trace_detail.go)
+	scan        scanTrace
+	lbGroups    []lbGroupRec
+	lbMigType   migrationType
+	lbImbalance int64
+	lbAvgLoad   int64
 }

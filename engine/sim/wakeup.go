@@ -380,33 +380,51 @@ func (s *sim) selectIdleCPU(p *task, sd *topo.Domain, hasIdleCore bool, target i
 	if start >= sd.Span.Size() {
 		start = 0
 	}
+	if s.tracing {
+		s.selectIdleCPUScanBegin(hasIdleCore, start, nr)
+	}
 	var wrapped bool
 	for cpu := firstWrap(sd.Span, start, &wrapped); cpu != noCPU; cpu = nextWrap(sd.Span, cpu, start, &wrapped) {
 		if !s.inScan(sd, p, cpu) {
 			continue
 		}
 		if hasIdleCore {
+			had := idleCPU
 			if i := s.selectIdleCore(sd, p, cpu, &idleCPU); i >= 0 {
 				if s.tracing {
+					s.scanCPU(cpu, "core idle (chosen)")
+					s.scanEnd("")
 					s.note("select_idle_core → cpu %d", i)
 				}
 				return i
+			}
+			if s.tracing {
+				s.selectIdleCoreScanCPU(cpu, had, idleCPU)
 			}
 		} else {
 			nr--
 			if nr <= 0 {
 				if s.tracing {
+					s.scanEnd("nr_idle_scan budget exhausted")
 					s.note("select_idle_cpu: scan budget exhausted")
 				}
 				return noCPU
 			}
 			if s.availableIdle(cpu) {
 				if s.tracing {
+					s.scanCPU(cpu, "idle (chosen)")
+					s.scanEnd("")
 					s.note("select_idle_cpu → cpu %d", cpu)
 				}
 				return cpu
 			}
+			if s.tracing {
+				s.scanCPU(cpu, "busy")
+			}
 		}
+	}
+	if s.tracing {
+		s.scanEnd("")
 	}
 	if hasIdleCore {
 		llc.hasIdleCores = false // set_idle_cores(target, 0)

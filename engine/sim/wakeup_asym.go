@@ -1,6 +1,10 @@
 package sim
 
-import "schedplay/engine/topo"
+import (
+	"fmt"
+
+	"schedplay/engine/topo"
+)
 
 // Capacity-aware and SMT-priority idle selection: util_fits_cpu(),
 // asym_fits_cpu(), select_idle_capacity() (K612 and the TIP7 SMT-aware
@@ -60,6 +64,9 @@ func (s *sim) selectIdleCapacity(p *task, sd *topo.Domain, target, util int) int
 			}
 		}
 	}
+	if s.tracing {
+		s.scanBegin("select_idle_capacity", target, fmt.Sprintf(" (task util %d)", util))
+	}
 	best, bestRank, bestCap := noCPU, 1, 0
 	var wrapped bool
 	for cpu := firstWrap(sd.Span, target, &wrapped); cpu != noCPU; cpu = nextWrap(sd.Span, cpu, target, &wrapped) {
@@ -69,22 +76,36 @@ func (s *sim) selectIdleCapacity(p *task, sd *topo.Domain, target, util int) int
 		if smtAware && !hasIdleCore {
 			nr--
 			if nr <= 0 {
+				if s.tracing {
+					s.scanEnd("nr_idle_scan budget exhausted")
+				}
 				break
 			}
 		}
 		if !s.availableIdle(cpu) {
+			if s.tracing {
+				s.scanCPU(cpu, "busy")
+			}
 			continue
 		}
 		fits := s.utilFitsCPU(util, cpu)
 		capv := s.cpus[cpu].cap
-		rank := 0
+		rank, preferred := 0, true
 		if !smtAware {
 			if fits > 0 {
+				if s.tracing {
+					s.scanCPU(cpu, "idle fits cap %d (chosen)", capv)
+					s.scanEnd("")
+				}
 				return cpu
 			}
 		} else {
-			preferred := !hasIdleCore || s.isCoreIdle(cpu)
+			preferred = !hasIdleCore || s.isCoreIdle(cpu)
 			if fits > 0 && preferred {
+				if s.tracing {
+					s.scanCPU(cpu, "idle fits cap %d%s (chosen)", capv, coreIdleText(hasIdleCore))
+					s.scanEnd("")
+				}
 				return cpu
 			}
 			if fits > 0 {
@@ -94,14 +115,53 @@ func (s *sim) selectIdleCapacity(p *task, sd *topo.Domain, target, util int) int
 				rank -= 3
 			}
 		}
-		if best == noCPU || rank < bestRank || (rank == bestRank && capv > bestCap) {
+		better := best == noCPU || rank < bestRank || (rank == bestRank && capv > bestCap)
+		if s.tracing {
+			s.scanCPU(cpu, "idle %s%s rank %d cap %d%s", fitsText(fits), siblingText(preferred), rank, capv, bestText(better))
+		}
+		if better {
 			best, bestRank, bestCap = cpu, rank, capv
 		}
+	}
+	if s.tracing && nr > 0 { // the budget exit already closed the step
+		s.scanEnd("")
 	}
 	if smtAware && hasIdleCore && best >= 0 && bestRank > -3 {
 		llc.hasIdleCores = false
 	}
 	return best
+}
+
+// fitsText names util_fits_cpu()'s verdict in a scan step.
+func fitsText(fits int) string {
+	if fits > 0 {
+		return "fits"
+	}
+	return "no fit"
+}
+
+// bestText marks a scan candidate that became the best so far ("(best)").
+func bestText(better bool) string {
+	if better {
+		return " (best)"
+	}
+	return ""
+}
+
+// siblingText notes a CPU passed over for a busy SMT sibling (has_idle_cores).
+func siblingText(preferred bool) string {
+	if preferred {
+		return ""
+	}
+	return ", sibling busy"
+}
+
+// coreIdleText notes that a chosen CPU's core is fully idle.
+func coreIdleText(hasIdleCore bool) string {
+	if hasIdleCore {
+		return ", core idle"
+	}
+	return ""
 }
 
 // selectIdleSMTCPUExit applies the v6 exit when policy.idle_select_asym is set.
