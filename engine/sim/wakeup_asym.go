@@ -153,13 +153,13 @@ func siblingText(preferred bool) string {
 	if preferred {
 		return ""
 	}
-	return ", sibling busy"
+	return " sibling busy"
 }
 
 // coreIdleText notes that a chosen CPU's core is fully idle.
 func coreIdleText(hasIdleCore bool) string {
 	if hasIdleCore {
-		return ", core idle"
+		return " core idle"
 	}
 	return ""
 }
