@@ -14,10 +14,10 @@ import (
 // s.tracing, so an untraced run neither allocates nor formats.
 
 // scanListCap is the most CPUs one scan step lists; the rest are counted.
-const scanListCap = 16
+const scanListCap = 8
 
 // lbGroupCap is the most non-local, non-busiest groups a balance step lists.
-const lbGroupCap = 2
+const lbGroupCap = 1
 
 // scanTrace accumulates one idle scan's step text.
 type scanTrace struct {
