@@ -121,16 +121,45 @@ func TestSeedScenarios(t *testing.T) {
 			ctx := newPage(t, 240*time.Second)
 			start := time.Now()
 			open(t, ctx, "/?preset="+name)
+			// The first result: a provisional repetition 0 (large machines,
+			// several repetitions) or the final one. The figures are read in
+			// the same evaluation: the final result may replace them at once.
+			var first struct{ Status, Value, Note string }
+			run(t, ctx, "wait for a first result", chromedp.Poll(`(() => {
+				const f = document.getElementById("figures");
+				const s = f && f.getAttribute("data-status");
+				const v = document.querySelector("#fig-throughput .v");
+				const n = document.getElementById("provisional-note");
+				if (s === "failed") return {Status: s, Value: "", Note: ""};
+				if (s === "running" && f.getAttribute("data-provisional") && v) return {Status: "provisional", Value: v.textContent, Note: n ? n.textContent : ""};
+				if (s === "done" && v) return {Status: s, Value: v.textContent, Note: ""};
+				return false;
+			})()`, &first, chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(0)))
+			firstAt := time.Since(start).Round(time.Millisecond)
+			if first.Status == "provisional" && !strings.Contains(first.Note, "refining") {
+				t.Errorf("provisional result without its note: %q", first.Note)
+			}
 			st := waitResult(t, ctx)
 			if st != "done" {
 				t.Fatalf("status %q: %s", st, text(t, ctx, "#figures"))
+			}
+			if first.Status == "provisional" {
+				// The refined figures replace the provisional ones.
+				if p := eval[bool](t, ctx, `document.getElementById("figures").hasAttribute("data-provisional")`); p {
+					t.Error("final result still marked provisional")
+				}
+				if reps := text(t, ctx, "#fig-reps .v"); strings.Contains(reps, "of") || reps == "1" {
+					t.Errorf("final repetitions figure %q", reps)
+				}
+				t.Logf("MEASURE seed %s: provisional first result (repetition 0) %v after opening the link (in page %.0f ms): %s", name,
+					firstAt, eval[float64](t, ctx, `schedplayPerf.firstPreviewMs`), first.Value)
 			}
 			title := text(t, ctx, "#scenario-title")
 			hash := eval[string](t, ctx, `location.hash`)
 			if !strings.HasPrefix(hash, "#s=") {
 				t.Errorf("URL does not carry the scenario: %q", hash)
 			}
-			t.Logf("MEASURE seed %s: first result %v after opening the link (in page %.0f ms); %q: %s", name,
+			t.Logf("MEASURE seed %s: final result %v after opening the link (in page %.0f ms); %q: %s", name,
 				time.Since(start).Round(time.Millisecond), eval[float64](t, ctx, `schedplayPerf.firstResultMs`), title,
 				text(t, ctx, "#fig-throughput .v"))
 			if strings.HasPrefix(name, "vera-sgemm-nvpl") {

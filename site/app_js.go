@@ -11,8 +11,6 @@ import (
 	"time"
 
 	"honnef.co/go/js/dom/v2"
-
-	"schedplay/engine/sim"
 )
 
 // storageKey holds the last scenario across reloads.
@@ -21,19 +19,21 @@ const storageKey = "schedplay.last-scenario"
 // App owns the page: the State, the DOM panels and the engine requests.
 // Event handlers only dispatch actions; rendering never mutates State.
 type App struct {
-	state   State
-	doc     dom.HTMLDocument
-	root    dom.HTMLElement
-	panels  map[string]*panel
-	queued  bool
-	dark    bool
-	tl      *timelineView
-	global  []js.Func
-	runSeq  int
-	urlDoc  string // canonical scenario the URL currently shows
-	editAt  float64
-	gotRes  bool
-	renders int
+	state  State
+	doc    dom.HTMLDocument
+	root   dom.HTMLElement
+	panels map[string]*panel
+	queued bool
+	dark   bool
+	tl     *timelineView
+	global []js.Func
+	runSeq int
+	urlDoc string // canonical scenario the URL currently shows
+	editAt float64
+	gotRes bool
+	// gotPreview: a provisional (repetition 0) result was drawn once.
+	gotPreview bool
+	renders    int
 	// entryPreset is ?preset=NAME from the address the page opened with,
 	// opened once the catalog arrives.
 	entryPreset string
@@ -105,7 +105,7 @@ func (a *App) Release() {
 func (a *App) dispatch(act Action) {
 	switch act.(type) {
 	case Zoom, Hover, ScrollRows, SetAllRows, SelectCPU, SetTab, SelectGroup, SetNotice, SetLive, Tick,
-		RunStarted, RunDone, RunFailed, Validated:
+		RunStarted, RunPartial, RunDone, RunFailed, Validated:
 		// View and run-status actions: they never change the scenario or URL.
 		a.state = Reduce(a.state, act)
 		a.scheduleRender()
@@ -275,10 +275,34 @@ func (a *App) run() {
 	if a.editAt > 0 {
 		setPerf("editToPostMs", t0-a.editAt)
 	}
+	// A large scenario with several repetitions shows repetition 0 first
+	// (progressive refinement); small ones keep the one-request live path.
+	first, reps, provisional := ProvisionalDoc(a.state.Doc, a.state.Catalog)
+	provisional = provisional && !a.isSmall()
+	body := simulateBody(doc)
+	if provisional {
+		body = simulateBody(first.Canonical())
+	}
 	// Post now, before the URL and storage work of this dispatch.
-	pending := engineStart("POST", "/api/v1/simulate", simulateBody(doc))
+	pending := engineStart("POST", "/api/v1/simulate", body)
 	a.spawn(func() { a.tick(seq, t0) })
 	a.spawn(func() {
+		if provisional {
+			r := engineWait(pending)
+			if r.Cancelled || a.runSeq != seq {
+				// A newer run or a cancel replaced this one.
+				a.dispatch(RunFailed{Seq: seq, Cancelled: true})
+				return
+			}
+			if r.Status == 200 {
+				if res, err := decodeResult(r.Body); err == nil {
+					setPerf("provisionalAt", nowMs())
+					a.dispatch(RunPartial{Seq: seq, Result: res, Doc: doc, Of: reps, CPUs: cpus})
+				}
+			}
+			// The full run reports any error of its own.
+			pending = engineStart("POST", "/api/v1/simulate", simulateBody(doc))
+		}
 		r := engineWait(pending)
 		setPerf("roundTripMs", nowMs()-t0)
 		defer a.releaseRenders()
@@ -325,24 +349,6 @@ func (a *App) cancel() {
 	if engineCancel() {
 		a.dispatch(RunFailed{Seq: a.state.Run.Seq, Message: "Cancelled."})
 	}
-}
-
-// simulateBody is the POST /api/v1/simulate request for a scenario.
-func simulateBody(doc string) string { return `{"timeline":true,"scenario":` + doc + `}` }
-
-// decodeResult reads a simulate reply (a sim.Result, possibly wrapped).
-func decodeResult(body string) (*sim.Result, error) {
-	var wrapped struct {
-		Result *sim.Result `json:"result"`
-	}
-	if err := json.Unmarshal([]byte(body), &wrapped); err == nil && wrapped.Result != nil {
-		return wrapped.Result, nil
-	}
-	var res sim.Result
-	if err := json.Unmarshal([]byte(body), &res); err != nil {
-		return nil, err
-	}
-	return &res, nil
 }
 
 // apiIssue is the API's error body {"error": {"message", "path"}}.

@@ -59,6 +59,16 @@ type RunDone struct {
 	CPUs []LaneCPU
 }
 
+// RunPartial delivers request Seq's provisional result: repetition 0 of
+// the Of repetitions still running (progressive refinement).
+type RunPartial struct {
+	Seq    int
+	Result *sim.Result
+	Doc    string
+	Of     int
+	CPUs   []LaneCPU
+}
+
 // RunFailed reports a failed request (Path is the field the error names).
 type RunFailed struct {
 	Seq       int
@@ -111,6 +121,7 @@ func (SelectGroup) isAction()    {}
 func (RunStarted) isAction()     {}
 func (RunDone) isAction()        {}
 func (RunFailed) isAction()      {}
+func (RunPartial) isAction()     {}
 func (Validated) isAction()      {}
 func (Zoom) isAction()           {}
 func (Hover) isAction()          {}
@@ -178,17 +189,32 @@ func Reduce(s State, a Action) State {
 		s.Run.Status = StatusRunning
 		s.Run.ElapsedMs = 0
 		s.Run.Err, s.Run.ErrPath = "", ""
+		s.Run.Provisional = 0
+	case RunPartial:
+		if a.Seq != s.Run.Seq || s.Run.Status != StatusRunning || a.Doc != s.Doc.Canonical() {
+			return s
+		}
+		s.Run.Result = a.Result
+		s.Run.ResultDoc = a.Doc
+		s.Run.CPUs = a.CPUs
+		s.Run.Provisional = a.Of
+		s.View.T0, s.View.T1 = 0, 0
 	case RunDone:
 		if a.Seq != s.Run.Seq {
 			return s
 		}
+		// The provisional repetition 0 has the same timeline: keep its zoom.
+		refined := s.Run.Provisional > 0 && s.Run.ResultDoc == a.Doc
+		s.Run.Provisional = 0
 		s.Run.Status = StatusDone
 		s.Run.Result = a.Result
 		s.Run.ResultDoc = a.Doc
 		s.Run.CPUs = a.CPUs
 		s.Run.ElapsedMs = a.ElapsedMs
 		s.Run.Err, s.Run.ErrPath = "", ""
-		s.View.T0, s.View.T1 = 0, 0
+		if !refined {
+			s.View.T0, s.View.T1 = 0, 0
+		}
 		if a.Doc != s.Doc.Canonical() {
 			s.Run.Status = StatusStale
 		}
@@ -197,6 +223,7 @@ func Reduce(s State, a Action) State {
 			return s
 		}
 		s.Run.Status = StatusFailed
+		s.Run.Provisional = 0
 		s.Run.Err, s.Run.ErrPath = a.Message, a.Path
 		if a.Path != "" {
 			s.Issues = setIssue(s.Issues, a.Path, a.Message)

@@ -72,6 +72,10 @@ func (a *App) render() {
 		a.root.SetAttribute("data-ready", "1")
 		a.root.SetAttribute("aria-busy", "false")
 	}
+	if s := a.state.Run; s.Status == StatusRunning && s.Provisional > 0 && s.Result != nil && !a.gotPreview {
+		a.gotPreview = true
+		setPerf("firstPreviewMs", nowMs())
+	}
 	if s := a.state.Run; s.Status == StatusDone && s.Result != nil {
 		if !a.gotRes {
 			a.gotRes = true
@@ -143,7 +147,7 @@ func (a *App) renderToolbar() {
 		st.SetID("status")
 		st.SetAttribute("aria-live", "polite")
 	})
-	a.update("status", fmt.Sprint(s.Run.Status, s.Run.ElapsedMs), func(b builder, st dom.HTMLElement) {
+	a.update("status", fmt.Sprint(s.Run.Status, s.Run.ElapsedMs, s.Run.Provisional), func(b builder, st dom.HTMLElement) {
 		switch s.Run.Status {
 		case StatusRunning:
 			bar := b.el(st, "div", "progress")
@@ -153,6 +157,9 @@ func (a *App) renderToolbar() {
 			msg := "simulating…"
 			if s.Run.ElapsedMs >= 500 {
 				msg = fmt.Sprintf("simulating… %.1f s", s.Run.ElapsedMs/1000)
+			}
+			if n := s.Run.Provisional; n > 0 && s.Run.Result != nil {
+				msg = fmt.Sprintf("provisional: 1 of %d repetitions shown — refining… %.1f s", n, s.Run.ElapsedMs/1000)
 			}
 			b.text(st, "span", "", msg)
 		case StatusStale:

@@ -15,9 +15,16 @@ import (
 func (a *App) renderFigures() {
 	s := a.state
 	r := s.Run
-	sig := fmt.Sprintf("%p|%s|%s|%s", r.Result, r.Status, r.Err, s.Doc.Name())
+	sig := fmt.Sprintf("%p|%s|%s|%s|%d", r.Result, r.Status, r.Err, s.Doc.Name(), r.Provisional)
+	// provisional: repetition 0 shown while all repetitions run.
+	provisional := r.Provisional > 0 && r.Status == StatusRunning && r.Result != nil
 	a.update("figures", sig, func(b builder, el dom.HTMLElement) {
 		el.SetAttribute("data-status", string(r.Status))
+		if provisional {
+			el.SetAttribute("data-provisional", strconv.Itoa(r.Provisional))
+		} else {
+			el.RemoveAttribute("data-provisional")
+		}
 		head := b.el(el, "div", "fig-head")
 		title := s.Doc.Name()
 		if title == "" {
@@ -39,7 +46,12 @@ func (a *App) renderFigures() {
 			}
 			return
 		}
-		if r.Status == StatusStale || r.Status == StatusRunning || r.Status == StatusFailed {
+		if provisional {
+			el.Class().Remove("stale")
+			note := b.text(el, "p", "muted provisional", fmt.Sprintf("1 of %d repetitions — refining…", r.Provisional))
+			note.SetID("provisional-note")
+			note.SetAttribute("title", "repetition 0 alone, without ± spread; the figures are replaced when all repetitions finish")
+		} else if r.Status == StatusStale || r.Status == StatusRunning || r.Status == StatusFailed {
 			el.Class().Add("stale")
 		} else {
 			el.Class().Remove("stale")
@@ -79,7 +91,11 @@ func (a *App) renderFigures() {
 		if sm.OpTime.Mean > 0 {
 			fig("optime", "time per op", FormatNs(sm.OpTime.Mean)+pm(sm.OpTime, FormatNs), "")
 		}
-		fig("reps", "repetitions", strconv.Itoa(len(res.Reps)), "")
+		if provisional {
+			fig("reps", "repetitions", fmt.Sprintf("1 of %d (refining…)", r.Provisional), "provisional: repetition 0 only")
+		} else {
+			fig("reps", "repetitions", strconv.Itoa(len(res.Reps)), "")
+		}
 		for _, w := range res.Warnings {
 			b.text(el, "p", "warn", "⚠ "+w)
 		}

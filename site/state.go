@@ -50,6 +50,9 @@ type RunState struct {
 	ElapsedMs float64
 	// CPUs places the result's CPUs in the hardware (lane grouping).
 	CPUs []LaneCPU
+	// Provisional > 0 says Result is repetition 0 only, shown while all
+	// Provisional repetitions of request Seq are still running.
+	Provisional int
 }
 
 // View is everything about how the result is shown.
