@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"honnef.co/go/js/dom/v2"
+
+	"schedplay/engine/sim"
 )
 
 // storageKey holds the last scenario across reloads.
@@ -287,21 +289,25 @@ func (a *App) run() {
 	pending := engineStart("POST", "/api/v1/simulate", body)
 	a.spawn(func() { a.tick(seq, t0) })
 	a.spawn(func() {
+		var timeline *sim.Timeline // repetition 0's, from the provisional run
 		if provisional {
 			r := engineWait(pending)
-			if r.Cancelled || a.runSeq != seq {
-				// A newer run or a cancel replaced this one.
+			if r.Cancelled || a.runSeq != seq { // replaced by a newer run or a cancel
 				a.dispatch(RunFailed{Seq: seq, Cancelled: true})
 				return
 			}
+			body = simulateBody(doc)
 			if r.Status == 200 {
 				if res, err := decodeResult(r.Body); err == nil {
 					setPerf("provisionalAt", nowMs())
+					// The full run's repetition 0 has the same seed and timeline.
+					if timeline = res.Timeline; timeline != nil {
+						body = simulateBodyNoTimeline(doc)
+					}
 					a.dispatch(RunPartial{Seq: seq, Result: res, Doc: doc, Of: reps, CPUs: cpus})
 				}
 			}
-			// The full run reports any error of its own.
-			pending = engineStart("POST", "/api/v1/simulate", simulateBody(doc))
+			pending = engineStart("POST", "/api/v1/simulate", body) // it reports its own errors
 		}
 		r := engineWait(pending)
 		setPerf("roundTripMs", nowMs()-t0)
@@ -326,6 +332,9 @@ func (a *App) run() {
 		if err != nil {
 			a.dispatch(RunFailed{Seq: seq, Message: "the engine's reply could not be read: " + err.Error()})
 			return
+		}
+		if res.Timeline == nil {
+			res.Timeline = timeline
 		}
 		setPerf("replyAt", nowMs())
 		a.dispatch(RunDone{Seq: seq, Result: res, Doc: doc, ElapsedMs: nowMs() - t0, CPUs: cpus})
