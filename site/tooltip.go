@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"schedplay/engine/sim"
+	"schedplay/site/viewkit"
 )
 
 // tooltipLines explains what is under the pointer: the task, CPU and
@@ -76,19 +77,5 @@ func modeName(m sim.Mode) string {
 	return "idle"
 }
 
-func modeColor(m sim.Mode, dark bool) string {
-	switch m {
-	case sim.ModeST:
-		return "#1e9e8f"
-	case sim.ModeSMT:
-		return "#e8803a"
-	case sim.ModePartitioned:
-		return "#e6b422"
-	case sim.ModeSwitching:
-		return "#d43f3a"
-	}
-	if dark {
-		return "#333"
-	}
-	return "#ddd"
-}
+// modeColor is a core mode band's colour, shared with the other views.
+func modeColor(m sim.Mode, dark bool) string { return viewkit.ModeColor(m, dark) }
