@@ -6,90 +6,35 @@ import (
 	"syscall/js"
 
 	"honnef.co/go/js/dom/v2"
+
+	"schedplay/site/viewkit"
 )
 
 // This file is the only place raw syscall/js appears: APIs dom/v2 lacks or
 // stubs out (Promises, history, storage, clipboard, timing, workers glue).
 
+// The engine bridge lives in viewkit (shared with the compare, embed and
+// step views); these names keep the playground's call sites short.
+
 // engineReply is what globalThis.engineFetch resolves to.
-type engineReply struct {
-	Status    int
-	Body      string
-	Cancelled bool
-	Ms        float64
-}
+type engineReply = viewkit.Reply
 
 // engineFetch sends a request to the engine worker and waits (call it from
 // a goroutine, never from an event handler directly).
-func engineFetch(method, url, body string) engineReply {
-	return engineWait(engineStart(method, url, body))
-}
+func engineFetch(method, url, body string) engineReply { return viewkit.Fetch(method, url, body) }
 
 // engineStart posts a request to the engine worker at once (without
 // yielding) and returns the pending reply for engineWait.
-func engineStart(method, url, body string) js.Value {
-	var b any
-	if body != "" {
-		b = body
-	}
-	return js.Global().Call("engineFetch", method, url, b)
-}
+func engineStart(method, url, body string) js.Value { return viewkit.Start(method, url, body) }
 
 // engineWait blocks the calling goroutine until the reply arrives.
-func engineWait(p js.Value) engineReply {
-	v, err := await(p)
-	if err != "" {
-		return engineReply{Status: 0, Body: `{"error":{"message":` + jsonString(err) + `}}`}
-	}
-	r := engineReply{Status: v.Get("status").Int(), Body: v.Get("body").String()}
-	if c := v.Get("cancelled"); c.Truthy() {
-		r.Cancelled = true
-	}
-	if ms := v.Get("ms"); ms.Type() == js.TypeNumber {
-		r.Ms = ms.Float()
-	}
-	return r
-}
+func engineWait(p js.Value) engineReply { return viewkit.Wait(p) }
 
 // engineCancel stops a running simulation.
-func engineCancel() bool {
-	f := js.Global().Get("engineCancel")
-	if f.Type() != js.TypeFunction {
-		return false
-	}
-	return f.Invoke().Truthy()
-}
+func engineCancel() bool { return viewkit.Cancel() }
 
 // await blocks the calling goroutine until the promise settles.
-func await(p js.Value) (js.Value, string) {
-	done := make(chan struct{})
-	var val js.Value
-	var errText string
-	ok := js.FuncOf(func(this js.Value, args []js.Value) any {
-		if len(args) > 0 {
-			val = args[0]
-		}
-		close(done)
-		return nil
-	})
-	fail := js.FuncOf(func(this js.Value, args []js.Value) any {
-		errText = "failed"
-		if len(args) > 0 {
-			errText = args[0].Call("toString").String()
-		}
-		close(done)
-		return nil
-	})
-	p.Call("then", ok, fail)
-	<-done
-	ok.Release()
-	fail.Release()
-	return val, errText
-}
-
-func jsonString(s string) string {
-	return js.Global().Get("JSON").Call("stringify", s).String()
-}
+func await(p js.Value) (js.Value, string) { return viewkit.Await(p) }
 
 // nowMs is performance.now().
 func nowMs() float64 { return js.Global().Get("performance").Call("now").Float() }

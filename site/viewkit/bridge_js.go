@@ -17,16 +17,29 @@ import (
 // an event handler directly. A simulate or compare request cancels the
 // one in flight (index.mjs terminates its worker), so callers issue runs
 // one after the other.
-func Fetch(method, url, body string) Reply {
+func Fetch(method, url, body string) Reply { return Wait(Start(method, url, body)) }
+
+// Start posts a request to the engine worker (globalThis.engineFetch) and
+// returns its promise without waiting, so callers can order requests and
+// wait later; js.Undefined() when the glue is not loaded.
+func Start(method, url, body string) js.Value {
 	var b any
 	if body != "" {
 		b = body
 	}
 	f := js.Global().Get("engineFetch")
 	if f.Type() != js.TypeFunction {
+		return js.Undefined()
+	}
+	return f.Invoke(method, url, b)
+}
+
+// Wait blocks the calling goroutine until a Start promise settles.
+func Wait(p js.Value) Reply {
+	if p.IsUndefined() {
 		return Reply{Body: `{"error":{"message":"the engine glue (index.mjs) is not loaded"}}`}
 	}
-	v, err := Await(f.Invoke(method, url, b))
+	v, err := Await(p)
 	if err != "" {
 		return Reply{Body: `{"error":{"message":` + jsonString(err) + `}}`}
 	}
