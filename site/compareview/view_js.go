@@ -55,14 +55,7 @@ type view struct {
 // Start mounts the compare view when the page address asks for it
 // (?compare=…) and reports whether it did. wasm/ui/main.go calls it before
 // building the playground.
-func Start() bool {
-	here := viewkit.Here()
-	if !Wanted(here.Search) {
-		return false
-	}
-	Mount(here)
-	return true
-}
+func Start() bool { return viewkit.StartIf(Wanted, Mount) }
 
 // Mount builds the compare view on #root for the address l and starts
 // loading (runs happen in a goroutine).
@@ -70,13 +63,7 @@ func Mount(l viewkit.Location) {
 	viewkit.EnsureCSS()
 	v := &view{b: viewkit.NewB(), root: viewkit.Root()}
 	v.root.SetAttribute("class", "cmp-page")
-	head := v.b.El(v.root, "header", "top")
-	brand := v.b.El(head, "div", "brand")
-	v.b.Text(brand, "h1", "", "schedplay")
-	v.b.Text(brand, "span", "muted tagline", "compare two policies over the same seeds")
-	v.status = v.b.El(v.root, "div", "cmp-status notice info")
-	v.status.SetID("cmp-status")
-	v.status.SetAttribute("role", "status")
+	v.status = v.b.PageHeader(v.root, "compare two policies over the same seeds", "cmp-status")
 	viewkit.Ready(v.root)
 	req, err := ParseURL(l.Search, l.Hash)
 	if err != nil {

@@ -45,14 +45,7 @@ type view struct {
 // Start mounts the embed view when the address has ?embed=1 and reports
 // whether it did. wasm/ui/main.go calls it first, before the playground
 // (which reads localStorage) is built.
-func Start() bool {
-	here := viewkit.Here()
-	if !Wanted(here.Search) {
-		return false
-	}
-	Mount(here)
-	return true
-}
+func Start() bool { return viewkit.StartIf(Wanted, Mount) }
 
 // Mount builds the embed view on #root for the address l: decode the
 // scenario, listen for messages, post schedplay:ready, run unless run=0.

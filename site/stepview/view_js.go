@@ -43,14 +43,7 @@ type view struct {
 // Start mounts the step view when the page address asks for it
 // (?step=1) and reports whether it did. wasm/ui/main.go calls it before
 // building the playground.
-func Start() bool {
-	here := viewkit.Here()
-	if !Wanted(here.Search) {
-		return false
-	}
-	Mount(here)
-	return true
-}
+func Start() bool { return viewkit.StartIf(Wanted, Mount) }
 
 // Mount builds the step view on #root for the address l and loads the
 // scenario's start (requests run in a goroutine).
@@ -59,13 +52,7 @@ func Mount(l viewkit.Location) {
 	ensureCSS()
 	v := &view{b: viewkit.NewB(), root: viewkit.Root(), base: l.Origin + l.Path, buttons: map[string]dom.HTMLElement{}}
 	v.root.SetAttribute("class", "cmp-page step-page")
-	head := v.b.El(v.root, "header", "top")
-	brand := v.b.El(head, "div", "brand")
-	v.b.Text(brand, "h1", "", "schedplay")
-	v.b.Text(brand, "span", "muted tagline", "step mode: one scheduling event at a time")
-	v.status = v.b.El(v.root, "div", "cmp-status notice info")
-	v.status.SetID("step-status")
-	v.status.SetAttribute("role", "status")
+	v.status = v.b.PageHeader(v.root, "step mode: one scheduling event at a time", "step-status")
 	viewkit.Ready(v.root)
 	req, err := ParseURL(l.Search, l.Hash)
 	if err != nil {

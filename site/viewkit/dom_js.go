@@ -146,3 +146,29 @@ func EvFloat(ev interface{ Underlying() js.Value }, key string) float64 {
 func EvBool(ev interface{ Underlying() js.Value }, key string) bool {
 	return ev.Underlying().Get(key).Truthy()
 }
+
+// StartIf mounts a view when the page address asks for it: it reports
+// whether wanted(search) held, after calling mount with the address. Each
+// view's Start is this with its own Wanted and Mount.
+func StartIf(wanted func(search string) bool, mount func(Location)) bool {
+	here := Here()
+	if !wanted(here.Search) {
+		return false
+	}
+	mount(here)
+	return true
+}
+
+// PageHeader builds the standard view header (brand and tagline) on root
+// and the status line under it, with id statusID, and returns the status
+// element.
+func (b *B) PageHeader(root dom.HTMLElement, tagline, statusID string) dom.HTMLElement {
+	head := b.El(root, "header", "top")
+	brand := b.El(head, "div", "brand")
+	b.Text(brand, "h1", "", "schedplay")
+	b.Text(brand, "span", "muted tagline", tagline)
+	status := b.El(root, "div", "cmp-status notice info")
+	status.SetID(statusID)
+	status.SetAttribute("role", "status")
+	return status
+}
