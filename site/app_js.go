@@ -11,8 +11,6 @@ import (
 	"time"
 
 	"honnef.co/go/js/dom/v2"
-
-	"schedplay/engine/sim"
 )
 
 // storageKey holds the last scenario across reloads.
@@ -274,40 +272,41 @@ func (a *App) run() {
 		a.holdRenders(t0 + renderHoldMs)
 	}
 	a.dispatch(RunStarted{Seq: seq})
+	setPerf("runStartAt", t0)
 	if a.editAt > 0 {
 		setPerf("editToPostMs", t0-a.editAt)
 	}
-	// A large scenario with several repetitions shows repetition 0 first
-	// (progressive refinement); small ones keep the one-request live path.
+	// A large scenario with several repetitions shows repetition 0 first,
+	// without its decision records (progressive refinement); the full run
+	// then brings every repetition and repetition 0's decisions. Small ones
+	// keep the one-request live path.
 	first, reps, provisional := ProvisionalDoc(a.state.Doc, a.state.Catalog)
 	provisional = provisional && !a.isSmall()
 	body := simulateBody(doc)
 	if provisional {
-		body = simulateBody(first.Canonical())
+		body = simulateBodyQuick(first.Canonical())
 	}
 	// Post now, before the URL and storage work of this dispatch.
 	pending := engineStart("POST", "/api/v1/simulate", body)
 	a.spawn(func() { a.tick(seq, t0) })
 	a.spawn(func() {
-		var timeline *sim.Timeline // repetition 0's, from the provisional run
 		if provisional {
 			r := engineWait(pending)
 			if r.Cancelled || a.runSeq != seq { // replaced by a newer run or a cancel
 				a.dispatch(RunFailed{Seq: seq, Cancelled: true})
 				return
 			}
-			body = simulateBody(doc)
+			// The full run starts at once; the page decodes and draws the
+			// first picture meanwhile.
+			pending = engineStart("POST", "/api/v1/simulate", simulateBody(doc)) // it reports its own errors
+			setPerf("provEngineMs", r.Ms)
+			setPerf("provBytes", float64(len(r.Body)))
 			if r.Status == 200 {
 				if res, err := decodeResult(r.Body); err == nil {
 					setPerf("provisionalAt", nowMs())
-					// The full run's repetition 0 has the same seed and timeline.
-					if timeline = res.Timeline; timeline != nil {
-						body = simulateBodyNoTimeline(doc)
-					}
 					a.dispatch(RunPartial{Seq: seq, Result: res, Doc: doc, Of: reps, CPUs: cpus})
 				}
 			}
-			pending = engineStart("POST", "/api/v1/simulate", body) // it reports its own errors
 		}
 		r := engineWait(pending)
 		setPerf("roundTripMs", nowMs()-t0)
@@ -332,9 +331,6 @@ func (a *App) run() {
 		if err != nil {
 			a.dispatch(RunFailed{Seq: seq, Message: "the engine's reply could not be read: " + err.Error()})
 			return
-		}
-		if res.Timeline == nil {
-			res.Timeline = timeline
 		}
 		setPerf("replyAt", nowMs())
 		a.dispatch(RunDone{Seq: seq, Result: res, Doc: doc, ElapsedMs: nowMs() - t0, CPUs: cpus})

@@ -83,6 +83,10 @@ func ExplainSlice(tl *sim.Timeline, cpu, idx int) (SliceExplanation, bool) {
 			}
 		}
 	}
+	if e.Decision < 0 && tl.NoDecisions {
+		e.Notes = append(e.Notes, "This first picture is repetition 0 without its decision records; the full result, still running, brings them. Ask again when it arrives.")
+		return e, true
+	}
 	if e.Decision < 0 {
 		e.Notes = append(e.Notes, "No placement decision was recorded for this task before this slice.")
 		if tl.Truncated {
@@ -105,11 +109,11 @@ func ExplainSlice(tl *sim.Timeline, cpu, idx int) (SliceExplanation, bool) {
 func kindNote(kind string) string {
 	switch kind {
 	case "wakeup", "fork":
-		return "Each step shows what it settled on (the CPU chosen, or why the scan stopped); the simulator does not record every CPU a scan looked at."
+		return "Each step shows what it settled on (the CPU chosen, or why the scan stopped). An idle scan lists the first 8 CPUs it looked at, each with why it was passed over or kept, and counts the rest."
 	case "periodic", "newidle", "nohz":
-		return "The pass records its domain, its idle type, the busiest group it found and that group's group_type; the group statistics (avg_load, group_util, sum_nr_running, the imbalance) are not recorded by the simulator, so they are not shown."
+		return "The pass records its domain, its idle type and update_sd_lb_stats()' statistics of the local and busiest groups (sum_nr_running, idle_cpus, group_util, group_load, avg_load, group_capacity, group_type) and of one other group, then calculate_imbalance()'s migration type and imbalance."
 	case "active", "misfit", "asym":
-		return "The balance pass that asked for the push recorded its domain and the busiest group's type; the group statistics are not recorded by the simulator, so they are not shown."
+		return "The balance pass that asked for the push records its domain, the local and busiest groups' statistics and calculate_imbalance()'s choice; the push itself runs from the stopper."
 	}
 	return "The simulator recorded this path as shown."
 }

@@ -50,7 +50,7 @@ func TestExplainSliceWakeup(t *testing.T) {
 			t.Errorf("%s not linked: %v", f, linked)
 		}
 	}
-	if !strings.Contains(e.Lines[0].Text(), "woken") || !strings.Contains(strings.Join(e.Notes, " "), "does not record every CPU") {
+	if !strings.Contains(e.Lines[0].Text(), "woken") || !strings.Contains(strings.Join(e.Notes, " "), "first 8 CPUs") {
 		t.Errorf("%q / %q", e.Lines[0].Text(), e.Notes)
 	}
 	if got := PlacementText(tl, *e.Next); got != "cpu 2, 9 ms → 10 ms (periodic, from cpu 1)" {
@@ -70,8 +70,8 @@ func TestExplainSliceInherited(t *testing.T) {
 	}
 }
 
-// A balance migration names its domain and busiest group, and says the
-// group statistics are not recorded rather than inventing them.
+// A balance migration names its domain and busiest group, and says which
+// group statistics the record holds.
 func TestExplainSliceBalance(t *testing.T) {
 	e, ok := ExplainSlice(explainTimeline(), 2, 0)
 	if !ok || e.Kind != "periodic" || e.Next != nil || e.Prev == nil || e.Prev.CPU != 1 {
@@ -85,11 +85,19 @@ func TestExplainSliceBalance(t *testing.T) {
 	if !strings.Contains(all, "sched_balance_rq(MC, CPU_IDLE)") || !strings.Contains(all, "busiest 1 (overloaded)") {
 		t.Errorf("lines: %s", all)
 	}
-	if !strings.Contains(strings.Join(e.Notes, " "), "not recorded by the simulator") {
+	if !strings.Contains(strings.Join(e.Notes, " "), "calculate_imbalance()") {
 		t.Errorf("notes %q", e.Notes)
 	}
 	if _, ok := ExplainSlice(explainTimeline(), 2, 1); ok {
 		t.Error("a slice that does not exist")
+	}
+	quick := explainTimeline()
+	quick.NoDecisions, quick.Decisions = true, nil
+	for i := range quick.Runs[2] {
+		quick.Runs[2][i].Decision = -1
+	}
+	if e, ok := ExplainSlice(quick, 2, 0); !ok || e.Decision != -1 || !strings.Contains(strings.Join(e.Notes, " "), "full result") {
+		t.Errorf("a timeline without decisions: %+v", e)
 	}
 	if _, ok := ExplainSlice(nil, 0, 0); ok {
 		t.Error("no timeline")

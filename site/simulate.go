@@ -11,8 +11,9 @@ import (
 // simulateBody is the POST /api/v1/simulate request for a scenario.
 func simulateBody(doc string) string { return `{"timeline":true,"scenario":` + doc + `}` }
 
-// simulateBodyNoTimeline asks for the figures only (the timeline is known).
-func simulateBodyNoTimeline(doc string) string { return `{"scenario":` + doc + `}` }
+// simulateBodyQuick asks for repetition 0's run and mode intervals without
+// decision records: the quick first picture of progressive refinement.
+func simulateBodyQuick(doc string) string { return `{"timeline":"runs","scenario":` + doc + `}` }
 
 // decodeResult reads a simulate reply (a sim.Result, possibly wrapped).
 func decodeResult(body string) (*sim.Result, error) {

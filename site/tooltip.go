@@ -44,6 +44,8 @@ func tooltipLines(h Hit, l Layout, tl *sim.Timeline, cpus []LaneCPU) []string {
 		for _, p := range d.Path {
 			out = append(out, "  "+p)
 		}
+	} else if tl.NoDecisions {
+		out = append(out, "why it is here: recorded by the full run (refining…)")
 	} else {
 		out = append(out, "continues on the same CPU (no placement decision)")
 	}

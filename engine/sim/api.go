@@ -4,6 +4,10 @@ package sim
 type Options struct {
 	// Timeline records repetition 0's timeline and decision records.
 	Timeline bool
+	// NoDecisions, with Timeline, records only the run and mode intervals:
+	// no decision records and none of the path detail they need, which
+	// makes a traced run almost as cheap as an untraced one.
+	NoDecisions bool
 	// MaxEvents is the event budget per repetition; 0 means DefaultMaxEvents.
 	// A run that exceeds it stops with ErrEventBudget.
 	MaxEvents int64

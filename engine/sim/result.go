@@ -127,6 +127,9 @@ type Timeline struct {
 	// Decisions are the placement decisions (wake-ups and migrations), in
 	// time order; an Interval's Decision indexes this slice (-1 = none).
 	Decisions []Decision `json:"decisions"`
+	// NoDecisions is true when decisions were not recorded at all
+	// (Options.NoDecisions): Decisions is empty and every Decision is -1.
+	NoDecisions bool `json:"no_decisions,omitempty"`
 	// Truncated is true when the timeline hit its size cap.
 	Truncated bool  `json:"truncated,omitempty"`
 	EndNs     int64 `json:"end_ns"`

@@ -73,7 +73,7 @@ func newSim(r *scenario.Resolved, t *topo.Topology, opt Options, seed uint64, ti
 	s.m.init(n, t.TotalCores, s.end)
 	if timeline {
 		s.tr = newTracer(n, t.TotalCores)
-		s.tracing = true
+		s.tracing = !opt.NoDecisions
 	}
 	s.cpus = make([]cpuState, n)
 	s.llcs = make([]llcState, n)
@@ -235,6 +235,7 @@ func (s *sim) timeline() *Timeline {
 		return nil
 	}
 	s.tr.tl.EndNs = s.stopAt
+	s.tr.tl.NoDecisions = s.opt.NoDecisions
 	s.tr.tl.Tasks = make([]TaskInfo, len(s.tasks))
 	for i, p := range s.tasks {
 		s.tr.tl.Tasks[i] = TaskInfo{Name: p.name, Group: p.group, PID: p.pid}

@@ -85,3 +85,47 @@ func TestTraceBalanceListsGroupStats(t *testing.T) {
 		t.Fatal("no traced balance migration")
 	}
 }
+
+// A timeline without decisions (Options.NoDecisions, the playground's quick
+// first picture) has the same intervals and figures as the full one, with
+// no decision records and no interval pointing at one.
+func TestTimelineWithoutDecisions(t *testing.T) {
+	doc := `{"schedplay":1,"machine":{"preset":"hikey960"},"policy":{"preset":"misfit"},
+		"workload":{"preset":"sched-messaging"},
+		"run":{"duration":"40ms","until":"duration","seed":3}}`
+	r := resolveJSON(t, doc)
+	full := mustRun(t, r, Options{Timeline: true})
+	runs := mustRun(t, r, Options{Timeline: true, NoDecisions: true})
+	if len(full.Timeline.Decisions) == 0 {
+		t.Fatal("the full timeline has no decisions")
+	}
+	if n := len(runs.Timeline.Decisions); n != 0 || !runs.Timeline.NoDecisions || full.Timeline.NoDecisions {
+		t.Errorf("runs-only timeline has %d decisions (no_decisions %v; full: %v)", n, runs.Timeline.NoDecisions, full.Timeline.NoDecisions)
+	}
+	if fmt.Sprint(full.Reps) != fmt.Sprint(runs.Reps) {
+		t.Errorf("figures differ:\n full %+v\n runs %+v", full.Reps, runs.Reps)
+	}
+	n := 0
+	for cpu := range full.Timeline.Runs {
+		a, b := full.Timeline.Runs[cpu], runs.Timeline.Runs[cpu]
+		if len(a) != len(b) {
+			t.Fatalf("cpu %d: %d intervals vs %d", cpu, len(a), len(b))
+		}
+		for i := range a {
+			if b[i].Decision != -1 {
+				t.Fatalf("cpu %d interval %d points at decision %d", cpu, i, b[i].Decision)
+			}
+			a[i].Decision = -1
+			if a[i] != b[i] {
+				t.Fatalf("cpu %d interval %d: %+v vs %+v", cpu, i, a[i], b[i])
+			}
+			n++
+		}
+	}
+	if fmt.Sprint(full.Timeline.Modes) != fmt.Sprint(runs.Timeline.Modes) {
+		t.Error("mode intervals differ")
+	}
+	if n == 0 {
+		t.Fatal("no intervals")
+	}
+}

@@ -48,6 +48,9 @@ func fakeRun(ctx context.Context, r *scenario.Resolved, opt sim.Options) (*sim.R
 	}
 	if opt.Timeline {
 		res.Timeline = &sim.Timeline{EndNs: 1}
+		if !opt.NoDecisions {
+			res.Timeline.Decisions = []sim.Decision{{Kind: "fork"}}
+		}
 	}
 	return res, nil
 }
@@ -72,6 +75,9 @@ func TestEndpoints(t *testing.T) {
 		{"simulate bad JSON", "POST", "/api/v1/simulate", `{"schedplay": 1,`, 400, []string{`invalid JSON at line 1`}},
 		{"simulate invalid", "POST", "/api/v1/simulate", `{"schedplay": 1, "machine": {"preset": "m"}, "workload": {"preset": "w"}, "policy": {"hz": 1}, "run": {"reps": 500}}`, 400,
 			[]string{`"error":{"message":"1 is out of range; want 10..10000","path":"policy.hz"}`, `"errors":[{"path":"policy.hz"`, `{"path":"run.reps","message":"500 is out of range; want 1..100"}`}},
+		{"simulate timeline runs only", "POST", "/api/v1/simulate", `{"scenario": "s1", "timeline": "runs"}`, 200, []string{`"timeline":{`, `"decisions":null`}},
+		{"simulate timeline full", "POST", "/api/v1/simulate", `{"scenario": "s1", "timeline": "full"}`, 200, []string{`"decisions":[{`}},
+		{"simulate bad timeline", "POST", "/api/v1/simulate", `{"scenario": "s1", "timeline": "some"}`, 400, []string{`"path":"timeline"`, `must be true, false, \"full\" or \"runs\"`}},
 		{"simulate unknown request field", "POST", "/api/v1/simulate", `{"scenario": "s1", "timelime": true}`, 400, []string{`"path":"timelime"`}},
 		{"simulate bad override", "POST", "/api/v1/simulate", `{"scenario": "s1", "set": ["policy.hz"]}`, 400, []string{`"path":"set[0]"`, `has no '='`}},
 		{"simulate unknown preset", "POST", "/api/v1/simulate", `{"scenario": "nope"}`, 400, []string{`neither a scenario preset nor a share link`}},

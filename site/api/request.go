@@ -12,6 +12,7 @@ import (
 
 	"schedplay/engine/compare"
 	"schedplay/engine/scenario"
+	"schedplay/engine/sim"
 )
 
 // Request is the body of simulate, compare and validate when it is not a
@@ -26,8 +27,10 @@ type Request struct {
 	// Reps and Seed override run.reps and run.seed when given.
 	Reps int     `json:"reps,omitempty"`
 	Seed *uint64 `json:"seed,omitempty"`
-	// Timeline asks simulate for repetition 0's timeline and decisions.
-	Timeline bool `json:"timeline,omitempty"`
+	// Timeline asks simulate for repetition 0's timeline: true or "full"
+	// with its decision records, "runs" with the run and mode intervals
+	// only (a quick first picture).
+	Timeline TimelineMode `json:"timeline,omitempty"`
 	// Policies names the two policy presets compare runs ("A", "B"); or A
 	// and B give each side as a label and its overrides.
 	Policies []string      `json:"policies,omitempty"`
@@ -38,6 +41,46 @@ type Request struct {
 
 	// preset is the seed scenario the request's scenario starts from.
 	preset string
+}
+
+// TimelineMode is the request's "timeline" member.
+type TimelineMode uint8
+
+const (
+	TimelineNone TimelineMode = iota // false or absent
+	TimelineFull                     // true or "full": intervals and decisions
+	TimelineRuns                     // "runs": intervals only
+)
+
+// UnmarshalJSON accepts true, false, "full" and "runs".
+func (m *TimelineMode) UnmarshalJSON(b []byte) error {
+	switch string(bytes.TrimSpace(b)) {
+	case "false", "null":
+		*m = TimelineNone
+	case "true", `"full"`:
+		*m = TimelineFull
+	case `"runs"`:
+		*m = TimelineRuns
+	default:
+		return &scenario.Error{Path: "timeline", Msg: `must be true, false, "full" or "runs"`}
+	}
+	return nil
+}
+
+// MarshalJSON writes the mode in the form UnmarshalJSON reads.
+func (m TimelineMode) MarshalJSON() ([]byte, error) {
+	switch m {
+	case TimelineFull:
+		return []byte("true"), nil
+	case TimelineRuns:
+		return []byte(`"runs"`), nil
+	}
+	return []byte("false"), nil
+}
+
+// options is the simulator's view of the mode.
+func (m TimelineMode) options() sim.Options {
+	return sim.Options{Timeline: m != TimelineNone, NoDecisions: m == TimelineRuns}
 }
 
 // statusError is an error with the HTTP status to reply with.
@@ -158,6 +201,10 @@ func requestFieldError(err error) error {
 	msg := strings.TrimPrefix(err.Error(), "json: ")
 	if f, ok := strings.CutPrefix(msg, "unknown field "); ok {
 		return &scenario.Error{Path: strings.Trim(f, `"`), Msg: "unknown request field; a request has scenario, set, reps, seed, timeline, policies, a, b, vary"}
+	}
+	var se *scenario.Error
+	if errors.As(err, &se) {
+		return se
 	}
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {

@@ -45,6 +45,11 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 		writeInternal(w, fmt.Errorf("encoding the reply: %w", err))
 		return
 	}
+	writeBytes(w, status, b)
+}
+
+// writeBytes writes an encoded JSON reply with its headers.
+func writeBytes(w http.ResponseWriter, status int, b []byte) {
 	h := w.Header()
 	h.Set("Content-Type", "application/json; charset=utf-8")
 	h.Set("X-Content-Type-Options", "nosniff")

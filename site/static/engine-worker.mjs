@@ -64,11 +64,16 @@ self.onmessage = async (e) => {
     const p = next || prepare();
     next = null;
     const binding = await p.catch(prepare); // a failed warm-up: once more, now
+    const t1 = performance.now();
     const init = { method, headers: { "content-type": "application/json" } };
     if (body != null && method !== "GET" && method !== "HEAD") init.body = body;
     const res = await binding.handleRequest(new Request(new URL(url, "http://engine.local"), init));
     const text = await res.text();
-    self.postMessage({ id, ok: true, status: res.status, body: text, ms: performance.now() - t0, sentAt: performance.timeOrigin + performance.now() });
+    const t2 = performance.now();
+    // timing: waiting for a Go instance, the handler (with its own
+    // Server-Timing phases), all in ms.
+    const timing = { wait: t1 - t0, handle: t2 - t1, server: res.headers.get("server-timing") || "" };
+    self.postMessage({ id, ok: true, status: res.status, body: text, ms: t2 - t0, timing, sentAt: performance.timeOrigin + performance.now() });
   } catch (err) {
     self.postMessage({ id, ok: false, error: String((err && err.stack) || err) });
   }
