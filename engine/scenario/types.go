@@ -106,7 +106,11 @@ type Group struct {
 	Count int    `json:"count"`
 	// CPUs is the affinity mask in cpulist syntax; "" means all CPUs.
 	CPUs string `json:"cpus,omitempty"`
-	Nice int    `json:"nice,omitempty"`
+	// Pin "each" gives task i the single-CPU affinity of the i-th CPU of
+	// CPUs, wrapping (perf bench futex pins waiter i to CPU i mod ncpus);
+	// "" gives every task the whole mask (schedplay addition).
+	Pin  Pin `json:"pin,omitempty"`
+	Nice int `json:"nice,omitempty"`
 	// Process marks separate address spaces (process switch cost applies);
 	// false means threads of one process (schedplay addition).
 	Process bool `json:"process,omitempty"`
@@ -114,6 +118,14 @@ type Group struct {
 	Start   units.Duration `json:"start,omitempty"`
 	Program []Step         `json:"program"`
 }
+
+// Pin says how a group's tasks divide its CPU mask.
+type Pin string
+
+const (
+	PinNone Pin = ""     // every task may run on the whole mask
+	PinEach Pin = "each" // task i is pinned to the i-th CPU of the mask, wrapping
+)
 
 // Step is one program step. Exactly one of the kind fields is set; the
 // others are its options. See docs/scenario.md.

@@ -36,6 +36,11 @@ func validateWorkload(errs *ErrorList, w *Workload, n int) {
 				errs.Add(p+".cpus", "selects no CPU")
 			}
 		}
+		switch g.Pin {
+		case PinNone, PinEach:
+		default:
+			errs.Add(p+".pin", "unknown value %q; want \"each\" or leave it out", g.Pin)
+		}
 		checkRange(errs, p+".nice", g.Nice, -20, 19)
 		checkDuration(errs, p+".start", g.Start, MaxRunDuration)
 		if len(g.Program) == 0 {
