@@ -182,12 +182,20 @@ func (s *sim) buildTasks() error {
 		for c := allowed.First(); c.Valid(); c = allowed.Next(c) {
 			maxCap = max(maxCap, s.t.CPUs[c].Capacity)
 		}
+		mask := allowed.CPUs()
 		gpid := pid
 		pid++
 		for k := 0; k < g.Count; k++ {
 			p := &task{id: len(s.tasks), group: gi, pid: gpid, name: fmt.Sprintf("%s/%d", g.Name, k),
 				weight: niceWeight(g.Nice), allowed: allowed, nrAllowed: nrAllowed, maxAllowedCap: maxCap,
 				process: g.Process, recentUsedCPU: -1, lastWakee: -1, decision: -1, onRunCPU: -1}
+			if g.Pin == scenario.PinEach {
+				// sched_setaffinity(CPU mask[k mod weight]) before the task runs.
+				cpu := mask[k%len(mask)]
+				p.allowed = topo.NewCPUSet(n)
+				p.allowed.Set(cpu)
+				p.nrAllowed, p.maxAllowedCap = 1, s.t.CPUs[cpu].Capacity
+			}
 			if g.Process && k > 0 {
 				p.pid = pid
 				pid++
