@@ -35,6 +35,12 @@ func (o *Object) Get(key string) (any, bool) {
 	return nil, false
 }
 
+// clone returns a copy of o whose keys can be set independently (nested
+// values are shared).
+func (o *Object) clone() *Object {
+	return &Object{keys: append([]string(nil), o.keys...), vals: append([]any(nil), o.vals...)}
+}
+
 // Keys returns the keys in order.
 func (o *Object) Keys() []string { return append([]string(nil), o.keys...) }
 

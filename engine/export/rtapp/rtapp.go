@@ -89,7 +89,23 @@ func Convert(r *scenario.Resolved) (*Object, []string, error) {
 		if err != nil {
 			return nil, nil, fmt.Errorf("workload.groups[%d]: %w", gi, err)
 		}
-		tasks.Set(name, t)
+		if g.Pin != scenario.PinEach || g.Count == 1 {
+			tasks.Set(name, t)
+			continue
+		}
+		// pin each: rt-app's instances share one cpus list, so each task
+		// becomes its own thread object on its own CPU (same phases, so
+		// barriers and semaphores still count every task).
+		cpus, err := c.pinned(g)
+		if err != nil {
+			return nil, nil, fmt.Errorf("workload.groups[%d]: %w", gi, err)
+		}
+		for k := 0; k < g.Count; k++ {
+			tk := t.clone()
+			tk.Set("instance", 1)
+			tk.Set("cpus", []int{cpus[k%len(cpus)]})
+			tasks.Set(fmt.Sprintf("%s_%d", name, k), tk)
+		}
 	}
 	doc := &Object{}
 	doc.Set("tasks", tasks)
@@ -126,6 +142,25 @@ func (c *conv) note(format string, args ...any) {
 		c.seen[s] = true
 		c.notes = append(c.notes, s)
 	}
+}
+
+// pinned lists the CPUs of g's mask (every CPU when it has none), in order.
+func (c *conv) pinned(g *scenario.Group) ([]int, error) {
+	var cpus []int
+	if g.CPUs == "" {
+		for i := 0; i < c.ncpu; i++ {
+			cpus = append(cpus, i)
+		}
+		return cpus, nil
+	}
+	set, err := topo.ParseCPUList(g.CPUs, c.ncpu)
+	if err != nil {
+		return nil, fmt.Errorf("cpus: %w", err)
+	}
+	for _, cpu := range set.CPUs() {
+		cpus = append(cpus, int(cpu))
+	}
+	return cpus, nil
 }
 
 // global is rt-app's "global" object.

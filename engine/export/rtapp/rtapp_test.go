@@ -3,6 +3,7 @@ package rtapp
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -93,8 +94,16 @@ func TestEveryWorkloadPreset(t *testing.T) {
 		if doc.Global["duration"] != 2.0 || doc.Global["default_policy"] != "SCHED_OTHER" {
 			t.Errorf("%s: global = %v", name, doc.Global)
 		}
-		if len(doc.Tasks) != len(r.Workload.Groups) {
-			t.Errorf("%s: %d tasks for %d groups", name, len(doc.Tasks), len(r.Workload.Groups))
+		objects := 0
+		for _, g := range r.Workload.Groups {
+			if g.Pin == scenario.PinEach {
+				objects += g.Count // one thread object per pinned task
+			} else {
+				objects++
+			}
+		}
+		if len(doc.Tasks) != objects {
+			t.Errorf("%s: %d tasks for %d groups (%d thread objects)", name, len(doc.Tasks), len(r.Workload.Groups), objects)
 		}
 		for tn, task := range doc.Tasks {
 			checkTask(t, name+"/"+tn, task)
@@ -254,5 +263,25 @@ func TestDeterministic(t *testing.T) {
 	b, nb, _ := JSON(r)
 	if !bytes.Equal(a, b) || strings.Join(na, "|") != strings.Join(nb, "|") {
 		t.Error("two conversions differ")
+	}
+}
+
+// TestPinEach: perf bench futex's waiter i on CPU i mod ncpus becomes one
+// thread object per waiter, each with its own single CPU.
+func TestPinEach(t *testing.T) {
+	out, notes := convertWorkload(t, `{"groups":[{"name":"waiter","count":5,"cpus":"2-5","pin":"each","program":[{"recv":"futex"}]},
+		{"name":"waker","count":1,"program":[{"send":"futex","wake":5}]}]}`)
+	if len(notes) != 0 {
+		t.Errorf("notes %q for a faithful workload", notes)
+	}
+	got := compact(t, out)
+	for k, cpu := range []int{2, 3, 4, 5, 2} {
+		w := fmt.Sprintf(`"waiter_%d":{"instance":1,"cpus":[%d],`, k, cpu)
+		if !strings.Contains(got, w) {
+			t.Errorf("missing %s in %s", w, got)
+		}
+	}
+	if !strings.Contains(got, `"waker":{"instance":1,"loop"`) {
+		t.Errorf("waker not a plain thread object: %s", got)
 	}
 }
