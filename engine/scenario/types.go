@@ -115,8 +115,13 @@ type Group struct {
 	// false means threads of one process (schedplay addition).
 	Process bool `json:"process,omitempty"`
 	// Start delays the group's fork (schedplay addition).
-	Start   units.Duration `json:"start,omitempty"`
-	Program []Step         `json:"program"`
+	Start units.Duration `json:"start,omitempty"`
+	// ParentCPU is the CPU the group's parent thread runs on, busy, while
+	// it forks the group's tasks (wake_up_new_task() from that CPU);
+	// absent = drawn per repetition from the group's cpus (schedplay
+	// addition).
+	ParentCPU *int   `json:"parent_cpu,omitempty"`
+	Program   []Step `json:"program"`
 }
 
 // Pin says how a group's tasks divide its CPU mask.

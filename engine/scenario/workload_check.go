@@ -43,6 +43,9 @@ func validateWorkload(errs *ErrorList, w *Workload, n int) {
 		}
 		checkRange(errs, p+".nice", g.Nice, -20, 19)
 		checkDuration(errs, p+".start", g.Start, MaxRunDuration)
+		if g.ParentCPU != nil && n > 0 && (*g.ParentCPU < 0 || *g.ParentCPU >= n) {
+			errs.Add(p+".parent_cpu", "CPU %d does not exist; this machine has CPUs 0-%d", *g.ParentCPU, n-1)
+		}
 		if len(g.Program) == 0 {
 			errs.Add(p+".program", "is empty; give at least one step")
 		}

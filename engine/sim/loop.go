@@ -70,11 +70,7 @@ func (s *sim) dispatch(ev event) {
 		s.stop(s.end)
 	case evFork:
 		s.forksLeft--
-		for _, p := range s.tasks {
-			if p.group == int(ev.a) && p.state == taskNew {
-				s.forkTask(p, int(p.allowed.First()))
-			}
-		}
+		s.forkGroup(int(ev.a))
 	case evTick:
 		s.tick(&s.cpus[ev.a])
 	case evComputeEnd:

@@ -69,7 +69,7 @@ func newSim(r *scenario.Resolved, t *topo.Topology, opt Options, seed uint64, ti
 	s.asymCapActive = t.AsymCPUCapacityActive
 	s.baseSlice = int64(r.Policy.BaseSlice) * int64(1+bits.Len(uint(min(n, 8)))-1)
 	s.maxLBInterval = max(int64(r.Policy.HZ)*int64(n)/10, 1)
-	s.q.h = make([]event, 0, 4*n+1024)
+	s.q.init(4*n + 1024)
 	s.m.init(n, t.TotalCores, s.end)
 	if timeline {
 		s.tr = newTracer(n, t.TotalCores)
@@ -156,6 +156,7 @@ func (s *sim) buildTasks() error {
 	cp := &compiler{barriers: map[string]int{}, chans: map[string]int{}, pools: map[string]int{}}
 	s.groupAlive = make([]int, len(w.Groups))
 	s.groupProg = make([][]op, len(w.Groups))
+	masks := make([]topo.CPUSet, len(w.Groups))
 	pid := 1
 	for gi, g := range w.Groups {
 		prog, err := cp.compileProgram(gi, g.Program)
@@ -182,6 +183,7 @@ func (s *sim) buildTasks() error {
 		for c := allowed.First(); c.Valid(); c = allowed.Next(c) {
 			maxCap = max(maxCap, s.t.CPUs[c].Capacity)
 		}
+		masks[gi] = allowed
 		mask := allowed.CPUs()
 		gpid := pid
 		pid++
@@ -209,6 +211,7 @@ func (s *sim) buildTasks() error {
 		}
 		s.q.push(event{at: int64(g.Start), kind: evFork, a: int32(gi)})
 	}
+	s.parentCPU = drawParentCPUs(w.Groups, masks, s.seed)
 	for i := 0; i < cp.nBar; i++ {
 		s.barrierList = append(s.barrierList, &barrierState{arrived: make([]*task, 0, len(s.tasks))})
 	}

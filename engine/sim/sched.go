@@ -241,6 +241,8 @@ func (s *sim) wakeArrive(p *task) {
 
 // forkTask is wake_up_new_task(): place with the slow path, start PELT.
 func (s *sim) forkTask(p *task, parentCPU int) {
+	p.cpu = parentCPU           // sched_fork(): __set_task_cpu(p, smp_processor_id())
+	p.recentUsedCPU = parentCPU // p->recent_used_cpu = task_cpu(p)
 	target := s.selectTaskRq(p, parentCPU, parentCPU, false, true)
 	c := &s.cpus[target]
 	p.cpu = target

@@ -229,6 +229,8 @@ type sim struct {
 	budget    int64
 	err       error
 	forksLeft int
+	parentCPU []int // per group: the CPU its parent forks from (fork.go)
+	parent    task  // the forking parent's entity while it is on a CPU
 	stopped   bool
 	stopAt    int64
 	finished  int64

@@ -32,6 +32,9 @@ func (s *sim) selectTaskRq(p *task, prev, cpu int, sync, fork bool) int {
 	}
 	doms := s.t.Domains[cpu]
 	if fork {
+		if s.tracing {
+			s.note("WF_FORK from cpu %d (the parent runs there)", cpu)
+		}
 		// for_each_domain(): the highest SD_BALANCE_FORK domain reached
 		// without a gap (want_affine is false for a fork).
 		var sd *topo.Domain

@@ -1,0 +1,75 @@
+package sim
+
+import (
+	"math/rand/v2"
+
+	"schedplay/engine/scenario"
+	"schedplay/engine/topo"
+)
+
+// The parent that forks a group: a benchmark's main thread calls
+// pthread_create()/fork() once per task while it runs on some CPU, so each
+// child goes through wake_up_new_task() → select_task_rq_fair(WF_FORK) from
+// that CPU with the parent still on it (nr_running, load and util include
+// the parent). Then the parent waits in pthread_join()/wait() or exits.
+
+// drawParentCPUs picks each group's parent CPU for one repetition: the
+// group's parent_cpu, or one of the group's allowed CPUs drawn from a PCG
+// stream of its own (seeded by the repetition's seed, so the other random
+// draws — jitter, housekeeping — are the same as without it).
+func drawParentCPUs(gs []scenario.Group, masks []topo.CPUSet, seed uint64) []int {
+	rng := rand.New(rand.NewPCG(seed, seed^0x2545f4914f6cdd1d))
+	out := make([]int, len(gs))
+	for gi := range gs {
+		cpus := masks[gi].CPUs()
+		pick := rng.IntN(len(cpus)) // always drawn: groups keep their stream position
+		out[gi] = int(cpus[pick])
+		if gs[gi].ParentCPU != nil {
+			out[gi] = *gs[gi].ParentCPU
+		}
+	}
+	return out
+}
+
+// forkGroup is the parent's loop of pthread_create()s: every task of group
+// gi is forked (wake_up_new_task()) from the parent's CPU while the parent
+// runs there; then the parent leaves that CPU.
+func (s *sim) forkGroup(gi int) {
+	cpu := s.parentCPU[gi]
+	c := &s.cpus[cpu]
+	par := &s.parent
+	*par = task{id: -1, group: gi, weight: niceWeight(s.r.Workload.Groups[gi].Nice), recentUsedCPU: -1, lastWakee: -1, decision: -1, onRunCPU: -1}
+	s.parentArrive(c, par)
+	for _, p := range s.tasks {
+		if p.group == gi && p.state == taskNew {
+			s.forkTask(p, cpu)
+		}
+	}
+	s.parentLeave(c, par)
+}
+
+// parentArrive puts the parent on c as a running entity for the forks: one
+// more nr_running (so c is not idle to the slow path) and the PELT load and
+// utilization of a task that has just started there
+// (init_entity_runnable_average() + post_init_entity_util_avg()).
+func (s *sim) parentArrive(c *cpuState, par *task) {
+	s.syncCPU(c)
+	s.updateCurr(c)
+	s.postInitEntityUtilAvg(c, par)
+	s.attachEntityLoadAvg(c, par)
+	c.nrRunning++
+	if c.nrRunning >= 2 {
+		s.rdOverloaded = true // add_nr_running() → set_rd_overloaded()
+	}
+}
+
+// parentLeave takes the parent off c (it blocks in pthread_join() or
+// exits: dequeue_task_fair() + the removed load). A CPU the parent leaves
+// empty schedules: sched_balance_newidle() stamps idle_stamp and may pull.
+func (s *sim) parentLeave(c *cpuState, par *task) {
+	s.detachEntityLoadAvg(c, par)
+	c.nrRunning--
+	if c.curr == nil && len(c.rq) == 0 {
+		s.schedule(c)
+	}
+}

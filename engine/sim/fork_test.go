@@ -1,0 +1,74 @@
+package sim
+
+import (
+	"fmt"
+	"testing"
+)
+
+// forkDecisions runs one repetition of a hikey960-dynamiq scenario with the
+// given group and returns its fork decisions.
+func forkDecisions(t *testing.T, group string, seed int) []Decision {
+	t.Helper()
+	doc := fmt.Sprintf(`{"schedplay":1,"machine":{"preset":"hikey960-dynamiq"},"policy":{"preset":"none"},
+		"workload":{"groups":[%s]},"run":{"duration":"50ms","seed":%d,"reps":1}}`, group, seed)
+	res := mustRun(t, resolveJSON(t, doc), Options{Timeline: true})
+	var out []Decision
+	for _, d := range res.Timeline.Decisions {
+		if d.Kind == "fork" {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// TestForkFromBusyParent: the parent runs on its CPU while it forks, so
+// sched_balance_find_dst_group() sees the local group busy (nr_running 1,
+// no idle CPU) and sends the child to the first idle group after it — on
+// an idle machine with no blocked load, the next CPU. Were the parent's
+// CPU idle, the local group would tie and keep the child there.
+func TestForkFromBusyParent(t *testing.T) {
+	one := forkDecisions(t, `{"name":"w","count":1,"parent_cpu":5,"program":[{"compute":"5ms"}]}`, 1)
+	if len(one) != 1 || one[0].From != 5 || one[0].To != 6 {
+		t.Fatalf("fork decisions %+v; want one from CPU 5 to CPU 6", one)
+	}
+	// Eight children on eight CPUs: seven go to the idle CPUs, the last
+	// finds every group busy and stays local, on the parent's CPU, which
+	// it gets when the parent leaves.
+	eight := forkDecisions(t, `{"name":"w","count":8,"parent_cpu":5,"program":[{"compute":"5ms"}]}`, 1)
+	seen := map[int]int{}
+	for _, d := range eight {
+		seen[d.To]++
+		if d.From != 5 {
+			t.Errorf("fork from CPU %d; want the parent's CPU 5", d.From)
+		}
+	}
+	if len(eight) != 8 || len(seen) != 8 || eight[7].To != 5 {
+		t.Errorf("fork targets %+v; want one task per CPU, the last on the parent's CPU 5", eight)
+	}
+}
+
+// TestParentCPUDrawnPerRepetition: without parent_cpu the parent's CPU is
+// drawn per repetition among the group's allowed CPUs, deterministically
+// from the seed.
+func TestParentCPUDrawnPerRepetition(t *testing.T) {
+	g := `{"name":"w","count":1,"cpus":"1,3-5","program":[{"compute":"1ms"}]}`
+	from := map[int]bool{}
+	for seed := 1; seed <= 12; seed++ {
+		d := forkDecisions(t, g, seed)
+		if len(d) != 1 {
+			t.Fatalf("seed %d: %d fork decisions", seed, len(d))
+		}
+		switch d[0].From {
+		case 1, 3, 4, 5:
+		default:
+			t.Errorf("seed %d: parent on CPU %d, outside the group's cpus 1,3-5", seed, d[0].From)
+		}
+		from[d[0].From] = true
+		if again := forkDecisions(t, g, seed); again[0].From != d[0].From || again[0].To != d[0].To {
+			t.Errorf("seed %d: fork %+v then %+v; want the same", seed, d[0], again[0])
+		}
+	}
+	if len(from) < 3 {
+		t.Errorf("parent CPUs over 12 seeds: %v; want it to vary", from)
+	}
+}
