@@ -1,0 +1,83 @@
+package sim
+
+import "testing"
+
+// Kernel semantics the Vera calibration depends on, checked against
+// linux-source-6.12 kernel/sched/fair.c (docs/calibration.md, "What the
+// spread and the 176-thread runs are not"). Each would be an easy "fix" for a
+// calibration gap that the kernel does not make.
+
+// TestSMTAsymPullIgnoresCoreIdle: at the SMT level sched_use_asym_prio()
+// returns true without is_core_idle() ("sd->flags & SD_SHARE_CPUCAPACITY ||
+// is_core_idle(cpu)"), so under v6-on a newly idle PE0 actively pulls the
+// running task of its PE1 (asym_active_balance) even though PE0's own
+// thread is merely asleep; mainline (no SMT asym packing) does not.
+func TestSMTAsymPullIgnoresCoreIdle(t *testing.T) {
+	for _, c := range []struct {
+		policy string
+		want   bool
+	}{
+		{`{"preset":"v6-on"}`, true},
+		{`{"preset":"mainline"}`, false},
+	} {
+		s := wakeSim(t, c.policy)
+		p := s.wakee(900) // allowed on node 0, both siblings
+		p.cpu, p.state = 176, taskRunning
+		pe1 := &s.cpus[176]
+		pe1.curr, pe1.nrRunning, pe1.inIdle = p, 1, false
+		s.schedBalanceRq(0, 0, cpuNewlyIdle, migNewidle) // PE0 (cpu 0) newly idle, SMT domain
+		if got := pe1.activeBalance; got != c.want {
+			t.Errorf("%s: stopper queued on PE1 176 for idle PE0 0 = %v; want %v", c.policy, got, c.want)
+		}
+	}
+}
+
+// TestAsymFitsKeepsNonFittingTaskOffPrev: with SD_ASYM_CPUCAPACITY active,
+// asym_fits_cpu() is util_fits_cpu() > 0, so a task whose utilization is
+// above 80% of every capacity (an SGEMM thread, util ≈ 920–1020) is not sent
+// back to its idle prev: select_idle_capacity() picks the biggest fully idle
+// core every time. A task that fits stays on its idle prev.
+func TestAsymFitsKeepsNonFittingTaskOffPrev(t *testing.T) {
+	for _, c := range []struct {
+		util uint64
+		want int
+	}{
+		{990, 40}, // fits nowhere: the first 1024 core in wrap order from prev
+		{700, 12}, // fits its 1000-capacity prev (700·1280 < 1000·1024)
+	} {
+		s := wakeSim(t, `{"preset":"mainline"}`)
+		s.busy(30) // the waker's CPU: target = prev (wake_affine_idle)
+		s.llcs[0].hasIdleCores = true
+		s.llcs[0].nrIdleScan = 176
+		p := s.wakee(c.util)
+		p.cpu = 12
+		if got := s.selectIdleSibling(p, 12, 12); got != c.want {
+			t.Errorf("util %d: select_idle_sibling(prev 12, target 12) = %d; want %d", c.util, got, c.want)
+		}
+	}
+}
+
+// TestV6BudgetedScanStacksOnBusyPE0: with v6-on, once every PE0 is taken and
+// the idle-core hint is clear, the SIS_UTIL budget of the SMT-aware
+// select_idle_capacity() is spent on busy PE0s in wrap order from a PE0
+// target, and the wake-up falls back to the busy target although its own
+// PE1 is idle. This is the stacking of the 176-thread runs under v6-on.
+func TestV6BudgetedScanStacksOnBusyPE0(t *testing.T) {
+	s := wakeSim(t, `{"preset":"v6-on"}`)
+	var pe0 []int
+	for c := 0; c < 88; c++ {
+		pe0 = append(pe0, c)
+	}
+	s.busy(pe0...)
+	s.llcs[0].hasIdleCores = false
+	s.llcs[0].nrIdleScan = 20
+	p := s.wakee(990)
+	p.cpu = 10
+	if got := s.selectIdleSibling(p, 10, 10); got != 10 {
+		t.Errorf("budget 20 from PE0 target 10: got cpu %d; want the busy target 10", got)
+	}
+	s.llcs[0].nrIdleScan = 176
+	if got := s.selectIdleSibling(p, 10, 10); got < 176 {
+		t.Errorf("full budget: got cpu %d; want an idle PE1", got)
+	}
+}
