@@ -78,8 +78,14 @@ func (a *App) renderFigures() {
 		default:
 			fig("throughput", "throughput", FormatThroughput(sm.Throughput.Mean, sm.Throughput.Stddev, n, res.Unit), "mean ± sample stddev over repetitions")
 		}
-		if sm.Completion.Mean > 0 {
-			fig("completion", "completion", FormatNs(sm.Completion.Mean)+pm(sm.Completion, FormatNs), "")
+		if sm.Completion.N > 0 {
+			// Completion covers the repetitions that finished before run.duration.
+			v, title := FormatNs(sm.Completion.Mean)+pm(sm.Completion, FormatNs), ""
+			if sm.Completed < n {
+				v += fmt.Sprintf(" (%d of %d finished)", sm.Completed, n)
+				title = "mean over the repetitions that finished; the others reached run.duration first"
+			}
+			fig("completion", "completion", v, title)
 		}
 		fig("modes", "mode transitions", FormatMeanSD(sm.ModeTransitions.Mean, sm.ModeTransitions.Stddev, n), "ST ↔ partitioned switches, all cores")
 		fig("pealt", "PE alternations", FormatMeanSD(sm.PEAlternations.Mean, sm.PEAlternations.Stddev, n), "switches of the active PE inside a core")

@@ -114,19 +114,16 @@ func writeSummary(w io.Writer, r *scenario.Resolved, res *sim.Result) {
 		tp, unit = s.GFLOPS, "GFLOP/s"
 	}
 	row("Throughput", fmt.Sprintf("%s %s (min %s, max %s)", pm(tp), unit, num(tp.Min), num(tp.Max)))
-	done := 0
-	for _, rep := range res.Reps {
-		if rep.Completion > 0 {
-			done++
-		}
-	}
+	done := s.Completed // s.Completion covers these repetitions only
 	switch {
 	case done == 0 && r.Run.Until == scenario.UntilDuration:
 		row("Completion", fmt.Sprintf("programs still running at the end of the %s (run.until = duration)", r.Run.Duration))
 	case done == n && n > 0:
 		row("Completion", fmt.Sprintf("%s ms (every repetition finished)", pmScaled(s.Completion, 1e-6)))
+	case done > 0:
+		row("Completion", fmt.Sprintf("%s ms (%d of %d repetitions finished within %s)", pmScaled(s.Completion, 1e-6), done, n, r.Run.Duration))
 	default:
-		row("Completion", fmt.Sprintf("%d of %d repetitions finished within %s", done, n, r.Run.Duration))
+		row("Completion", fmt.Sprintf("0 of %d repetitions finished within %s", n, r.Run.Duration))
 	}
 	row("Mode transitions", pm(s.ModeTransitions))
 	row("PE alternations", pm(s.PEAlternations))

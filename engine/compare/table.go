@@ -18,6 +18,11 @@ type Value struct {
 	Mean   float64 `json:"mean"`
 	Stddev float64 `json:"stddev"`
 	N      int     `json:"n"`
+	// Of, when set, is the number of repetitions run, of which only the N
+	// that finished count (completion time with run.until "done": a
+	// repetition cut off by run.duration has no completion time). With
+	// N = 0, Mean and Stddev are 0 and mean nothing.
+	Of int `json:"of,omitempty"`
 }
 
 // Row is one metric of the table.
@@ -58,6 +63,9 @@ type metric struct {
 	get        func(r *sim.RepMetrics) float64
 	// present says whether the metric applies to these results.
 	present func(reps []sim.RepMetrics) bool
+	// counts, when set, says which repetitions have a value (the others
+	// are left out of the mean and reported as "N of M").
+	counts func(r *sim.RepMetrics) bool
 }
 
 func always([]sim.RepMetrics) bool { return true }
@@ -85,27 +93,23 @@ func throughputOf(res *sim.Result) (func(r *sim.RepMetrics) float64, string) {
 
 func hasLatency(r *sim.RepMetrics) bool { return r.Latency.Count > 0 }
 
+// finished: every program completed before run.duration (RepMetrics.Completion is 0 otherwise).
+func finished(r *sim.RepMetrics) bool { return r.Completion > 0 }
+
 func metrics() []metric {
 	us := func(ns int64) float64 { return float64(ns) / 1e3 }
 	return []metric{
-		{"Mode transitions", "", true, func(r *sim.RepMetrics) float64 { return float64(r.ModeTransitions) }, always},
-		{"PE alternations", "", true, func(r *sim.RepMetrics) float64 { return float64(r.PEAlternations) }, always},
-		{"Migrations", "", true, func(r *sim.RepMetrics) float64 { return float64(r.Migrations.Total) }, always},
-		{"Context switches", "", true, func(r *sim.RepMetrics) float64 { return float64(r.ContextSwitches) }, always},
+		{"Mode transitions", "", true, func(r *sim.RepMetrics) float64 { return float64(r.ModeTransitions) }, always, nil},
+		{"PE alternations", "", true, func(r *sim.RepMetrics) float64 { return float64(r.PEAlternations) }, always, nil},
+		{"Migrations", "", true, func(r *sim.RepMetrics) float64 { return float64(r.Migrations.Total) }, always, nil},
+		{"Context switches", "", true, func(r *sim.RepMetrics) float64 { return float64(r.ContextSwitches) }, always, nil},
 		{"Completion time", "ms", true, func(r *sim.RepMetrics) float64 { return float64(r.Completion) / 1e6 },
-			func(reps []sim.RepMetrics) bool {
-				for _, r := range reps {
-					if r.Completion == 0 {
-						return false
-					}
-				}
-				return len(reps) > 0
-			}},
-		{"Latency p50", "us", true, func(r *sim.RepMetrics) float64 { return us(r.Latency.P50) }, anyRep(hasLatency)},
-		{"Latency p99", "us", true, func(r *sim.RepMetrics) float64 { return us(r.Latency.P99) }, anyRep(hasLatency)},
-		{"Latency p99.9", "us", true, func(r *sim.RepMetrics) float64 { return us(r.Latency.P999) }, anyRep(hasLatency)},
-		{"Latency max", "us", true, func(r *sim.RepMetrics) float64 { return us(r.Latency.Max) }, anyRep(hasLatency)},
-		{"Op time", "us/op", true, func(r *sim.RepMetrics) float64 { return r.OpTimeNs / 1e3 }, anyRep(func(r *sim.RepMetrics) bool { return r.OpTimeNs > 0 })},
+			anyRep(finished), finished},
+		{"Latency p50", "us", true, func(r *sim.RepMetrics) float64 { return us(r.Latency.P50) }, anyRep(hasLatency), nil},
+		{"Latency p99", "us", true, func(r *sim.RepMetrics) float64 { return us(r.Latency.P99) }, anyRep(hasLatency), nil},
+		{"Latency p99.9", "us", true, func(r *sim.RepMetrics) float64 { return us(r.Latency.P999) }, anyRep(hasLatency), nil},
+		{"Latency max", "us", true, func(r *sim.RepMetrics) float64 { return us(r.Latency.Max) }, anyRep(hasLatency), nil},
+		{"Op time", "us/op", true, func(r *sim.RepMetrics) float64 { return r.OpTimeNs / 1e3 }, anyRep(func(r *sim.RepMetrics) bool { return r.OpTimeNs > 0 }), nil},
 	}
 }
 
@@ -123,9 +127,42 @@ func Rows(a, b *sim.Result) []Row {
 		if !m.present(a.Reps) && !m.present(b.Reps) {
 			continue
 		}
+		if m.counts != nil {
+			rows = append(rows, partialRow(m.name, m.unit, m.lower, a.Reps, b.Reps, m.get, m.counts))
+			continue
+		}
 		rows = append(rows, seriesRow(m.name, m.unit, m.lower, collect(a.Reps, m.get), collect(b.Reps, m.get)))
 	}
 	return rows
+}
+
+// partialRow is seriesRow over the repetitions that have a value; a side
+// where some have none says how many of its repetitions counted (Of).
+func partialRow(name, unit string, lower bool, a, b []sim.RepMetrics, get func(r *sim.RepMetrics) float64, counts func(r *sim.RepMetrics) bool) Row {
+	pick := func(reps []sim.RepMetrics) []float64 {
+		out := []float64{}
+		for i := range reps {
+			if counts(&reps[i]) {
+				out = append(out, get(&reps[i]))
+			}
+		}
+		return out
+	}
+	xa, xb := pick(a), pick(b)
+	r := seriesRow(name, unit, lower, xa, xb)
+	for _, side := range []struct {
+		v    *Value
+		n, m int
+	}{{&r.A, len(xa), len(a)}, {&r.B, len(xb), len(b)}} {
+		if side.n < side.m {
+			side.v.Of = side.m
+		}
+		if side.n == 0 {
+			side.v.Mean, side.v.Stddev = 0, 0
+			r.DiffPct = nil
+		}
+	}
+	return r
 }
 
 func collect(reps []sim.RepMetrics, get func(r *sim.RepMetrics) float64) []float64 {
@@ -140,7 +177,7 @@ func seriesRow(name, unit string, lower bool, a, b []float64) Row {
 	ma, sa := meanStddev(a)
 	mb, sb := meanStddev(b)
 	r := Row{Metric: name, Unit: unit, LowerIsBetter: lower,
-		A: Value{ma, sa, len(a)}, B: Value{mb, sb, len(b)}, DiffPct: diffPct(ma, mb)}
+		A: Value{Mean: ma, Stddev: sa, N: len(a)}, B: Value{Mean: mb, Stddev: sb, N: len(b)}, DiffPct: diffPct(ma, mb)}
 	if p := welchP(a, b); !math.IsNaN(p) {
 		r.P = &p
 	}
@@ -149,7 +186,7 @@ func seriesRow(name, unit string, lower bool, a, b []float64) Row {
 
 func singleRow(name, unit string, lower bool, a, b float64) Row {
 	return Row{Metric: name, Unit: unit, LowerIsBetter: lower,
-		A: Value{a, 0, 1}, B: Value{b, 0, 1}, DiffPct: diffPct(a, b)}
+		A: Value{Mean: a, N: 1}, B: Value{Mean: b, N: 1}, DiffPct: diffPct(a, b)}
 }
 
 func diffPct(a, b float64) *float64 {

@@ -81,6 +81,9 @@ func writeLegend(b *strings.Builder, rows []Row) {
 }
 
 func valueText(v Value, unit string) string {
+	if v.Of > 0 && v.N == 0 {
+		return FinishedText(v)
+	}
 	s := num(v.Mean)
 	if v.N > 1 {
 		s = MeanSD(v.Mean, v.Stddev)
@@ -88,7 +91,19 @@ func valueText(v Value, unit string) string {
 	if unit != "" {
 		s += " " + unit
 	}
+	if v.Of > 0 {
+		s += " (" + FinishedText(v) + ")"
+	}
 	return s
+}
+
+// FinishedText says how many repetitions a partial value covers ("3 of 5
+// finished"); "" when it covers them all.
+func FinishedText(v Value) string {
+	if v.Of == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d of %d finished", v.N, v.Of)
 }
 
 func diffText(r Row) string {

@@ -282,10 +282,17 @@ func summarize(reps []RepMetrics) Summary {
 		}
 		return statOf(v)
 	}
+	var done []float64 // a repetition cut off by run.duration has no completion time
+	for i := range reps {
+		if reps[i].Completion > 0 {
+			done = append(done, float64(reps[i].Completion))
+		}
+	}
 	return Summary{
 		Throughput:      col(func(r *RepMetrics) float64 { return r.Throughput }),
 		GFLOPS:          col(func(r *RepMetrics) float64 { return r.GFLOPS }),
-		Completion:      col(func(r *RepMetrics) float64 { return float64(r.Completion) }),
+		Completion:      statOf(done),
+		Completed:       len(done),
 		ModeTransitions: col(func(r *RepMetrics) float64 { return float64(r.ModeTransitions) }),
 		PEAlternations:  col(func(r *RepMetrics) float64 { return float64(r.PEAlternations) }),
 		Migrations:      col(func(r *RepMetrics) float64 { return float64(r.Migrations.Total) }),

@@ -102,9 +102,13 @@ type Stat struct {
 
 // Summary aggregates RepMetrics across repetitions.
 type Summary struct {
-	Throughput      Stat `json:"throughput"`
-	GFLOPS          Stat `json:"gflops"`
+	Throughput Stat `json:"throughput"`
+	GFLOPS     Stat `json:"gflops"`
+	// Completion covers only the repetitions that finished (every program
+	// done before run.duration); Completed says how many did, out of
+	// Throughput.N repetitions.
 	Completion      Stat `json:"completion_ns"`
+	Completed       int  `json:"completed"`
 	ModeTransitions Stat `json:"mode_transitions"`
 	PEAlternations  Stat `json:"pe_alternations"`
 	Migrations      Stat `json:"migrations"`

@@ -192,6 +192,11 @@ func TestRowCells(t *testing.T) {
 	if c.A != "1.59 ± 0 work/s" || c.B != "0.965 ± 0 work/s" {
 		t.Errorf("values: %q, %q", c.A, c.B)
 	}
+	// completion time over the repetitions that finished
+	c = RowCells(compare.Row{Unit: "ms", A: compare.Value{Mean: 110, Stddev: 10, N: 3, Of: 5}, B: compare.Value{N: 0, Of: 5}})
+	if c.A != "110 ± 10 ms (3 of 5 finished)" || c.B != "0 of 5 finished" {
+		t.Errorf("partial values: %q, %q", c.A, c.B)
+	}
 }
 
 // runPair runs a seed scenario under both policies of its pair, with

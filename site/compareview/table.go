@@ -45,6 +45,9 @@ func RowCells(r compare.Row) Cells {
 }
 
 func valueText(v compare.Value, unit string) string {
+	if v.Of > 0 && v.N == 0 {
+		return compare.FinishedText(v) // none of the repetitions has a value
+	}
 	var s string
 	switch {
 	case math.IsNaN(v.Mean):
@@ -61,6 +64,9 @@ func valueText(v compare.Value, unit string) string {
 	}
 	if unit != "" {
 		s += " " + unit
+	}
+	if v.Of > 0 {
+		s += " (" + compare.FinishedText(v) + ")"
 	}
 	return s
 }
