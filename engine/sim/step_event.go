@@ -106,7 +106,8 @@ func (s *sim) describeEvent(ev event) StepEvent {
 	case evEnd:
 		e.Kind, e.Text = "end", "run.duration reached: the repetition ends"
 	case evFork:
-		e.Kind, e.Text = "wake_up_new_task", fmt.Sprintf("group %d forks its tasks", ev.a)
+		e.CPU = s.parentCPU[ev.a]
+		e.Kind, e.Text = "wake_up_new_task", fmt.Sprintf("group %d's parent, running on cpu %d, forks its tasks", ev.a, e.CPU)
 	case evTick:
 		e.CPU = int(ev.a)
 		e.Kind, e.Text = "sched_tick", fmt.Sprintf("scheduler tick on cpu %d", ev.a)
