@@ -11,6 +11,9 @@ func BenchmarkRun(b *testing.B) {
 	cases := []struct{ name, doc string }{
 		{"vera-sgemm-nvpl-1s", `{"schedplay":1,"machine":{"preset":"vera"},"policy":{"preset":"mainline"},"workload":{"preset":"sgemm-nvpl"},"run":{"duration":"1s","until":"duration","seed":1,"reps":1}}`},
 		{"vera-full-352", `{"schedplay":1,"machine":{"preset":"vera"},"policy":{"preset":"mainline"},"workload":{"groups":[{"name":"hog","count":352,"program":[{"repeat":100000,"do":[{"compute":"10ms","jitter":0.05},{"sleep":"200us"}]}]}]},"run":{"duration":"1s","until":"duration","seed":1,"reps":1}}`},
+		// Repetition 0 of two seed scenarios, the playground's slowest first pictures.
+		{"vera-sched-messaging-rep0", `{"schedplay":1,"machine":{"preset":"vera"},"policy":{"preset":"v6-on"},"workload":{"preset":"sched-messaging"},"run":{"duration":"2s","until":"done","seed":1,"reps":1}}`},
+		{"vera-thread-scaling-rep0", `{"schedplay":1,"machine":{"preset":"vera"},"policy":{"preset":"v6-on"},"workload":{"preset":"sgemm-nvpl"},"run":{"duration":"2s","until":"duration","seed":1,"reps":1,"warmup":"200ms"}}`},
 		{"hikey960-dynamiq-sysbench-8", `{"schedplay":1,"machine":{"preset":"hikey960-dynamiq"},"policy":{"preset":"misfit"},"workload":{"preset":"sysbench-cpu"},"run":{"duration":"1s","until":"duration","seed":1,"reps":1}}`},
 	}
 	for _, c := range cases {

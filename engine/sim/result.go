@@ -120,7 +120,8 @@ type Summary struct {
 	OpTime          Stat `json:"op_time_ns"`
 }
 
-// Timeline is repetition 0's compact record of what ran where.
+// Timeline is repetition 0's compact record of what ran where. Its JSON
+// form keeps runs and modes as flat arrays (timeline_json.go).
 type Timeline struct {
 	// Tasks names every task: index = task id.
 	Tasks []TaskInfo `json:"tasks"`
