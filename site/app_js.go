@@ -82,13 +82,13 @@ func New() *App {
 }
 
 // Start loads the scenario named by the URL (or the last one, or the
-// default), fetches the presets and runs the first simulation.
+// default) with the embedded presets and runs the first simulation.
 func (a *App) Start() {
 	if !strings.HasPrefix(locationHash(), "#s=") {
 		a.entryPreset = queryParam("preset")
 	}
+	a.loadCatalog()
 	a.loadFromURL(true)
-	a.spawn(a.loadCatalog)
 }
 
 // Release drops every listener (teardown).
@@ -196,9 +196,15 @@ func (a *App) loadFromURL(first bool) {
 		a.dispatch(LoadDoc{Doc: DefaultDoc(), Notice: Notice{Kind: "error",
 			Text: "This link's scenario could not be read (" + err.Error() + "); showing the default scenario instead.", Detail: hash}})
 	case first && a.entryPreset != "":
-		// Resolved once the catalog arrives (loadCatalog).
-		a.scheduleRender()
-		return
+		name := a.entryPreset
+		a.entryPreset = ""
+		if c := a.state.Catalog; c != nil {
+			if _, ok := c.ScenarioDoc(name); ok {
+				a.dispatch(SelectScenario{Name: name}) // runs it
+				break
+			}
+		}
+		a.dispatch(LoadDoc{Doc: DefaultDoc(), Notice: Notice{Kind: "error", Text: "There is no scenario preset named “" + name + "”; showing the default scenario."}})
 	case first:
 		if last := storageGet(storageKey); last != "" {
 			if d, err := ParseDoc([]byte(last)); err == nil {
@@ -220,30 +226,19 @@ func queryParam(k string) string {
 	return q.Get(k)
 }
 
-// loadCatalog fetches GET /api/v1/presets.
+// loadCatalog reads the presets. They are embedded in the page's own
+// wasm (the presets package, built from the same commit as the engine, so
+// the same list GET /api/v1/presets returns): a seed link's run starts as
+// soon as the page has booted, without a round trip to the engine first.
 func (a *App) loadCatalog() {
-	r := engineFetch("GET", "/api/v1/presets", "")
-	if r.Status != 200 {
-		a.dispatch(CatalogLoaded{Err: apiError(r).Message})
-		return
-	}
-	c, err := ParseCatalog([]byte(r.Body))
+	t0 := nowMs()
+	c, err := embeddedCatalog()
 	if err != nil {
 		a.dispatch(CatalogLoaded{Err: err.Error()})
 		return
 	}
+	setPerf("catalogMs", nowMs()-t0)
 	a.dispatch(CatalogLoaded{Catalog: c})
-	if name := a.entryPreset; name != "" {
-		a.entryPreset = ""
-		if _, ok := c.ScenarioDoc(name); ok {
-			a.dispatch(SelectScenario{Name: name})
-		} else {
-			a.dispatch(LoadDoc{Doc: DefaultDoc(), Notice: Notice{Kind: "error", Text: "There is no scenario preset named “" + name + "”; showing the default scenario."}})
-		}
-		if a.state.Run.Status == StatusIdle {
-			a.run()
-		}
-	}
 }
 
 // isSmall says whether the scenario is cheap enough to re-run on every edit.

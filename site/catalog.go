@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+
+	"schedplay/presets"
 )
 
 // Preset is one named preset as GET /api/v1/presets lists it (the JSON form
@@ -31,6 +33,20 @@ type Variant struct {
 // Catalog holds every preset by kind, in the order the API lists them.
 type Catalog struct {
 	List []Preset
+}
+
+// embeddedCatalog is the catalog of the presets embedded in this binary,
+// in the form GET /api/v1/presets lists them.
+func embeddedCatalog() (*Catalog, error) {
+	ps, err := presets.Load()
+	if err != nil {
+		return nil, fmt.Errorf("presets: %w", err)
+	}
+	b, err := json.Marshal(ps.All())
+	if err != nil {
+		return nil, fmt.Errorf("presets: %w", err)
+	}
+	return ParseCatalog(b)
 }
 
 // ParseCatalog accepts the body of GET /api/v1/presets: a list of presets,

@@ -6,6 +6,7 @@ import (
 
 	"schedplay/engine/sim"
 	"schedplay/engine/topo"
+	"schedplay/presets"
 )
 
 func testCatalog(t *testing.T) *Catalog {
@@ -426,5 +427,23 @@ func TestBusyColumns(t *testing.T) {
 	cols = BusyColumns(runs, []int{3}, s, cols)
 	if cols[1] != .5 || cols[9] != .5 || cols[5] != 0 {
 		t.Errorf("partial pixels: %v", cols)
+	}
+}
+
+// The page's embedded catalog is the one the API lists, with every seed
+// scenario and its story.
+func TestEmbeddedCatalog(t *testing.T) {
+	c, err := embeddedCatalog()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps, _ := presets.Load()
+	for _, name := range ps.Names(presets.Scenario) {
+		if _, ok := c.ScenarioDoc(name); !ok {
+			t.Errorf("seed scenario %s missing", name)
+		}
+	}
+	if len(c.List) != len(ps.All()) {
+		t.Errorf("%d presets, the API lists %d", len(c.List), len(ps.All()))
 	}
 }

@@ -26,6 +26,7 @@ const engineModule = new Promise((resolve, reject) => { gotModule = resolve; mod
 // resolves to the binding whose handleRequest serves one request.
 async function prepare() {
   const mod = await engineModule;
+  const t0 = performance.timeOrigin + performance.now();
   const go = new Go();
   const binding = {};
   let ready;
@@ -37,6 +38,8 @@ async function prepare() {
   // syumai's runtime context for the browser is just the binding.
   go.run(instance, { binding });
   await readyPromise;
+  // When the module arrived and when this instance was ready (epoch ms).
+  binding.prepared = { from: t0, ready: performance.timeOrigin + performance.now() };
   return binding;
 }
 
@@ -72,7 +75,7 @@ self.onmessage = async (e) => {
     const t2 = performance.now();
     // timing: waiting for a Go instance, the handler (with its own
     // Server-Timing phases), all in ms.
-    const timing = { wait: t1 - t0, handle: t2 - t1, server: res.headers.get("server-timing") || "" };
+    const timing = { wait: t1 - t0, handle: t2 - t1, server: res.headers.get("server-timing") || "", prepared: binding.prepared };
     self.postMessage({ id, ok: true, status: res.status, body: text, ms: t2 - t0, timing, sentAt: performance.timeOrigin + performance.now() });
   } catch (err) {
     self.postMessage({ id, ok: false, error: String((err && err.stack) || err) });

@@ -23,6 +23,18 @@ function spawn() {
       // main thread was busy meanwhile when this is large).
       const perf = (globalThis.schedplayPerf ??= {});
       perf.workerToMainMs = performance.timeOrigin + performance.now() - e.data.sentAt;
+      // The worker's phases of each run (ms): waiting for a Go instance,
+      // the handler, and the handler's Server-Timing (sim, encode).
+      if (e.data.timing) {
+        const t = e.data.timing, rec = { wait: t.wait, handle: t.handle };
+        if (t.prepared) {
+          // page-relative times at which that Go instance started and was ready
+          rec.instFrom = t.prepared.from - performance.timeOrigin;
+          rec.instReady = t.prepared.ready - performance.timeOrigin;
+        }
+        for (const m of t.server.matchAll(/(\w+);dur=([\d.]+)/g)) rec[m[1]] = Number(m[2]);
+        (perf.engineRuns ??= []).push(rec);
+      }
     }
     if (e.data.ok) p.resolve({ status: e.data.status, body: e.data.body, ms: e.data.ms });
     else p.resolve({ status: 0, body: JSON.stringify({ error: { message: "engine failed: " + e.data.error } }) });
@@ -94,4 +106,10 @@ try {
   root.append(p);
   throw err;
 }
+// Hand the compiled engine to the workers before the UI's Go code takes
+// the main thread: the module reaches a worker only when this thread is
+// free, and the UI's boot (catalog, first render) would keep it busy while
+// the engine waits. Compiling app.wasm ends about when ui.wasm is ready;
+// the wait is bounded so a slow engine download never holds the page.
+await Promise.race([engineModule.catch(() => {}), new Promise((r) => setTimeout(r, 1500))]);
 go.run(result.instance);
