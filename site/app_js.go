@@ -37,6 +37,9 @@ type App struct {
 	// entryPreset is ?preset=NAME from the address the page opened with,
 	// opened once the catalog arrives.
 	entryPreset string
+	// specName is the seed link whose quick first run index.mjs started
+	// while the page booted (until the first run adopts or drops it).
+	specName string
 	// holdUntil (ms) defers renders while a re-run that is likely to
 	// answer within renderHoldMs is pending, so the page draws once, with
 	// the result, instead of a "running" frame first; held says a render
@@ -200,6 +203,7 @@ func (a *App) loadFromURL(first bool) {
 		a.entryPreset = ""
 		if c := a.state.Catalog; c != nil {
 			if _, ok := c.ScenarioDoc(name); ok {
+				a.specName = name                      // its first run may be under way already
 				a.dispatch(SelectScenario{Name: name}) // runs it
 				break
 			}
@@ -281,8 +285,22 @@ func (a *App) run() {
 	if provisional {
 		body = simulateBodyQuick(first.Canonical())
 	}
-	// Post now, before the URL and storage work of this dispatch.
-	pending := engineStart("POST", "/api/v1/simulate", body)
+	// A seed link's quick first run, started by index.mjs while the page
+	// booted, is this request when the first run is provisional.
+	spec := a.specName
+	a.specName = ""
+	pending := js.Undefined()
+	if provisional && spec != "" {
+		pending = takeSpeculative(spec)
+	} else {
+		takeSpeculative("")
+	}
+	if pending.IsUndefined() {
+		// Post now, before the URL and storage work of this dispatch.
+		pending = engineStart("POST", "/api/v1/simulate", body)
+	} else {
+		setPerf("speculative", 1)
+	}
 	a.spawn(func() { a.tick(seq, t0) })
 	a.spawn(func() {
 		if provisional {
@@ -296,8 +314,12 @@ func (a *App) run() {
 			pending = engineStart("POST", "/api/v1/simulate", simulateBody(doc)) // it reports its own errors
 			setPerf("provEngineMs", r.Ms)
 			setPerf("provBytes", float64(len(r.Body)))
+			setPerf("provReplyAt", nowMs())
 			if r.Status == 200 {
-				if res, err := decodeResult(r.Body); err == nil {
+				t1 := nowMs()
+				res, err := decodeResult(r.Body)
+				setPerf("provDecodeMs", nowMs()-t1)
+				if err == nil {
 					setPerf("provisionalAt", nowMs())
 					a.dispatch(RunPartial{Seq: seq, Result: res, Doc: doc, Of: reps, CPUs: cpus})
 				}

@@ -27,6 +27,22 @@ func engineFetch(method, url, body string) engineReply { return viewkit.Fetch(me
 // yielding) and returns the pending reply for engineWait.
 func engineStart(method, url, body string) js.Value { return viewkit.Start(method, url, body) }
 
+// takeSpeculative returns the reply promise of the quick first run index.mjs
+// started for seed link name while the page booted (js.Undefined() when
+// there is none, or it was for another name), and forgets it either way.
+func takeSpeculative(name string) js.Value {
+	g := js.Global()
+	s := g.Get("schedplaySpeculative")
+	if s.Type() != js.TypeObject {
+		return js.Undefined()
+	}
+	g.Delete("schedplaySpeculative")
+	if name == "" || s.Get("name").String() != name {
+		return js.Undefined()
+	}
+	return s.Get("reply")
+}
+
 // engineWait blocks the calling goroutine until the reply arrives.
 func engineWait(p js.Value) engineReply { return viewkit.Wait(p) }
 

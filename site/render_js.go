@@ -75,11 +75,14 @@ func (a *App) render() {
 	if s := a.state.Run; s.Status == StatusRunning && s.Provisional > 0 && s.Result != nil && !a.gotPreview {
 		a.gotPreview = true
 		setPerf("firstPreviewMs", nowMs())
+		setPerf("previewRenderMs", nowMs()-t0)
+		a.scheduleRender() // the deferred machine drawing (deferTopology)
 	}
 	if s := a.state.Run; s.Status == StatusDone && s.Result != nil {
 		if !a.gotRes {
 			a.gotRes = true
 			setPerf("firstResultMs", nowMs())
+			a.scheduleRender()
 		}
 		if a.editAt > 0 && s.ResultDoc == a.state.Doc.Canonical() {
 			setPerf("replyToDrawnMs", nowMs()-jsPerf("replyAt"))

@@ -3,9 +3,8 @@
 package site
 
 import (
-	"encoding/json"
-
 	"schedplay/engine/sim"
+	"schedplay/site/viewkit"
 )
 
 // simulateBody is the POST /api/v1/simulate request for a scenario.
@@ -15,17 +14,5 @@ func simulateBody(doc string) string { return `{"timeline":true,"scenario":` + d
 // decision records: the quick first picture of progressive refinement.
 func simulateBodyQuick(doc string) string { return `{"timeline":"runs","scenario":` + doc + `}` }
 
-// decodeResult reads a simulate reply (a sim.Result, possibly wrapped).
-func decodeResult(body string) (*sim.Result, error) {
-	var wrapped struct {
-		Result *sim.Result `json:"result"`
-	}
-	if err := json.Unmarshal([]byte(body), &wrapped); err == nil && wrapped.Result != nil {
-		return wrapped.Result, nil
-	}
-	var res sim.Result
-	if err := json.Unmarshal([]byte(body), &res); err != nil {
-		return nil, err
-	}
-	return &res, nil
-}
+// decodeResult reads a simulate reply.
+func decodeResult(body string) (*sim.Result, error) { return viewkit.DecodeResult(body) }

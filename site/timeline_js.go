@@ -11,6 +11,7 @@ import (
 	"honnef.co/go/js/dom/v2"
 
 	"schedplay/engine/sim"
+	"schedplay/site/viewkit"
 )
 
 // Timeline geometry constants (CSS pixels).
@@ -27,25 +28,29 @@ const (
 // and turns pointer, wheel, touch and key input into Zoom/Hover/ScrollRows
 // actions.
 type timelineView struct {
-	a       *App
-	box     dom.HTMLElement
-	head    dom.HTMLElement
-	canvas  *dom.HTMLCanvasElement
-	ctx     *dom.CanvasRenderingContext2D
-	tip     dom.HTMLElement
-	funcs   []js.Func
-	dirty   bool
-	key     string // what the cached layout was computed for
-	layout  Layout
-	cpus    []LaneCPU
-	cols    []float64
-	w, h    float64
-	dragX   float64
-	drag    bool
-	pinch   float64
-	runsBuf []PxRun
-	modeBuf []ModeRun
-	batches map[string][]PxRun
+	a      *App
+	box    dom.HTMLElement
+	head   dom.HTMLElement
+	canvas *dom.HTMLCanvasElement
+	ctx    *dom.CanvasRenderingContext2D
+	// rectangle batches (one call into the page per fill)
+	rects     viewkit.Rects
+	modeBatch map[modeKey]*viewkit.Rects
+	modeKeys  []modeKey
+	tip       dom.HTMLElement
+	funcs     []js.Func
+	dirty     bool
+	key       string // what the cached layout was computed for
+	layout    Layout
+	cpus      []LaneCPU
+	cols      []float64
+	w, h      float64
+	dragX     float64
+	drag      bool
+	pinch     float64
+	runsBuf   []PxRun
+	modeBuf   []ModeRun
+	batches   map[string][]PxRun
 }
 
 func newTimelineView(a *App, b builder, parent dom.Element) *timelineView {
@@ -190,23 +195,26 @@ func (t *timelineView) draw() {
 	ctx.Rect(0, tlAxisH, t.w, t.h-tlAxisH)
 	ctx.Call("clip")
 	i0, i1 := t.layout.VisibleRows(scrollY, scrollY+t.h-tlAxisH)
-	// mode bands
+	// mode bands, batched by colour and alpha (in first-seen order, so
+	// overlapping translucent bands blend the same way every draw)
+	t.modeKeys = t.modeKeys[:0]
 	for _, bd := range t.layout.Bands {
 		if bd.Y+bd.H < scrollY || bd.Y > scrollY+t.h {
 			continue
 		}
-		alpha := 1 / float64(len(bd.Cores))
+		alpha := math.Max(1/float64(len(bd.Cores)), 0.25)
 		for _, core := range bd.Cores {
 			if core >= len(tl.Modes) {
 				continue
 			}
 			t.modeBuf = ModeRuns(tl.Modes[core], sc, t.modeBuf[:0])
 			for _, m := range t.modeBuf {
-				ctx.SetGlobalAlpha(math.Max(alpha, 0.25))
-				ctx.SetFillStyle(modeColor(m.Mode, t.a.dark))
-				ctx.FillRect(m.X0, top+bd.Y, m.X1-m.X0, bd.H)
+				t.modeRects(modeKey{modeColor(m.Mode, t.a.dark), alpha}).Add(m.X0, top+bd.Y, m.X1-m.X0, bd.H)
 			}
 		}
+	}
+	for _, k := range t.modeKeys {
+		t.modeBatch[k].Fill(ctx.Value, k.style, k.alpha)
 	}
 	ctx.SetGlobalAlpha(1)
 	// CPU rows: collect pixel runs by fill style, then fill each batch once.
@@ -241,13 +249,11 @@ func (t *timelineView) draw() {
 		if len(runs) == 0 {
 			continue
 		}
-		ctx.SetFillStyle(style)
-		ctx.BeginPath()
 		for _, pr := range runs {
 			r := t.layout.Rows[pr.Task]
-			ctx.Rect(pr.X0, top+r.Y, pr.X1-pr.X0, r.H-1)
+			t.rects.Add(pr.X0, top+r.Y, pr.X1-pr.X0, r.H-1)
 		}
-		ctx.Fill()
+		t.rects.Fill(ctx.Value, style, 1)
 	}
 	ctx.SetGlobalAlpha(1)
 	// labels and node separators
@@ -286,6 +292,29 @@ func (t *timelineView) draw() {
 	setPerf("lastDrawMs", nowMs()-t0)
 }
 
+// modeKey is a mode band batch: fill style and alpha.
+type modeKey struct {
+	style string
+	alpha float64
+}
+
+// modeRects is the batch for k, created (and remembered in draw order)
+// on first use.
+func (t *timelineView) modeRects(k modeKey) *viewkit.Rects {
+	if t.modeBatch == nil {
+		t.modeBatch = map[modeKey]*viewkit.Rects{}
+	}
+	r := t.modeBatch[k]
+	if r == nil {
+		r = &viewkit.Rects{}
+		t.modeBatch[k] = r
+	}
+	if r.Len() == 0 {
+		t.modeKeys = append(t.modeKeys, k)
+	}
+	return r
+}
+
 // aggLevels quantises an aggregated row's busy fraction for batching.
 const aggLevels = 8
 
@@ -313,18 +342,12 @@ func (t *timelineView) drawAggregated(tl *sim.Timeline, sc TimeScale, top float6
 		}
 		flush(len(t.cols))
 	}
-	ctx.SetFillStyle(busy)
 	for lv := 1; lv <= aggLevels; lv++ {
-		if len(levels[lv]) == 0 {
-			continue
-		}
-		ctx.SetGlobalAlpha(float64(lv) / aggLevels)
-		ctx.BeginPath()
 		for _, pr := range levels[lv] {
 			r := t.layout.Rows[pr.Task]
-			ctx.Rect(pr.X0, top+r.Y, pr.X1-pr.X0, r.H)
+			t.rects.Add(pr.X0, top+r.Y, pr.X1-pr.X0, r.H)
 		}
-		ctx.Fill()
+		t.rects.Fill(ctx.Value, busy, float64(lv)/aggLevels)
 	}
 	ctx.SetGlobalAlpha(1)
 }

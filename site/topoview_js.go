@@ -21,7 +21,11 @@ func (a *App) renderTopology() {
 	tab := s.View.Tab
 	show := tab == TabMachine || tab == TabPolicy
 	sig := "hidden"
-	if show {
+	deferred := show && a.deferTopology()
+	switch {
+	case deferred:
+		sig = "deferred"
+	case show:
 		sig = fmt.Sprintf("%p|%s|%s|%d|%v", s.Catalog, Compact(s.Doc["machine"]), Compact(s.Doc["policy"]), s.View.TopoCPU, a.dark)
 	}
 	a.update("topology", sig, func(b builder, el dom.HTMLElement) {
@@ -29,6 +33,10 @@ func (a *App) renderTopology() {
 			return
 		}
 		b.text(el, "h2", "", "Topology")
+		if deferred {
+			b.text(el, "p", "muted", "drawn after the first result…")
+			return
+		}
 		if s.Catalog == nil {
 			b.text(el, "p", "muted", "loading presets…")
 			return
@@ -54,6 +62,18 @@ func (a *App) renderTopology() {
 		}
 		a.drawDomains(b, el, t)
 	})
+}
+
+// deferTopology says whether to hold back the machine drawing: on a large
+// machine it takes the main thread for a few hundred ms, which on a small
+// computer slows the engine's first run (the page's first result) more
+// than the drawing is worth until then.
+func (a *App) deferTopology() bool {
+	if a.gotPreview || a.gotRes || a.state.Run.Status != StatusRunning {
+		return false
+	}
+	cpus, err := a.state.CPUs()
+	return err == nil && len(cpus) > 64
 }
 
 func (a *App) drawMachine(b builder, el dom.Element, m topo.Machine, cpus []LaneCPU, prio map[int]int) {
@@ -125,8 +145,8 @@ func (a *App) drawMachine(b builder, el dom.Element, m topo.Machine, cpus []Lane
 	// One listener for every PE (Vera has 352): a Go callback per button
 	// made drawing the machine take a third of a second.
 	b.on(box, "click", func(ev dom.Event) {
-		t, ok := ev.Target().(dom.Element)
-		if !ok {
+		t := ev.Target()
+		if t == nil {
 			return
 		}
 		if pe := t.Closest("[data-cpu]"); pe != nil {

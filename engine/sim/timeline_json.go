@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -16,77 +17,108 @@ import (
 //
 // Everything else is as the struct tags say.
 
-// timelineJSON is Timeline with its interval lists pre-encoded.
-type timelineJSON struct {
-	Tasks       []TaskInfo      `json:"tasks"`
-	Runs        json.RawMessage `json:"runs"`
-	Modes       json.RawMessage `json:"modes"`
-	Decisions   []Decision      `json:"decisions"`
-	NoDecisions bool            `json:"no_decisions,omitempty"`
-	Truncated   bool            `json:"truncated,omitempty"`
-	EndNs       int64           `json:"end_ns"`
-}
-
 // MarshalJSON writes the runs and modes as flat arrays.
-func (tl Timeline) MarshalJSON() ([]byte, error) {
-	n := 0
-	for _, r := range tl.Runs {
-		n += len(r)
+func (tl Timeline) MarshalJSON() ([]byte, error) { return tl.appendJSON(nil) }
+
+// appendJSON appends the timeline's JSON (members in the struct's order,
+// without HTML escaping).
+func (tl *Timeline) appendJSON(b []byte) ([]byte, error) {
+	tasks, err := marshalNoEscape(tl.Tasks)
+	if err != nil {
+		return nil, err
 	}
-	runs := make([]byte, 0, 2+len(tl.Runs)*3+n*28)
-	runs = append(runs, '[')
+	b = append(b, `{"tasks":`...)
+	b = append(b, tasks...)
+	b = append(b, `,"runs":[`...)
 	for i, r := range tl.Runs {
 		if i > 0 {
-			runs = append(runs, ',')
+			b = append(b, ',')
 		}
-		runs = append(runs, '[')
+		b = append(b, '[')
 		for j, iv := range r {
 			if j > 0 {
-				runs = append(runs, ',')
+				b = append(b, ',')
 			}
-			runs = strconv.AppendInt(runs, int64(iv.Task), 10)
-			runs = append(runs, ',')
-			runs = strconv.AppendInt(runs, iv.Start, 10)
-			runs = append(runs, ',')
-			runs = strconv.AppendInt(runs, iv.End, 10)
-			runs = append(runs, ',')
-			runs = strconv.AppendInt(runs, int64(iv.Decision), 10)
+			b = strconv.AppendInt(b, int64(iv.Task), 10)
+			b = append(b, ',')
+			b = strconv.AppendInt(b, iv.Start, 10)
+			b = append(b, ',')
+			b = strconv.AppendInt(b, iv.End, 10)
+			b = append(b, ',')
+			b = strconv.AppendInt(b, int64(iv.Decision), 10)
 		}
-		runs = append(runs, ']')
+		b = append(b, ']')
 	}
-	runs = append(runs, ']')
-	modes := make([]byte, 0, 2+len(tl.Modes)*3)
-	modes = append(modes, '[')
+	b = append(b, `],"modes":[`...)
 	for i, m := range tl.Modes {
 		if i > 0 {
-			modes = append(modes, ',')
+			b = append(b, ',')
 		}
-		modes = append(modes, '[')
+		b = append(b, '[')
 		for j, iv := range m {
 			if j > 0 {
-				modes = append(modes, ',')
+				b = append(b, ',')
 			}
-			modes = strconv.AppendInt(modes, int64(iv.Mode), 10)
-			modes = append(modes, ',')
-			modes = strconv.AppendInt(modes, iv.Start, 10)
-			modes = append(modes, ',')
-			modes = strconv.AppendInt(modes, iv.End, 10)
+			b = strconv.AppendInt(b, int64(iv.Mode), 10)
+			b = append(b, ',')
+			b = strconv.AppendInt(b, iv.Start, 10)
+			b = append(b, ',')
+			b = strconv.AppendInt(b, iv.End, 10)
 		}
-		modes = append(modes, ']')
+		b = append(b, ']')
 	}
-	modes = append(modes, ']')
-	return json.Marshal(timelineJSON{Tasks: tl.Tasks, Runs: runs, Modes: modes, Decisions: tl.Decisions,
-		NoDecisions: tl.NoDecisions, Truncated: tl.Truncated, EndNs: tl.EndNs})
+	b = append(b, `],"decisions":`...)
+	dec, err := marshalNoEscape(tl.Decisions)
+	if err != nil {
+		return nil, err
+	}
+	b = append(b, dec...)
+	if tl.NoDecisions {
+		b = append(b, `,"no_decisions":true`...)
+	}
+	if tl.Truncated {
+		b = append(b, `,"truncated":true`...)
+	}
+	b = append(b, `,"end_ns":`...)
+	b = strconv.AppendInt(b, tl.EndNs, 10)
+	return append(b, '}'), nil
 }
 
-// UnmarshalJSON reads what MarshalJSON writes.
+// UnmarshalJSON reads what MarshalJSON writes. The interval arrays go to
+// parseFlat directly; encoding/json only sees the small members.
 func (tl *Timeline) UnmarshalJSON(b []byte) error {
-	var j timelineJSON
-	if err := json.Unmarshal(b, &j); err != nil {
-		return err
+	if string(bytes.TrimSpace(b)) == "null" {
+		return nil
 	}
-	*tl = Timeline{Tasks: j.Tasks, Decisions: j.Decisions, NoDecisions: j.NoDecisions, Truncated: j.Truncated, EndNs: j.EndNs}
-	runs, err := parseFlat(j.Runs, 4, "runs")
+	*tl = Timeline{}
+	var runs, modes [][]int64
+	err := walkObject(b, func(key string, _, val []byte) error {
+		var err error
+		switch key {
+		case "runs":
+			runs, err = parseFlat(val, 4, "runs")
+		case "modes":
+			modes, err = parseFlat(val, 3, "modes")
+		case "tasks":
+			err = json.Unmarshal(val, &tl.Tasks)
+		case "decisions":
+			err = json.Unmarshal(val, &tl.Decisions)
+		case "no_decisions":
+			err = json.Unmarshal(val, &tl.NoDecisions)
+		case "truncated":
+			err = json.Unmarshal(val, &tl.Truncated)
+		case "end_ns":
+			err = json.Unmarshal(val, &tl.EndNs)
+		default:
+			if !json.Valid(val) {
+				err = fmt.Errorf("timeline: %s: invalid JSON", key)
+			}
+		}
+		if err != nil && key != "runs" && key != "modes" { // parseFlat names its field
+			return fmt.Errorf("timeline: %s: %w", key, err)
+		}
+		return err
+	})
 	if err != nil {
 		return err
 	}
@@ -100,10 +132,6 @@ func (tl *Timeline) UnmarshalJSON(b []byte) error {
 			}
 			tl.Runs[i] = ivs
 		}
-	}
-	modes, err := parseFlat(j.Modes, 3, "modes")
-	if err != nil {
-		return err
 	}
 	if modes != nil {
 		tl.Modes = make([][]ModeInterval, len(modes))
@@ -180,6 +208,9 @@ func parseFlat(b []byte, width int, field string) ([][]int64, error) {
 		if !p.eat(',') {
 			return nil, bad("want , or ]")
 		}
+	}
+	if p.space(); p.i != len(p.b) {
+		return nil, bad("unexpected data after the array")
 	}
 	// Rows sliced from all before it grew point at old backing arrays;
 	// that is fine: they were complete when sliced.

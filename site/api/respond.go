@@ -10,6 +10,7 @@ import (
 	"os"
 
 	"schedplay/engine/scenario"
+	"schedplay/engine/sim"
 )
 
 // errorBody is the JSON of every error reply.
@@ -29,6 +30,15 @@ type errorDetail struct {
 // bytes, so the CLI, the browser worker and the edge worker agree byte for
 // byte.
 func Marshal(v any) ([]byte, error) {
+	if res, ok := v.(*sim.Result); ok {
+		// The same bytes, written without encoding/json re-scanning the
+		// timeline (sim.EncodeResult).
+		b, err := sim.EncodeResult(res)
+		if err != nil {
+			return nil, err
+		}
+		return append(b, '\n'), nil
+	}
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)

@@ -79,6 +79,18 @@ globalThis.engineCancel = () => {
   return true;
 };
 
+// schedplayFillRects fills n/4 rectangles (x, y, w, h as little-endian
+// float64 in the Uint8Array bytes) as one path: the Go canvas code batches
+// its rectangles and crosses into JS once per batch (viewkit.Rects).
+globalThis.schedplayFillRects = (ctx, style, alpha, bytes, n) => {
+  const a = new Float64Array(bytes.buffer, bytes.byteOffset, n);
+  ctx.globalAlpha = alpha;
+  ctx.fillStyle = style;
+  ctx.beginPath();
+  for (let i = 0; i + 3 < n; i += 4) ctx.rect(a[i], a[i + 1], a[i + 2], a[i + 3]);
+  ctx.fill();
+};
+
 // engineFetch(method, url, body) → Promise<{status, body, ms, cancelled}>.
 globalThis.engineFetch = (method, url, body) => new Promise((resolve) => {
   if (!runW) runW = spawn();
@@ -92,6 +104,22 @@ globalThis.engineFetch = (method, url, body) => new Promise((resolve) => {
 
 runW = spawn();
 spareW = spawn();
+
+// A seed link (?preset=NAME in the playground) starts its quick first run
+// now, while the page boots: the request the playground would send once
+// booted (repetition 0, intervals only), by name. The playground adopts
+// the reply when its first run is exactly that (site: takeSpeculative) and
+// otherwise ignores it.
+{
+  const q = new URLSearchParams(location.search);
+  const name = q.get("preset");
+  if (name && !location.hash.startsWith("#s=") && !["embed", "compare", "step"].some((k) => q.has(k))) {
+    globalThis.schedplaySpeculative = {
+      name,
+      reply: globalThis.engineFetch("POST", "/api/v1/simulate", JSON.stringify({ scenario: name, reps: 1, timeline: "runs" })),
+    };
+  }
+}
 
 const go = new Go();
 const wasmURL = new URL("./ui/ui.wasm", import.meta.url);

@@ -1,0 +1,110 @@
+package sim
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// DecodeResult gives what json.Unmarshal gives, for full and runs-only
+// timelines and for a result without one.
+func TestDecodeResultMatchesUnmarshal(t *testing.T) {
+	doc := `{"schedplay":1,"machine":{"preset":"hikey960"},"policy":{"preset":"misfit"},
+		"workload":{"preset":"sched-messaging"},
+		"run":{"duration":"20ms","until":"duration","seed":2,"reps":2}}`
+	r := resolveJSON(t, doc)
+	for _, opt := range []Options{{Timeline: true}, {Timeline: true, NoDecisions: true}, {}} {
+		res := mustRun(t, r, opt)
+		b, err := json.Marshal(res)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want Result
+		if err := json.Unmarshal(b, &want); err != nil {
+			t.Fatal(err)
+		}
+		got, err := DecodeResult(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(&want, got) {
+			t.Errorf("%+v: DecodeResult differs from json.Unmarshal", opt)
+		}
+		if !reflect.DeepEqual(res.Timeline, got.Timeline) || !reflect.DeepEqual(res.Summary, got.Summary) {
+			t.Errorf("%+v: the result changed in its round trip", opt)
+		}
+	}
+}
+
+// Malformed replies are errors, never panics or silent half-results.
+func TestDecodeResultErrors(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{``, "want an object"},
+		{`[]`, "want an object"},
+		{`{"unit":"x",}`, "want a key"},
+		{`{"unit" "x"}`, "want ':'"},
+		{`{"unit":"x"} x`, "unexpected data"},
+		{`{"unit":"x`, "unterminated string"},
+		{`{"timeline":{"runs":[[1,2,3,4]}`, "unterminated value"},
+		{`{"timeline":{"runs":[[1,2,3]]}}`, "row 0 has 3 numbers"},
+		{`{"timeline":{"tasks":[{]}}`, "timeline: tasks"},
+		{`{"reps":tru}`, "invalid character"},
+		{`{"timeline":{"runs":[[1,2,3,4]] x}}`, "want ',' or '}'"},
+		{`{"timeline":{"other":[}}}`, "invalid"},
+	} {
+		_, err := DecodeResult([]byte(c.in))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: error %v, want %q", c.in, err, c.want)
+		}
+	}
+}
+
+// FuzzDecodeResult: whatever DecodeResult accepts, json.Unmarshal accepts
+// with the same result.
+func FuzzDecodeResult(f *testing.F) {
+	f.Add(`{"unit":"work/s","reps":[{"seed":1}],"timeline":{"runs":[[0,1,2,-1]],"modes":[[1,0,5]],"end_ns":5}}`)
+	f.Add(`{"timeline":null,"summary":{}}`)
+	f.Add(`{"u\u006eit":"x","timeline":{"tasks":[{"name":"a"}],"decisions":[{"at":1,"path":["x"]}]}}`)
+	f.Fuzz(func(t *testing.T, in string) {
+		got, err := DecodeResult([]byte(in))
+		if err != nil {
+			return
+		}
+		var want Result
+		if err := json.Unmarshal([]byte(in), &want); err != nil {
+			t.Fatalf("DecodeResult accepted what json.Unmarshal rejects (%v): %s", err, in)
+		}
+		if !reflect.DeepEqual(&want, got) {
+			t.Fatalf("results differ for %s:\n%+v\n%+v", in, &want, got)
+		}
+	})
+}
+
+// EncodeResult writes what an encoding/json Encoder without HTML escaping
+// writes, and DecodeResult reads it back.
+func TestEncodeResultMatchesEncoder(t *testing.T) {
+	doc := `{"schedplay":1,"name":"<b>x</b> & y","machine":{"preset":"hikey960"},"policy":{"preset":"misfit"},
+		"workload":{"preset":"sched-messaging"},
+		"run":{"duration":"20ms","until":"duration","seed":2,"reps":2}}`
+	r := resolveJSON(t, doc)
+	for _, opt := range []Options{{Timeline: true}, {Timeline: true, NoDecisions: true}, {}} {
+		res := mustRun(t, r, opt)
+		res.Warnings = []string{"a <warning> & more"}
+		want, err := marshalNoEscape(res)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := EncodeResult(res)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != string(want) {
+			t.Errorf("%+v: EncodeResult differs from the encoder:\n%.300s\n%.300s", opt, got, want)
+		}
+		back, err := DecodeResult(got)
+		if err != nil || !reflect.DeepEqual(back, res) {
+			t.Errorf("%+v: round trip: %v", opt, err)
+		}
+	}
+}

@@ -1,0 +1,61 @@
+//go:build js && wasm
+
+package viewkit
+
+import (
+	"math"
+	"syscall/js"
+)
+
+// Rects batches canvas rectangles of one fill style and alpha and fills
+// them in one call into the page (globalThis.schedplayFillRects, in
+// index.mjs): a Vera timeline has tens of thousands of them, and one
+// syscall/js call per rectangle took a quarter of a second.
+type Rects struct {
+	xywh []float64
+	buf  []byte
+	arr  js.Value // a Uint8Array at least len(buf) long
+}
+
+// Reset empties the batch (keeping its memory).
+func (r *Rects) Reset() { r.xywh = r.xywh[:0] }
+
+// Len is the number of rectangles in the batch.
+func (r *Rects) Len() int { return len(r.xywh) / 4 }
+
+// Add appends a rectangle.
+func (r *Rects) Add(x, y, w, h float64) { r.xywh = append(r.xywh, x, y, w, h) }
+
+// Fill fills every rectangle with style at alpha as one path, then resets
+// the batch. ctx is a CanvasRenderingContext2D.
+func (r *Rects) Fill(ctx js.Value, style string, alpha float64) {
+	defer r.Reset()
+	if len(r.xywh) == 0 {
+		return
+	}
+	fill := js.Global().Get("schedplayFillRects")
+	if fill.Type() != js.TypeFunction {
+		ctx.Set("globalAlpha", alpha)
+		ctx.Set("fillStyle", style)
+		ctx.Call("beginPath")
+		for i := 0; i+3 < len(r.xywh); i += 4 {
+			ctx.Call("rect", r.xywh[i], r.xywh[i+1], r.xywh[i+2], r.xywh[i+3])
+		}
+		ctx.Call("fill")
+		return
+	}
+	n := len(r.xywh) * 8
+	if cap(r.buf) < n {
+		r.buf = make([]byte, n, n+n/2)
+		r.arr = js.Global().Get("Uint8Array").New(cap(r.buf))
+	}
+	r.buf = r.buf[:n]
+	for i, v := range r.xywh {
+		u := math.Float64bits(v)
+		b := r.buf[8*i : 8*i+8 : 8*i+8]
+		b[0], b[1], b[2], b[3] = byte(u), byte(u>>8), byte(u>>16), byte(u>>24)
+		b[4], b[5], b[6], b[7] = byte(u>>32), byte(u>>40), byte(u>>48), byte(u>>56)
+	}
+	js.CopyBytesToJS(r.arr, r.buf)
+	fill.Invoke(ctx, style, alpha, r.arr, len(r.xywh))
+}
