@@ -151,8 +151,10 @@ func TestSeedScenarios(t *testing.T) {
 				if reps := text(t, ctx, "#fig-reps .v"); strings.Contains(reps, "of") || reps == "1" {
 					t.Errorf("final repetitions figure %q", reps)
 				}
-				t.Logf("MEASURE seed %s: provisional first result (repetition 0) %v after opening the link (in page %.0f ms): %s", name,
-					firstAt, eval[float64](t, ctx, `schedplayPerf.firstPreviewMs`), first.Value)
+				t.Logf("MEASURE seed %s: provisional first result (repetition 0) %v after opening the link (in page %.0f ms; its engine run %s): %s", name,
+					firstAt, eval[float64](t, ctx, `schedplayPerf.firstPreviewMs`),
+					eval[string](t, ctx, `(() => { const r = (schedplayPerf.engineRuns || [])[0]; return r ? "sim " + Math.round(r.sim) + " ms, encode " + Math.round(r.encode) + " ms" : "?"; })()`),
+					first.Value)
 			}
 			title := text(t, ctx, "#scenario-title")
 			hash := eval[string](t, ctx, `location.hash`)

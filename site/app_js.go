@@ -108,8 +108,10 @@ func (a *App) Release() {
 func (a *App) dispatch(act Action) {
 	switch act.(type) {
 	case Zoom, Hover, ScrollRows, SetAllRows, SelectCPU, SetTab, SelectGroup, SetNotice, SetLive, Tick,
-		RunStarted, RunPartial, RunDone, RunFailed, Validated:
-		// View and run-status actions: they never change the scenario or URL.
+		RunStarted, RunPartial, RunDone, RunFailed, Validated, CatalogLoaded:
+		// View, run-status and catalog actions: they never change the
+		// scenario or URL (the catalog arrives at boot, before the
+		// address is read: writing it then would lose a shared link).
 		a.state = Reduce(a.state, act)
 		a.scheduleRender()
 		return
