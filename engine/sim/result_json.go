@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
 )
 
 // EncodeResult writes res as JSON without HTML escaping, byte for byte
@@ -60,8 +61,9 @@ func DecodeResult(b []byte) (*Result, error) {
 	rest.WriteByte('{')
 	var tl *Timeline
 	err := walkObject(b, func(key string, raw, val []byte) error {
-		if key == "timeline" {
+		if strings.EqualFold(key, "timeline") { // encoding/json matches keys so, the last one wins
 			if string(val) == "null" {
+				tl = nil
 				return nil
 			}
 			tl = &Timeline{}

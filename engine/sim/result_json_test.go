@@ -108,3 +108,50 @@ func TestEncodeResultMatchesEncoder(t *testing.T) {
 		}
 	}
 }
+
+// The decision reader gives what encoding/json gives, on real records and
+// on forms it leaves to encoding/json.
+func TestDecodeDecisions(t *testing.T) {
+	for _, in := range []string{
+		`[{"at":1,"t":2,"k":"wakeup","from":3,"to":4,"path":["select_task_rq_fair","wake_affine → prev 3"]}]`,
+		`[{"path":null,"to":-1,"k":"fork"},{"at":5}]`,
+		`[]`, `null`, ` [ ] `,
+		`[{"at":1,"AT":2}]`,
+		`[{"k":"a\"b"}]`,
+		`[{"k":"a\u2192b","path":["x\ty"]}]`,
+		`[{"at":1,"at":2}]`,
+		`[{"at":1.0}]`,
+		`[{"at":null,"path":[]}]`,
+		`[{"at":1,"extra":[1,2]}]`,
+	} {
+		var want []Decision
+		werr := json.Unmarshal([]byte(in), &want)
+		got, gerr := decodeDecisions([]byte(in))
+		if (werr == nil) != (gerr == nil) || !reflect.DeepEqual(want, got) {
+			t.Errorf("%s: got %#v (%v), want %#v (%v)", in, got, gerr, want, werr)
+		}
+	}
+	if _, ok := fastDecisions([]byte(`[{"at":1,"t":2,"k":"wakeup","from":3,"to":4,"path":["a"]}]`)); !ok {
+		t.Error("the encoder's form did not take the fast path")
+	}
+	if _, ok := fastDecisions([]byte(`[{"at":01}]`)); ok {
+		t.Error("a leading zero took the fast path")
+	}
+}
+
+// FuzzDecodeDecisions: the decision reader agrees with encoding/json.
+func FuzzDecodeDecisions(f *testing.F) {
+	f.Add(`[{"at":1,"t":2,"k":"wakeup","from":3,"to":4,"path":["select_task_rq_fair","wake_affine → prev 3"]}]`)
+	f.Add(`[{"path":null},{"at":-5}]`)
+	f.Fuzz(func(t *testing.T, in string) {
+		var want []Decision
+		werr := json.Unmarshal([]byte(in), &want)
+		got, gerr := decodeDecisions([]byte(in))
+		if (werr == nil) != (gerr == nil) {
+			t.Fatalf("%q: errors differ: %v vs %v", in, gerr, werr)
+		}
+		if werr == nil && !reflect.DeepEqual(want, got) {
+			t.Fatalf("%q: %#v vs %#v", in, got, want)
+		}
+	})
+}

@@ -102,7 +102,7 @@ func (tl *Timeline) UnmarshalJSON(b []byte) error {
 		case "tasks":
 			err = json.Unmarshal(val, &tl.Tasks)
 		case "decisions":
-			err = json.Unmarshal(val, &tl.Decisions)
+			tl.Decisions, err = decodeDecisions(val)
 		case "no_decisions":
 			err = json.Unmarshal(val, &tl.NoDecisions)
 		case "truncated":
@@ -250,10 +250,14 @@ func (p *flatParser) lit(s string) bool {
 	return false
 }
 
-// int reads an optionally negative decimal integer (at most 18 digits).
+// int reads an optionally negative decimal integer (at most 18 digits,
+// no leading zeros, as JSON writes it).
 func (p *flatParser) int() (int64, bool) {
 	neg := p.eat('-')
 	start := p.i
+	if p.i+1 < len(p.b) && p.b[p.i] == '0' && p.b[p.i+1] >= '0' && p.b[p.i+1] <= '9' {
+		return 0, false
+	}
 	var v int64
 	for p.i < len(p.b) && p.b[p.i] >= '0' && p.b[p.i] <= '9' {
 		if p.i-start >= 18 {
