@@ -78,33 +78,30 @@ func (p *flatParser) decision(intern map[string]string) (d Decision, ok bool) {
 		}
 		p.space()
 		var bit uint8
+		var ip *int // an int member
 		switch key {
 		case "at":
 			bit = 1
 			d.At, ok = p.int()
 		case "t":
-			bit = 2
-			var v int64
-			v, ok = p.int()
-			d.Task = int(v)
+			bit, ip = 2, &d.Task
 		case "k":
 			bit = 4
 			var s string
 			s, ok = p.plainString()
 			d.Kind = internString(intern, s)
 		case "from":
-			bit = 8
-			var v int64
-			v, ok = p.int()
-			d.From = int(v)
+			bit, ip = 8, &d.From
 		case "to":
-			bit = 16
-			var v int64
-			v, ok = p.int()
-			d.To = int(v)
+			bit, ip = 16, &d.To
 		case "path":
 			bit = 32
 			d.Path, ok = p.strings(intern)
+		}
+		if ip != nil {
+			var v int64
+			v, ok = p.int()
+			*ip = int(v)
 		}
 		if bit == 0 || !ok || seen&bit != 0 {
 			return d, false

@@ -29,45 +29,15 @@ func (tl *Timeline) appendJSON(b []byte) ([]byte, error) {
 	}
 	b = append(b, `{"tasks":`...)
 	b = append(b, tasks...)
-	b = append(b, `,"runs":[`...)
-	for i, r := range tl.Runs {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, '[')
-		for j, iv := range r {
-			if j > 0 {
-				b = append(b, ',')
-			}
-			b = strconv.AppendInt(b, int64(iv.Task), 10)
-			b = append(b, ',')
-			b = strconv.AppendInt(b, iv.Start, 10)
-			b = append(b, ',')
-			b = strconv.AppendInt(b, iv.End, 10)
-			b = append(b, ',')
-			b = strconv.AppendInt(b, int64(iv.Decision), 10)
-		}
-		b = append(b, ']')
-	}
-	b = append(b, `],"modes":[`...)
-	for i, m := range tl.Modes {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, '[')
-		for j, iv := range m {
-			if j > 0 {
-				b = append(b, ',')
-			}
-			b = strconv.AppendInt(b, int64(iv.Mode), 10)
-			b = append(b, ',')
-			b = strconv.AppendInt(b, iv.Start, 10)
-			b = append(b, ',')
-			b = strconv.AppendInt(b, iv.End, 10)
-		}
-		b = append(b, ']')
-	}
-	b = append(b, `],"decisions":`...)
+	b = append(b, `,"runs":`...)
+	b = appendRows(b, tl.Runs, func(b []byte, iv Interval) []byte {
+		return appendInts(b, int64(iv.Task), iv.Start, iv.End, int64(iv.Decision))
+	})
+	b = append(b, `,"modes":`...)
+	b = appendRows(b, tl.Modes, func(b []byte, iv ModeInterval) []byte {
+		return appendInts(b, int64(iv.Mode), iv.Start, iv.End)
+	})
+	b = append(b, `,"decisions":`...)
 	dec, err := marshalNoEscape(tl.Decisions)
 	if err != nil {
 		return nil, err
@@ -82,6 +52,37 @@ func (tl *Timeline) appendJSON(b []byte) ([]byte, error) {
 	b = append(b, `,"end_ns":`...)
 	b = strconv.AppendInt(b, tl.EndNs, 10)
 	return append(b, '}'), nil
+}
+
+// appendRows appends rows as an array of flat arrays, elem appending one
+// element's numbers.
+func appendRows[T any](b []byte, rows [][]T, elem func([]byte, T) []byte) []byte {
+	b = append(b, '[')
+	for i, r := range rows {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '[')
+		for j, x := range r {
+			if j > 0 {
+				b = append(b, ',')
+			}
+			b = elem(b, x)
+		}
+		b = append(b, ']')
+	}
+	return append(b, ']')
+}
+
+// appendInts appends comma-separated integers.
+func appendInts(b []byte, v ...int64) []byte {
+	for i, x := range v {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, x, 10)
+	}
+	return b
 }
 
 // UnmarshalJSON reads what MarshalJSON writes. The interval arrays go to
