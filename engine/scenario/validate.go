@@ -109,15 +109,21 @@ func validateMachine(errs *ErrorList, m *topo.Machine) int {
 		return 0
 	}
 	cores := m.Nodes * m.CoresPerNode
-	n := cores * m.ThreadsPerCore
+	if cores > MaxCPUs {
+		errs.Add("machine", "%d nodes × %d cores = %d cores, above the limit of %d CPUs", m.Nodes, m.CoresPerNode, cores, MaxCPUs)
+		return 0
+	}
+	validateCoreClasses(errs, m.CoreClasses, cores, m.ThreadsPerCore)
+	// the real CPU count: each class's threads (threads_per_core when the
+	// classes do not cover the cores, which is reported above)
+	n := m.NumCPUs()
 	if n > MaxCPUs {
-		errs.Add("machine", "%d nodes × %d cores × %d threads = %d CPUs, above the limit of %d", m.Nodes, m.CoresPerNode, m.ThreadsPerCore, n, MaxCPUs)
+		errs.Add("machine", "%d nodes × %d cores make %d CPUs, above the limit of %d", m.Nodes, m.CoresPerNode, n, MaxCPUs)
 		return 0
 	}
 	if checkRange(errs, "machine.clusters_per_node", m.ClustersPerNode, 1, m.CoresPerNode) && m.CoresPerNode%m.ClustersPerNode != 0 {
 		errs.Add("machine.clusters_per_node", "%d clusters do not split %d cores evenly", m.ClustersPerNode, m.CoresPerNode)
 	}
-	validateCoreClasses(errs, m.CoreClasses, cores)
 	if len(m.Priorities) > 0 && len(m.Priorities) != n {
 		errs.Add("machine.priorities", "has %d values for %d CPUs; give one per CPU", len(m.Priorities), n)
 	}
@@ -144,13 +150,18 @@ func validateMachine(errs *ErrorList, m *topo.Machine) int {
 	return n
 }
 
-func validateCoreClasses(errs *ErrorList, cc []topo.CoreClass, cores int) {
+// validateCoreClasses checks the classes against the machine's cores and
+// threads_per_core (tpc), the maximum a class's threads may ask for.
+func validateCoreClasses(errs *ErrorList, cc []topo.CoreClass, cores, tpc int) {
 	sum := 0
 	for i, c := range cc {
 		p := indexPath("machine.core_classes", i)
 		checkRange(errs, p+".cores", c.Cores, 1, MaxCPUs)
 		checkRange(errs, p+".capacity", c.Capacity, 1, 1024)
 		checkFloat(errs, p+".speed", c.Speed, 0, maxSpeed, true)
+		if c.Threads != 0 && (c.Threads < 1 || c.Threads > tpc) {
+			errs.Add(p+".threads", "%d is out of range; want 1..%d (threads_per_core is the maximum)", c.Threads, tpc)
+		}
 		sum += max(c.Cores, 0)
 	}
 	if len(cc) > 0 && sum != cores {

@@ -131,7 +131,14 @@ func (b *builder) export() {
 		}
 		b.updateTopCacheDomain(CPU(i))
 	}
-	t.SMTActive = t.Machine.ThreadsPerCore > 1
+	t.SMTActive = false
+	for _, cpus := range t.CoreCPUs {
+		// sched_smt_present_inc(): a CPU whose cpu_smt_mask has 2 CPUs
+		if len(cpus) > 1 {
+			t.SMTActive = true
+			break
+		}
+	}
 	t.AsymCPUCapacityActive = b.hasAsym
 	t.ClusterActive = b.hasCluster
 }

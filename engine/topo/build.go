@@ -16,7 +16,7 @@ func Build(m Machine, p DomainPolicy) (*Topology, error) {
 	mode := priorityMode(m, p)
 	if mode == PriorityArch && m.Priorities == nil {
 		return nil, fieldErr("machine.priorities", "priority mode \"arch\" needs one value per CPU (%d)",
-			m.Nodes*m.CoresPerNode*m.ThreadsPerCore)
+			m.NumCPUs())
 	}
 	t := &Topology{Machine: m, TotalCores: m.Nodes * m.CoresPerNode}
 	numberCPUs(t)
@@ -29,11 +29,14 @@ func Build(m Machine, p DomainPolicy) (*Topology, error) {
 }
 
 // numberCPUs fills CPUs, SiblingMask and CoreCPUs: the arch topology code
-// (cpu_topology[], cpu_smt_mask()) for the machine's numbering scheme.
+// (cpu_topology[], cpu_smt_mask()) for the machine's numbering scheme. Each
+// core has its class's thread count; a core with one thread has a
+// one-CPU sibling mask, so its SMT domain degenerates (sd_degenerate()).
 func numberCPUs(t *Topology) {
 	m := t.Machine
-	threads := m.ThreadsPerCore
-	n := t.TotalCores * threads
+	threads := m.CoreThreads()
+	cpuOf := cpuNumbers(m.Numbering, threads)
+	n := m.NumCPUs()
 	t.CPUs = make([]CPUInfo, n)
 	t.CoreCPUs = make([][]CPU, t.TotalCores)
 	t.SiblingMask = make([]CPUSet, n)
@@ -49,25 +52,54 @@ func numberCPUs(t *Topology) {
 		node := core / m.CoresPerNode
 		cluster := node*m.ClustersPerNode + (core%m.CoresPerNode)/perCluster
 		mask := NewCPUSet(n)
-		for th := 0; th < threads; th++ {
-			cpu := cpuNumber(m.Numbering, core, th, t.TotalCores, threads)
+		for th, cpu := range cpuOf[core] {
 			t.CPUs[cpu] = CPUInfo{CPU: cpu, Node: node, Package: node, Cluster: cluster, Core: core,
 				Thread: th, Class: cc.Name, Capacity: cc.Capacity, Speed: cc.Speed}
-			t.CoreCPUs[core] = append(t.CoreCPUs[core], cpu)
 			mask.Set(cpu)
 		}
+		t.CoreCPUs[core] = cpuOf[core]
 		for _, cpu := range t.CoreCPUs[core] {
 			t.SiblingMask[cpu] = mask
 		}
 	}
 }
 
-// cpuNumber is the logical CPU of thread th of core (scenario-v1.md).
-func cpuNumber(nb Numbering, core, th, totalCores, threads int) CPU {
+// CPUNumbers lists the logical CPU of every thread of every core, in core
+// order, the way Build numbers them (core-major when numbering is unset).
+func (m Machine) CPUNumbers() [][]CPU { return cpuNumbers(m.Numbering, m.CoreThreads()) }
+
+// cpuNumbers is the logical CPU of every thread of every core
+// (scenario-v1.md numbering), given each core's thread count. Core-major
+// (x86) numbers a core's threads consecutively, core after core, so on a
+// hybrid part the P-cores' threads come first and the E-cores follow, as
+// Linux enumerates Alder Lake. Sibling-major numbers thread 0 of every core,
+// then thread 1 of the cores that have one, and so on; with equal thread
+// counts this is th × cores + core.
+func cpuNumbers(nb Numbering, threads []int) [][]CPU {
+	out := make([][]CPU, len(threads))
+	next := CPU(0)
 	if nb == SiblingMajor {
-		return CPU(th*totalCores + core)
+		for th := 0; ; th++ {
+			more := false
+			for core, k := range threads {
+				if th < k {
+					out[core] = append(out[core], next)
+					next++
+					more = true
+				}
+			}
+			if !more {
+				return out
+			}
+		}
 	}
-	return CPU(core*threads + th)
+	for core, k := range threads {
+		for range k {
+			out[core] = append(out[core], next)
+			next++
+		}
+	}
+	return out
 }
 
 // priorityMode is the policy's priority, else the arch's, else the weak default.

@@ -9,13 +9,15 @@ import (
 // fixed by scenario-v1.md; fields added by schedplay are documented in
 // docs/scenario.md. The engine reads it; Build turns it into CPUs and domains.
 type Machine struct {
-	Nodes           int         `json:"nodes"`
-	CoresPerNode    int         `json:"cores_per_node"`
-	ClustersPerNode int         `json:"clusters_per_node,omitempty"`
-	LLC             LLCSpan     `json:"llc,omitempty"`
-	ThreadsPerCore  int         `json:"threads_per_core"`
-	Numbering       Numbering   `json:"numbering,omitempty"`
-	CoreClasses     []CoreClass `json:"core_classes,omitempty"`
+	Nodes           int     `json:"nodes"`
+	CoresPerNode    int     `json:"cores_per_node"`
+	ClustersPerNode int     `json:"clusters_per_node,omitempty"`
+	LLC             LLCSpan `json:"llc,omitempty"`
+	// ThreadsPerCore is the hardware threads of a core; with core classes
+	// that set their own threads it is the maximum over the classes.
+	ThreadsPerCore int         `json:"threads_per_core"`
+	Numbering      Numbering   `json:"numbering,omitempty"`
+	CoreClasses    []CoreClass `json:"core_classes,omitempty"`
 	// Priorities are per-CPU arch_asym_cpu_priority() values for the "arch"
 	// priority mode (ITMT-like platforms), indexed by logical CPU.
 	Priorities []int `json:"priorities,omitempty"`
@@ -39,12 +41,81 @@ type Machine struct {
 
 // CoreClass assigns capacity and speed to the next Cores cores (in core
 // order, node by node). Capacity is the kernel's cpu_scale (0..1024); Speed is
-// the work rate of one full-resource thread relative to 1.0.
+// the work rate of one full-resource thread relative to 1.0. Threads is the
+// class's hardware threads per core (schedplay addition: Intel hybrid parts
+// have 2 on P-cores, 1 on E-cores); 0 means the machine's threads_per_core.
 type CoreClass struct {
 	Name     string  `json:"name"`
 	Cores    int     `json:"cores"`
 	Capacity int     `json:"capacity"`
 	Speed    float64 `json:"speed"`
+	Threads  int     `json:"threads,omitempty"`
+}
+
+// ThreadCount is the class's threads per core on a machine with tpc
+// threads_per_core: its own Threads when set, else tpc (at least 1).
+func (c CoreClass) ThreadCount(tpc int) int {
+	if c.Threads > 0 {
+		return c.Threads
+	}
+	return max(tpc, 1)
+}
+
+// CoreThreads lists the hardware threads of every core, in core order. A
+// machine without core classes, or whose classes do not cover its cores
+// exactly, gets threads_per_core on every core.
+func (m Machine) CoreThreads() []int {
+	total := m.Nodes * m.CoresPerNode
+	if total < 1 {
+		return nil
+	}
+	out := make([]int, 0, total)
+	if m.classesCover() {
+		for _, c := range m.CoreClasses {
+			for range c.Cores {
+				out = append(out, c.ThreadCount(m.ThreadsPerCore))
+			}
+		}
+		return out
+	}
+	for range total {
+		out = append(out, max(m.ThreadsPerCore, 1))
+	}
+	return out
+}
+
+// NumCPUs is the machine's logical CPU count: the sum of its cores'
+// threads (nodes × cores_per_node × threads_per_core when every core has
+// threads_per_core threads).
+func (m Machine) NumCPUs() int {
+	total := m.Nodes * m.CoresPerNode
+	if total < 1 {
+		return 0
+	}
+	if !m.classesCover() {
+		return total * max(m.ThreadsPerCore, 1)
+	}
+	n := 0
+	for _, c := range m.CoreClasses {
+		n += c.Cores * c.ThreadCount(m.ThreadsPerCore)
+	}
+	return n
+}
+
+// classesCover reports whether the core classes assign exactly the
+// machine's cores (each class at least one).
+func (m Machine) classesCover() bool {
+	if len(m.CoreClasses) == 0 {
+		return false
+	}
+	sum := 0
+	for _, c := range m.CoreClasses {
+		if c.Cores < 1 {
+			return false
+		}
+		sum += c.Cores
+	}
+	return sum == m.Nodes*m.CoresPerNode
 }
 
 // SMTModel is the core performance model (kernel-model.md §7.2).

@@ -46,9 +46,9 @@ func normalizeMachine(m Machine) (Machine, error) {
 	default:
 		return m, fieldErr("machine.threads_per_core", "%d threads per core; want 1, 2, 4 or 8", m.ThreadsPerCore)
 	}
-	if n := m.Nodes * m.CoresPerNode * m.ThreadsPerCore; n > MaxCPUs {
-		return m, fieldErr("machine", "%d nodes × %d cores × %d threads = %d CPUs; the limit is %d",
-			m.Nodes, m.CoresPerNode, m.ThreadsPerCore, n, MaxCPUs)
+	if n := m.Nodes * m.CoresPerNode; n > MaxCPUs {
+		return m, fieldErr("machine", "%d nodes × %d cores = %d cores; the limit is %d CPUs",
+			m.Nodes, m.CoresPerNode, n, MaxCPUs)
 	}
 	if m.ClustersPerNode == 0 {
 		m.ClustersPerNode = 1
@@ -72,7 +72,11 @@ func normalizeMachine(m Machine) (Machine, error) {
 	if err := checkCoreClasses(&m); err != nil {
 		return m, err
 	}
-	ncpu := m.Nodes * m.CoresPerNode * m.ThreadsPerCore
+	ncpu := m.NumCPUs()
+	if ncpu > MaxCPUs {
+		return m, fieldErr("machine", "%d nodes × %d cores make %d CPUs; the limit is %d",
+			m.Nodes, m.CoresPerNode, ncpu, MaxCPUs)
+	}
 	if m.Priorities != nil && len(m.Priorities) != ncpu {
 		return m, fieldErr("machine.priorities", "%d values; the machine has %d CPUs", len(m.Priorities), ncpu)
 	}
@@ -85,7 +89,9 @@ func normalizeMachine(m Machine) (Machine, error) {
 	return m, nil
 }
 
-// checkCoreClasses validates core_classes (or fills the single default class).
+// checkCoreClasses validates core_classes (or fills the single default
+// class). A class's threads may be absent (0: threads_per_core) or 1 up to
+// threads_per_core.
 func checkCoreClasses(m *Machine) error {
 	total := m.Nodes * m.CoresPerNode
 	if len(m.CoreClasses) == 0 {
@@ -103,6 +109,9 @@ func checkCoreClasses(m *Machine) error {
 		}
 		if !(c.Speed > 0) || math.IsInf(c.Speed, 0) || c.Speed > 64 {
 			return fieldErr(p+".speed", "speed %v; want a number in (0, 64]", c.Speed)
+		}
+		if c.Threads < 0 || c.Threads > m.ThreadsPerCore {
+			return fieldErr(p+".threads", "%d threads; want 1..%d (threads_per_core is the maximum)", c.Threads, m.ThreadsPerCore)
 		}
 		sum += c.Cores
 	}

@@ -42,6 +42,21 @@ func TestBuildErrors(t *testing.T) {
 			m.CoreClasses = []topo.CoreClass{{Name: "a", Cores: 88, Capacity: 512}}
 		}, "machine.core_classes[0].speed", "speed 0"},
 		{"priorities length", func(m *topo.Machine, _ *topo.DomainPolicy) { m.Priorities = []int{1, 2, 3} }, "machine.priorities", "3 values; the machine has 176 CPUs"},
+		{"class threads above threads_per_core", func(m *topo.Machine, _ *topo.DomainPolicy) {
+			m.CoreClasses = []topo.CoreClass{{Name: "p", Cores: 8, Capacity: 1024, Speed: 1}, {Name: "e", Cores: 80, Capacity: 1024, Speed: 1, Threads: 4}}
+		}, "machine.core_classes[1].threads", "want 1..2"},
+		{"class threads negative", func(m *topo.Machine, _ *topo.DomainPolicy) {
+			m.CoreClasses = []topo.CoreClass{{Name: "p", Cores: 88, Capacity: 1024, Speed: 1, Threads: -1}}
+		}, "machine.core_classes[0].threads", "-1 threads"},
+		{"priorities count the class threads", func(m *topo.Machine, _ *topo.DomainPolicy) {
+			// 8 cores × 2 threads + 80 cores × 1 thread = 96 CPUs, not 88 × 2
+			m.CoreClasses = []topo.CoreClass{{Name: "p", Cores: 8, Capacity: 1024, Speed: 1, Threads: 2}, {Name: "e", Cores: 80, Capacity: 1024, Speed: 1, Threads: 1}}
+			m.Priorities = make([]int, 176)
+		}, "machine.priorities", "176 values; the machine has 96 CPUs"},
+		{"too many CPUs with class threads", func(m *topo.Machine, _ *topo.DomainPolicy) {
+			m.Nodes, m.CoresPerNode, m.ThreadsPerCore = 1, 4000, 2
+			m.CoreClasses = []topo.CoreClass{{Name: "p", Cores: 200, Capacity: 1024, Speed: 1}, {Name: "e", Cores: 3800, Capacity: 1024, Speed: 1, Threads: 1}}
+		}, "machine", "4200 CPUs"},
 		{"arch priority without table", func(_ *topo.Machine, p *topo.DomainPolicy) { p.Priority = topo.PriorityArch }, "machine.priorities", "arch"},
 		{"bad level", func(_ *topo.Machine, p *topo.DomainPolicy) { p.AsymPacking = levels("SMT", "L3") }, "policy.asym_packing[1]", "L3"},
 		{"bad arch level", func(m *topo.Machine, _ *topo.DomainPolicy) { m.Arch.AsymPacking = levels("DIE") }, "machine.arch.asym_packing[0]", "DIE"},
