@@ -12,11 +12,23 @@ import (
 // shortcuts before the per-CPU chains.
 func printTopoHeader(w io.Writer, t *topo.Topology, mname, pname string, p topo.DomainPolicy) {
 	m := t.Machine
-	fmt.Fprintf(w, "machine %s: %d node(s) × %d cores × %d thread(s) = %d CPUs, %s numbering, %d cluster(s)/node, LLC per %s\n",
-		mname, m.Nodes, m.CoresPerNode, m.ThreadsPerCore, t.NumCPUs(), m.Numbering, m.ClustersPerNode, m.LLC)
+	threads := fmt.Sprintf("%d thread(s)", m.ThreadsPerCore)
+	mixed := false
+	for _, c := range m.CoreClasses {
+		mixed = mixed || c.ThreadCount(m.ThreadsPerCore) != m.ThreadsPerCore
+	}
+	if mixed {
+		threads = fmt.Sprintf("≤%d thread(s)", m.ThreadsPerCore)
+	}
+	fmt.Fprintf(w, "machine %s: %d node(s) × %d cores × %s = %d CPUs, %s numbering, %d cluster(s)/node, LLC per %s\n",
+		mname, m.Nodes, m.CoresPerNode, threads, t.NumCPUs(), m.Numbering, m.ClustersPerNode, m.LLC)
 	var classes []string
 	for _, c := range topoClassTotals(m.CoreClasses) {
-		classes = append(classes, fmt.Sprintf("%s ×%d (cpu_scale %d, speed %g)", c.Name, c.Cores, c.Capacity, c.Speed))
+		th := ""
+		if mixed {
+			th = fmt.Sprintf(", %d thread(s)", c.ThreadCount(m.ThreadsPerCore))
+		}
+		classes = append(classes, fmt.Sprintf("%s ×%d (cpu_scale %d, speed %g%s)", c.Name, c.Cores, c.Capacity, c.Speed, th))
 	}
 	fmt.Fprintf(w, "  cores: %s\n", strings.Join(classes, ", "))
 	opt := p.SMTAsymPacking
@@ -39,7 +51,7 @@ func topoClassTotals(cc []topo.CoreClass) []topo.CoreClass {
 next:
 	for _, c := range cc {
 		for i := range out {
-			if o := out[i]; o.Name == c.Name && o.Capacity == c.Capacity && o.Speed == c.Speed {
+			if o := out[i]; o.Name == c.Name && o.Capacity == c.Capacity && o.Speed == c.Speed && o.Threads == c.Threads {
 				out[i].Cores += c.Cores
 				continue next
 			}

@@ -44,7 +44,7 @@ func cmdValidate(e *env, args []string) int {
 		}
 		return code
 	}
-	n := r.Machine.Nodes * r.Machine.CoresPerNode * r.Machine.ThreadsPerCore
+	n := r.Machine.NumCPUs()
 	tasks := 0
 	for _, g := range r.Workload.Groups {
 		tasks += g.Count

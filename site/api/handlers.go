@@ -179,7 +179,7 @@ func (s *server) handleValidate(w http.ResponseWriter, r *http.Request) {
 		replyError(w, err)
 		return
 	}
-	n := rs.Machine.Nodes * rs.Machine.CoresPerNode * rs.Machine.ThreadsPerCore
+	n := rs.Machine.NumCPUs()
 	writeJSON(w, http.StatusOK, validateReply{Valid: true, Scenario: enc, Resolved: rs,
 		Share: "s=" + share, EventsPerRep: float64(int64(scenario.EstimateEvents(rs, n)))})
 }

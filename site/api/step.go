@@ -70,7 +70,7 @@ func (s *server) handleStep(w http.ResponseWriter, r *http.Request) {
 		replyError(w, err)
 		return
 	}
-	if n := rs.Machine.Nodes * rs.Machine.CoresPerNode * rs.Machine.ThreadsPerCore; n > MaxStepCPUs {
+	if n := rs.Machine.NumCPUs(); n > MaxStepCPUs {
 		replyError(w, badRequest(&scenario.Error{Path: "machine", Msg: fmt.Sprintf("step mode runs on machines of at most %d CPUs so the runqueues stay readable; this machine has %d (use a smaller machine, or the timeline's explain panel)", MaxStepCPUs, n)}))
 		return
 	}

@@ -79,7 +79,7 @@ func Link(base string, n int, share string) string {
 // MachineCPUs counts a resolved machine's CPUs and says politely when
 // step mode cannot show it.
 func MachineCPUs(r *scenario.Resolved) (int, error) {
-	n := r.Machine.Nodes * r.Machine.CoresPerNode * r.Machine.ThreadsPerCore
+	n := r.Machine.NumCPUs()
 	if n > MaxCPUs {
 		return n, fmt.Errorf("step mode shows every runqueue, so it runs on machines of at most %d CPUs; this machine has %d. Try a smaller machine (e.g. hikey960), or click a slice in the playground's timeline for the decision that put it there", MaxCPUs, n)
 	}
