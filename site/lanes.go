@@ -66,17 +66,15 @@ func LayoutLanes(cpus []LaneCPU, height float64, all bool) Layout {
 			nodes = c.node + 1
 		}
 	}
-	tpc := 0
+	lanes := 0 // one per CPU: cores may differ in threads (hybrid E-cores)
 	for _, c := range cores {
-		if len(c.cpus) > tpc {
-			tpc = len(c.cpus)
-		}
+		lanes += len(c.cpus)
 	}
 	if height < minHeight {
 		height = minHeight
 	}
 	fixed := float64(len(cores))*(BandH+CoreGap) + float64(nodes-1)*NodeGap
-	lane := (height - fixed) / float64(len(cores)*tpc)
+	lane := (height - fixed) / float64(lanes)
 	if all && lane < LaneH {
 		lane = LaneH
 	}

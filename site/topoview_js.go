@@ -83,7 +83,7 @@ func (a *App) drawMachine(b builder, el dom.Element, m topo.Machine, cpus []Lane
 	if compact {
 		box.Class().Add("compact")
 	}
-	box.SetAttribute("aria-label", fmt.Sprintf("%d nodes, %d cores per node, %d threads per core", m.Nodes, m.CoresPerNode, max(m.ThreadsPerCore, 1)))
+	box.SetAttribute("aria-label", fmt.Sprintf("%d nodes, %d cores per node, %s, %d CPUs", m.Nodes, m.CoresPerNode, threadsLabel(m), len(cpus)))
 	b.text(box, "p", "muted small", "Darker cores have more capacity (cpu_scale); click a CPU for its sched-domain chain.")
 	// cores in order with their CPUs by thread
 	byCore := map[int][]LaneCPU{}
