@@ -30,6 +30,9 @@ func randomScenario(rng *rand.Rand) *scenario.Resolved {
 			{Name: "little", Cores: little, Capacity: 462, Speed: 0.55},
 			{Name: "big", Cores: total - little, Capacity: 1024, Speed: 1},
 		}
+		if m.ThreadsPerCore > 1 && rng.IntN(2) == 0 {
+			m.CoreClasses[0].Threads = 1 // hybrid: single-thread little cores
+		}
 	}
 	m.SMT.Model = []topo.SMTKind{topo.SMTSpatial, topo.SMTCompetitive, topo.SMTFolding}[rng.IntN(3)]
 	if m.SMT.Model == topo.SMTFolding && m.ThreadsPerCore == 1 {
@@ -58,7 +61,7 @@ func randomScenario(rng *rand.Rand) *scenario.Resolved {
 	case 3:
 		p.HZ = 1000
 	}
-	ncpu := total * m.ThreadsPerCore
+	ncpu := m.NumCPUs()
 	var w scenario.Workload
 	ng := 1 + rng.IntN(3)
 	for g := 0; g < ng; g++ {
