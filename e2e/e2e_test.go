@@ -427,6 +427,16 @@ func TestVeraTimelinePanning(t *testing.T) {
 	shot(t, ctx, "vera-timeline-per-cpu")
 	click(t, ctx, "#tab-machine")
 	run(t, ctx, "topology", chromedp.WaitVisible("#domains", chromedp.ByQuery))
+	// The lstopo drawing has every PE; clicking one shows its domain chain.
+	if n := eval[int](t, ctx, `document.querySelectorAll(".lstopo .t-pe").length`); n != 352 {
+		t.Errorf("machine drawing has %d PEs, want 352", n)
+	}
+	click(t, ctx, `.lstopo .t-pe[data-cpu="200"]`)
+	run(t, ctx, "domains of CPU 200", chromedp.Poll(`(document.getElementById("domains-title") || {}).textContent === "Sched domains of CPU 200"`, nil,
+		chromedp.WithPollingTimeout(10*time.Second)))
+	if p := eval[string](t, ctx, `document.querySelector('.lstopo .t-pe[data-cpu="200"]').getAttribute("aria-pressed")`); p != "true" {
+		t.Errorf("CPU 200's PE is not marked pressed: %q", p)
+	}
 	fullShot(t, ctx, "vera-topology")
 }
 

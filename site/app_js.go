@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"honnef.co/go/js/dom/v2"
+
+	"schedplay/engine/topo"
 )
 
 // storageKey holds the last scenario across reloads.
@@ -37,6 +39,12 @@ type App struct {
 	// entryPreset is ?preset=NAME from the address the page opened with,
 	// opened once the catalog arrives.
 	entryPreset string
+	// topology cache (topology()) and the PE the drawing highlights
+	topoKey string
+	topoVal *topo.Topology
+	topoErr error
+	peSel   int
+
 	// specName is the seed link whose quick first run index.mjs started
 	// while the page booted (until the first run adopts or drops it).
 	specName string

@@ -3,9 +3,11 @@
 package site
 
 import (
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
+	"syscall/js"
 
 	"honnef.co/go/js/dom/v2"
 
@@ -26,7 +28,9 @@ func (a *App) renderTopology() {
 	case deferred:
 		sig = "deferred"
 	case show:
-		sig = fmt.Sprintf("%p|%s|%s|%d|%v", s.Catalog, Compact(s.Doc["machine"]), Compact(s.Doc["policy"]), s.View.TopoCPU, a.dark)
+		// Not the selected CPU: choosing one only moves the highlight
+		// and redraws the domain chain (below).
+		sig = fmt.Sprintf("%p|%s|%s|%v", s.Catalog, Compact(s.Doc["machine"]), Compact(s.Doc["policy"]), a.dark)
 	}
 	a.update("topology", sig, func(b builder, el dom.HTMLElement) {
 		if !show {
@@ -47,8 +51,7 @@ func (a *App) renderTopology() {
 			b.text(el, "p", "issue", err.Error())
 			return
 		}
-		pol := s.Policy()
-		t, berr := topo.Build(m, pol.DomainPolicy)
+		t, berr := a.topology()
 		prio := map[int]int{}
 		if berr == nil {
 			for _, c := range t.CPUs {
@@ -56,12 +59,55 @@ func (a *App) renderTopology() {
 			}
 		}
 		a.drawMachine(b, el, m, cpus, prio)
+		a.peSel = s.View.TopoCPU
 		if berr != nil {
 			b.text(el, "p", "issue", "sched domains: "+berr.Error())
 			return
 		}
-		a.drawDomains(b, el, t)
+		b.el(el, "div", "").SetID("topo-domains")
 	})
+	if sig == "hidden" || deferred {
+		return
+	}
+	a.update("topo-domains", fmt.Sprint(sig, "|", s.View.TopoCPU), func(b builder, el dom.HTMLElement) {
+		if t, err := a.topology(); err == nil {
+			a.drawDomains(b, el, t)
+		}
+	})
+	a.markSelectedPE(s.View.TopoCPU)
+}
+
+// topology is topo.Build of the current machine and policy, kept until
+// either changes (the drawing and the domain chain both need it, and
+// choosing a CPU must not rebuild it).
+func (a *App) topology() (*topo.Topology, error) {
+	s := a.state
+	key := Compact(s.Doc["machine"]) + "\x00" + Compact(s.Doc["policy"])
+	if a.topoKey != key || a.topoVal == nil && a.topoErr == nil {
+		a.topoKey = key
+		a.topoVal, a.topoErr = topo.Build(s.Machine(), s.Policy().DomainPolicy)
+	}
+	return a.topoVal, a.topoErr
+}
+
+// markSelectedPE moves the drawing's highlight to cpu.
+func (a *App) markSelectedPE(cpu int) {
+	if a.peSel == cpu {
+		return
+	}
+	box := a.doc.QuerySelector("#topology .lstopo")
+	if box == nil {
+		return
+	}
+	if old := box.QuerySelector(".t-pe.sel"); old != nil {
+		old.Class().Remove("sel")
+		old.RemoveAttribute("aria-pressed")
+	}
+	if pe := box.QuerySelector(fmt.Sprintf(`.t-pe[data-cpu="%d"]`, cpu)); pe != nil {
+		pe.Class().Add("sel")
+		pe.SetAttribute("aria-pressed", "true")
+	}
+	a.peSel = cpu
 }
 
 // deferTopology says whether to hold back the machine drawing: on a large
@@ -77,73 +123,21 @@ func (a *App) deferTopology() bool {
 }
 
 func (a *App) drawMachine(b builder, el dom.Element, m topo.Machine, cpus []LaneCPU, prio map[int]int) {
-	s := a.state
-	compact := len(cpus) > 64
+	d := BuildLstopo(m, cpus, prio, a.state.View.TopoCPU, a.dark)
 	box := b.el(el, "div", "lstopo")
-	if compact {
+	if d.Compact {
 		box.Class().Add("compact")
 	}
-	box.SetAttribute("aria-label", fmt.Sprintf("%d nodes, %d cores per node, %s, %d CPUs", m.Nodes, m.CoresPerNode, threadsLabel(m), len(cpus)))
+	box.SetAttribute("aria-label", d.Label)
 	b.text(box, "p", "muted small", "Darker cores have more capacity (cpu_scale); click a CPU for its sched-domain chain.")
-	// cores in order with their CPUs by thread
-	byCore := map[int][]LaneCPU{}
-	for _, c := range cpus {
-		byCore[c.Core] = append(byCore[c.Core], c)
+	spec, err := json.Marshal(d)
+	draw := js.Global().Get("schedplayDrawMachine")
+	if err != nil || draw.Type() != js.TypeFunction {
+		b.text(box, "p", "issue", "the machine drawing is unavailable (index.mjs not loaded)")
+		return
 	}
-	total := m.Nodes * m.CoresPerNode
-	var nodeEl, clEl dom.HTMLElement
-	lastNode, lastCl := -1, -1
-	for core := 0; core < total; core++ {
-		pes := byCore[core]
-		if len(pes) == 0 {
-			continue
-		}
-		if pes[0].Node != lastNode {
-			lastNode, lastCl = pes[0].Node, -1
-			nodeEl = b.el(box, "div", "t-node")
-			b.text(nodeEl, "div", "t-title", fmt.Sprintf("NUMANode L#%d · Package", lastNode))
-		}
-		if pes[0].Cluster != lastCl {
-			lastCl = pes[0].Cluster
-			clEl = b.el(nodeEl, "div", "t-cluster")
-			if m.ClustersPerNode > 1 {
-				b.text(clEl, "div", "t-title", fmt.Sprintf("Cluster %d", lastCl))
-			}
-		}
-		coreEl := b.el(clEl, "div", "t-core")
-		cls := pes[0].Class
-		if cls != "" {
-			coreEl.SetAttribute("data-class", cls)
-		}
-		coreEl.Style().SetProperty("background", capacityTint(pes[0].Capacity, a.dark), "")
-		coreEl.SetAttribute("title", fmt.Sprintf("core %d · %s · capacity %d", core, cls, pes[0].Capacity))
-		if !compact {
-			b.text(coreEl, "div", "t-title", fmt.Sprintf("Core %d", core))
-		}
-		sortByThread(pes)
-		for _, pe := range pes {
-			cpu := pe.CPU
-			pb := b.el(coreEl, "button", "t-pe")
-			label := strconv.Itoa(cpu)
-			if !compact {
-				label = fmt.Sprintf("PE%d · %d", pe.Thread, cpu)
-			}
-			pb.SetTextContent(label)
-			title := fmt.Sprintf("CPU %d · core %d · PE%d · capacity %d", cpu, core, pe.Thread, pe.Capacity)
-			if p, ok := prio[cpu]; ok {
-				title += fmt.Sprintf(" · arch_asym_cpu_priority %d", p)
-			}
-			pb.SetAttribute("title", title)
-			pb.SetAttribute("aria-label", title)
-			pb.SetAttribute("data-cpu", strconv.Itoa(cpu))
-			if cpu == s.View.TopoCPU {
-				pb.Class().Add("sel")
-				pb.SetAttribute("aria-pressed", "true")
-			}
-		}
-	}
-	// One listener for every PE (Vera has 352): a Go callback per button
-	// made drawing the machine take a third of a second.
+	draw.Invoke(box.Underlying(), string(spec))
+	// One listener for every PE (Vera has 352).
 	b.on(box, "click", func(ev dom.Event) {
 		t := ev.Target()
 		if t == nil {
@@ -155,23 +149,6 @@ func (a *App) drawMachine(b builder, el dom.Element, m topo.Machine, cpus []Lane
 			}
 		}
 	})
-}
-
-// capacityTint shades a core by its cpu_scale: big cores darker.
-func capacityTint(capacity int, dark bool) string {
-	f := float64(capacity) / 1024
-	if dark {
-		return fmt.Sprintf("hsl(42 55%% %.0f%%)", 12+f*18)
-	}
-	return fmt.Sprintf("hsl(42 75%% %.0f%%)", 92-f*22)
-}
-
-func sortByThread(pes []LaneCPU) {
-	for i := 1; i < len(pes); i++ {
-		for j := i; j > 0 && pes[j].Thread < pes[j-1].Thread; j-- {
-			pes[j], pes[j-1] = pes[j-1], pes[j]
-		}
-	}
 }
 
 // drawDomains lists the selected CPU's sched-domain chain bottom-up.

@@ -91,6 +91,42 @@ globalThis.schedplayFillRects = (ctx, style, alpha, bytes, n) => {
   ctx.fill();
 };
 
+// schedplayDrawMachine builds the machine drawing (site/lstopo.go's
+// Lstopo, as JSON) inside box in one call: text and attributes only, never
+// markup. The Go side keeps the click handling (one listener on box).
+globalThis.schedplayDrawMachine = (box, json) => {
+  const d = JSON.parse(json);
+  const el = (parent, tag, cls, text) => {
+    const e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text != null) e.textContent = text;
+    parent.append(e);
+    return e;
+  };
+  for (const n of d.nodes || []) {
+    const ne = el(box, "div", "t-node");
+    el(ne, "div", "t-title", n.title);
+    for (const c of n.clusters || []) {
+      const ce = el(ne, "div", "t-cluster");
+      if (c.title) el(ce, "div", "t-title", c.title);
+      for (const k of c.cores || []) {
+        const ke = el(ce, "div", "t-core");
+        if (k.class) ke.dataset.class = k.class;
+        ke.style.background = k.background;
+        ke.title = k.title;
+        if (k.heading) el(ke, "div", "t-title", k.heading);
+        for (const pe of k.pes || []) {
+          const b = el(ke, "button", pe.selected ? "t-pe sel" : "t-pe", pe.label);
+          b.title = pe.title;
+          b.setAttribute("aria-label", pe.title);
+          b.dataset.cpu = String(pe.cpu);
+          if (pe.selected) b.setAttribute("aria-pressed", "true");
+        }
+      }
+    }
+  }
+};
+
 // engineFetch(method, url, body) → Promise<{status, body, ms, cancelled}>.
 globalThis.engineFetch = (method, url, body) => new Promise((resolve) => {
   if (!runW) runW = spawn();
