@@ -144,6 +144,11 @@ func TestSeedScenarios(t *testing.T) {
 				t.Fatalf("status %q: %s", st, text(t, ctx, "#figures"))
 			}
 			if first.Status == "provisional" {
+				// The quick first run was the one index.mjs started while
+				// the page booted (takeSpeculative).
+				if !eval[bool](t, ctx, `schedplayPerf.speculative === 1`) {
+					t.Error("the first run did not adopt the run started while the page booted")
+				}
 				// The refined figures replace the provisional ones.
 				if p := eval[bool](t, ctx, `document.getElementById("figures").hasAttribute("data-provisional")`); p {
 					t.Error("final result still marked provisional")
