@@ -113,7 +113,13 @@ func writeSummary(w io.Writer, r *scenario.Resolved, res *sim.Result) {
 	if s.GFLOPS.Mean > 0 {
 		tp, unit = s.GFLOPS, "GFLOP/s"
 	}
-	row("Throughput", fmt.Sprintf("%s %s (min %s, max %s)", pm(tp), unit, num(tp.Min), num(tp.Max)))
+	if tp.Max > 0 || (s.OpTime.Max == 0 && s.LatencyP50.Max == 0) {
+		row("Throughput", fmt.Sprintf("%s %s (min %s, max %s)", pm(tp), unit, num(tp.Min), num(tp.Max)))
+	} else {
+		// A workload that computes nothing (perf bench futex: block and
+		// wake) is measured by its wake-up latency and op time below.
+		row("Throughput", "none (the workload computes nothing; see wake-up latency and op time)")
+	}
 	done := s.Completed // s.Completion covers these repetitions only
 	switch {
 	case done == 0 && r.Run.Until == scenario.UntilDuration:
