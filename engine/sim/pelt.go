@@ -142,6 +142,17 @@ func (s *sim) peltScale(c int) (clock, utilUnit uint64) {
 // updateTaskLoadAvg is update_load_avg() for a task entity.
 func (s *sim) updateTaskLoadAvg(p *task) {
 	onRQ := p.state == taskRunnable || p.state == taskRunning
+	if s.peltModern() {
+		// The entity's last_update_time is in its rq's clock_pelt domain.
+		// A sleeping task is brought to now on that clock, which is what
+		// migrate_se_pelt_lag() estimates for an idle source CPU.
+		var load uint64
+		if onRQ {
+			load = 1
+		}
+		p.avg.updateAt(s.rqClockPelt(&s.cpus[p.cpu]), load, load, p.state == taskRunning, uint64(p.weight))
+		return
+	}
 	clock, unit := uint64(capScale), uint64(capScale)
 	if onRQ {
 		clock, unit = s.peltScale(s.cpus[p.cpu].cap)
@@ -158,6 +169,10 @@ func (s *sim) updateTaskLoadAvg(p *task) {
 
 // updateCfsRqLoadAvg is update_cfs_rq_load_avg() for one CPU.
 func (s *sim) updateCfsRqLoadAvg(c *cpuState) {
+	if s.peltModern() {
+		c.avg.updateAt(s.rqClockPelt(c), uint64(c.loadWeight), uint64(c.nrRunning), c.curr != nil, 1)
+		return
+	}
 	scale, unit := uint64(capScale), uint64(capScale)
 	if c.curr != nil {
 		scale, unit = s.peltScale(c.cap)
@@ -170,6 +185,9 @@ func (s *sim) updateCfsRqLoadAvg(c *cpuState) {
 // attachEntityLoadAvg is attach_entity_load_avg(): a task's averages join a cfs_rq.
 func (s *sim) attachEntityLoadAvg(c *cpuState, p *task) {
 	s.updateCfsRqLoadAvg(c)
+	if s.peltModern() {
+		attachEntityPeltClock(c, p)
+	}
 	c.avg.utilAvg += p.avg.utilAvg
 	c.avg.utilSum += p.avg.utilAvg * c.avg.divider()
 	c.avg.loadAvg += p.avg.loadAvg

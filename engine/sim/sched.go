@@ -89,6 +89,9 @@ func (s *sim) schedule(c *cpuState) {
 		prev.protected = false
 	}
 	if next == nil {
+		if s.peltModern() {
+			s.updateRqClockPelt(c) // set_next_task_idle() → update_idle_rq_clock_pelt()
+		}
 		if !c.inIdle {
 			c.inIdle = true
 			s.enterIdle(c)

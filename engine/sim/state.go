@@ -109,7 +109,8 @@ type cpuState struct {
 	rate       float64
 
 	avg        peltAvg
-	zeroV      int64 // V kept while the rq is empty (zero_vruntime)
+	pelt       rqPeltClock // rq->clock_pelt and lost_idle_time (modern PELT)
+	zeroV      int64       // V kept while the rq is empty (zero_vruntime)
 	utilEstSum int
 	misfitLoad int64
 

@@ -1,0 +1,91 @@
+package sim
+
+import "schedplay/engine/scenario"
+
+// rqPeltClock is the per-rq PELT clock of the modern invariance
+// (kernel/sched/pelt.h): rq->clock_pelt runs at capacity rate while the rq
+// is busy and is synced to clock_task when the rq goes idle, except for the
+// idle time lost while the rq was saturated (rq->lost_idle_time).
+type rqPeltClock struct {
+	clockPelt    uint64 // rq->clock_pelt (ns)
+	lostIdleTime uint64 // rq->lost_idle_time (ns)
+	wall         int64  // simulated time (clock_task) of the last update
+	busy         bool   // rq->curr was not the idle task at the last update
+}
+
+// peltIdleDivider is the util_sum bound of update_idle_rq_clock_pelt():
+// ((LOAD_AVG_MAX - 1024) << SCHED_CAPACITY_SHIFT) - LOAD_AVG_MAX.
+const peltIdleDivider = (loadAvgMax-1024)<<capShift - loadAvgMax
+
+// updateRqClockPelt is update_rq_clock_pelt(): while the rq runs a task the
+// clock advances by Δ·capacity/1024 (cap_scale; f = fmax); while it is idle
+// it follows clock_task (_update_idle_rq_clock_pelt). The rq's state since
+// the last update is c.curr: every change of rq->curr is preceded by an
+// update at the same instant. The first update that sees the rq idle after
+// a busy one is the idle entry (set_next_task_idle()).
+func (s *sim) updateRqClockPelt(c *cpuState) {
+	k := &c.pelt
+	now := s.now
+	if now < k.wall {
+		return
+	}
+	if c.curr != nil {
+		k.clockPelt += uint64(now-k.wall) * uint64(c.cap) >> capShift
+		k.busy = true
+	} else {
+		if k.busy {
+			s.updateIdleRqClockPelt(c)
+		}
+		k.clockPelt = uint64(now)
+		k.busy = false
+	}
+	k.wall = now
+}
+
+// updateIdleRqClockPelt is update_idle_rq_clock_pelt() at idle entry: a rq
+// whose util_sum reached the maximum was always running, so the idle time
+// it did not get is lost (kept in lost_idle_time) instead of being
+// reflected as elapsed PELT time; then the clock syncs to clock_task.
+func (s *sim) updateIdleRqClockPelt(c *cpuState) {
+	k := &c.pelt
+	if c.avg.utilSum >= peltIdleDivider && uint64(s.now) > k.clockPelt {
+		k.lostIdleTime += uint64(s.now) - k.clockPelt
+	}
+	k.clockPelt = uint64(s.now)
+	k.busy = false
+}
+
+// rqClockPelt is rq_clock_pelt() (= cfs_rq_clock_pelt() without bandwidth
+// control): clock_pelt − lost_idle_time, updated to now.
+func (s *sim) rqClockPelt(c *cpuState) uint64 {
+	s.updateRqClockPelt(c)
+	return c.pelt.clockPelt - c.pelt.lostIdleTime
+}
+
+// peltModern reports whether PELT uses the per-rq clock (modern invariance).
+func (s *sim) peltModern() bool { return s.peltMode != scenario.PELTLegacy2018 }
+
+// updateAt is __update_load_avg_*() at PELT time now of the entity's rq.
+func (sa *peltAvg) updateAt(now, load, runnable uint64, running bool, avgLoad uint64) {
+	if sa.updateLoadSum(now, load, runnable, running, capScale) {
+		sa.updateLoadAvg(avgLoad)
+	}
+}
+
+// attachEntityPeltClock is the clock part of attach_entity_load_avg(): the
+// entity joins the cfs_rq's PELT clock domain and window, and its sums are
+// rebuilt from its averages with the cfs_rq's divider.
+func attachEntityPeltClock(c *cpuState, p *task) {
+	a := &p.avg
+	a.lastUpdate = c.avg.lastUpdate
+	a.periodContrib = c.avg.periodContrib
+	d := c.avg.divider()
+	a.utilSum = a.utilAvg * d
+	a.runnableSum = a.runnableAvg * d
+	a.loadSum = a.loadAvg * d
+	if w := uint64(p.weight); w < a.loadSum {
+		a.loadSum /= w
+	} else {
+		a.loadSum = 1
+	}
+}

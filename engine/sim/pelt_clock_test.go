@@ -1,0 +1,138 @@
+package sim
+
+import (
+	"math"
+	"testing"
+
+	"schedplay/engine/topo"
+)
+
+// hikeySim builds an idle hikey960 sim (CPUs 0-3 have capacity 462) under
+// the given PELT mode.
+func hikeySim(t *testing.T, pelt string) *sim {
+	t.Helper()
+	doc := `{"schedplay":1,"machine":{"preset":"hikey960"},"policy":{"features":{"PELT":"` + pelt + `"}},"workload":{"preset":"idle"},"run":{"duration":"10s","seed":1}}`
+	r := resolveJSON(t, doc)
+	tp, err := topo.Build(r.Machine, r.Policy.DomainPolicy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := newSim(r, tp, Options{}, 1, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// runThenSleep forks a nice-0 task onto CPU cpu at time 0, lets it run for
+// run ns, puts it to sleep and returns it after sleep more ns, updated.
+func runThenSleep(t *testing.T, s *sim, cpu int, run, sleep int64) *task {
+	t.Helper()
+	c := &s.cpus[cpu]
+	p := &task{id: 0, weight: 1024, cpu: cpu, state: taskBlocked, recentUsedCPU: -1}
+	s.now = 0
+	s.postInitEntityUtilAvg(c, p)
+	s.attachEntityLoadAvg(c, p)
+	s.enqueueTask(c, p, true, false)
+	s.setCurr(c, p)
+	if c.curr != p {
+		t.Fatal("task not running")
+	}
+	s.now = run
+	s.blockTask(c, p)
+	if c.curr != nil {
+		t.Fatal("CPU not idle after the task slept")
+	}
+	s.now = run + sleep
+	s.updateTaskLoadAvg(p)
+	return p
+}
+
+// PELT arithmetic in real numbers: y^32 = 1/2, one PELT period is 1024 µs
+// of 1024 ns (pelt.c shifts ns by 10).
+const peltPeriodNs = 1024 * 1024
+
+func yPow(ns float64) float64 { return math.Pow(0.5, ns/peltPeriodNs/32) }
+
+// A task forked onto an idle A53 (util (462−0)/2 = 231, post_init_entity_
+// util_avg) runs 10 ms and sleeps 20 ms. While it runs, clock_pelt advances
+// 10 ms·462/1024; at idle entry update_idle_rq_clock_pelt() syncs clock_pelt
+// to clock_task (util_sum is far from the maximum, so nothing is lost),
+// and the wake-up update sees 10 ms − 4.51 ms + 20 ms of PELT time elapsed.
+func TestPELTIdleCatchUp(t *testing.T) {
+	const run, sleep = 10_000_000, 20_000_000
+	s := hikeySim(t, "modern")
+	p := runThenSleep(t, s, 0, run, sleep)
+	ran := float64(run) * 462 / 1024 // PELT ns while running
+	u1 := 1024 - (1024-231)*yPow(ran)
+	want := u1 * yPow(run-ran+sleep)
+	noCatchUp := u1 * yPow(sleep)
+	got := float64(p.avg.utilAvg)
+	t.Logf("util %.0f; kernel arithmetic %.1f; without catch-up %.1f", got, want, noCatchUp)
+	if math.Abs(got-want) > 0.02*want {
+		t.Errorf("util after 10 ms run + 20 ms sleep on a 462 CPU = %.0f; want ≈%.0f (without the idle catch-up it would be %.0f)", got, want, noCatchUp)
+	}
+	if s.cpus[0].pelt.lostIdleTime != 0 {
+		t.Errorf("lost_idle_time = %d; want 0 (util_sum was not at its maximum)", s.cpus[0].pelt.lostIdleTime)
+	}
+	// The cfs_rq sees the same jump: its util decays with the task's.
+	s.updateCfsRqLoadAvg(&s.cpus[0])
+	if cu := float64(s.cpus[0].avg.utilAvg); math.Abs(cu-want) > 0.02*want+2 {
+		t.Errorf("cfs_rq util = %.0f; want ≈%.0f", cu, want)
+	}
+}
+
+// A task that kept an A53 busy long enough to saturate util_sum loses the
+// idle time it stole (rq->lost_idle_time): after 3 s of running and 1 ms of
+// sleep its util has decayed by 1 ms only, as with a 1024 CPU.
+func TestPELTLostIdleTime(t *testing.T) {
+	const run, sleep = 3_000_000_000, 1_000_000
+	s := hikeySim(t, "modern")
+	p := runThenSleep(t, s, 0, run, sleep)
+	want := 1024 * yPow(sleep)
+	t.Logf("util %d; kernel arithmetic %.1f; lost_idle_time %d ns", p.avg.utilAvg, want, s.cpus[0].pelt.lostIdleTime)
+	if got := float64(p.avg.utilAvg); math.Abs(got-want) > 3 {
+		t.Errorf("util after 3 s busy + 1 ms sleep on a 462 CPU = %.0f; want ≈%.0f", got, want)
+	}
+	ran := float64(run) * 462 / 1024
+	if lost := float64(s.cpus[0].pelt.lostIdleTime); math.Abs(lost-(run-ran)) > 1e6 {
+		t.Errorf("lost_idle_time = %.0f ns; want ≈%.0f", lost, run-ran)
+	}
+}
+
+// legacy2018 has no per-rq clock: a sleeping task decays at wall rate from
+// where its contribution-scaled sums left it.
+func TestPELTLegacyNoCatchUp(t *testing.T) {
+	const run, sleep = 10_000_000, 20_000_000
+	s := hikeySim(t, "legacy2018")
+	p := runThenSleep(t, s, 0, run, sleep)
+	if s.cpus[0].pelt != (rqPeltClock{}) {
+		t.Errorf("legacy2018 touched the rq PELT clock: %+v", s.cpus[0].pelt)
+	}
+	// util converges to capacity: 231 + (462−231)·(1−y^n) over 10 ms, then 20 ms of decay.
+	u1 := 462 - (462-231)*yPow(run)
+	want := u1 * yPow(sleep)
+	if got := float64(p.avg.utilAvg); math.Abs(got-want) > 0.02*want {
+		t.Errorf("legacy2018 util = %.0f; want ≈%.0f", got, want)
+	}
+}
+
+// Four periodic tasks (5 ms of work every 16 ms) on hikey960's A53s, with
+// one A73 allowed: an A53 (speed 0.55) runs each burst for 9.1 ms. With the
+// idle catch-up each 16 ms period is 16 ms of PELT time, 4.1 of them
+// running, so util peaks at 1024·(1−y^3.91)/(1−y^15.26) ≈ 295, below the
+// misfit bound 462·1024/1280 = 369.6: no misfit migration. Without it the
+// period was 4.1 + 6.9 ms of PELT time and util peaked at ≈408, misfit every
+// few periods (155 misfit migrations per 2 s before this model).
+func TestPELTCatchUpKeepsDutyCycleFitting(t *testing.T) {
+	doc := `{"schedplay":1,"machine":{"preset":"hikey960"},"policy":{"preset":"misfit"},
+	 "workload":{"metric":"latency","groups":[{"name":"p","count":4,"cpus":"0-4","parent_cpu":0,
+	  "program":[{"periodic":{"every":"16ms","do":[{"compute":"5ms"}]}}]}]},
+	 "run":{"duration":"2s","seed":1,"reps":2}}`
+	res := mustRun(t, resolveJSON(t, doc), Options{})
+	for i, rm := range res.Reps {
+		if rm.Migrations.Misfit != 0 {
+			t.Errorf("rep %d: %d misfit migrations; want 0 (util ≈295 < 369.6 with the idle catch-up)", i, rm.Migrations.Misfit)
+		}
+	}
+}
