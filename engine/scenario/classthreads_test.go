@@ -32,6 +32,15 @@ func TestCoreClassThreads(t *testing.T) {
 			"workload": {"preset": "spin"}}`, "machine.core_classes[0].threads", []string{"-1 is out of range"}},
 		{"priorities of 4 cores × 2 threads", mk(`, "priorities": [1, 1, 1, 1, 1, 1, 1, 1]`, ""), "machine.priorities", []string{"has 8 values for 6 CPUs"}},
 		{"cpulist beyond the real CPUs", mk("", `, "cpus": "6"`), "workload.groups[0].cpus", []string{"CPU 6 does not exist", "0-5"}},
+		{"cluster_cores above the class", `{"schedplay": 1, "machine": {"nodes": 1, "cores_per_node": 4, "threads_per_core": 2,
+			"core_classes": [{"name": "p", "cores": 2, "capacity": 1024, "speed": 1, "cluster_cores": 1}, {"name": "e", "cores": 2, "capacity": 1024, "speed": 1, "cluster_cores": 4}]},
+			"workload": {"preset": "spin"}}`, "machine.core_classes[1].cluster_cores", []string{"4 is out of range", "1..2"}},
+		{"cluster_cores on one class only", `{"schedplay": 1, "machine": {"nodes": 1, "cores_per_node": 4, "threads_per_core": 2,
+			"core_classes": [{"name": "p", "cores": 2, "capacity": 1024, "speed": 1}, {"name": "e", "cores": 2, "capacity": 1024, "speed": 1, "cluster_cores": 2}]},
+			"workload": {"preset": "spin"}}`, "machine.core_classes[0].cluster_cores", []string{"core_classes[1] sets cluster_cores, so every class must"}},
+		{"cluster_cores and clusters_per_node", `{"schedplay": 1, "machine": {"nodes": 1, "cores_per_node": 4, "threads_per_core": 2, "clusters_per_node": 2,
+			"core_classes": [{"name": "p", "cores": 2, "capacity": 1024, "speed": 1, "cluster_cores": 1}, {"name": "e", "cores": 2, "capacity": 1024, "speed": 1, "cluster_cores": 2}]},
+			"workload": {"preset": "spin"}}`, "machine.core_classes[0].cluster_cores", []string{"needs clusters_per_node 1"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			s, err := Decode([]byte(tt.doc))

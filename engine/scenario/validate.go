@@ -162,6 +162,11 @@ func validateCoreClasses(errs *ErrorList, cc []topo.CoreClass, cores, tpc int) {
 		if c.Threads != 0 && (c.Threads < 1 || c.Threads > tpc) {
 			errs.Add(p+".threads", "%d is out of range; want 1..%d (threads_per_core is the maximum)", c.Threads, tpc)
 		}
+		// cluster_cores against the class and the other classes is
+		// topo.Build's check (validateTopology)
+		if c.ClusterCores != 0 && (c.ClusterCores < 1 || c.ClusterCores > max(c.Cores, 1)) {
+			errs.Add(p+".cluster_cores", "%d is out of range; want 1..%d (the class's cores)", c.ClusterCores, max(c.Cores, 1))
+		}
 		sum += max(c.Cores, 0)
 	}
 	if len(cc) > 0 && sum != cores {

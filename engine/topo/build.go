@@ -29,7 +29,8 @@ func Build(m Machine, p DomainPolicy) (*Topology, error) {
 }
 
 // numberCPUs fills CPUs, SiblingMask and CoreCPUs: the arch topology code
-// (cpu_topology[], cpu_smt_mask()) for the machine's numbering scheme. Each
+// (cpu_topology[], cpu_smt_mask(), the cluster / L2 ids of
+// Machine.CoreClusters) for the machine's numbering scheme. Each
 // core has its class's thread count; a core with one thread has a
 // one-CPU sibling mask, so its SMT domain degenerates (sd_degenerate()).
 func numberCPUs(t *Topology) {
@@ -40,7 +41,7 @@ func numberCPUs(t *Topology) {
 	t.CPUs = make([]CPUInfo, n)
 	t.CoreCPUs = make([][]CPU, t.TotalCores)
 	t.SiblingMask = make([]CPUSet, n)
-	perCluster := m.CoresPerNode / m.ClustersPerNode
+	clusterOf := m.CoreClusters()
 	class, left := 0, m.CoreClasses[0].Cores
 	for core := 0; core < t.TotalCores; core++ {
 		if left == 0 {
@@ -50,7 +51,7 @@ func numberCPUs(t *Topology) {
 		left--
 		cc := m.CoreClasses[class]
 		node := core / m.CoresPerNode
-		cluster := node*m.ClustersPerNode + (core%m.CoresPerNode)/perCluster
+		cluster := clusterOf[core]
 		mask := NewCPUSet(n)
 		for th, cpu := range cpuOf[core] {
 			t.CPUs[cpu] = CPUInfo{CPU: cpu, Node: node, Package: node, Cluster: cluster, Core: core,

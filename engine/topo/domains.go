@@ -109,7 +109,11 @@ func asymCPUCapacityEnabled(m Machine, p DomainPolicy) bool {
 func schedDomainTopology(t *Topology, asym []Level) []topoLevel {
 	m := t.Machine
 	n := t.NumCPUs()
-	clusterMask := make([]CPUSet, t.TotalCores/(m.CoresPerNode/m.ClustersPerNode))
+	nclusters := 0
+	for _, c := range t.CPUs {
+		nclusters = max(nclusters, c.Cluster+1)
+	}
+	clusterMask := make([]CPUSet, nclusters)
 	nodeMask := make([]CPUSet, m.Nodes)
 	for i := range clusterMask {
 		clusterMask[i] = NewCPUSet(n)
@@ -133,8 +137,10 @@ func schedDomainTopology(t *Topology, asym []Level) []topoLevel {
 		if m.LLC == LLCCluster {
 			mc[c.CPU] = clusterMask[c.Cluster]
 		}
-		// cpu_clustergroup_mask() (arm64): the SMT mask when the cluster
-		// covers the whole coregroup, else the cluster.
+		// cpu_clustergroup_mask(): the cluster (x86: cpu_l2c_shared_mask(),
+		// the CPUs sharing the L2); arm64 gives the SMT mask instead when
+		// the cluster covers the whole coregroup. A one-core cluster is the
+		// SMT mask either way, so its CLS degenerates into SMT.
 		cls[c.CPU] = clusterMask[c.Cluster]
 		if mc[c.CPU].SubsetOf(clusterMask[c.Cluster]) {
 			cls[c.CPU] = smt[c.CPU]

@@ -44,12 +44,17 @@ type Machine struct {
 // the work rate of one full-resource thread relative to 1.0. Threads is the
 // class's hardware threads per core (schedplay addition: Intel hybrid parts
 // have 2 on P-cores, 1 on E-cores); 0 means the machine's threads_per_core.
+// ClusterCores is how many of the class's cores share a cluster (an L2 and
+// the CLS sched-domain level; schedplay addition: 1 for Alder Lake P-cores,
+// 4 for its E-core modules); 0 leaves clustering to clusters_per_node. When
+// one class sets it every class must, and clusters_per_node must be 1.
 type CoreClass struct {
-	Name     string  `json:"name"`
-	Cores    int     `json:"cores"`
-	Capacity int     `json:"capacity"`
-	Speed    float64 `json:"speed"`
-	Threads  int     `json:"threads,omitempty"`
+	Name         string  `json:"name"`
+	Cores        int     `json:"cores"`
+	Capacity     int     `json:"capacity"`
+	Speed        float64 `json:"speed"`
+	Threads      int     `json:"threads,omitempty"`
+	ClusterCores int     `json:"cluster_cores,omitempty"`
 }
 
 // ThreadCount is the class's threads per core on a machine with tpc
@@ -80,6 +85,54 @@ func (m Machine) CoreThreads() []int {
 	}
 	for range total {
 		out = append(out, max(m.ThreadsPerCore, 1))
+	}
+	return out
+}
+
+// ClassClusters reports whether the core classes set the clusters
+// (cluster_cores on some class) rather than clusters_per_node.
+func (m Machine) ClassClusters() bool {
+	for _, c := range m.CoreClasses {
+		if c.ClusterCores != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// CoreClusters is the global cluster index of every core, in core order,
+// numbered in core order: each class's cores k = cluster_cores at a time
+// when the classes set the clusters and cover the cores with usable sizes,
+// else clusters_per_node splitting every node evenly (one cluster per node
+// when that does not divide). It is the cluster topo.Build gives each core;
+// the drawing uses it too.
+func (m Machine) CoreClusters() []int {
+	total := m.Nodes * m.CoresPerNode
+	if total < 1 {
+		return nil
+	}
+	out := make([]int, 0, total)
+	if m.ClassClusters() && m.classesCover() {
+		next := 0
+		for _, c := range m.CoreClasses {
+			k := c.ClusterCores
+			if k < 1 || c.Cores%k != 0 {
+				k = c.Cores
+			}
+			for i := range c.Cores {
+				out = append(out, next+i/k)
+			}
+			next += c.Cores / k
+		}
+		return out
+	}
+	cls := m.ClustersPerNode
+	if cls < 1 || cls > m.CoresPerNode || m.CoresPerNode%cls != 0 {
+		cls = 1
+	}
+	perCluster := m.CoresPerNode / cls
+	for core := range total {
+		out = append(out, core/m.CoresPerNode*cls+core%m.CoresPerNode/perCluster)
 	}
 	return out
 }

@@ -3,6 +3,7 @@ package topo
 import (
 	"fmt"
 	"math"
+	"slices"
 )
 
 // Error is a problem with one field of the input; Path uses the scenario
@@ -72,6 +73,9 @@ func normalizeMachine(m Machine) (Machine, error) {
 	if err := checkCoreClasses(&m); err != nil {
 		return m, err
 	}
+	if err := checkClusterCores(m); err != nil {
+		return m, err
+	}
 	ncpu := m.NumCPUs()
 	if ncpu > MaxCPUs {
 		return m, fieldErr("machine", "%d nodes × %d cores make %d CPUs; the limit is %d",
@@ -117,6 +121,37 @@ func checkCoreClasses(m *Machine) error {
 	}
 	if sum != total {
 		return fieldErr("machine.core_classes", "classes cover %d cores; the machine has %d", sum, total)
+	}
+	return nil
+}
+
+// checkClusterCores validates the classes' cluster_cores (once the classes
+// cover the cores): all classes or none set it; a class's clusters split its
+// cores evenly and stay inside one node; and it does not combine with
+// clusters_per_node > 1 (the two ways of drawing clusters are exclusive).
+func checkClusterCores(m Machine) error {
+	if !m.ClassClusters() {
+		return nil
+	}
+	first := slices.IndexFunc(m.CoreClasses, func(c CoreClass) bool { return c.ClusterCores != 0 })
+	start := 0
+	for i, c := range m.CoreClasses {
+		p := fmt.Sprintf("machine.core_classes[%d].cluster_cores", i)
+		k := c.ClusterCores
+		switch {
+		case k == 0:
+			return fieldErr(p, "missing; core_classes[%d] sets cluster_cores, so every class must", first)
+		case k < 1 || k > c.Cores || c.Cores%k != 0:
+			return fieldErr(p, "%d cores per cluster do not split the class's %d cores evenly", k, c.Cores)
+		case m.ClustersPerNode > 1:
+			return fieldErr(p, "cluster_cores needs clusters_per_node 1 (it is %d); set the clusters one way", m.ClustersPerNode)
+		}
+		for lo := start; lo < start+c.Cores; lo += k {
+			if a, b := lo/m.CoresPerNode, (lo+k-1)/m.CoresPerNode; a != b {
+				return fieldErr(p, "the cluster of cores %d-%d straddles nodes %d and %d", lo, lo+k-1, a, b)
+			}
+		}
+		start += c.Cores
 	}
 	return nil
 }

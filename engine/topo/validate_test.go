@@ -57,6 +57,25 @@ func TestBuildErrors(t *testing.T) {
 			m.Nodes, m.CoresPerNode, m.ThreadsPerCore = 1, 4000, 2
 			m.CoreClasses = []topo.CoreClass{{Name: "p", Cores: 200, Capacity: 1024, Speed: 1}, {Name: "e", Cores: 3800, Capacity: 1024, Speed: 1, Threads: 1}}
 		}, "machine", "4200 CPUs"},
+		{"cluster_cores on one class only", func(m *topo.Machine, _ *topo.DomainPolicy) {
+			m.CoreClasses = []topo.CoreClass{{Name: "p", Cores: 8, Capacity: 1024, Speed: 1}, {Name: "e", Cores: 80, Capacity: 1024, Speed: 1, ClusterCores: 4}}
+		}, "machine.core_classes[0].cluster_cores", "core_classes[1] sets cluster_cores"},
+		{"cluster_cores not dividing the class", func(m *topo.Machine, _ *topo.DomainPolicy) {
+			m.CoreClasses = []topo.CoreClass{{Name: "p", Cores: 8, Capacity: 1024, Speed: 1, ClusterCores: 1}, {Name: "e", Cores: 80, Capacity: 1024, Speed: 1, ClusterCores: 3}}
+		}, "machine.core_classes[1].cluster_cores", "3 cores per cluster do not split the class's 80 cores"},
+		{"cluster_cores negative", func(m *topo.Machine, _ *topo.DomainPolicy) {
+			m.CoreClasses = []topo.CoreClass{{Name: "p", Cores: 88, Capacity: 1024, Speed: 1, ClusterCores: -4}}
+		}, "machine.core_classes[0].cluster_cores", "-4 cores per cluster"},
+		{"cluster_cores above the class", func(m *topo.Machine, _ *topo.DomainPolicy) {
+			m.CoreClasses = []topo.CoreClass{{Name: "p", Cores: 8, Capacity: 1024, Speed: 1, ClusterCores: 16}, {Name: "e", Cores: 80, Capacity: 1024, Speed: 1, ClusterCores: 4}}
+		}, "machine.core_classes[0].cluster_cores", "16 cores per cluster"},
+		{"cluster_cores with clusters_per_node", func(m *topo.Machine, _ *topo.DomainPolicy) {
+			m.ClustersPerNode = 2
+			m.CoreClasses = []topo.CoreClass{{Name: "p", Cores: 8, Capacity: 1024, Speed: 1, ClusterCores: 1}, {Name: "e", Cores: 80, Capacity: 1024, Speed: 1, ClusterCores: 4}}
+		}, "machine.core_classes[0].cluster_cores", "clusters_per_node 1 (it is 2)"},
+		{"a cluster straddling nodes", func(m *topo.Machine, _ *topo.DomainPolicy) {
+			m.CoreClasses = []topo.CoreClass{{Name: "p", Cores: 2, Capacity: 1024, Speed: 1, ClusterCores: 1}, {Name: "e", Cores: 86, Capacity: 1024, Speed: 1, ClusterCores: 43}}
+		}, "machine.core_classes[1].cluster_cores", "cores 2-44 straddles nodes 0 and 1"},
 		{"arch priority without table", func(_ *topo.Machine, p *topo.DomainPolicy) { p.Priority = topo.PriorityArch }, "machine.priorities", "arch"},
 		{"bad level", func(_ *topo.Machine, p *topo.DomainPolicy) { p.AsymPacking = levels("SMT", "L3") }, "policy.asym_packing[1]", "L3"},
 		{"bad arch level", func(m *topo.Machine, _ *topo.DomainPolicy) { m.Arch.AsymPacking = levels("DIE") }, "machine.arch.asym_packing[0]", "DIE"},
