@@ -17,11 +17,11 @@ type Field struct {
 var MachineFields = []Field{
 	{Path: "machine.nodes", Label: "NUMA nodes", Kernel: "NUMA level when > 1", Kind: "int"},
 	{Path: "machine.cores_per_node", Label: "cores per node", Kernel: "", Kind: "int"},
-	{Path: "machine.clusters_per_node", Label: "clusters per node", Kernel: "CLS level", Kind: "int"},
+	{Path: "machine.clusters_per_node", Label: "clusters per node", Kernel: "CLS level (1 when core classes set cluster_cores)", Kind: "int"},
 	{Path: "machine.llc", Label: "LLC span", Kernel: "MC level (SD_SHARE_LLC)", Kind: "select", Options: []string{"node", "cluster"}},
 	{Path: "machine.threads_per_core", Label: "threads per core", Kernel: "SMT level (SD_SHARE_CPUCAPACITY)", Kind: "select", Options: []string{"1", "2", "4", "8"}},
 	{Path: "machine.numbering", Label: "CPU numbering", Kernel: "cpu_smt_mask()", Kind: "select", Options: []string{"sibling-major", "core-major"}},
-	{Path: "machine.core_classes", Label: "core classes", Kernel: "cpu_scale (capacity), speed, threads (≤ threads per core; cpu_smt_mask())", Kind: "json",
+	{Path: "machine.core_classes", Label: "core classes", Kernel: "cpu_scale (capacity), speed, threads (≤ threads per core; cpu_smt_mask()), cluster_cores (CLS; cpu_clustergroup_mask(), all classes or none)", Kind: "json",
 		Help: `[{"name":"big","cores":4,"capacity":1024,"speed":1,"threads":2}]`},
 	{Path: "machine.smt.model", Label: "SMT model", Kernel: "spatial = Olympus ST/partitioned", Kind: "select", Options: []string{"spatial", "competitive", "folding"}},
 	{Path: "machine.smt.yield", Label: "SMT yield", Kernel: "core throughput with k busy threads", Kind: "json", Help: "[1.0, 1.064]"},

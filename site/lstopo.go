@@ -63,6 +63,11 @@ func BuildLstopo(m topo.Machine, cpus []LaneCPU, prio map[int]int, selected int,
 	for _, c := range cpus {
 		byCore[c.Core] = append(byCore[c.Core], c)
 	}
+	// a cluster gets a title when some node has more than one
+	titled := false
+	for i := 1; i < len(cpus); i++ {
+		titled = titled || cpus[i].Node == cpus[i-1].Node && cpus[i].Cluster != cpus[i-1].Cluster
+	}
 	lastNode, lastCl := -1, -1
 	for core := 0; core < m.Nodes*m.CoresPerNode; core++ {
 		pes := byCore[core]
@@ -77,7 +82,7 @@ func BuildLstopo(m topo.Machine, cpus []LaneCPU, prio map[int]int, selected int,
 		if pes[0].Cluster != lastCl {
 			lastCl = pes[0].Cluster
 			cl := LstopoCluster{}
-			if m.ClustersPerNode > 1 {
+			if titled {
 				cl.Title = fmt.Sprintf("Cluster %d", lastCl)
 			}
 			node.Clusters = append(node.Clusters, cl)

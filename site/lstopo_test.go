@@ -66,6 +66,17 @@ func TestBuildLstopo(t *testing.T) {
 		if pe.Label != c.firstLabelShape || !strings.Contains(pe.Title, "arch_asym_cpu_priority 72") {
 			t.Errorf("%s: first PE %+v", c.name, pe)
 		}
+		// intel-hybrid: each P-core its own cluster (L2), then 2 E-core
+		// modules of 4; titled because the node has more than one.
+		if c.name == "hybrid" {
+			cl := d.Nodes[0].Clusters
+			if len(cl) != 10 || len(cl[0].Cores) != 1 || len(cl[8].Cores) != 4 || cl[8].Title != "Cluster 8" {
+				t.Errorf("hybrid: %d clusters, first %d cores, ninth %d cores titled %q; want 10, 1, 4, Cluster 8",
+					len(cl), len(cl[0].Cores), len(cl[len(cl)-1].Cores), cl[len(cl)-1].Title)
+			}
+		} else if len(d.Nodes[0].Clusters) != 1 || d.Nodes[0].Clusters[0].Title != "" {
+			t.Errorf("%s: node 0 has %d clusters (title %q); want one, untitled", c.name, len(d.Nodes[0].Clusters), d.Nodes[0].Clusters[0].Title)
+		}
 		if !strings.HasSuffix(d.Label, c.label) {
 			t.Errorf("%s: label %q, want …%q", c.name, d.Label, c.label)
 		}

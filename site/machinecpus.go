@@ -41,12 +41,8 @@ func MachineCPUs(m topo.Machine) ([]LaneCPU, error) {
 	if n := m.NumCPUs(); n > MaxDrawCPUs {
 		return nil, fmt.Errorf("machine too large: %d CPUs; the playground handles at most %d", n, MaxDrawCPUs)
 	}
-	cls := m.ClustersPerNode
-	if cls < 1 || cls > cpn {
-		cls = 1
-	}
 	total := nodes * cpn
-	perCluster := (cpn + cls - 1) / cls
+	clusterOf := m.CoreClusters() // topo.Build's clusters (class cluster_cores or clusters_per_node)
 	out := make([]LaneCPU, m.NumCPUs())
 	classOf := make([]topo.CoreClass, total)
 	i := 0
@@ -60,7 +56,7 @@ func MachineCPUs(m topo.Machine) ([]LaneCPU, error) {
 	// as topo.Build numbers them
 	for core, cpus := range m.CPUNumbers() {
 		node := core / cpn
-		cluster := node*cls + (core%cpn)/perCluster
+		cluster := clusterOf[core]
 		for t, cpu := range cpus {
 			capy := classOf[core].Capacity
 			if capy == 0 {

@@ -20,13 +20,20 @@ func printTopoHeader(w io.Writer, t *topo.Topology, mname, pname string, p topo.
 	if mixed {
 		threads = fmt.Sprintf("≤%d thread(s)", m.ThreadsPerCore)
 	}
-	fmt.Fprintf(w, "machine %s: %d node(s) × %d cores × %s = %d CPUs, %s numbering, %d cluster(s)/node, LLC per %s\n",
-		mname, m.Nodes, m.CoresPerNode, threads, t.NumCPUs(), m.Numbering, m.ClustersPerNode, m.LLC)
+	clusters := fmt.Sprintf("%d cluster(s)/node", m.ClustersPerNode)
+	if m.ClassClusters() {
+		clusters = "clusters by core class"
+	}
+	fmt.Fprintf(w, "machine %s: %d node(s) × %d cores × %s = %d CPUs, %s numbering, %s, LLC per %s\n",
+		mname, m.Nodes, m.CoresPerNode, threads, t.NumCPUs(), m.Numbering, clusters, m.LLC)
 	var classes []string
 	for _, c := range topoClassTotals(m.CoreClasses) {
 		th := ""
 		if mixed {
 			th = fmt.Sprintf(", %d thread(s)", c.ThreadCount(m.ThreadsPerCore))
+		}
+		if c.ClusterCores > 0 {
+			th += fmt.Sprintf(", %d core(s) per cluster", c.ClusterCores)
 		}
 		classes = append(classes, fmt.Sprintf("%s ×%d (cpu_scale %d, speed %g%s)", c.Name, c.Cores, c.Capacity, c.Speed, th))
 	}
@@ -51,7 +58,8 @@ func topoClassTotals(cc []topo.CoreClass) []topo.CoreClass {
 next:
 	for _, c := range cc {
 		for i := range out {
-			if o := out[i]; o.Name == c.Name && o.Capacity == c.Capacity && o.Speed == c.Speed && o.Threads == c.Threads {
+			if o := out[i]; o.Name == c.Name && o.Capacity == c.Capacity && o.Speed == c.Speed && o.Threads == c.Threads &&
+				o.ClusterCores == c.ClusterCores {
 				out[i].Cores += c.Cores
 				continue next
 			}
