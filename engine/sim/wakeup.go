@@ -383,47 +383,37 @@ func (s *sim) selectIdleCPU(p *task, sd *topo.Domain, hasIdleCore bool, target i
 	if start >= sd.Span.Size() {
 		start = 0
 	}
+	// With sched_cluster_active, the target's cluster (the LLC domain's
+	// local group when it carries SD_CLUSTER) is scanned first and then
+	// left out of the LLC scan.
+	var cluster topo.CPUSet
+	clustered := s.t.ClusterActive && len(sd.Groups) > 0 && sd.Groups[0].Flags&topo.SDCluster != 0
+	if clustered {
+		cluster = sd.Groups[0].Span
+		if s.tracing {
+			s.note("select_idle_cpu: sched_cluster_active, target's cluster %s first", cluster)
+		}
+	}
 	if s.tracing {
 		s.selectIdleCPUScanBegin(hasIdleCore, start, nr)
 	}
 	var wrapped bool
-	for cpu := firstWrap(sd.Span, start, &wrapped); cpu != noCPU; cpu = nextWrap(sd.Span, cpu, start, &wrapped) {
-		if !s.inScan(sd, p, cpu) {
-			continue
-		}
-		if hasIdleCore {
-			had := idleCPU
-			if i := s.selectIdleCore(sd, p, cpu, &idleCPU); i >= 0 {
-				if s.tracing {
-					s.scanCPU(cpu, "core idle (chosen)")
-					s.scanEnd("")
-					s.note("select_idle_core → cpu %d", i)
-				}
+	if clustered {
+		for cpu := firstWrap(cluster, start, &wrapped); cpu != noCPU; cpu = nextWrap(cluster, cpu, start, &wrapped) {
+			if !s.inScan(sd, p, cpu) {
+				continue
+			}
+			if i, done := s.selectIdleCPUStep(p, sd, hasIdleCore, cpu, &nr, &idleCPU); done {
 				return i
 			}
-			if s.tracing {
-				s.selectIdleCoreScanCPU(cpu, had, idleCPU)
-			}
-		} else {
-			nr--
-			if nr <= 0 {
-				if s.tracing {
-					s.scanEnd("nr_idle_scan budget exhausted")
-					s.note("select_idle_cpu: scan budget exhausted")
-				}
-				return noCPU
-			}
-			if s.availableIdle(cpu) {
-				if s.tracing {
-					s.scanCPU(cpu, "idle (chosen)")
-					s.scanEnd("")
-					s.note("select_idle_cpu → cpu %d", cpu)
-				}
-				return cpu
-			}
-			if s.tracing {
-				s.scanCPU(cpu, "busy")
-			}
+		}
+	}
+	for cpu := firstWrap(sd.Span, start, &wrapped); cpu != noCPU; cpu = nextWrap(sd.Span, cpu, start, &wrapped) {
+		if !s.inScan(sd, p, cpu) || clustered && cluster.Has(topo.CPU(cpu)) {
+			continue
+		}
+		if i, done := s.selectIdleCPUStep(p, sd, hasIdleCore, cpu, &nr, &idleCPU); done {
+			return i
 		}
 	}
 	if s.tracing {
@@ -440,4 +430,46 @@ func (s *sim) selectIdleCPU(p *task, sd *topo.Domain, hasIdleCore bool, target i
 		}
 	}
 	return idleCPU
+}
+
+// selectIdleCPUStep is one CPU of select_idle_cpu()'s scan loops: with
+// has_idle_core, select_idle_core(); else the nr_idle_scan budget and
+// __select_idle_cpu(). done reports that the scan ends with cpu (noCPU
+// when the budget ran out).
+func (s *sim) selectIdleCPUStep(p *task, sd *topo.Domain, hasIdleCore bool, cpu int, nr, idleCPU *int) (int, bool) {
+	if hasIdleCore {
+		had := *idleCPU
+		if i := s.selectIdleCore(sd, p, cpu, idleCPU); i >= 0 {
+			if s.tracing {
+				s.scanCPU(cpu, "core idle (chosen)")
+				s.scanEnd("")
+				s.note("select_idle_core → cpu %d", i)
+			}
+			return i, true
+		}
+		if s.tracing {
+			s.selectIdleCoreScanCPU(cpu, had, *idleCPU)
+		}
+		return noCPU, false
+	}
+	*nr--
+	if *nr <= 0 {
+		if s.tracing {
+			s.scanEnd("nr_idle_scan budget exhausted")
+			s.note("select_idle_cpu: scan budget exhausted")
+		}
+		return noCPU, true
+	}
+	if s.availableIdle(cpu) {
+		if s.tracing {
+			s.scanCPU(cpu, "idle (chosen)")
+			s.scanEnd("")
+			s.note("select_idle_cpu → cpu %d", cpu)
+		}
+		return cpu, true
+	}
+	if s.tracing {
+		s.scanCPU(cpu, "busy")
+	}
+	return noCPU, false
 }
