@@ -36,6 +36,10 @@ func TestMachinePriorityCounts(t *testing.T) {
 			if got := c.ThreadCount(m.ThreadsPerCore); got != want {
 				t.Errorf("intel-hybrid class %s: %d threads; want %d", c.Name, got, want)
 			}
+			// an L2 per P-core, one per 4-E-core module (the CLS level)
+			if want := map[string]int{"p-core": 1, "e-core": 4}[c.Name]; c.ClusterCores != want {
+				t.Errorf("intel-hybrid class %s: %d cores per cluster; want %d", c.Name, c.ClusterCores, want)
+			}
 		}
 	}
 }

@@ -98,15 +98,18 @@ func TestSeedPower7Folding(t *testing.T) {
 	}
 }
 
-// TestSeedITMTFavouredCores: ITMT moves a thread onto the idle favoured
-// P-core; without it the threads stay where the fork put them.
+// TestSeedITMTFavouredCores: the fork puts main threads on the E-core
+// modules (4 idle CPUs per group) and the workers on P-cores. ITMT moves
+// main threads onto idle P-cores and keeps the workers there; without it
+// the idle E-core modules pull workers over once the main threads exit.
 func TestSeedITMTFavouredCores(t *testing.T) {
 	none := seedSummary(t, "itmt-hybrid", "none", "run.reps=1")
 	itmt := seedSummary(t, "itmt-hybrid", "itmt", "run.reps=1")
-	if itmt.Migrations.Mean < 1 || none.Migrations.Mean != 0 {
-		t.Errorf("migrations itmt %.0f, none %.0f; want ≥1 and 0", itmt.Migrations.Mean, none.Migrations.Mean)
+	if itmt.Migrations.Mean < 1 || none.Migrations.Mean < 1 {
+		t.Errorf("migrations itmt %.0f, none %.0f; want ≥1 each (asym packing onto P-cores; E-core modules pulling workers)",
+			itmt.Migrations.Mean, none.Migrations.Mean)
 	}
-	if itmt.Throughput.Mean <= none.Throughput.Mean {
-		t.Errorf("itmt %.3f ≤ none %.3f", itmt.Throughput.Mean, none.Throughput.Mean)
+	if pct(none.Throughput.Mean, itmt.Throughput.Mean) < 10 {
+		t.Errorf("itmt %.3f vs none %.3f: want ≥10%% faster with ITMT", itmt.Throughput.Mean, none.Throughput.Mean)
 	}
 }

@@ -62,10 +62,15 @@ func TestPolicyFlags(t *testing.T) {
 		// x86: no asymmetry of any kind by default.
 		{"x86-smt", "mainline", 0, []lv{{"SMT", 0}, {"MC", 0}}, "", ""},
 		{"x86-smt", "v6-on", 0, []lv{{"SMT", ap}, {"MC", 0}}, "SMT", ""},
-		// ITMT: arch packing on CLS/MC/PKG; CLS and PKG degenerate here.
+		// ITMT: arch packing on CLS/MC/PKG; on a P-core CLS (its own L2 =
+		// the SMT pair) and PKG degenerate.
 		{"intel-hybrid", "mainline", 0, []lv{{"SMT", 0}, {"MC", ap}}, "MC", ""},
 		{"intel-hybrid", "itmt", 0, []lv{{"SMT", 0}, {"MC", ap}}, "MC", ""},
 		{"intel-hybrid", "none", 0, []lv{{"SMT", 0}, {"MC", 0}}, "", ""},
+		// E-cores: CLS is the 4-core module (x86_cluster_flags() adds ITMT's
+		// SD_ASYM_PACKING); the one-CPU SMT level degenerates.
+		{"intel-hybrid", "itmt", 16, []lv{{"CLS", ap}, {"MC", ap}}, "MC", ""},
+		{"intel-hybrid", "none", 21, []lv{{"CLS", 0}, {"MC", 0}}, "", ""},
 		// v6 "on" adds SMT on top of the arch levels (siblings still tie).
 		{"intel-hybrid", "v6-on", 0, []lv{{"SMT", ap}, {"MC", ap}}, "MC", ""},
 		{"intel-hybrid", "v6-off", 0, []lv{{"SMT", 0}, {"MC", ap}}, "MC", ""},
