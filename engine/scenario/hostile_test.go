@@ -6,6 +6,8 @@ import (
 	"encoding/base64"
 	"strings"
 	"testing"
+
+	"schedplay/presets"
 )
 
 // deflateB64 deflates data and encodes it as a share payload.
@@ -42,10 +44,7 @@ func group(fields string) string {
 func TestHostileDocuments(t *testing.T) {
 	ps := testPresets(t)
 	prog := `"program": [{"compute": "1ms"}]`
-	for _, tt := range []struct {
-		name, doc, path string
-		frags           []string
-	}{
+	runRejectCases(t, ps, []rejectCase{
 		{"not JSON", `{"schedplay": 1,`, "", []string{"invalid JSON", "ends early"}},
 		{"not an object", `[1, 2]`, "", []string{"must be a JSON object"}},
 		{"trailing data", `{"schedplay": 1} {}`, "", []string{"after the JSON value"}},
@@ -100,7 +99,19 @@ func TestHostileDocuments(t *testing.T) {
 		{"arch priority without priorities", doc(group(prog), `"policy": {"priority": "arch"}`), "policy.priority", []string{"needs machine.priorities"}},
 		{"missing workload", `{"schedplay": 1, ` + okMachine + `}`, "workload", []string{"missing"}},
 		{"HTML name too long", `{"schedplay": 1, "name": "` + strings.Repeat("<p>", 100) + `"}`, "name", []string{"limit is 200"}},
-	} {
+	})
+}
+
+// rejectCase is a document that must fail to decode or resolve with an
+// error at path whose message contains every one of frags.
+type rejectCase struct {
+	name, doc, path string
+	frags           []string
+}
+
+// runRejectCases runs each case as a subtest.
+func runRejectCases(t *testing.T, ps *presets.Set, cases []rejectCase) {
+	for _, tt := range cases {
 		t.Run(tt.name, func(t *testing.T) {
 			s, err := Decode([]byte(tt.doc))
 			if err == nil {

@@ -3,8 +3,6 @@ package sim
 import (
 	"math"
 	"testing"
-
-	"schedplay/engine/topo"
 )
 
 // coreSim builds a one-core sim of the given SMT model (no tasks).
@@ -12,16 +10,7 @@ func coreSim(t *testing.T, threads int, smt string) *sim {
 	t.Helper()
 	doc := `{"schedplay":1,"machine":{"nodes":1,"cores_per_node":1,"threads_per_core":` + itoa(threads) + `,"smt":` + smt + `},
 		"workload":{"preset":"idle"},"run":{"duration":"1s","seed":1}}`
-	r := resolveJSON(t, doc)
-	tp, err := topo.Build(r.Machine, r.Policy.DomainPolicy)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := newSim(r, tp, Options{}, 1, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
+	return simOf(t, doc)
 }
 
 // setBusy makes a PE busy (a dummy running task) or idle at time at.

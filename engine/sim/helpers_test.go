@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"schedplay/engine/scenario"
+	"schedplay/engine/topo"
 	"schedplay/presets"
 )
 
@@ -51,6 +52,22 @@ func resolveJSON(t testing.TB, doc string) *scenario.Resolved {
 		t.Fatal(err)
 	}
 	return r
+}
+
+// simOf builds repetition 0's state (seed 1, no timeline) of a whole
+// scenario document, for tests that drive the engine's functions directly.
+func simOf(t testing.TB, doc string) *sim {
+	t.Helper()
+	r := resolveJSON(t, doc)
+	tp, err := topo.Build(r.Machine, r.Policy.DomainPolicy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := newSim(r, tp, Options{}, 1, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
 
 func mustRun(t testing.TB, r *scenario.Resolved, opt Options) *Result {

@@ -3,8 +3,6 @@ package sim
 import (
 	"math"
 	"testing"
-
-	"schedplay/engine/topo"
 )
 
 // hikeySim builds an idle hikey960 sim (CPUs 0-3 have capacity 462) under
@@ -12,16 +10,7 @@ import (
 func hikeySim(t *testing.T, pelt string) *sim {
 	t.Helper()
 	doc := `{"schedplay":1,"machine":{"preset":"hikey960"},"policy":{"features":{"PELT":"` + pelt + `"}},"workload":{"preset":"idle"},"run":{"duration":"10s","seed":1}}`
-	r := resolveJSON(t, doc)
-	tp, err := topo.Build(r.Machine, r.Policy.DomainPolicy)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := newSim(r, tp, Options{}, 1, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
+	return simOf(t, doc)
 }
 
 // runThenSleep forks a nice-0 task onto CPU cpu at time 0, lets it run for

@@ -10,16 +10,7 @@ import (
 func wakeSim(t *testing.T, policy string) *sim {
 	t.Helper()
 	doc := `{"schedplay":1,"machine":` + veraTestMachine + `,"policy":` + policy + `,"workload":{"preset":"idle"},"run":{"duration":"10ms","seed":1}}`
-	r := resolveJSON(t, doc)
-	tp, err := topo.Build(r.Machine, r.Policy.DomainPolicy)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := newSim(r, tp, Options{}, 1, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
+	return simOf(t, doc)
 }
 
 // busy makes a CPU run a dummy task.
