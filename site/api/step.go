@@ -24,36 +24,6 @@ const (
 	stepRecent   = 16 // events of the reply's log
 )
 
-// StepDecision is a placement decision with its index in the run's
-// decision list (sim.Timeline.Decisions).
-type StepDecision struct {
-	Index int `json:"index"`
-	sim.Decision
-}
-
-// StepReply is the body of a successful POST /api/v1/step.
-type StepReply struct {
-	// Steps is the number asked for; Events the number dispatched (fewer
-	// when the run ended first, then Done is true).
-	Steps  int   `json:"steps"`
-	Events int64 `json:"events"`
-	Done   bool  `json:"done"`
-	Now    int64 `json:"now"`
-	// Event is the last event (nil before the first); Decisions the
-	// placement decisions it recorded; LastDecision the latest decision of
-	// the run so far (its path is the last domain walk).
-	Event        *sim.StepEvent `json:"event"`
-	Decisions    []StepDecision `json:"decisions"`
-	LastDecision *StepDecision  `json:"last_decision"`
-	// Recent are the last events, oldest first (Event last).
-	Recent   []sim.StepEvent `json:"recent"`
-	Snapshot sim.Snapshot    `json:"snapshot"`
-	Detail   sim.Detail      `json:"detail"`
-	// Timeline is what ran so far (running tasks' intervals end at Now;
-	// no decisions: they are above).
-	Timeline *sim.Timeline `json:"timeline"`
-}
-
 func (s *server) handleStep(w http.ResponseWriter, r *http.Request) {
 	steps, err := s.stepsOf(w, r)
 	if err != nil {
@@ -81,37 +51,11 @@ func (s *server) handleStep(w http.ResponseWriter, r *http.Request) {
 		replyError(w, err)
 		return
 	}
-	reply := StepReply{Steps: steps, Decisions: []StepDecision{}, Recent: []sim.StepEvent{}}
-	for range steps {
-		e, ok, err := x.Next()
-		if err != nil {
-			replyError(w, err)
-			return
-		}
-		if !ok {
-			break
-		}
-		if len(reply.Recent) == stepRecent {
-			reply.Recent = append(reply.Recent[:0], reply.Recent[1:]...)
-		}
-		reply.Recent = append(reply.Recent, e)
+	reply, err := x.Replay(steps, stepRecent)
+	if err != nil {
+		replyError(w, err)
+		return
 	}
-	if n := len(reply.Recent); n > 0 {
-		reply.Event = &reply.Recent[n-1]
-		ds := x.Decisions()
-		for _, i := range reply.Event.Decisions {
-			reply.Decisions = append(reply.Decisions, StepDecision{i, ds[i]})
-		}
-	}
-	if ds := x.Decisions(); len(ds) > 0 {
-		reply.LastDecision = &StepDecision{len(ds) - 1, ds[len(ds)-1]}
-	}
-	reply.Done = x.Done()
-	reply.Now = x.Now()
-	reply.Snapshot = x.Snapshot()
-	reply.Detail = x.Detail()
-	reply.Events = reply.Detail.Events
-	reply.Timeline = x.SoFar()
 	writeJSON(w, http.StatusOK, reply)
 }
 

@@ -7,14 +7,16 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"schedplay/engine/sim"
 )
 
 // postStep sends a step request and decodes a 200 reply.
-func postStep(t *testing.T, h http.Handler, body string) (int, StepReply, string) {
+func postStep(t *testing.T, h http.Handler, body string) (int, sim.StepReply, string) {
 	t.Helper()
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, "/api/v1/step", strings.NewReader(body)))
-	var r StepReply
+	var r sim.StepReply
 	if rec.Code == http.StatusOK {
 		if err := json.Unmarshal(rec.Body.Bytes(), &r); err != nil {
 			t.Fatalf("reply: %v\n%s", err, rec.Body)

@@ -96,30 +96,9 @@ func Body(doc []byte, steps int) string {
 	return string(b)
 }
 
-// Decision is a placement decision with its index in the run's list.
-type Decision struct {
-	Index int `json:"index"`
-	sim.Decision
-}
-
-// Reply is the body of a POST /api/v1/step reply (site/api.StepReply).
-type Reply struct {
-	Steps        int             `json:"steps"`
-	Events       int64           `json:"events"`
-	Done         bool            `json:"done"`
-	Now          int64           `json:"now"`
-	Event        *sim.StepEvent  `json:"event"`
-	Decisions    []Decision      `json:"decisions"`
-	LastDecision *Decision       `json:"last_decision"`
-	Recent       []sim.StepEvent `json:"recent"`
-	Snapshot     sim.Snapshot    `json:"snapshot"`
-	Detail       sim.Detail      `json:"detail"`
-	Timeline     *sim.Timeline   `json:"timeline"`
-}
-
 // DecodeReply reads a step reply.
-func DecodeReply(body string) (*Reply, error) {
-	var r Reply
+func DecodeReply(body string) (*sim.StepReply, error) {
+	var r sim.StepReply
 	if err := json.Unmarshal([]byte(body), &r); err != nil {
 		return nil, err
 	}

@@ -16,7 +16,7 @@ import (
 // renderEvent shows the last event, the placement decisions it recorded
 // and the run's latest decision (the last domain walk), in kernel
 // vocabulary with linked function names.
-func (v *view) renderEvent(r *Reply, tasks []sim.TaskInfo) {
+func (v *view) renderEvent(r *sim.StepReply, tasks []sim.TaskInfo) {
 	if v.pathB != nil {
 		v.pathB.Release()
 	}
@@ -50,7 +50,7 @@ func (v *view) renderEvent(r *Reply, tasks []sim.TaskInfo) {
 }
 
 // decision draws one decision as explain.Describe's lines.
-func (v *view) decision(b *viewkit.B, parent dom.Element, title string, d Decision, tasks []sim.TaskInfo) {
+func (v *view) decision(b *viewkit.B, parent dom.Element, title string, d sim.StepDecision, tasks []sim.TaskInfo) {
 	wrap := b.El(parent, "div", "step-decision")
 	wrap.SetAttribute("data-index", fmt.Sprint(d.Index))
 	wrap.SetAttribute("data-kind", d.Kind)
@@ -115,7 +115,7 @@ func (v *view) showKernelEntry(anchor string) {
 
 // renderRunqueues draws the runqueue table, rows that changed since the
 // previous step highlighted.
-func (v *view) renderRunqueues(r *Reply) {
+func (v *view) renderRunqueues(r *sim.StepReply) {
 	b := v.b
 	box := v.rqBox
 	viewkit.Clear(box)
@@ -157,7 +157,7 @@ func (v *view) renderRunqueues(r *Reply) {
 }
 
 // renderSide draws the LLCs' idle-core state and the recent events.
-func (v *view) renderSide(r *Reply) {
+func (v *view) renderSide(r *sim.StepReply) {
 	b := v.b
 	viewkit.Clear(v.llcBox)
 	b.Text(v.llcBox, "h2", "", "Idle cores")

@@ -232,7 +232,7 @@ func (v *view) enable() {
 }
 
 // render shows a reply.
-func (v *view) render(r *Reply) {
+func (v *view) render(r *sim.StepReply) {
 	v.counter.SetTextContent(fmt.Sprintf("event %d · t = %s", r.Events, explain.FormatNs(r.Now)))
 	v.counter.SetAttribute("data-events", fmt.Sprint(r.Events))
 	v.counter.SetAttribute("data-now", fmt.Sprint(r.Now))
