@@ -74,17 +74,8 @@ func Mount(l viewkit.Location) {
 	go v.load(l)
 }
 
-func (v *view) say(text string) {
-	v.status.SetAttribute("class", "cmp-status notice info")
-	v.status.SetAttribute("data-state", "running")
-	v.status.SetTextContent(text)
-}
-
-func (v *view) fail(text string) {
-	v.status.SetAttribute("class", "cmp-status notice error")
-	v.status.SetAttribute("data-state", "failed")
-	v.status.SetTextContent(text)
-}
+func (v *view) say(text string)  { viewkit.SetStatus(v.status, viewkit.StatusRunning, text) }
+func (v *view) fail(text string) { viewkit.SetStatus(v.status, viewkit.StatusFailed, text) }
 
 // load resolves the scenario, then runs the comparison and both timelines
 // one request after the other (a run request cancels the one in flight).
@@ -150,9 +141,7 @@ func (v *view) load(l viewkit.Location) {
 	v.renderDeltas()
 	v.renderExports()
 	v.sw.enable(true)
-	v.status.SetAttribute("class", "cmp-status notice ok")
-	v.status.SetAttribute("data-state", "done")
-	v.status.SetTextContent(fmt.Sprintf("Done: %d repetitions of each policy, seeds %s.", v.table.Reps, seedText(v.table.Seeds)))
+	viewkit.SetStatus(v.status, viewkit.StatusDone, fmt.Sprintf("Done: %d repetitions of each policy, seeds %s.", v.table.Reps, seedText(v.table.Seeds)))
 	if v.req.Sweep != "" {
 		v.sw.startFromURL(v.req.Sweep)
 	}

@@ -63,17 +63,8 @@ func Mount(l viewkit.Location) {
 	go v.load()
 }
 
-func (v *view) say(text string) {
-	v.status.SetAttribute("class", "cmp-status notice info")
-	v.status.SetAttribute("data-state", "running")
-	v.status.SetTextContent(text)
-}
-
-func (v *view) fail(text string) {
-	v.status.SetAttribute("class", "cmp-status notice error")
-	v.status.SetAttribute("data-state", "failed")
-	v.status.SetTextContent(text)
-}
+func (v *view) say(text string)  { viewkit.SetStatus(v.status, viewkit.StatusRunning, text) }
+func (v *view) fail(text string) { viewkit.SetStatus(v.status, viewkit.StatusFailed, text) }
 
 // load resolves the scenario, refuses a machine too large to show, lays
 // the page out and replays the requested number of events.
@@ -210,13 +201,11 @@ func (v *view) goTo(n int) {
 	v.n, v.done = int(reply.Events), reply.Done
 	v.render(reply)
 	v.enable()
-	v.status.SetAttribute("class", "cmp-status notice ok")
-	v.status.SetAttribute("data-state", "done")
 	msg := fmt.Sprintf("Replayed %d events in %.0f ms.", v.n, r.Ms)
 	if v.done {
 		msg += " The run has ended."
 	}
-	v.status.SetTextContent(msg)
+	viewkit.SetStatus(v.status, viewkit.StatusDone, msg)
 }
 
 // enable sets the buttons for the current position.
