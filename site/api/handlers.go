@@ -159,12 +159,7 @@ type validateReply struct {
 }
 
 func (s *server) handleValidate(w http.ResponseWriter, r *http.Request) {
-	doc, _, err := s.readRequest(w, r)
-	if err != nil {
-		replyError(w, err)
-		return
-	}
-	rs, err := scenario.Resolve(doc, s.ps)
+	doc, rs, err := s.readResolved(w, r)
 	if err != nil {
 		replyError(w, err)
 		return

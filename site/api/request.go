@@ -137,6 +137,19 @@ func (s *server) readRequest(w http.ResponseWriter, r *http.Request) (*scenario.
 	return doc, req, nil
 }
 
+// readResolved is readRequest followed by scenario.Resolve.
+func (s *server) readResolved(w http.ResponseWriter, r *http.Request) (*scenario.Scenario, *scenario.Resolved, error) {
+	doc, _, err := s.readRequest(w, r)
+	if err != nil {
+		return nil, nil, err
+	}
+	rs, err := scenario.Resolve(doc, s.ps)
+	if err != nil {
+		return nil, nil, err
+	}
+	return doc, rs, nil
+}
+
 // scenarioOf reads the "scenario" member: an object or a reference string.
 func (s *server) scenarioOf(raw json.RawMessage) (*scenario.Scenario, error) {
 	var ref string

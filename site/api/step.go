@@ -30,12 +30,7 @@ func (s *server) handleStep(w http.ResponseWriter, r *http.Request) {
 		replyError(w, err)
 		return
 	}
-	doc, _, err := s.readRequest(w, r)
-	if err != nil {
-		replyError(w, err)
-		return
-	}
-	rs, err := scenario.Resolve(doc, s.ps)
+	_, rs, err := s.readResolved(w, r)
 	if err != nil {
 		replyError(w, err)
 		return
