@@ -13,13 +13,9 @@ import (
 // MarshalJSON result, encoding/json re-scans all of it, which under wasm
 // cost more than writing it.
 func EncodeResult(res *Result) ([]byte, error) {
-	head := struct {
-		Scenario string       `json:"scenario,omitempty"`
-		Unit     string       `json:"unit"`
-		Reps     []RepMetrics `json:"reps"`
-		Summary  Summary      `json:"summary"`
-	}{res.Scenario, res.Unit, res.Reps, res.Summary}
-	b, err := marshalNoEscape(head)
+	head := *res // its members before the timeline; the two after it are omitempty
+	head.Timeline, head.Warnings = nil, nil
+	b, err := marshalNoEscape(&head)
 	if err != nil {
 		return nil, err
 	}

@@ -33,7 +33,9 @@ function spawn() {
           rec.instReady = t.prepared.ready - performance.timeOrigin;
         }
         for (const m of t.server.matchAll(/(\w+);dur=([\d.]+)/g)) rec[m[1]] = Number(m[2]);
-        (perf.engineRuns ??= []).push(rec);
+        const runs = (perf.engineRuns ??= []);
+        runs.push(rec);
+        if (runs.length > 64) runs.splice(1, 1); // keep the page's first run and the latest
       }
     }
     if (e.data.ok) p.resolve({ status: e.data.status, body: e.data.body, ms: e.data.ms });

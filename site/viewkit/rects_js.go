@@ -3,6 +3,7 @@
 package viewkit
 
 import (
+	"encoding/binary"
 	"math"
 	"syscall/js"
 )
@@ -51,10 +52,7 @@ func (r *Rects) Fill(ctx js.Value, style string, alpha float64) {
 	}
 	r.buf = r.buf[:n]
 	for i, v := range r.xywh {
-		u := math.Float64bits(v)
-		b := r.buf[8*i : 8*i+8 : 8*i+8]
-		b[0], b[1], b[2], b[3] = byte(u), byte(u>>8), byte(u>>16), byte(u>>24)
-		b[4], b[5], b[6], b[7] = byte(u>>32), byte(u>>40), byte(u>>48), byte(u>>56)
+		binary.LittleEndian.PutUint64(r.buf[8*i:], math.Float64bits(v))
 	}
 	js.CopyBytesToJS(r.arr, r.buf)
 	fill.Invoke(ctx, style, alpha, r.arr, len(r.xywh))
