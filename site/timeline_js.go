@@ -172,23 +172,7 @@ func (t *timelineView) draw() {
 		scrollY = s.View.ScrollY
 	}
 	top := tlAxisH - scrollY // content y → canvas y offset
-	// axis and grid
-	ticks, _ := sc.Ticks(90)
-	ctx.SetFont("11px system-ui, sans-serif")
-	ctx.SetTextBaseline("middle")
-	ctx.SetFillStyle(pal.muted)
-	ctx.SetStrokeStyle(pal.grid)
-	ctx.SetLineWidth(1)
-	ctx.BeginPath()
-	for _, tk := range ticks {
-		x := math.Round(sc.TimeToPx(tk)) + 0.5
-		ctx.MoveTo(x, tlAxisH-4)
-		ctx.LineTo(x, t.h)
-		if x < t.w-50 {
-			ctx.FillText(FormatNs(float64(tk)), x+3, tlAxisH/2, 80)
-		}
-	}
-	ctx.Stroke()
+	DrawTimeAxis(ctx, sc, tlAxisH, t.w, t.h, pal.muted, pal.grid)
 	// clip to the content area
 	ctx.Save()
 	ctx.BeginPath()
@@ -313,6 +297,28 @@ func (t *timelineView) modeRects(k modeKey) *viewkit.Rects {
 		t.modeKeys = append(t.modeKeys, k)
 	}
 	return r
+}
+
+// DrawTimeAxis draws the time axis (labels in a band axisH tall) and its
+// grid lines down to h, on a canvas w wide; the compare view's timelines
+// use it too.
+func DrawTimeAxis(ctx *dom.CanvasRenderingContext2D, sc TimeScale, axisH, w, h float64, text, grid string) {
+	ticks, _ := sc.Ticks(90)
+	ctx.SetFont("11px system-ui, sans-serif")
+	ctx.SetTextBaseline("middle")
+	ctx.SetFillStyle(text)
+	ctx.SetStrokeStyle(grid)
+	ctx.SetLineWidth(1)
+	ctx.BeginPath()
+	for _, tk := range ticks {
+		x := math.Round(sc.TimeToPx(tk)) + 0.5
+		ctx.MoveTo(x, axisH-4)
+		ctx.LineTo(x, h)
+		if x < w-50 {
+			ctx.FillText(FormatNs(float64(tk)), x+3, axisH/2, 80)
+		}
+	}
+	ctx.Stroke()
 }
 
 // aggLevels quantises an aggregated row's busy fraction for batching.

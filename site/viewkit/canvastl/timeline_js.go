@@ -234,7 +234,7 @@ func (t *Timeline) Draw() {
 	ctx := t.ctx
 	ctx.ClearRect(0, 0, t.w, t.h)
 	sc := t.scale()
-	t.drawAxis(sc, pal)
+	site.DrawTimeAxis(t.ctx, sc, tlAxisH, t.w, t.h, pal.Muted, pal.Grid)
 	ctx.Save()
 	ctx.BeginPath()
 	ctx.Rect(0, tlAxisH, t.w, t.h-tlAxisH)
@@ -251,26 +251,6 @@ func (t *Timeline) Draw() {
 	t.canvas.SetAttribute("data-drawn", "1")
 	t.canvas.SetAttribute("data-t0", fmt.Sprint(sc.T0))
 	t.canvas.SetAttribute("data-t1", fmt.Sprint(sc.T1))
-}
-
-func (t *Timeline) drawAxis(sc site.TimeScale, pal viewkit.Palette) {
-	ctx := t.ctx
-	ticks, _ := sc.Ticks(90)
-	ctx.SetFont("11px system-ui, sans-serif")
-	ctx.SetTextBaseline("middle")
-	ctx.SetFillStyle(pal.Muted)
-	ctx.SetStrokeStyle(pal.Grid)
-	ctx.SetLineWidth(1)
-	ctx.BeginPath()
-	for _, tk := range ticks {
-		x := math.Round(sc.TimeToPx(tk)) + 0.5
-		ctx.MoveTo(x, tlAxisH-4)
-		ctx.LineTo(x, t.h)
-		if x < t.w-50 {
-			ctx.FillText(site.FormatNs(float64(tk)), x+3, tlAxisH/2, 80)
-		}
-	}
-	ctx.Stroke()
 }
 
 func (t *Timeline) drawBands(sc site.TimeScale) {
