@@ -28,33 +28,29 @@ const (
 // and turns pointer, wheel, touch and key input into Zoom/Hover/ScrollRows
 // actions.
 type timelineView struct {
-	a      *App
-	box    dom.HTMLElement
-	head   dom.HTMLElement
-	canvas *dom.HTMLCanvasElement
-	ctx    *dom.CanvasRenderingContext2D
-	// rectangle batches (one call into the page per fill)
-	rects     viewkit.Rects
-	modeBatch map[modeKey]*viewkit.Rects
-	modeKeys  []modeKey
-	tip       dom.HTMLElement
-	funcs     []js.Func
-	dirty     bool
-	key       string // what the cached layout was computed for
-	layout    Layout
-	cpus      []LaneCPU
-	cols      []float64
-	w, h      float64
-	dragX     float64
-	drag      bool
-	pinch     float64
-	runsBuf   []PxRun
-	modeBuf   []ModeRun
-	batches   map[string][]PxRun
+	a       *App
+	box     dom.HTMLElement
+	head    dom.HTMLElement
+	canvas  *dom.HTMLCanvasElement
+	ctx     *dom.CanvasRenderingContext2D
+	bat     viewkit.Batches // rectangles by fill style (one call into the page per fill)
+	tip     dom.HTMLElement
+	funcs   []js.Func
+	dirty   bool
+	key     string // what the cached layout was computed for
+	layout  Layout
+	cpus    []LaneCPU
+	cols    []float64
+	w, h    float64
+	dragX   float64
+	drag    bool
+	pinch   float64
+	runsBuf []PxRun
+	modeBuf []ModeRun
 }
 
 func newTimelineView(a *App, b builder, parent dom.Element) *timelineView {
-	t := &timelineView{a: a, batches: map[string][]PxRun{}}
+	t := &timelineView{a: a}
 	t.box = b.el(parent, "section", "timeline")
 	t.box.SetID("timeline-box")
 	t.head = b.el(t.box, "div", "tl-head")
@@ -179,9 +175,8 @@ func (t *timelineView) draw() {
 	ctx.Rect(0, tlAxisH, t.w, t.h-tlAxisH)
 	ctx.Call("clip")
 	i0, i1 := t.layout.VisibleRows(scrollY, scrollY+t.h-tlAxisH)
-	// mode bands, batched by colour and alpha (in first-seen order, so
-	// overlapping translucent bands blend the same way every draw)
-	t.modeKeys = t.modeKeys[:0]
+	// Mode bands, then CPU rows: rectangles batched by fill style and alpha
+	// (viewkit.Batches), one call into the page per batch.
 	for _, bd := range t.layout.Bands {
 		if bd.Y+bd.H < scrollY || bd.Y > scrollY+t.h {
 			continue
@@ -193,28 +188,18 @@ func (t *timelineView) draw() {
 			}
 			t.modeBuf = ModeRuns(tl.Modes[core], sc, t.modeBuf[:0])
 			for _, m := range t.modeBuf {
-				t.modeRects(modeKey{modeColor(m.Mode, t.a.dark), alpha}).Add(m.X0, top+bd.Y, m.X1-m.X0, bd.H)
+				t.bat.Add(modeColor(m.Mode, t.a.dark), alpha, m.X0, top+bd.Y, m.X1-m.X0, bd.H)
 			}
 		}
 	}
-	for _, k := range t.modeKeys {
-		t.modeBatch[k].Fill(ctx.Value, k.style, k.alpha)
-	}
-	ctx.SetGlobalAlpha(1)
-	// CPU rows: collect pixel runs by fill style, then fill each batch once.
-	for k := range t.batches {
-		t.batches[k] = t.batches[k][:0]
-	}
+	t.bat.Fill(ctx.Value)
 	agg := t.layout.Aggregated
 	if agg {
 		t.drawAggregated(tl, sc, top, i0, i1, pal.busy)
 	}
 	for ri := i0; ri < i1 && !agg; ri++ {
 		r := t.layout.Rows[ri]
-		ctx.SetFillStyle(pal.grid)
-		ctx.SetGlobalAlpha(0.25)
-		ctx.FillRect(sc.Left, top+r.Y, sc.Right-sc.Left, r.H-1)
-		ctx.SetGlobalAlpha(1)
+		t.bat.Add(pal.grid, 0.25, sc.Left, top+r.Y, sc.Right-sc.Left, r.H-1)
 		for _, cpu := range r.CPUs {
 			if cpu >= len(tl.Runs) {
 				continue
@@ -225,21 +210,11 @@ func (t *timelineView) draw() {
 				if pr.Task >= 0 {
 					style = TaskColor(pr.Task, t.a.dark)
 				}
-				t.batches[style] = append(t.batches[style], PxRun{X0: pr.X0, X1: pr.X1, Task: ri})
+				t.bat.Add(style, 1, pr.X0, top+r.Y, pr.X1-pr.X0, r.H-1)
 			}
 		}
 	}
-	for style, runs := range t.batches {
-		if len(runs) == 0 {
-			continue
-		}
-		for _, pr := range runs {
-			r := t.layout.Rows[pr.Task]
-			t.rects.Add(pr.X0, top+r.Y, pr.X1-pr.X0, r.H-1)
-		}
-		t.rects.Fill(ctx.Value, style, 1)
-	}
-	ctx.SetGlobalAlpha(1)
+	t.bat.Fill(ctx.Value)
 	// labels and node separators
 	ctx.SetFillStyle(pal.muted)
 	ctx.SetFont("10px ui-monospace, monospace")
@@ -276,29 +251,6 @@ func (t *timelineView) draw() {
 	setPerf("lastDrawMs", nowMs()-t0)
 }
 
-// modeKey is a mode band batch: fill style and alpha.
-type modeKey struct {
-	style string
-	alpha float64
-}
-
-// modeRects is the batch for k, created (and remembered in draw order)
-// on first use.
-func (t *timelineView) modeRects(k modeKey) *viewkit.Rects {
-	if t.modeBatch == nil {
-		t.modeBatch = map[modeKey]*viewkit.Rects{}
-	}
-	r := t.modeBatch[k]
-	if r == nil {
-		r = &viewkit.Rects{}
-		t.modeBatch[k] = r
-	}
-	if r.Len() == 0 {
-		t.modeKeys = append(t.modeKeys, k)
-	}
-	return r
-}
-
 // DrawTimeAxis draws the time axis (labels in a band axisH tall) and its
 // grid lines down to h, on a canvas w wide; the compare view's timelines
 // use it too.
@@ -327,15 +279,13 @@ const aggLevels = 8
 // drawAggregated fills aggregated rows by the busy fraction of their CPUs
 // per pixel column, batched by quantised level (one fill per level).
 func (t *timelineView) drawAggregated(tl *sim.Timeline, sc TimeScale, top float64, i0, i1 int, busy string) {
-	ctx := t.ctx
-	var levels [aggLevels + 1][]PxRun
 	for ri := i0; ri < i1; ri++ {
 		r := t.layout.Rows[ri]
 		t.cols = BusyColumns(tl.Runs, r.CPUs, sc, t.cols)
 		start, cur := 0, -1
 		flush := func(end int) {
 			if cur > 0 {
-				levels[cur] = append(levels[cur], PxRun{X0: sc.Left + float64(start), X1: sc.Left + float64(end), Task: ri})
+				t.bat.Add(busy, float64(cur)/aggLevels, sc.Left+float64(start), top+r.Y, float64(end-start), r.H)
 			}
 		}
 		for x, f := range t.cols {
@@ -348,14 +298,7 @@ func (t *timelineView) drawAggregated(tl *sim.Timeline, sc TimeScale, top float6
 		}
 		flush(len(t.cols))
 	}
-	for lv := 1; lv <= aggLevels; lv++ {
-		for _, pr := range levels[lv] {
-			r := t.layout.Rows[pr.Task]
-			t.rects.Add(pr.X0, top+r.Y, pr.X1-pr.X0, r.H)
-		}
-		t.rects.Fill(ctx.Value, busy, float64(lv)/aggLevels)
-	}
-	ctx.SetGlobalAlpha(1)
+	t.bat.Fill(t.ctx.Value)
 }
 
 func shortLabel(l string) string {

@@ -57,3 +57,42 @@ func (r *Rects) Fill(ctx js.Value, style string, alpha float64) {
 	js.CopyBytesToJS(r.arr, r.buf)
 	fill.Invoke(ctx, style, alpha, r.arr, len(r.xywh))
 }
+
+// Batches are rectangle batches keyed by fill style and alpha, filled in
+// the order each key was first used (so translucent overlaps blend the
+// same way on every draw).
+type Batches struct {
+	by   map[batchKey]*Rects
+	keys []batchKey
+}
+
+type batchKey struct {
+	style string
+	alpha float64
+}
+
+// Add puts a rectangle in the batch of style at alpha.
+func (b *Batches) Add(style string, alpha, x, y, w, h float64) {
+	k := batchKey{style, alpha}
+	if b.by == nil {
+		b.by = map[batchKey]*Rects{}
+	}
+	r := b.by[k]
+	if r == nil {
+		r = &Rects{}
+		b.by[k] = r
+	}
+	if r.Len() == 0 {
+		b.keys = append(b.keys, k)
+	}
+	r.Add(x, y, w, h)
+}
+
+// Fill fills every batch, then empties them (keeping their memory).
+func (b *Batches) Fill(ctx js.Value) {
+	for _, k := range b.keys {
+		b.by[k].Fill(ctx, k.style, k.alpha)
+	}
+	b.keys = b.keys[:0]
+	ctx.Set("globalAlpha", 1)
+}

@@ -46,6 +46,7 @@ type Timeline struct {
 	runsBuf  []site.PxRun
 	modeBuf  []site.ModeRun
 	cols     []float64
+	bat      viewkit.Batches // rectangles by fill style (one call into the page per fill)
 }
 
 // NewTimeline adds a timeline canvas with the given id under parent, at
@@ -254,7 +255,6 @@ func (t *Timeline) Draw() {
 }
 
 func (t *Timeline) drawBands(sc site.TimeScale) {
-	ctx := t.ctx
 	for _, bd := range t.layout.Bands {
 		alpha := math.Max(1/float64(len(bd.Cores)), 0.25)
 		for _, core := range bd.Cores {
@@ -263,22 +263,16 @@ func (t *Timeline) drawBands(sc site.TimeScale) {
 			}
 			t.modeBuf = site.ModeRuns(t.tl.Modes[core], sc, t.modeBuf[:0])
 			for _, m := range t.modeBuf {
-				ctx.SetGlobalAlpha(alpha)
-				ctx.SetFillStyle(viewkit.ModeColor(m.Mode, t.dark))
-				ctx.FillRect(m.X0, tlAxisH+bd.Y, m.X1-m.X0, bd.H)
+				t.bat.Add(viewkit.ModeColor(m.Mode, t.dark), alpha, m.X0, tlAxisH+bd.Y, m.X1-m.X0, bd.H)
 			}
 		}
 	}
-	ctx.SetGlobalAlpha(1)
+	t.bat.Fill(t.ctx.Value)
 }
 
 func (t *Timeline) drawRows(sc site.TimeScale, pal viewkit.Palette) {
-	ctx := t.ctx
 	for _, r := range t.layout.Rows {
-		ctx.SetFillStyle(pal.Grid)
-		ctx.SetGlobalAlpha(0.25)
-		ctx.FillRect(sc.Left, tlAxisH+r.Y, sc.Right-sc.Left, r.H-1)
-		ctx.SetGlobalAlpha(1)
+		t.bat.Add(pal.Grid, 0.25, sc.Left, tlAxisH+r.Y, sc.Right-sc.Left, r.H-1)
 		for _, cpu := range r.CPUs {
 			if cpu >= len(t.tl.Runs) {
 				continue
@@ -289,27 +283,23 @@ func (t *Timeline) drawRows(sc site.TimeScale, pal viewkit.Palette) {
 				if pr.Task >= 0 {
 					style = site.TaskColor(pr.Task, t.dark)
 				}
-				ctx.SetFillStyle(style)
-				ctx.FillRect(pr.X0, tlAxisH+r.Y, pr.X1-pr.X0, r.H-1)
+				t.bat.Add(style, 1, pr.X0, tlAxisH+r.Y, pr.X1-pr.X0, r.H-1)
 			}
 		}
 	}
+	t.bat.Fill(t.ctx.Value)
 }
 
 func (t *Timeline) drawAggregated(sc site.TimeScale, pal viewkit.Palette) {
-	ctx := t.ctx
-	ctx.SetFillStyle(pal.Busy)
 	for _, r := range t.layout.Rows {
 		t.cols = site.BusyColumns(t.tl.Runs, r.CPUs, sc, t.cols)
 		for x, f := range t.cols {
-			if f <= 0 {
-				continue
+			if f > 0 {
+				t.bat.Add(pal.Busy, math.Min(1, math.Ceil(f*8)/8), sc.Left+float64(x), tlAxisH+r.Y, 1, r.H)
 			}
-			ctx.SetGlobalAlpha(math.Min(1, math.Ceil(f*8)/8))
-			ctx.FillRect(sc.Left+float64(x), tlAxisH+r.Y, 1, r.H)
 		}
 	}
-	ctx.SetGlobalAlpha(1)
+	t.bat.Fill(t.ctx.Value)
 }
 
 func (t *Timeline) drawLabels(pal viewkit.Palette) {
