@@ -22,31 +22,27 @@ type Preset struct {
 }
 
 // Variant is a named set of overrides of a seed scenario.
-type Variant struct {
-	Name string `json:"name"`
-	Set  []struct {
-		Path  string          `json:"path"`
-		Value json.RawMessage `json:"value"`
-	} `json:"set"`
-}
+type Variant = presets.Variant
 
 // Catalog holds every preset by kind, in the order the API lists them.
 type Catalog struct {
 	List []Preset
 }
 
-// embeddedCatalog is the catalog of the presets embedded in this binary,
-// in the form GET /api/v1/presets lists them.
+// embeddedCatalog is the catalog of the presets embedded in this binary:
+// the list GET /api/v1/presets returns, without its JSON round trip.
 func embeddedCatalog() (*Catalog, error) {
 	ps, err := presets.Load()
 	if err != nil {
 		return nil, fmt.Errorf("presets: %w", err)
 	}
-	b, err := json.Marshal(ps.All())
-	if err != nil {
-		return nil, fmt.Errorf("presets: %w", err)
+	all := ps.All()
+	list := make([]Preset, len(all))
+	for i, p := range all {
+		list[i] = Preset{Kind: string(p.Kind), Name: p.Name, Description: p.Description, Story: p.Story,
+			Body: p.Body, Variants: p.Variants, Compare: p.Compare}
 	}
-	return ParseCatalog(b)
+	return newCatalog(list)
 }
 
 // ParseCatalog accepts the body of GET /api/v1/presets: a list of presets,
@@ -80,6 +76,11 @@ func ParseCatalog(b []byte) (*Catalog, error) {
 			}
 		}
 	}
+	return newCatalog(list)
+}
+
+// newCatalog decodes each preset's body into its tree.
+func newCatalog(list []Preset) (*Catalog, error) {
 	for i := range list {
 		if len(list[i].Body) > 0 {
 			v, err := ParseValue(string(list[i].Body))
