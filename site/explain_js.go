@@ -29,7 +29,7 @@ type explainer struct {
 	kernel       dom.HTMLElement
 	funcs        []js.Func // the panel content's listeners
 	downX, downY float64
-	kernelMap    string
+	kernelMap    viewkit.KernelMap
 	res          *sim.Result // the run the open panel explains
 }
 
@@ -266,39 +266,11 @@ func (x *explainer) kernelLink(b builder, parent dom.Element, seg explain.Segmen
 // showKernelEntry shows a function's KERNEL-MAP.md entry in the panel
 // (the file is fetched once); when it cannot be read, the link opens.
 func (x *explainer) showKernelEntry(anchor string) {
-	if x.kernelMap == "" {
-		md, err := viewkit.FetchText(explain.KernelMapURL)
-		if err != nil {
-			dom.GetWindow().Open(explain.KernelLink(anchor), "_blank", "noopener")
-			return
-		}
-		x.kernelMap = md
-	}
 	box := x.kernel
-	if box == nil || !isConnected(box) {
+	if box == nil {
 		return
 	}
-	viewkit.Clear(box)
-	box.SetAttribute("data-anchor", anchor)
-	b := builder{doc: x.t.a.doc, funcs: &x.funcs}
-	title, body, ok := explain.KernelEntry(x.kernelMap, anchor)
-	if !ok {
-		b.text(box, "p", "muted", "KERNEL-MAP.md has no entry for "+anchor+"().")
-		return
-	}
-	b.text(box, "h4", "kernel", title)
-	para := b.el(box, "p", "")
-	for i, part := range strings.Split(body, "`") {
-		if i%2 == 1 {
-			b.text(para, "code", "", part) // a Markdown code span
-		} else {
-			b.text(para, "span", "", part)
-		}
-	}
-	l := b.text(box, "a", "small", "Open KERNEL-MAP.md")
-	l.SetAttribute("href", explain.KernelLink(anchor))
-	l.SetAttribute("target", "_blank")
-	l.SetAttribute("rel", "noopener")
+	x.kernelMap.Show(viewkit.NewB(), box, anchor, "h4", func() bool { return isConnected(box) })
 }
 
 // explainCSS styles the panel (kept here so the playground's stylesheet

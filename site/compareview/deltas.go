@@ -8,14 +8,11 @@ import (
 	"schedplay/engine/topo"
 )
 
-// KernelMapURL is where kernel function names link to: the project's
-// docs/KERNEL-MAP.md, whose headings' anchors explain.Anchor gives. It is
-// relative to the page, so the build must copy docs/KERNEL-MAP.md next to
-// index.html (or the constant must name the published copy).
-const KernelMapURL = "docs/KERNEL-MAP.md"
+// KernelMapURL is where kernel function names link to (explain.KernelMapURL).
+const KernelMapURL = explain.KernelMapURL
 
 // KernelLink is the link of a kernel function's KERNEL-MAP entry.
-func KernelLink(anchor string) string { return KernelMapURL + "#" + anchor }
+func KernelLink(anchor string) string { return explain.KernelLink(anchor) }
 
 // CoreCPUs lists each core's CPUs of a topology (explain.CoreDeltas'
 // argument).

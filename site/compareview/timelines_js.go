@@ -4,7 +4,6 @@ package compareview
 
 import (
 	"fmt"
-	"strings"
 
 	"honnef.co/go/js/dom/v2"
 
@@ -151,34 +150,7 @@ func (v *view) renderDivergence() {
 // under the decision paths (the file is fetched once); when the file
 // cannot be read, it opens the link instead.
 func (v *view) showKernelEntry(anchor string) {
-	if v.kernelMap == "" {
-		md, err := viewkit.FetchText(KernelMapURL)
-		if err != nil {
-			dom.GetWindow().Open(KernelLink(anchor), "_blank", "noopener")
-			return
-		}
-		v.kernelMap = md
-	}
-	title, body, ok := KernelEntry(v.kernelMap, anchor)
-	box := v.kernelBox
-	viewkit.Clear(box)
-	box.SetAttribute("data-anchor", anchor)
-	if !ok {
-		v.b.Text(box, "p", "muted", "KERNEL-MAP.md has no entry for "+anchor+"().")
-		return
-	}
-	v.b.Text(box, "h3", "kernel", title)
-	p := v.b.El(box, "p", "")
-	for i, part := range strings.Split(body, "`") {
-		if i%2 == 1 {
-			v.b.Text(p, "code", "", part) // a Markdown code span
-		} else {
-			v.b.Text(p, "span", "", part)
-		}
-	}
-	l := v.b.Link(box, "small", KernelLink(anchor), "Open KERNEL-MAP.md")
-	l.SetAttribute("target", "_blank")
-	l.SetAttribute("rel", "noopener")
+	v.kernelMap.Show(v.b, v.kernelBox, anchor, "h3", nil)
 }
 
 // renderDeltas shows the per-core figures A, B and B−A: a heat strip per

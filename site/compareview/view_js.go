@@ -49,7 +49,7 @@ type view struct {
 	tableBox, tlBox, divBox, deltaBox, exportBox dom.HTMLElement
 	sw                                           *sweep
 	kernelBox                                    dom.HTMLElement
-	kernelMap                                    string // docs/KERNEL-MAP.md, once fetched
+	kernelMap                                    viewkit.KernelMap // docs/KERNEL-MAP.md, once fetched
 }
 
 // Start mounts the compare view when the page address asks for it

@@ -4,7 +4,6 @@ package stepview
 
 import (
 	"fmt"
-	"strings"
 
 	"honnef.co/go/js/dom/v2"
 
@@ -83,34 +82,7 @@ func (v *view) decision(b *viewkit.B, parent dom.Element, title string, d sim.St
 // showKernelEntry shows a function's KERNEL-MAP.md entry under the
 // decisions; when the file cannot be read, the link opens instead.
 func (v *view) showKernelEntry(anchor string) {
-	if v.kernelMap == "" {
-		md, err := viewkit.FetchText(explain.KernelMapURL)
-		if err != nil {
-			dom.GetWindow().Open(explain.KernelLink(anchor), "_blank", "noopener")
-			return
-		}
-		v.kernelMap = md
-	}
-	box := v.kernelBox
-	viewkit.Clear(box)
-	box.SetAttribute("data-anchor", anchor)
-	title, body, ok := explain.KernelEntry(v.kernelMap, anchor)
-	if !ok {
-		v.pathB.Text(box, "p", "muted", "KERNEL-MAP.md has no entry for "+anchor+"().")
-		return
-	}
-	v.pathB.Text(box, "h3", "kernel", title)
-	p := v.pathB.El(box, "p", "")
-	for i, part := range strings.Split(body, "`") {
-		if i%2 == 1 {
-			v.pathB.Text(p, "code", "", part)
-		} else {
-			v.pathB.Text(p, "span", "", part)
-		}
-	}
-	l := v.pathB.Link(box, "small", explain.KernelLink(anchor), "Open KERNEL-MAP.md")
-	l.SetAttribute("target", "_blank")
-	l.SetAttribute("rel", "noopener")
+	v.kernelMap.Show(v.pathB, v.kernelBox, anchor, "h3", nil)
 }
 
 // renderRunqueues draws the runqueue table, rows that changed since the

@@ -37,7 +37,7 @@ type view struct {
 	// sections
 	counter, eventBox, kernelBox, rqBox, llcBox, recentBox, link dom.HTMLElement
 	pathB                                                        *viewkit.B // listeners of the event section's links
-	kernelMap                                                    string
+	kernelMap                                                    viewkit.KernelMap
 }
 
 // Start mounts the step view when the page address asks for it
