@@ -504,8 +504,13 @@ func TestWorkloadErrorAtFieldAndCancel(t *testing.T) {
 	run(t, ctx, "cancelled", chromedp.Poll(`(() => { const e = document.getElementById("run-error"); return e && e.textContent.includes("Cancelled"); })()`, nil))
 	t.Logf("cancel took %v", time.Since(start))
 	click(t, ctx, "#gallery .card[data-scenario='hikey960-sysbench']")
+	// The page shows the new run's state at its next frame; until then the
+	// figures still say "failed" (the cancel).
+	run(t, ctx, "next run started", chromedp.Poll(`document.getElementById("figures").getAttribute("data-status") !== "failed"`, nil,
+		chromedp.WithPollingTimeout(10*time.Second)))
 	if st := waitResult(t, ctx); st != "done" {
-		t.Errorf("the next run after a cancel: %s: %s", st, text(t, ctx, "#figures"))
+		t.Errorf("the next run after a cancel: %s: %s (run error %q)", st, text(t, ctx, "#figures"),
+			eval[string](t, ctx, `(document.getElementById("run-error") || {}).textContent || ""`))
 	}
 }
 
