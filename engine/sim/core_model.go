@@ -113,11 +113,17 @@ func (s *sim) updateBoost(n, skip int) {
 	}
 	for i := range s.cpus {
 		c := &s.cpus[i]
-		if c.node == n && c.core != skip && c.curr != nil {
-			s.syncCPU(c)
+		if c.node == n && c.curr != nil {
+			// The time since the rq's last clock update ran at the old
+			// frequency (every change of rq->curr updates the clock first).
+			s.updateRqClockPelt(c)
+			if c.core != skip {
+				s.syncCPU(c)
+			}
 		}
 	}
 	s.nodeBoost[n] = b
+	s.nodeFreqScale[n] = s.freqScale(b)
 	for i := range s.cpus {
 		c := &s.cpus[i]
 		if c.node == n && c.core != skip && c.curr != nil {
@@ -125,6 +131,27 @@ func (s *sim) updateBoost(n, skip int) {
 			s.reprogram(c)
 		}
 	}
+}
+
+// boostMax is the largest multiplier of a boost curve (1 without one): the
+// frequency of CPPC highest_perf, which frequency invariance divides by.
+func boostMax(curve [][2]float64) float64 {
+	m := 0.0
+	for _, p := range curve {
+		m = max(m, p[1])
+	}
+	if m <= 0 {
+		return 1
+	}
+	return m
+}
+
+// freqScale is arch_scale_freq_capacity() for a node running at boost b:
+// the AMU ratio of the current frequency to highest_perf's, of 1024
+// (topology_scale_freq_tick(), clamped to SCHED_CAPACITY_SCALE).
+func (s *sim) freqScale(b float64) uint64 {
+	f := uint64(b / s.boostMax * capScale)
+	return min(f, capScale)
 }
 
 // boostAt interpolates the piecewise-linear boost curve at x.

@@ -18,7 +18,8 @@ type rqPeltClock struct {
 const peltIdleDivider = (loadAvgMax-1024)<<capShift - loadAvgMax
 
 // updateRqClockPelt is update_rq_clock_pelt(): while the rq runs a task the
-// clock advances by Δ·capacity/1024 (cap_scale; f = fmax); while it is idle
+// clock advances by Δ·capacity/1024·freq/1024 (cap_scale twice; freq is
+// the node's boost relative to the curve's maximum); while it is idle
 // it follows clock_task (_update_idle_rq_clock_pelt). The rq's state since
 // the last update is c.curr: every change of rq->curr is preceded by an
 // update at the same instant. The first update that sees the rq idle after
@@ -30,7 +31,8 @@ func (s *sim) updateRqClockPelt(c *cpuState) {
 		return
 	}
 	if c.curr != nil {
-		k.clockPelt += uint64(now-k.wall) * uint64(c.cap) >> capShift
+		d := uint64(now-k.wall) * uint64(c.cap) >> capShift    // cap_scale(delta, arch_scale_cpu_capacity())
+		k.clockPelt += d * s.nodeFreqScale[c.node] >> capShift // cap_scale(delta, arch_scale_freq_capacity())
 		k.busy = true
 	} else {
 		if k.busy {

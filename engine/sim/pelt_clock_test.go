@@ -24,6 +24,7 @@ func runThenSleep(t *testing.T, s *sim, cpu int, run, sleep int64) *task {
 	s.attachEntityLoadAvg(c, p)
 	s.enqueueTask(c, p, true, false)
 	s.setCurr(c, p)
+	s.peBusyChanged(c) // as schedule() does: the core model (and the node's boost) sees the busy PE
 	if c.curr != p {
 		t.Fatal("task not running")
 	}
@@ -123,5 +124,31 @@ func TestPELTCatchUpKeepsDutyCycleFitting(t *testing.T) {
 		if rm.Migrations.Misfit != 0 {
 			t.Errorf("rep %d: %d misfit migrations; want 0 (util ≈295 < 369.6 with the idle catch-up)", i, rm.Migrations.Misfit)
 		}
+	}
+}
+
+// Frequency invariance: with a boost curve the node's frequency is the
+// curve's value relative to its maximum (highest_perf), and clock_pelt
+// advances by cap_scale(cap_scale(Δ, capacity), freq). One busy core of
+// hikey960's eight under [[0,1],[1,0.5]] runs at 1 − 0.5/8 = 0.9375 of
+// highest_perf (freq scale 960): an A73 task that runs 10 ms and sleeps
+// 20 ms has 10 ms·960/1024 of running PELT time, then the idle catch-up.
+func TestPELTFrequencyInvariance(t *testing.T) {
+	const run, sleep = 10_000_000, 20_000_000
+	doc := `{"schedplay":1,"machine":{"preset":"hikey960","boost":[[0,1],[1,0.5]]},"workload":{"preset":"idle"},"run":{"duration":"10s","seed":1}}`
+	s := simOf(t, doc)
+	p := runThenSleep(t, s, 4, run, sleep)
+	if got := s.nodeFreqScale[0]; got != 1024 {
+		t.Errorf("freq scale of an idle node = %d; want 1024", got)
+	}
+	ran := float64(run) * 960 / 1024
+	init := 1024.0 / 2 // post_init_entity_util_avg() on an idle 1024 CPU
+	u1 := 1024 - (1024-init)*yPow(ran)
+	want := u1 * yPow(run-ran+sleep)
+	flat := (1024 - (1024-init)*yPow(run)) * yPow(sleep)
+	got := float64(p.avg.utilAvg)
+	t.Logf("util %.0f; kernel arithmetic %.1f; at highest_perf %.1f", got, want, flat)
+	if math.Abs(got-want) > 0.01*want {
+		t.Errorf("util after 10 ms at freq scale 960 + 20 ms sleep = %.0f; want ≈%.0f (%.0f without frequency invariance)", got, want, flat)
 	}
 }

@@ -81,8 +81,11 @@ func newSim(r *scenario.Resolved, t *topo.Topology, opt Options, seed uint64, ti
 	s.nodeBusyCores = make([]int, nodes)
 	s.nodeCores = make([]int, nodes)
 	s.nodeBoost = make([]float64, nodes)
+	s.nodeFreqScale = make([]uint64, nodes)
+	s.boostMax = boostMax(r.Machine.Boost)
 	for i := range s.nodeBoost {
 		s.nodeBoost[i] = boostAt(r.Machine.Boost, 0)
+		s.nodeFreqScale[i] = s.freqScale(s.nodeBoost[i])
 	}
 	for i, info := range t.CPUs {
 		c := &s.cpus[i]

@@ -200,6 +200,8 @@ type sim struct {
 	nodeBusyCores []int
 	nodeCores     []int
 	nodeBoost     []float64
+	nodeFreqScale []uint64 // arch_scale_freq_capacity() of the node's CPUs (of 1024)
+	boostMax      float64  // the boost curve's largest multiplier: highest_perf's frequency
 
 	barrierList []*barrierState
 	chanList    []*chanState
