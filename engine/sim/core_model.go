@@ -235,13 +235,15 @@ func (s *sim) coreEvaluate(core int) {
 			case !k.hw2T && k.owner == j:
 				st = true
 			case !k.hw2T:
-				// The active PE changes: free only when the old owner has
-				// been idle beyond T_qual + T_hold; otherwise the core
-				// repartitions (2T) and must re-qualify (§7.2).
-				// The hold (T_hold) starts only when a task takes over
-				// from the other PE; kernel noise alone (a housekeeping
+				// The active PE changes: free when the old owner has
+				// re-qualified (idle for T_qual) and the core has not
+				// changed mode within T_hold (§7.2: 2T "if the other
+				// became idle less than T_qual ago or the core is still
+				// within T_hold after the last transition"); otherwise
+				// the core repartitions (2T). A task taking over starts
+				// a hold of its own; kernel noise alone (a housekeeping
 				// blip on the idle PE) re-qualifies after T_qual.
-				if s.now-k.idleSince[k.owner] >= qual+hold {
+				if s.now-k.idleSince[k.owner] >= qual && s.now >= k.lastTransition+hold {
 					st = true
 				} else if s.cpus[k.cpus[j]].curr != nil {
 					k.holdUntil = s.now + hold

@@ -54,14 +54,19 @@ func TestSpatialStateMachine(t *testing.T) {
 	}{
 		{"PE0 alone: ST", func() { s.setBusy(0, 0, true) }, ModeST, 1, 0},
 		{"PE0 idle", func() { s.setBusy(1*ms, 0, false) }, ModeIdle, 1, 0},
-		{"PE1 soon after: repartition", func() { s.setBusy(1*ms+100_000, 1, true) }, ModePartitioned, 0.6, 1},
-		{"still within hold", func() { s.evalAt(2 * ms) }, ModePartitioned, 0.6, 1},
-		{"re-qualified after hold", func() { s.evalAt(2*ms + 200_000) }, ModeST, 1, 2},
-		{"both busy: SMT", func() { s.setBusy(3*ms, 0, true) }, ModeSMT, 0.532, 3},
-		{"PE0 leaves: partitioned until qual+hold", func() { s.setBusy(4*ms, 0, false) }, ModePartitioned, 0.6, 3},
-		{"back to ST", func() { s.evalAt(6 * ms) }, ModeST, 1, 4},
-		{"PE1 idle a long time", func() { s.setBusy(7*ms, 1, false) }, ModeIdle, 1, 4},
-		{"PE0 after > qual+hold: free switch", func() { s.setBusy(10*ms, 0, true) }, ModeST, 1, 4},
+		{"PE1 100 µs later, no recent transition: free switch", func() { s.setBusy(1*ms+100_000, 1, true) }, ModeST, 1, 0},
+		{"PE1 idle", func() { s.setBusy(2*ms, 1, false) }, ModeIdle, 1, 0},
+		{"PE0 within T_qual: repartition", func() { s.setBusy(2*ms+1000, 0, true) }, ModePartitioned, 0.6, 1},
+		{"still within hold", func() { s.evalAt(2*ms + 500_000) }, ModePartitioned, 0.6, 1},
+		{"re-qualified after hold", func() { s.evalAt(3*ms + 200_000) }, ModeST, 1, 2},
+		{"PE0 idle again", func() { s.setBusy(3*ms+500_000, 0, false) }, ModeIdle, 1, 2},
+		{"PE1 after T_qual but within T_hold of the last transition: repartition", func() { s.setBusy(3*ms+600_000, 1, true) }, ModePartitioned, 0.6, 3},
+		{"back to ST after the hold", func() { s.evalAt(5 * ms) }, ModeST, 1, 4},
+		{"both busy: SMT", func() { s.setBusy(6*ms, 0, true) }, ModeSMT, 0.532, 5},
+		{"PE0 leaves: the owner stays partitioned until T_qual", func() { s.setBusy(7*ms, 0, false) }, ModePartitioned, 0.6, 5},
+		{"back to ST", func() { s.evalAt(7*ms + 100_000) }, ModeST, 1, 6},
+		{"PE1 idle a long time", func() { s.setBusy(8*ms, 1, false) }, ModeIdle, 1, 6},
+		{"PE0 after T_qual and T_hold: free switch", func() { s.setBusy(10*ms, 0, true) }, ModeST, 1, 6},
 	}
 	for _, st := range steps {
 		st.do()
