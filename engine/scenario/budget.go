@@ -87,6 +87,8 @@ func estimateStep(s *Step, horizon, rate float64, count int) (float64, float64) 
 		return loop(float64(s.Repeat), s.Do)
 	case s.Pool != "":
 		return loop(math.Ceil(float64(s.Total)/float64(max(count, 1))), s.Do)
+	case s.Timed != "":
+		return loop(1, s.Do)
 	}
 	return 2, 0 // barrier, send, recv
 }

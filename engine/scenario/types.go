@@ -149,7 +149,11 @@ type Step struct {
 	Repeat   int             `json:"repeat,omitempty"` // repeat Do this many times
 	Pool     string          `json:"pool,omitempty"`   // repeat Do while the shared pool has tokens
 	Total    int             `json:"total,omitempty"`  // pool: tokens in the shared pool
-	Do       []Step          `json:"do,omitempty"`
+	// Timed names a timed section: Do runs once and each execution's
+	// duration is recorded under this name (schedplay addition; perf's
+	// gettimeofday() around a loop).
+	Timed string `json:"timed,omitempty"`
+	Do    []Step `json:"do,omitempty"`
 }
 
 // Periodic runs Do every Every (absolute timer, like cyclictest) and records

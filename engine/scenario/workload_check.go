@@ -56,6 +56,8 @@ func validateWorkload(errs *ErrorList, w *Workload, n int) {
 	}
 	if steps > MaxProgramSteps {
 		errs.Add("workload.groups", "the programs have %d steps in total; the limit is %d", steps, MaxProgramSteps)
+	} else {
+		checkTimedCount(errs, w.Groups)
 	}
 	if w.Housekeeping != nil {
 		validateHousekeeping(errs, "workload.housekeeping", w.Housekeeping)
@@ -104,9 +106,14 @@ func validateStep(errs *ErrorList, p string, s *Step, depth int) int {
 	add(s.Periodic != nil, "periodic")
 	add(s.Repeat != 0, "repeat")
 	add(s.Pool != "", "pool")
+	add(s.Timed != "", "timed")
 	switch len(kinds) {
 	case 0:
-		errs.Add(p, "does nothing; set one of compute, sleep, barrier, send, recv, periodic, repeat or pool")
+		if len(s.Do) > 0 {
+			errs.Add(p+".timed", "missing: a do list needs repeat, pool or the name of a timed section (e.g. \"timed\": \"wake loop\")")
+			return 0
+		}
+		errs.Add(p, "does nothing; set one of compute, sleep, barrier, send, recv, periodic, repeat, pool or timed")
 		return 0
 	case 1:
 	default:
@@ -131,7 +138,7 @@ func validateStep(errs *ErrorList, p string, s *Step, depth int) int {
 	only(s.Wake != 0, "wake", "send")
 	only(s.Capacity != 0, "capacity", "send")
 	only(s.Total != 0, "total", "pool")
-	only(len(s.Do) > 0, "do", "repeat", "pool")
+	only(len(s.Do) > 0, "do", "repeat", "pool", "timed")
 	if s.Compute != nil {
 		checkDuration(errs, p+".compute", *s.Compute, MaxRunDuration)
 	}
@@ -149,6 +156,9 @@ func validateStep(errs *ErrorList, p string, s *Step, depth int) int {
 	case "pool":
 		checkRange(errs, p+".total", s.Total, 1, MaxRepeat)
 		return loopBody(errs, p+".do", s.Do, depth)
+	case "timed":
+		checkTimedName(errs, p+".timed", s.Timed)
+		return loopBody(errs, p+".do", s.Do, depth)
 	case "periodic":
 		pp := p + ".periodic"
 		if s.Periodic.Every <= 0 {
@@ -163,7 +173,7 @@ func validateStep(errs *ErrorList, p string, s *Step, depth int) int {
 
 func loopBody(errs *ErrorList, p string, do []Step, depth int) int {
 	if len(do) == 0 {
-		errs.Add(p, "is empty; a loop needs at least one step")
+		errs.Add(p, "is empty; a loop or timed section needs at least one step")
 		return 0
 	}
 	return validateSteps(errs, p, do, depth+1)
