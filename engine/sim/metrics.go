@@ -20,6 +20,7 @@ type repAcc struct {
 	workDone                  float64
 	series                    []float64
 	seriesStep                int64
+	timed                     []timedAcc // by timed-section index
 }
 
 // init sizes the accumulators.
@@ -231,6 +232,7 @@ func (s *sim) repMetrics(stop int64) RepMetrics {
 	if m.ops > 0 && window > 0 {
 		rm.OpTimeNs = float64(window) / float64(m.ops)
 	}
+	rm.Timed = s.timedSections()
 	rm.Series = Series{StepNs: m.seriesStep, Values: make([]float64, 0, len(m.series))}
 	scale := 1.0
 	if s.r.Workload.Metric == "sgemm" && gpc > 0 {
@@ -302,5 +304,6 @@ func summarize(reps []RepMetrics) Summary {
 		LatencyP999:     col(func(r *RepMetrics) float64 { return float64(r.Latency.P999) }),
 		LatencyMax:      col(func(r *RepMetrics) float64 { return float64(r.Latency.Max) }),
 		OpTime:          col(func(r *RepMetrics) float64 { return r.OpTimeNs }),
+		Timed:           summarizeTimed(reps),
 	}
 }

@@ -47,8 +47,20 @@ type RepMetrics struct {
 	Ops int64 `json:"ops"`
 	// OpTimeNs is elapsed/ops for ping-pong style workloads (µs/op figures).
 	OpTimeNs float64 `json:"op_time_ns,omitempty"`
+	// Timed are the workload's timed sections ({"timed": NAME, "do": …}),
+	// every declared name sorted by name; absent when there are none.
+	Timed []TimedSection `json:"timed,omitempty"`
 	// Series is throughput over time (one point per bucket).
 	Series Series `json:"series"`
+}
+
+// TimedSection is one timed section's figures in a repetition: how many
+// executions (by every task) ended after the warm-up, and their mean
+// duration, entering the body to leaving it (0 when Count is 0).
+type TimedSection struct {
+	Name   string  `json:"name"`
+	Count  int64   `json:"count"`
+	MeanNs float64 `json:"mean_ns"`
 }
 
 // Migrations counts task migrations by the path that moved the task.
@@ -118,6 +130,18 @@ type Summary struct {
 	LatencyP999     Stat `json:"latency_p999_ns"`
 	LatencyMax      Stat `json:"latency_max_ns"`
 	OpTime          Stat `json:"op_time_ns"`
+	// Timed summarises each timed section (sorted by name); absent when
+	// the workload has none.
+	Timed []TimedStat `json:"timed,omitempty"`
+}
+
+// TimedStat is one timed section across repetitions: Time is the mean
+// duration (ns) over the repetitions that executed it, Count the
+// executions per repetition over all of them.
+type TimedStat struct {
+	Name  string `json:"name"`
+	Time  Stat   `json:"time_ns"`
+	Count Stat   `json:"count"`
 }
 
 // Timeline is repetition 0's compact record of what ran where. Its JSON

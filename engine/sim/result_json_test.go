@@ -66,6 +66,8 @@ func FuzzDecodeResult(f *testing.F) {
 	f.Add(`{"unit":"work/s","reps":[{"seed":1}],"timeline":{"runs":[[0,1,2,-1]],"modes":[[1,0,5]],"end_ns":5}}`)
 	f.Add(`{"timeline":null,"summary":{}}`)
 	f.Add(`{"u\u006eit":"x","timeline":{"tasks":[{"name":"a"}],"decisions":[{"at":1,"path":["x"]}]}}`)
+	f.Add(`{"reps":[{"timed":[{"name":"wake loop","count":10,"mean_ns":16000}]}],"summary":{"timed":[{"name":"wake loop","time_ns":{"mean":16000,"n":1},"count":{"mean":10}}]},"timeline":{"end_ns":1}}`)
+	f.Add(`{"reps":[{"timed":null}],"summary":{"timed":[]},"Timed":[{"name":"\"x\""}]}`)
 	f.Fuzz(func(t *testing.T, in string) {
 		got, err := DecodeResult([]byte(in))
 		if err != nil {
@@ -82,14 +84,17 @@ func FuzzDecodeResult(f *testing.F) {
 }
 
 // EncodeResult writes what an encoding/json Encoder without HTML escaping
-// writes, and DecodeResult reads it back.
+// writes, and DecodeResult reads it back, also with timed sections (in
+// every repetition and the summary, sorted by name).
 func TestEncodeResultMatchesEncoder(t *testing.T) {
-	doc := `{"schedplay":1,"name":"<b>x</b> & y","machine":{"preset":"hikey960"},"policy":{"preset":"misfit"},
+	docs := []string{`{"schedplay":1,"name":"<b>x</b> & y","machine":{"preset":"hikey960"},"policy":{"preset":"misfit"},
 		"workload":{"preset":"sched-messaging"},
-		"run":{"duration":"20ms","until":"duration","seed":2,"reps":2}}`
-	r := resolveJSON(t, doc)
-	for _, opt := range []Options{{Timeline: true}, {Timeline: true, NoDecisions: true}, {}} {
-		res := mustRun(t, r, opt)
+		"run":{"duration":"20ms","until":"duration","seed":2,"reps":2}}`,
+		`{"schedplay":1,"machine":{"preset":"hikey960"},"policy":{"preset":"misfit"},
+		"workload":{"groups":[{"name":"a","count":8,"program":[{"repeat":3,"do":[{"timed":"z <loop>","do":[{"compute":"10ms"}]},{"timed":"a & b","do":[{"sleep":"100us"}]}]}]}]},
+		"run":{"duration":"50ms","seed":1,"reps":2}}`}
+	for i, opt := range []Options{{Timeline: true}, {Timeline: true, NoDecisions: true}, {}, {Timeline: true}, {}} {
+		res := mustRun(t, resolveJSON(t, docs[i/3]), opt)
 		res.Warnings = []string{"a <warning> & more"}
 		want, err := marshalNoEscape(res)
 		if err != nil {
@@ -105,6 +110,9 @@ func TestEncodeResultMatchesEncoder(t *testing.T) {
 		back, err := DecodeResult(got)
 		if err != nil || !reflect.DeepEqual(back, res) {
 			t.Errorf("%+v: round trip: %v", opt, err)
+		}
+		if i >= 3 && (!strings.Contains(string(got), `"timed":[{"name":"a & b","count":24,`) || len(back.Summary.Timed) != 2 || back.Summary.Timed[1].Name != "z <loop>") {
+			t.Errorf("%+v: timed sections lost: %+v\n%.600s", opt, back.Summary.Timed, got)
 		}
 	}
 }

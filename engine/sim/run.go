@@ -156,7 +156,7 @@ func newSim(r *scenario.Resolved, t *topo.Topology, opt Options, seed uint64, ti
 func (s *sim) buildTasks() error {
 	w := &s.r.Workload
 	n := s.t.NumCPUs()
-	cp := &compiler{barriers: map[string]int{}, chans: map[string]int{}, pools: map[string]int{}}
+	cp := &compiler{barriers: map[string]int{}, chans: map[string]int{}, pools: map[string]int{}, timed: map[string]int{}}
 	s.groupAlive = make([]int, len(w.Groups))
 	s.groupProg = make([][]op, len(w.Groups))
 	masks := make([]topo.CPUSet, len(w.Groups))
@@ -222,6 +222,8 @@ func (s *sim) buildTasks() error {
 		s.chanList = append(s.chanList, &chanState{capacity: c})
 	}
 	s.pools = append([]int(nil), cp.poolTot...)
+	s.timedNames = cp.timedNames
+	s.m.timed = make([]timedAcc, len(cp.timedNames))
 	return nil
 }
 

@@ -19,7 +19,7 @@ const (
 	taskDone                      // program finished (exited)
 )
 
-// frame is one level of a task's program stack (repeat/pool/periodic bodies).
+// frame is one level of a task's program stack (repeat/pool/periodic/timed bodies).
 type frame struct {
 	body  []op
 	pc    int
@@ -29,6 +29,8 @@ type frame struct {
 	every int64 // periodic period
 	next  int64 // periodic: next absolute expiry
 	count int   // periodic: iterations left (-1 = forever)
+	timed int   // timed section: its index + 1 (0 = not a timed section)
+	start int64 // timed section: when the task entered it (taskClock)
 }
 
 // task is a task_struct with its sched_entity and its program.
@@ -242,6 +244,7 @@ type sim struct {
 	rdOverloaded bool
 
 	m            repAcc
+	timedNames   []string // timed-section names by index (timed.go)
 	tr           *tracer
 	tracing      bool
 	path         []string

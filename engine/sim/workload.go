@@ -18,6 +18,7 @@ const (
 	opPeriodic
 	opRepeat
 	opPool
+	opTimed
 )
 
 // op is one compiled step: names resolved to indices so the interpreter
@@ -26,7 +27,7 @@ type op struct {
 	kind   opKind
 	dur    int64
 	jitter float64
-	id     int // barrier/channel/pool index
+	id     int // barrier/channel/pool/timed-section index
 	spin   int64
 	sync   bool
 	wake   int
@@ -45,12 +46,14 @@ const (
 
 // compiler resolves names to indices in first-seen order (deterministic).
 type compiler struct {
-	barriers map[string]int
-	chans    map[string]int
-	pools    map[string]int
-	chanCap  []int
-	poolTot  []int
-	nBar     int
+	barriers   map[string]int
+	chans      map[string]int
+	pools      map[string]int
+	timed      map[string]int
+	timedNames []string // timed-section names by index
+	chanCap    []int
+	poolTot    []int
+	nBar       int
 }
 
 // compileProgram turns steps into ops; barrier names are per group.
@@ -107,6 +110,9 @@ func (cp *compiler) compileStep(group int, st scenario.Step) (op, error) {
 		o.body, err = cp.compileProgram(group, st.Do)
 	case st.Repeat > 0:
 		o = op{kind: opRepeat, count: st.Repeat}
+		o.body, err = cp.compileProgram(group, st.Do)
+	case st.Timed != "":
+		o = op{kind: opTimed, id: cp.timedID(st.Timed)}
 		o.body, err = cp.compileProgram(group, st.Do)
 	default:
 		return o, fmt.Errorf("empty step")
@@ -188,6 +194,8 @@ func (s *sim) advance(c *cpuState, p *task) {
 				s.countOp(p)
 				p.stack = append(p.stack, frame{body: o.body, pool: o.id})
 			}
+		case opTimed:
+			s.enterTimed(c, p, o)
 		case opPeriodic:
 			cnt := o.count
 			if cnt == 0 {
@@ -225,6 +233,8 @@ func (s *sim) frameLoop(c *cpuState, p *task, f *frame) bool {
 		f.left--
 		f.pc = 0
 		return false
+	case f.timed > 0:
+		s.leaveTimed(c, f)
 	}
 	p.stack = p.stack[:len(p.stack)-1]
 	return false
