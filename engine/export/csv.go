@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 
 	"schedplay/engine/sim"
@@ -53,25 +54,27 @@ var summaryRows = []string{"mean", "stddev", "min", "max", "n"}
 // then a blank line and a summary block (mean, sample stddev, min, max and
 // n of each column over the repetitions). The first column is "row": the
 // repetition index (0, 1, …) or the statistic's name. The seed column has
-// no meaningful statistics and is left empty in the summary.
+// no meaningful statistics and is left empty in the summary. The
+// workload's timed sections follow the fixed columns (csv_timed.go).
 //
 // The output is deterministic: columns in a fixed order, numbers in Go's
 // shortest round-trip form.
 func ResultsCSV(w io.Writer, r *sim.Result) error {
 	cw := csv.NewWriter(w)
-	head := make([]string, 0, len(repColumns)+1)
+	columns := append(slices.Clip(repColumns), timedColumns(r)...)
+	head := make([]string, 0, len(columns)+1)
 	head = append(head, "row")
-	for _, c := range repColumns {
+	for _, c := range columns {
 		head = append(head, c.name)
 	}
 	if err := cw.Write(head); err != nil {
 		return err
 	}
-	cols := make([][]float64, len(repColumns))
+	cols := make([][]float64, len(columns))
 	for i := range r.Reps {
 		rep := &r.Reps[i]
 		row := []string{strconv.Itoa(i)}
-		for j, c := range repColumns {
+		for j, c := range columns {
 			v := c.get(rep)
 			cols[j] = append(cols[j], v)
 			if j == 0 {
@@ -104,8 +107,10 @@ func ResultsCSV(w io.Writer, r *sim.Result) error {
 	return cw.Error()
 }
 
-// stat computes one summary statistic of vals (sample stddev, n−1).
+// stat computes one summary statistic of vals (sample stddev, n−1);
+// empty cells (NaN) are left out.
 func stat(vals []float64, name string) float64 {
+	vals = slices.DeleteFunc(slices.Clone(vals), math.IsNaN)
 	n := len(vals)
 	if name == "n" {
 		return float64(n)

@@ -135,3 +135,53 @@ func TestJSONCanonical(t *testing.T) {
 		t.Errorf("round trip: %v %+v", err, back.Reps)
 	}
 }
+
+// Timed sections add two columns each after the fixed ones, sorted by
+// name; a repetition without executions has an empty mean, left out of
+// the statistics. A result without timed sections has no such columns.
+func TestResultsCSVTimed(t *testing.T) {
+	var plain bytes.Buffer
+	if err := ResultsCSV(&plain, sampleResult()); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(plain.String(), "timed_") {
+		t.Errorf("timed columns without timed sections: %s", readCSV(t, plain.String())[0])
+	}
+	r := sampleResult()
+	r.Reps[0].Timed = []sim.TimedSection{{Name: "b", Count: 4, MeanNs: 2000}, {Name: "wake loop", Count: 10, MeanNs: 16000.5}}
+	r.Reps[1].Timed = []sim.TimedSection{{Name: "b", Count: 2, MeanNs: 3000}, {Name: "wake loop", Count: 0}}
+	var b bytes.Buffer
+	if err := ResultsCSV(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	recs := readCSV(t, b.String())
+	head := recs[0]
+	wantTail := []string{"timed_mean_ns:b", "timed_count:b", "timed_mean_ns:wake loop", "timed_count:wake loop"}
+	if got := head[len(head)-4:]; strings.Join(got, "|") != strings.Join(wantTail, "|") {
+		t.Fatalf("header ends %q, want %q", got, wantTail)
+	}
+	cell := func(row, col string) string {
+		for _, rec := range recs {
+			if rec[0] == row {
+				for i, h := range head {
+					if h == col {
+						return rec[i]
+					}
+				}
+			}
+		}
+		t.Fatalf("no cell %s/%s", row, col)
+		return ""
+	}
+	for _, c := range []struct{ row, col, want string }{
+		{"0", "timed_mean_ns:wake loop", "16000.5"}, {"1", "timed_mean_ns:wake loop", ""},
+		{"1", "timed_count:wake loop", "0"}, {"mean", "timed_mean_ns:wake loop", "16000.5"},
+		{"n", "timed_mean_ns:wake loop", "1"}, {"n", "timed_count:wake loop", "2"},
+		{"mean", "timed_mean_ns:b", "2500"}, {"mean", "timed_count:wake loop", "5"},
+		{"mean", "throughput", "12"},
+	} {
+		if got := cell(c.row, c.col); got != c.want {
+			t.Errorf("row %s col %s = %q, want %q", c.row, c.col, got, c.want)
+		}
+	}
+}

@@ -211,7 +211,7 @@ func (c *conv) task(g *scenario.Group) (*Object, error) {
 	if g.Process {
 		c.note("group %q: process (separate address spaces) is not expressible: rt-app runs every task as a thread of one process", g.Name)
 	}
-	loop, body := 1, g.Program
+	loop, body := 1, inlineTimed(g.Program)
 	if len(body) == 1 && body[0].Repeat > 0 && body[0].Pool == "" {
 		loop, body = body[0].Repeat, body[0].Do
 	}

@@ -285,3 +285,31 @@ func TestPinEach(t *testing.T) {
 		t.Errorf("waker not a plain thread object: %s", got)
 	}
 }
+
+// TestTimedSectionExportsItsBody: a timed section does not change what a
+// task does, so the export of a workload with timed sections (nested, in a
+// loop, in a periodic step, around the whole program) is byte for byte the
+// export of the same workload without them, and adds no note.
+func TestTimedSectionExportsItsBody(t *testing.T) {
+	timed := `{"groups":[{"name":"waker","count":1,"program":[{"timed":"all","do":[{"repeat":10,"do":[{"sleep":"1ms"},
+		{"timed":"wake loop","do":[{"repeat":8,"do":[{"send":"futex","wake":1}]}]},
+		{"repeat":8,"do":[{"recv":"done"}]}]}]}]},
+		{"name":"waiter","count":8,"cpus":"0-7","pin":"each","program":[{"repeat":10,"do":[{"recv":"futex"},{"timed":"reply","do":[{"send":"done"},{"compute":"5us"}]}]}]},
+		{"name":"cyc","count":1,"program":[{"periodic":{"every":"1ms","count":5,"do":[{"timed":"work","do":[{"compute":"20us"}]}]}}]}]}`
+	plain := `{"groups":[{"name":"waker","count":1,"program":[{"repeat":10,"do":[{"sleep":"1ms"},
+		{"repeat":8,"do":[{"send":"futex","wake":1}]},
+		{"repeat":8,"do":[{"recv":"done"}]}]}]},
+		{"name":"waiter","count":8,"cpus":"0-7","pin":"each","program":[{"repeat":10,"do":[{"recv":"futex"},{"send":"done"},{"compute":"5us"}]}]},
+		{"name":"cyc","count":1,"program":[{"periodic":{"every":"1ms","count":5,"do":[{"compute":"20us"}]}}]}]}`
+	got, gotNotes := convertWorkload(t, timed)
+	want, wantNotes := convertWorkload(t, plain)
+	if got != want {
+		t.Errorf("timed sections changed the export:\n%s\nwant\n%s", got, want)
+	}
+	if strings.Join(gotNotes, "|") != strings.Join(wantNotes, "|") || len(gotNotes) != 0 {
+		t.Errorf("notes %q, want %q", gotNotes, wantNotes)
+	}
+	if !strings.Contains(compact(t, got), `"loop":8,"sem_post0":"futex"`) {
+		t.Errorf("the wake loop is missing from the export: %s", got)
+	}
+}
