@@ -94,7 +94,12 @@ func (a *App) renderFigures() {
 		if sm.LatencyP50.N > 0 && (sm.LatencyP99.Mean > 0 || sm.LatencyMax.Mean > 0) {
 			fig("lat", "wake-up latency p50 / p99", FormatNs(sm.LatencyP50.Mean)+" / "+FormatNs(sm.LatencyP99.Mean), "p99.9 "+FormatNs(sm.LatencyP999.Mean)+", max "+FormatNs(sm.LatencyMax.Mean))
 		}
-		if sm.OpTime.Mean > 0 {
+		for i, t := range sm.Timed {
+			// A workload's own clock (perf bench futex's timed wake loop).
+			fig("timed-"+strconv.Itoa(i), t.Name, FormatNs(t.Time.Mean)+pm(t.Time, FormatNs), fmt.Sprintf("timed section: mean duration, %s executions per repetition", FormatMeanSD(t.Count.Mean, t.Count.Stddev, n)))
+		}
+		if sm.OpTime.Mean > 0 && len(sm.Timed) == 0 {
+			// elapsed/ops; a workload with timed sections is measured by them.
 			fig("optime", "time per op", FormatNs(sm.OpTime.Mean)+pm(sm.OpTime, FormatNs), "")
 		}
 		if provisional {

@@ -113,11 +113,16 @@ func writeSummary(w io.Writer, r *scenario.Resolved, res *sim.Result) {
 	if s.GFLOPS.Mean > 0 {
 		tp, unit = s.GFLOPS, "GFLOP/s"
 	}
-	if tp.Max > 0 || (s.OpTime.Max == 0 && s.LatencyP50.Max == 0) {
+	switch {
+	case tp.Max > 0 || (s.OpTime.Max == 0 && s.LatencyP50.Max == 0 && len(s.Timed) == 0):
 		row("Throughput", fmt.Sprintf("%s %s (min %s, max %s)", pm(tp), unit, num(tp.Min), num(tp.Max)))
-	} else {
-		// A workload that computes nothing (perf bench futex: block and
-		// wake) is measured by its wake-up latency and op time below.
+	case len(s.Timed) > 0:
+		// A workload that computes nothing and times its own sections
+		// (perf bench futex: the wake loop) is measured by them.
+		row("Throughput", "none (the workload computes nothing; see its timed sections)")
+	default:
+		// A workload that computes nothing (perf bench sched pipe: block
+		// and wake) is measured by its wake-up latency and op time below.
 		row("Throughput", "none (the workload computes nothing; see wake-up latency and op time)")
 	}
 	done := s.Completed // s.Completion covers these repetitions only
@@ -139,12 +144,31 @@ func writeSummary(w io.Writer, r *scenario.Resolved, res *sim.Result) {
 		row("Wake-up latency", fmt.Sprintf("p50 %s us, p99 %s us, p99.9 %s us, max %s us",
 			pmScaled(s.LatencyP50, 1e-3), pmScaled(s.LatencyP99, 1e-3), pmScaled(s.LatencyP999, 1e-3), pmScaled(s.LatencyMax, 1e-3)))
 	}
-	if s.OpTime.Mean > 0 {
+	for _, t := range s.Timed {
+		row("Timed "+t.Name, timedText(t))
+	}
+	// Op time is elapsed/ops: the benchmark's own figure for a loop such
+	// as sched pipe's, but not when the workload times its own sections
+	// (the futex benchmarks time the wake loop, not the pauses between).
+	if s.OpTime.Mean > 0 && len(s.Timed) == 0 {
 		row("Op time", pmScaled(s.OpTime, 1e-3)+" us/op")
 	}
 	for _, wn := range res.Warnings {
 		fmt.Fprintf(w, "warning: %s\n", wn)
 	}
+}
+
+// timedText is a timed section's mean duration over the repetitions and
+// its executions per repetition ("16.0 ± 0 us (10 per rep)").
+func timedText(t sim.TimedStat) string {
+	if t.Time.N == 0 {
+		return fmt.Sprintf("not executed after the warm-up (%s per rep)", num(t.Count.Mean))
+	}
+	v := pmScaled(t.Time, 1e-3) + " us"
+	if t.Time.N < t.Count.N {
+		v += fmt.Sprintf(" (%d of %d repetitions)", t.Time.N, t.Count.N)
+	}
+	return v + fmt.Sprintf(" (%s per rep)", num(t.Count.Mean))
 }
 
 // migrationCauses lists the mean migrations per cause, the non-zero ones.

@@ -109,7 +109,7 @@ func metrics() []metric {
 		{"Latency p99", "us", true, func(r *sim.RepMetrics) float64 { return us(r.Latency.P99) }, anyRep(hasLatency), nil},
 		{"Latency p99.9", "us", true, func(r *sim.RepMetrics) float64 { return us(r.Latency.P999) }, anyRep(hasLatency), nil},
 		{"Latency max", "us", true, func(r *sim.RepMetrics) float64 { return us(r.Latency.Max) }, anyRep(hasLatency), nil},
-		{"Op time", "us/op", true, func(r *sim.RepMetrics) float64 { return r.OpTimeNs / 1e3 }, anyRep(func(r *sim.RepMetrics) bool { return r.OpTimeNs > 0 }), nil},
+		{"Op time", "us/op", true, func(r *sim.RepMetrics) float64 { return r.OpTimeNs / 1e3 }, anyRep(func(r *sim.RepMetrics) bool { return r.OpTimeNs > 0 && untimed(r) }), nil},
 	}
 }
 
@@ -133,7 +133,7 @@ func Rows(a, b *sim.Result) []Row {
 		}
 		rows = append(rows, seriesRow(m.name, m.unit, m.lower, collect(a.Reps, m.get), collect(b.Reps, m.get)))
 	}
-	return rows
+	return append(rows, timedRows(a, b)...)
 }
 
 // partialRow is seriesRow over the repetitions that have a value; a side

@@ -67,7 +67,7 @@ type Figure struct {
 
 // Figures are the key figures docs/embed.md lists: throughput (GFLOP/s
 // when the machine has a FLOP rate) as mean ± stddev, mode transitions,
-// migrations and the wake-up latency p99.
+// migrations, the wake-up latency p99 and each timed section's mean.
 func Figures(r *sim.Result) []Figure {
 	s := r.Summary
 	tp, unit := s.Throughput, r.Unit
@@ -81,6 +81,11 @@ func Figures(r *sim.Result) []Figure {
 	}
 	if s.LatencyP99.N > 0 && s.LatencyMax.Max > 0 {
 		figs = append(figs, Figure{"fig-latency", "Wake-up latency p99", stat(s.LatencyP99, 1e-3) + " µs"})
+	}
+	for i, t := range s.Timed {
+		if t.Time.N > 0 {
+			figs = append(figs, Figure{fmt.Sprintf("fig-timed-%d", i), "Timed " + t.Name, stat(t.Time, 1e-3) + " µs"})
+		}
 	}
 	if n := len(r.Reps); n > 0 {
 		figs = append(figs, Figure{"fig-reps", "Repetitions", fmt.Sprint(n)})

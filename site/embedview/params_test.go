@@ -77,6 +77,21 @@ func TestFigures(t *testing.T) {
 	if got["fig-throughput"] != "1942 ± 61 GFLOP/s" || got["fig-latency"] != "12.50 ± 0.80 µs" {
 		t.Errorf("GFLOP/s and latency figures: %v", got)
 	}
+	// A timed section (perf bench futex's wake loop) is a key figure; one
+	// never executed after the warm-up is not.
+	r.Summary.Timed = []sim.TimedStat{{Name: "idle", Count: sim.Stat{N: 3}}, {Name: "wake loop", Time: sim.Stat{Mean: 16000, Stddev: 500, N: 3}, Count: sim.Stat{Mean: 10, N: 3}}}
+	figs = Figures(r)
+	got = map[string]string{}
+	labels := map[string]string{}
+	for _, f := range figs {
+		got[f.ID], labels[f.ID] = f.Value, f.Label
+	}
+	if got["fig-timed-1"] != "16.00 ± 0.50 µs" || labels["fig-timed-1"] != "Timed wake loop" {
+		t.Errorf("timed figure %q %q", labels["fig-timed-1"], got["fig-timed-1"])
+	}
+	if _, ok := got["fig-timed-0"]; ok || figs[len(figs)-1].ID != "fig-reps" {
+		t.Errorf("figures %v", figs)
+	}
 }
 
 // The embed's own replies must never be treated as requests (an unframed
