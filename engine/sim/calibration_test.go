@@ -22,6 +22,15 @@ import (
 // given overrides ("path=value") and returns the summary.
 func seedSummary(t testing.TB, name, policy string, sets ...string) sim.Summary {
 	t.Helper()
+	_, res := seedRun(t, name, policy, sets...)
+	return res.Summary
+}
+
+// seedRun runs the seed scenario preset name under policy ("" = its own)
+// with the given overrides ("path=value") and returns the resolved
+// scenario with the result.
+func seedRun(t testing.TB, name, policy string, sets ...string) (*scenario.Resolved, *sim.Result) {
+	t.Helper()
 	ps, err := presets.Load()
 	if err != nil {
 		t.Fatal(err)
@@ -57,7 +66,7 @@ func seedSummary(t testing.TB, name, policy string, sets ...string) sim.Summary 
 	if err != nil {
 		t.Fatalf("%s under %s: %v", name, policy, err)
 	}
-	return res.Summary
+	return r, res
 }
 
 // within reports whether got is within frac of want.

@@ -39,6 +39,11 @@ func TestSeedScenariosRun(t *testing.T) {
 					if s.Throughput.Mean <= 0 && s.OpTime.Mean <= 0 && s.LatencyP50.Mean <= 0 {
 						t.Errorf("no throughput, op time or latency: %+v", s)
 					}
+					for _, tm := range s.Timed {
+						if tm.Time.N == 0 || tm.Time.Mean <= 0 {
+							t.Errorf("timed section %q measured nothing: %+v", tm.Name, tm)
+						}
+					}
 				})
 			}
 		}
