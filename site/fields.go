@@ -60,7 +60,7 @@ var GroupFields = []Field{
 	{Path: "nice", Label: "nice", Kernel: "", Kind: "int"},
 	{Path: "process", Label: "separate processes", Kernel: "address-space switch cost", Kind: "bool"},
 	{Path: "start", Label: "start", Kernel: "fork delay", Kind: "duration"},
-	{Path: "program", Label: "program", Kernel: "compute / sleep / barrier / send / recv / periodic / repeat", Kind: "json"},
+	{Path: "program", Label: "program", Kernel: "compute / sleep / barrier / send / recv / periodic / repeat / pool / timed", Kind: "json"},
 }
 
 // RunFields are the run controls.
