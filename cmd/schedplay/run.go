@@ -145,7 +145,8 @@ func writeSummary(w io.Writer, r *scenario.Resolved, res *sim.Result) {
 			pmScaled(s.LatencyP50, 1e-3), pmScaled(s.LatencyP99, 1e-3), pmScaled(s.LatencyP999, 1e-3), pmScaled(s.LatencyMax, 1e-3)))
 	}
 	for _, t := range s.Timed {
-		row("Timed "+t.Name, timedText(t))
+		label := "Timed " + t.Name // a long name keeps two spaces before its value
+		fmt.Fprintf(w, "%-*s %s\n", max(18, len(label)+1), label, timedText(t))
 	}
 	// Op time is elapsed/ops: the benchmark's own figure for a loop such
 	// as sched pipe's, but not when the workload times its own sections
