@@ -38,6 +38,7 @@ func FuzzDecode(f *testing.F) {
 		f.Add([]byte(d))
 	}
 	f.Add([]byte(`{"schedplay": 1, "preset": "vera-sgemm-nvpl", "run": {"reps": 2}, "policy": {"preset": "v6-on", "hz": 1000}}`))
+	f.Add([]byte(`{"schedplay": 1, "preset": "vera-futex", "workload": {"groups": [{"name": "w", "count": 1, "program": [{"timed": "a\u0000", "do": [{"timed": "", "do": []}, {"do": [{"send": "x"}]}]}]}]}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, err := Decode(data)
 		if err != nil {
