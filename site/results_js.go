@@ -73,6 +73,8 @@ func (a *App) renderFigures() {
 		case latencyOnly:
 			// cyclictest-like workloads: the latency is the result.
 			fig("throughput", "wake-up latency p99", FormatNs(sm.LatencyP99.Mean)+pm(sm.LatencyP99, FormatNs), "mean ± sample stddev over repetitions")
+		case res.Unit == "ops/s" && len(sm.Timed) > 0:
+			// perf bench futex: the timed sections below are the figures.
 		case res.Unit == "GFLOP/s" || sm.GFLOPS.Mean > 0 && res.Unit == "":
 			fig("throughput", "throughput", FormatThroughput(sm.GFLOPS.Mean, sm.GFLOPS.Stddev, n, "GFLOP/s"), "mean ± sample stddev over repetitions")
 		default:

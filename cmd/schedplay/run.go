@@ -114,12 +114,12 @@ func writeSummary(w io.Writer, r *scenario.Resolved, res *sim.Result) {
 		tp, unit = s.GFLOPS, "GFLOP/s"
 	}
 	switch {
-	case tp.Max > 0 || (s.OpTime.Max == 0 && s.LatencyP50.Max == 0 && len(s.Timed) == 0):
-		row("Throughput", fmt.Sprintf("%s %s (min %s, max %s)", pm(tp), unit, num(tp.Min), num(tp.Max)))
-	case len(s.Timed) > 0:
-		// A workload that computes nothing and times its own sections
-		// (perf bench futex: the wake loop) is measured by them.
+	case len(s.Timed) > 0 && (unit == "ops/s" || tp.Max == 0):
+		// perf bench futex: the timed wake loop is the figure; ops/s over
+		// the whole run would count the pauses between rounds.
 		row("Throughput", "none (the workload computes nothing; see its timed sections)")
+	case tp.Max > 0 || (s.OpTime.Max == 0 && s.LatencyP50.Max == 0):
+		row("Throughput", fmt.Sprintf("%s %s (min %s, max %s)", pm(tp), unit, num(tp.Min), num(tp.Max)))
 	default:
 		// A workload that computes nothing (perf bench sched pipe: block
 		// and wake) is measured by its wake-up latency and op time below.

@@ -45,3 +45,13 @@ func timedNames(results ...*sim.Result) []string {
 // a workload that times its own sections (perf bench futex) is measured
 // by them, and elapsed/ops would mostly be the pauses between them.
 func untimed(r *sim.RepMetrics) bool { return len(r.Timed) == 0 }
+
+// untimedAll reports whether no repetition of res has a timed section.
+func untimedAll(res *sim.Result) bool {
+	for i := range res.Reps {
+		if !untimed(&res.Reps[i]) {
+			return false
+		}
+	}
+	return true
+}

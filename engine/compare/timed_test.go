@@ -69,3 +69,33 @@ func TestTimedRows(t *testing.T) {
 		t.Error("no op time row for a workload without timed sections (sched pipe's usecs/op)")
 	}
 }
+
+// An ops workload (ops/s) that times its own sections has no throughput
+// rows (ops/s over the whole run counts its pauses); without timed sections
+// it keeps them (perf bench sched pipe's ops/sec).
+func TestOpsThroughputRowsYieldToTimedSections(t *testing.T) {
+	throughputRows := func(a, b *sim.Result) int {
+		n := 0
+		for _, r := range Rows(a, b) {
+			if strings.Contains(r.Metric, "throughput") || strings.Contains(r.Metric, "per-run average") {
+				n++
+			}
+		}
+		return n
+	}
+	timed := timedResult(16, 18)
+	timed.Unit = "ops/s"
+	if n := throughputRows(timed, timed); n != 0 {
+		t.Errorf("%d throughput rows for a timed ops workload; want none", n)
+	}
+	plain := timedResult(16)
+	plain.Unit = "ops/s"
+	plain.Reps[0].Timed = nil
+	if n := throughputRows(plain, plain); n != 4 {
+		t.Errorf("%d throughput rows for an untimed ops workload; want 4", n)
+	}
+	timed.Unit = "work/s"
+	if n := throughputRows(timed, timed); n != 4 {
+		t.Errorf("%d throughput rows for a timed work/s workload; want 4", n)
+	}
+}

@@ -3,6 +3,8 @@ package sim
 import (
 	"math"
 	"slices"
+
+	"schedplay/engine/scenario"
 )
 
 // seriesBuckets is the number of throughput samples over run.duration.
@@ -194,6 +196,17 @@ func leadingZeros(x uint64) int {
 	return n
 }
 
+// throughputUnit names Result.Unit for a resolved scenario.
+func throughputUnit(r *scenario.Resolved) string {
+	switch {
+	case r.Workload.Metric == "ops":
+		return "ops/s"
+	case r.Workload.Metric == "sgemm" && r.Machine.GflopsPerCore > 0:
+		return "GFLOP/s"
+	}
+	return "work/s"
+}
+
 // repMetrics turns the accumulators into RepMetrics.
 func (s *sim) repMetrics(stop int64) RepMetrics {
 	m := &s.m
@@ -210,11 +223,19 @@ func (s *sim) repMetrics(stop int64) RepMetrics {
 	if eff <= 0 {
 		eff = 1
 	}
-	if gpc > 0 {
+	switch {
+	case s.r.Workload.Metric == "ops":
+		// perf bench's ops/sec: the operations of group 0 per second (the
+		// little work an ops workload computes is not floating point).
+		rm.Throughput = 0
+		if window > 0 {
+			rm.Throughput = float64(m.ops) * 1e9 / float64(window)
+		}
+	case gpc > 0:
 		rm.GFLOPS = rm.Throughput * gpc * eff
-	}
-	if s.r.Workload.Metric == "sgemm" && gpc > 0 {
-		rm.Throughput = rm.GFLOPS
+		if s.r.Workload.Metric == "sgemm" {
+			rm.Throughput = rm.GFLOPS
+		}
 	}
 	rm.ModeTransitions = m.transitions
 	rm.PEAlternations = m.alternations

@@ -6,7 +6,9 @@ package sim
 type Result struct {
 	Scenario string `json:"scenario,omitempty"` // scenario name
 	// Unit names the throughput unit: "GFLOP/s" for SGEMM-like workloads,
-	// else "work/s" (reference-ns of work per second, i.e. busy-thread equivalents).
+	// "ops/s" for metric "ops" (group 0's operations per second, perf
+	// bench's ops/sec), else "work/s" (reference-ns of work per second,
+	// i.e. busy-thread equivalents).
 	Unit    string       `json:"unit"`
 	Reps    []RepMetrics `json:"reps"`
 	Summary Summary      `json:"summary"`

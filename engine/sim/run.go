@@ -25,10 +25,8 @@ func Run(ctx context.Context, r *scenario.Resolved, opt Options) (*Result, error
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Scenario: rr.Name, Unit: "work/s"}
-	if rr.Workload.Metric == "sgemm" && rr.Machine.GflopsPerCore > 0 {
-		res.Unit = "GFLOP/s"
-	}
+	res := &Result{Scenario: rr.Name}
+	res.Unit = throughputUnit(&rr)
 	reps := max(rr.Run.Reps, 1)
 	for rep := 0; rep < reps; rep++ {
 		s, err := newSim(&rr, t, opt, rr.Run.Seed+uint64(rep), rep == 0 && opt.Timeline)

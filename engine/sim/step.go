@@ -85,10 +85,8 @@ func (x *Stepper) Result() *Result {
 	if !s.stopped {
 		s.stop(s.now)
 	}
-	res := &Result{Scenario: s.r.Name, Unit: "work/s"}
-	if s.r.Workload.Metric == "sgemm" && s.r.Machine.GflopsPerCore > 0 {
-		res.Unit = "GFLOP/s"
-	}
+	res := &Result{Scenario: s.r.Name}
+	res.Unit = throughputUnit(s.r)
 	res.Reps = []RepMetrics{s.repMetrics(s.stopAt)}
 	res.Summary = summarize(res.Reps)
 	res.Timeline = s.timeline()
