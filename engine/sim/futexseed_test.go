@@ -31,14 +31,49 @@ func seedVariant(t *testing.T, name, variant string) (*scenario.Resolved, *sim.R
 	return nil, nil
 }
 
+// timedCost walks a timed section's body and returns the compute it runs
+// (ns, at speed 1) and the try_to_wake_up()s its sends issue.
+func timedCost(steps []scenario.Step) (compute float64, wakes int) {
+	for _, st := range steps {
+		n := 1
+		if st.Repeat > 0 {
+			n = st.Repeat
+		}
+		c, w := timedCost(st.Do)
+		if st.Compute != nil {
+			c += float64(*st.Compute)
+		}
+		if st.Send != "" {
+			w += max(st.Wake, 1)
+		}
+		compute += float64(n) * c
+		wakes += n * w
+	}
+	return compute, wakes
+}
+
+// timedBody finds the body of the timed section named name.
+func timedBody(steps []scenario.Step, name string) []scenario.Step {
+	for _, st := range steps {
+		if st.Timed == name {
+			return st.Do
+		}
+		if b := timedBody(st.Do, name); b != nil {
+			return b
+		}
+	}
+	return nil
+}
+
 // TestSeedVeraFutex: the vera-futex variants report perf bench futex's
 // own figures, the timed wake loop (not elapsed/ops, which the 1 ms
 // pauses between rounds dominate): wake one is 8 sequential futex_wake(1)
-// per round and wake all one futex_wake(8), each 8 try_to_wake_up()s of
-// latency.wakeup on the waker; wake-parallel's 4 wakers each time one
-// futex_wake(2), a quarter of the batch, so the average waker time is
-// below wake all's. Per-wake cost and tolerance (half a wake-up) come
-// from the machine preset.
+// per round and wake all one futex_wake(8); each call costs the waker its
+// own work (the preset's compute step) and then its try_to_wake_up()s of
+// latency.wakeup each, so wake one takes longer than wake all;
+// wake-parallel's 4 wakers each time one futex_wake(2), a quarter of the
+// batch, so the average waker time is below wake all's. The costs and the
+// tolerance (half a wake-up) come from the presets.
 func TestSeedVeraFutex(t *testing.T) {
 	const waiters, wakers = 8, 4
 	for _, c := range []struct {
@@ -50,21 +85,31 @@ func TestSeedVeraFutex(t *testing.T) {
 		{"parallel wake (4 wakers)", "per-waker wake", waiters / wakers, 10 * wakers},
 	} {
 		r, res := seedVariant(t, "vera-futex", c.variant)
-		w := float64(r.WithDefaults().Machine.Latency.Wakeup)
+		rr := r.WithDefaults()
+		w := float64(rr.Machine.Latency.Wakeup)
 		if len(res.Summary.Timed) != 1 || res.Summary.Timed[0].Name != c.section {
 			t.Fatalf("%s: timed sections %+v; want %q", c.variant, res.Summary.Timed, c.section)
+		}
+		compute, wakes := timedCost(timedBody(rr.Workload.Groups[0].Program, c.section))
+		if wakes != c.wakes {
+			t.Fatalf("%s: the timed section issues %d wake-ups; want %d", c.variant, wakes, c.wakes)
 		}
 		s := res.Summary.Timed[0]
 		if s.Count.Min != float64(c.runs) || s.Time.N != len(res.Reps) {
 			t.Errorf("%s: %+v; want %d executions in every repetition", c.variant, s, c.runs)
 		}
-		if want := float64(c.wakes) * w; math.Abs(s.Time.Mean-want) > w/2 {
-			t.Errorf("%s: %s %.0f ns; want %d wake-ups × %.0f = %.0f ± %.0f", c.variant, c.section, s.Time.Mean, c.wakes, w, want, w/2)
+		if want := compute + float64(wakes)*w; math.Abs(s.Time.Mean-want) > w/2 {
+			t.Errorf("%s: %s %.0f ns; want %.0f ns of the calls' own work + %d wake-ups × %.0f = %.0f ± %.0f", c.variant, c.section, s.Time.Mean, compute, wakes, w, want, w/2)
 		}
 	}
+	_, one := seedVariant(t, "vera-futex", "wake one")
 	_, all := seedVariant(t, "vera-futex", "wake all")
 	_, par := seedVariant(t, "vera-futex", "parallel wake (4 wakers)")
-	if p, a := par.Summary.Timed[0].Time.Mean, all.Summary.Timed[0].Time.Mean; p >= a {
+	o, a, p := one.Summary.Timed[0].Time.Mean, all.Summary.Timed[0].Time.Mean, par.Summary.Timed[0].Time.Mean
+	if o <= a {
+		t.Errorf("wake one's loop %.0f ns; want it above wake all's %.0f ns (8 calls against 1)", o, a)
+	}
+	if p >= a {
 		t.Errorf("average waker time %.0f ns with 4 parallel wakers; want it below wake all's %.0f ns", p, a)
 	}
 }
