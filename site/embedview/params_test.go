@@ -94,6 +94,27 @@ func TestFigures(t *testing.T) {
 	}
 }
 
+// An ops workload that times its own sections (perf bench futex) has its
+// first timed section as the headline figure, not its ops/s over the run.
+func TestFiguresTimedOpsHeadline(t *testing.T) {
+	r := &sim.Result{Unit: "ops/s", Reps: make([]sim.RepMetrics, 3)}
+	r.Summary.Throughput = sim.Stat{Mean: 7859, N: 3}
+	r.Summary.Timed = []sim.TimedStat{{Name: "wake loop", Time: sim.Stat{Mean: 24240, Stddev: 180, N: 3}, Count: sim.Stat{Mean: 10, N: 3}}}
+	figs := Figures(r)
+	if figs[0].ID != "fig-throughput" || figs[0].Label != "Timed wake loop" || figs[0].Value != "24.24 ± 0.18 µs" {
+		t.Errorf("headline %+v; want the timed wake loop", figs[0])
+	}
+	for _, f := range figs[1:] {
+		if f.ID == "fig-timed-0" || strings.Contains(f.Value, "ops/s") {
+			t.Errorf("figure %+v repeats the headline or shows ops/s", f)
+		}
+	}
+	r.Summary.Timed = nil
+	if figs := Figures(r); figs[0].Value != "7859 ops/s" {
+		t.Errorf("untimed ops headline %+v; want ops/s", figs[0])
+	}
+}
+
 // The embed's own replies must never be treated as requests (an unframed
 // page would otherwise answer itself forever).
 func TestOwnRepliesAreNotRequests(t *testing.T) {
