@@ -68,7 +68,9 @@ func (a *App) renderFigures() {
 			}
 		}
 		n := sm.Throughput.N
-		latencyOnly := sm.Throughput.Mean == 0 && sm.LatencyP99.Mean > 0
+		// cyclictest-like workloads (alone, or under a load whose throughput
+		// is context): the latency is the result.
+		latencyOnly := sm.LatencyP99.Mean > 0 && (sm.Throughput.Mean == 0 || res.Metric == "latency")
 		timedHeadline := res.Unit == "ops/s" && len(sm.Timed) > 0
 		switch {
 		case latencyOnly:

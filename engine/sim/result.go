@@ -9,7 +9,10 @@ type Result struct {
 	// "ops/s" for metric "ops" (group 0's operations per second, perf
 	// bench's ops/sec), else "work/s" (reference-ns of work per second,
 	// i.e. busy-thread equivalents).
-	Unit    string       `json:"unit"`
+	Unit string `json:"unit"`
+	// Metric is the workload's metric ("sgemm", "requests", "latency",
+	// "ops"; empty when the workload names none): what its headline is.
+	Metric  string       `json:"metric,omitempty"`
 	Reps    []RepMetrics `json:"reps"`
 	Summary Summary      `json:"summary"`
 	// Timeline is repetition 0's timeline (nil when not requested).

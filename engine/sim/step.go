@@ -87,6 +87,7 @@ func (x *Stepper) Result() *Result {
 	}
 	res := &Result{Scenario: s.r.Name}
 	res.Unit = throughputUnit(s.r)
+	res.Metric = s.r.Workload.Metric
 	res.Reps = []RepMetrics{s.repMetrics(s.stopAt)}
 	res.Summary = summarize(res.Reps)
 	res.Timeline = s.timeline()
