@@ -2,6 +2,8 @@ package api
 
 import (
 	"bytes"
+	"fmt"
+	"hash/fnv"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -14,8 +16,17 @@ import (
 // nativeReference is where the native run of TestSimulateSameEverywhere
 // leaves its reply for the js/wasm run of the same test (./build.sh test
 // runs the native tests first, with -count=1, then the wasm ones under node).
-func nativeReference() string {
-	return filepath.Join(os.TempDir(), "schedplay-api-native-simulate.json")
+// The name carries a hash of the package directory, so two checkouts tested
+// at the same time (a fresh clone's CI next to a working tree) do not read
+// each other's reply.
+func nativeReference(t *testing.T) string {
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := fnv.New64a()
+	h.Write([]byte(wd))
+	return filepath.Join(os.TempDir(), fmt.Sprintf("schedplay-api-native-simulate-%016x.json", h.Sum64()))
 }
 
 // TestSimulateSameEverywhere runs testdata/golden-scenario.json through the
@@ -44,7 +55,7 @@ func TestSimulateSameEverywhere(t *testing.T) {
 	if !bytes.Equal(again.Body.Bytes(), got) {
 		t.Fatal("two runs of the same scenario and seed replied differently")
 	}
-	ref := nativeReference()
+	ref := nativeReference(t)
 	if runtime.GOOS != "js" {
 		if err := os.WriteFile(ref, got, 0o644); err != nil {
 			t.Logf("cannot record the native reply for the wasm run: %v", err)
