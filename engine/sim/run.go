@@ -139,7 +139,12 @@ func newSim(r *scenario.Resolved, t *topo.Topology, opt Options, seed uint64, ti
 	if hk != nil && hk.Period > 0 && hk.Run > 0 {
 		s.hk = hk
 		for i := range s.cpus {
-			s.q.push(event{at: s.rng.Int64N(int64(hk.Period)), kind: evHousekeeping, a: int32(i)})
+			// Every CPU draws its phase; a first blip after the end is
+			// never processed, so it is not queued (a short run on a big
+			// machine would otherwise carry one dead event per CPU).
+			if at := s.rng.Int64N(int64(hk.Period)); at <= s.end {
+				s.q.push(event{at: at, kind: evHousekeeping, a: int32(i)})
+			}
 		}
 	}
 	s.q.push(event{at: s.end, kind: evEnd})
