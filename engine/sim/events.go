@@ -19,12 +19,12 @@ const (
 	evWakeIssue                     // a deferred try_to_wake_up() of a wake batch (a = task, b = waker, gen = sync)
 )
 
-// event is one entry of the queue: integer-ns time, insertion sequence
-// (ties fire in insertion order), what to do and on what. gen lets an
-// object invalidate its earlier events without removing them.
+// event is one entry of the queue: integer-ns time, what to do and on
+// what (ties fire in insertion order: the heap entry carries the
+// sequence). gen lets an object invalidate its earlier events without
+// removing them.
 type event struct {
 	at   int64
-	seq  uint64
 	kind evKind
 	a, b int32
 	gen  uint32
@@ -70,7 +70,6 @@ func before(a, b *heapEntry) bool {
 // push adds an event.
 func (q *eventQueue) push(e event) {
 	q.seq++
-	e.seq = q.seq
 	var slot uint32
 	if n := len(q.free); n > 0 {
 		slot = q.free[n-1]
@@ -80,7 +79,7 @@ func (q *eventQueue) push(e event) {
 		slot = uint32(len(q.slots))
 		q.slots = append(q.slots, e)
 	}
-	x := heapEntry{at: e.at, seq: uint32(e.seq), slot: slot}
+	x := heapEntry{at: e.at, seq: uint32(q.seq), slot: slot}
 	q.h = append(q.h, x)
 	h := q.h
 	i := len(h) - 1

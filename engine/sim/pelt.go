@@ -1,10 +1,6 @@
 package sim
 
-import (
-	"math/bits"
-
-	"schedplay/engine/scenario"
-)
+import "math/bits"
 
 // PELT constants (kernel/sched/sched-pelt.h).
 const (
@@ -129,16 +125,6 @@ func (sa *peltAvg) advance(now int64, scale uint64, load, runnable uint64, runni
 	}
 }
 
-// peltScale is the PELT clock rate (of 1024) for a CPU of capacity c:
-// update_rq_clock_pelt() scales by capacity in the modern mode; legacy2018
-// leaves the clock alone and scales the contribution instead.
-func (s *sim) peltScale(c int) (clock, utilUnit uint64) {
-	if s.peltMode == scenario.PELTLegacy2018 {
-		return capScale, uint64(c)
-	}
-	return uint64(c), capScale
-}
-
 // updateTaskLoadAvg is update_load_avg() for a task entity.
 func (s *sim) updateTaskLoadAvg(p *task) {
 	onRQ := p.state == taskRunnable || p.state == taskRunning
@@ -153,18 +139,14 @@ func (s *sim) updateTaskLoadAvg(p *task) {
 		p.avg.updateAt(s.rqClockPelt(&s.cpus[p.cpu]), load, load, p.state == taskRunning, uint64(p.weight))
 		return
 	}
-	clock, unit := uint64(capScale), uint64(capScale)
-	if onRQ {
-		clock, unit = s.peltScale(s.cpus[p.cpu].cap)
-	} else if s.peltMode == scenario.PELTLegacy2018 {
-		unit = uint64(s.cpus[p.cpu].cap)
-	}
+	// legacy2018: the clock runs at wall rate and the contribution is
+	// scaled by the CPU's capacity instead.
 	var load, runnable uint64
 	if onRQ {
 		load, runnable = 1, 1
 	}
 	// The task's sums are also its cfs_rq's share: move the cfs_rq first.
-	p.avg.advance(s.now, clock, load, runnable, p.state == taskRunning, unit, uint64(p.weight))
+	p.avg.advance(s.now, capScale, load, runnable, p.state == taskRunning, uint64(s.cpus[p.cpu].cap), uint64(p.weight))
 }
 
 // updateCfsRqLoadAvg is update_cfs_rq_load_avg() for one CPU.
@@ -173,13 +155,8 @@ func (s *sim) updateCfsRqLoadAvg(c *cpuState) {
 		c.avg.updateAt(s.rqClockPelt(c), uint64(c.loadWeight), uint64(c.nrRunning), c.curr != nil, 1)
 		return
 	}
-	scale, unit := uint64(capScale), uint64(capScale)
-	if c.curr != nil {
-		scale, unit = s.peltScale(c.cap)
-	} else if s.peltMode == scenario.PELTLegacy2018 {
-		unit = uint64(c.cap)
-	}
-	c.avg.advance(s.now, scale, uint64(c.loadWeight), uint64(c.nrRunning), c.curr != nil, unit, 1)
+	// legacy2018: wall-rate clock, contribution scaled by capacity.
+	c.avg.advance(s.now, capScale, uint64(c.loadWeight), uint64(c.nrRunning), c.curr != nil, uint64(c.cap), 1)
 }
 
 // attachEntityLoadAvg is attach_entity_load_avg(): a task's averages join a cfs_rq.
