@@ -116,7 +116,9 @@ func (s *sim) updateBoost(n, skip int) {
 		if c.node == n && c.curr != nil {
 			// The time since the rq's last clock update ran at the old
 			// frequency (every change of rq->curr updates the clock first).
-			s.updateRqClockPelt(c)
+			if s.peltModern() {
+				s.updateRqClockPelt(c)
+			}
 			if c.core != skip {
 				s.syncCPU(c)
 			}

@@ -223,6 +223,7 @@ func (s *sim) repMetrics(stop int64) RepMetrics {
 	if eff <= 0 {
 		eff = 1
 	}
+	seriesScale := 1.0 // the throughput series in the reported unit
 	switch {
 	case s.r.Workload.Metric == "ops":
 		// perf bench's ops/sec: the operations of group 0 per second (the
@@ -235,6 +236,7 @@ func (s *sim) repMetrics(stop int64) RepMetrics {
 		rm.GFLOPS = rm.Throughput * gpc * eff
 		if s.r.Workload.Metric == "sgemm" {
 			rm.Throughput = rm.GFLOPS
+			seriesScale = gpc * eff
 		}
 	}
 	rm.ModeTransitions = m.transitions
@@ -255,13 +257,9 @@ func (s *sim) repMetrics(stop int64) RepMetrics {
 	}
 	rm.Timed = s.timedSections()
 	rm.Series = Series{StepNs: m.seriesStep, Values: make([]float64, 0, len(m.series))}
-	scale := 1.0
-	if s.r.Workload.Metric == "sgemm" && gpc > 0 {
-		scale = gpc * eff
-	}
 	last := int(min((stop+m.seriesStep-1)/m.seriesStep, int64(len(m.series))))
 	for i := 0; i < last; i++ {
-		rm.Series.Values = append(rm.Series.Values, round6(m.series[i]/float64(m.seriesStep)*scale))
+		rm.Series.Values = append(rm.Series.Values, round6(m.series[i]/float64(m.seriesStep)*seriesScale))
 	}
 	rm.Throughput = round6(rm.Throughput)
 	rm.GFLOPS = round6(rm.GFLOPS)

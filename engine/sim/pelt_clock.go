@@ -47,14 +47,13 @@ func (s *sim) updateRqClockPelt(c *cpuState) {
 // updateIdleRqClockPelt is update_idle_rq_clock_pelt() at idle entry: a rq
 // whose util_sum reached the maximum was always running, so the idle time
 // it did not get is lost (kept in lost_idle_time) instead of being
-// reflected as elapsed PELT time; then the clock syncs to clock_task.
+// reflected as elapsed PELT time. The caller then syncs the clock to
+// clock_task (_update_idle_rq_clock_pelt()).
 func (s *sim) updateIdleRqClockPelt(c *cpuState) {
 	k := &c.pelt
 	if c.avg.utilSum >= peltIdleDivider && uint64(s.now) > k.clockPelt {
 		k.lostIdleTime += uint64(s.now) - k.clockPelt
 	}
-	k.clockPelt = uint64(s.now)
-	k.busy = false
 }
 
 // rqClockPelt is rq_clock_pelt() (= cfs_rq_clock_pelt() without bandwidth

@@ -225,14 +225,7 @@ type flatParser struct {
 }
 
 func (p *flatParser) space() {
-	for p.i < len(p.b) {
-		switch p.b[p.i] {
-		case ' ', '\t', '\n', '\r':
-			p.i++
-		default:
-			return
-		}
-	}
+	p.i = skipSpace(p.b, p.i)
 }
 
 func (p *flatParser) eat(c byte) bool {

@@ -35,8 +35,7 @@ func Build(m Machine, p DomainPolicy) (*Topology, error) {
 // one-CPU sibling mask, so its SMT domain degenerates (sd_degenerate()).
 func numberCPUs(t *Topology) {
 	m := t.Machine
-	threads := m.CoreThreads()
-	cpuOf := cpuNumbers(m.Numbering, threads)
+	cpuOf := m.CPUNumbers()
 	n := m.NumCPUs()
 	t.CPUs = make([]CPUInfo, n)
 	t.CoreCPUs = make([][]CPU, t.TotalCores)
