@@ -450,7 +450,7 @@ func (s *sim) schedBalanceFindSrcGroup(env *lbEnv) *topo.Group {
 	}
 	s.calculateImbalance(env)
 	if s.tracing {
-		s.lbMigType, s.lbImbalance, s.lbAvgLoad = env.migType, env.imbalance, env.avgLoad
+		s.lbImbalance = env.imbalance // detach_tasks() decrements env.imbalance
 	}
 	if env.imbalance <= 0 {
 		return nil

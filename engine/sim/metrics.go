@@ -196,15 +196,17 @@ func leadingZeros(x uint64) int {
 	return n
 }
 
-// throughputUnit names Result.Unit for a resolved scenario.
-func throughputUnit(r *scenario.Resolved) string {
+// newResult is a Result's header for a resolved scenario: its name, the
+// throughput unit and the workload's metric.
+func newResult(r *scenario.Resolved) *Result {
+	res := &Result{Scenario: r.Name, Unit: "work/s", Metric: r.Workload.Metric}
 	switch {
 	case r.Workload.Metric == "ops":
-		return "ops/s"
+		res.Unit = "ops/s"
 	case r.Workload.Metric == "sgemm" && r.Machine.GflopsPerCore > 0:
-		return "GFLOP/s"
+		res.Unit = "GFLOP/s"
 	}
-	return "work/s"
+	return res
 }
 
 // repMetrics turns the accumulators into RepMetrics.

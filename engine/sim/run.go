@@ -25,9 +25,7 @@ func Run(ctx context.Context, r *scenario.Resolved, opt Options) (*Result, error
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Scenario: rr.Name}
-	res.Unit = throughputUnit(&rr)
-	res.Metric = rr.Workload.Metric
+	res := newResult(&rr)
 	reps := max(rr.Run.Reps, 1)
 	for rep := 0; rep < reps; rep++ {
 		s, err := newSim(&rr, t, opt, rr.Run.Seed+uint64(rep), rep == 0 && opt.Timeline)

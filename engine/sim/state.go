@@ -258,7 +258,5 @@ type sim struct {
 	// tracing detail (trace_detail.go)
 	scan        scanTrace
 	lbGroups    []lbGroupRec
-	lbMigType   migrationType
-	lbImbalance int64
-	lbAvgLoad   int64
+	lbImbalance int64 // env.imbalance as calculate_imbalance() left it
 }

@@ -85,9 +85,7 @@ func (x *Stepper) Result() *Result {
 	if !s.stopped {
 		s.stop(s.now)
 	}
-	res := &Result{Scenario: s.r.Name}
-	res.Unit = throughputUnit(s.r)
-	res.Metric = s.r.Workload.Metric
+	res := newResult(s.r)
 	res.Reps = []RepMetrics{s.repMetrics(s.stopAt)}
 	res.Summary = summarize(res.Reps)
 	res.Timeline = s.timeline()

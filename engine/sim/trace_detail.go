@@ -119,9 +119,9 @@ func (s *sim) appendLbStats(path []string, env *lbEnv) []string {
 	if more > 0 {
 		path = append(path, fmt.Sprintf("update_sd_lb_stats: … %d more groups", more))
 	}
-	line := fmt.Sprintf("calculate_imbalance: migration_type %s, imbalance %d", migrationTypeNames[s.lbMigType], s.lbImbalance)
-	if s.lbAvgLoad != 0 {
-		line += fmt.Sprintf(" (sds avg_load %d)", s.lbAvgLoad)
+	line := fmt.Sprintf("calculate_imbalance: migration_type %s, imbalance %d", migrationTypeNames[env.migType], s.lbImbalance)
+	if env.avgLoad != 0 {
+		line += fmt.Sprintf(" (sds avg_load %d)", env.avgLoad)
 	}
 	return append(path, line)
 }
