@@ -17,11 +17,11 @@ import (
 // group's parent_cpu, or one of the group's allowed CPUs drawn from a PCG
 // stream of its own (seeded by the repetition's seed, so the other random
 // draws — jitter, housekeeping — are the same as without it).
-func drawParentCPUs(gs []scenario.Group, masks []topo.CPUSet, seed uint64) []int {
+func drawParentCPUs(gs []scenario.Group, groupCPUs [][]topo.CPU, seed uint64) []int {
 	rng := rand.New(rand.NewPCG(seed, seed^0x2545f4914f6cdd1d))
 	out := make([]int, len(gs))
 	for gi := range gs {
-		cpus := masks[gi].CPUs()
+		cpus := groupCPUs[gi]
 		pick := rng.IntN(len(cpus)) // always drawn: groups keep their stream position
 		out[gi] = int(cpus[pick])
 		if gs[gi].ParentCPU != nil {

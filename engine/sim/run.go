@@ -161,7 +161,7 @@ func (s *sim) buildTasks() error {
 	cp := &compiler{barriers: map[string]int{}, chans: map[string]int{}, pools: map[string]int{}, timed: map[string]int{}}
 	s.groupAlive = make([]int, len(w.Groups))
 	s.groupProg = make([][]op, len(w.Groups))
-	masks := make([]topo.CPUSet, len(w.Groups))
+	groupCPUs := make([][]topo.CPU, len(w.Groups)) // each group's allowed CPUs, in order
 	pid := 1
 	for gi, g := range w.Groups {
 		prog, err := cp.compileProgram(gi, g.Program)
@@ -188,8 +188,8 @@ func (s *sim) buildTasks() error {
 		for c := allowed.First(); c.Valid(); c = allowed.Next(c) {
 			maxCap = max(maxCap, s.t.CPUs[c].Capacity)
 		}
-		masks[gi] = allowed
 		mask := allowed.CPUs()
+		groupCPUs[gi] = mask
 		gpid := pid
 		pid++
 		for k := 0; k < g.Count; k++ {
@@ -216,7 +216,7 @@ func (s *sim) buildTasks() error {
 		}
 		s.q.push(event{at: int64(g.Start), kind: evFork, a: int32(gi)})
 	}
-	s.parentCPU = drawParentCPUs(w.Groups, masks, s.seed)
+	s.parentCPU = drawParentCPUs(w.Groups, groupCPUs, s.seed)
 	for i := 0; i < cp.nBar; i++ {
 		s.barrierList = append(s.barrierList, &barrierState{arrived: make([]*task, 0, len(s.tasks))})
 	}

@@ -146,7 +146,7 @@ func (c *conv) note(format string, args ...any) {
 
 // pinned lists the CPUs of g's mask (every CPU when it has none), in order.
 func (c *conv) pinned(g *scenario.Group) ([]int, error) {
-	var cpus []int
+	cpus := []int{}
 	if g.CPUs == "" {
 		for i := 0; i < c.ncpu; i++ {
 			cpus = append(cpus, i)
@@ -192,13 +192,9 @@ func (c *conv) task(g *scenario.Group) (*Object, error) {
 	t := &Object{}
 	t.Set("instance", g.Count)
 	if g.CPUs != "" {
-		set, err := topo.ParseCPUList(g.CPUs, c.ncpu)
+		cpus, err := c.pinned(g)
 		if err != nil {
-			return nil, fmt.Errorf("cpus: %w", err)
-		}
-		cpus := []int{}
-		for _, cpu := range set.CPUs() {
-			cpus = append(cpus, int(cpu))
+			return nil, err
 		}
 		t.Set("cpus", cpus)
 	}
