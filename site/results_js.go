@@ -71,16 +71,14 @@ func (a *App) renderFigures() {
 		// cyclictest-like workloads (alone, or under a load whose throughput
 		// is context): the latency is the result.
 		latencyOnly := sm.LatencyP99.Mean > 0 && (sm.Throughput.Mean == 0 || res.Metric == "latency")
-		timedHeadline := res.Unit == "ops/s" && len(sm.Timed) > 0
+		th, timedHeadline := res.TimedHeadline()
 		switch {
 		case latencyOnly:
-			// cyclictest-like workloads: the latency is the result.
 			fig("throughput", "wake-up latency p99", FormatNs(sm.LatencyP99.Mean)+pm(sm.LatencyP99, FormatNs), "mean ± sample stddev over repetitions")
 		case timedHeadline:
 			// perf bench futex: its first timed section is the figure
 			// (ops/s over the run would count the pauses between rounds).
-			t := sm.Timed[0]
-			fig("throughput", t.Name, FormatNs(t.Time.Mean)+pm(t.Time, FormatNs), timedTitle(t, n))
+			fig("throughput", th.Name, FormatNs(th.Time.Mean)+pm(th.Time, FormatNs), timedTitle(th, n))
 		case res.Unit == "GFLOP/s" || sm.GFLOPS.Mean > 0 && res.Unit == "":
 			fig("throughput", "throughput", FormatThroughput(sm.GFLOPS.Mean, sm.GFLOPS.Stddev, n, "GFLOP/s"), "mean ± sample stddev over repetitions")
 		default:

@@ -113,8 +113,9 @@ func writeSummary(w io.Writer, r *scenario.Resolved, res *sim.Result) {
 	if s.GFLOPS.Mean > 0 {
 		tp, unit = s.GFLOPS, "GFLOP/s"
 	}
+	_, timedHead := res.TimedHeadline()
 	switch {
-	case len(s.Timed) > 0 && (unit == "ops/s" || tp.Max == 0):
+	case timedHead || len(s.Timed) > 0 && tp.Max == 0:
 		// perf bench futex: the timed wake loop is the figure; ops/s over
 		// the whole run would count the pauses between rounds.
 		row("Throughput", "none (the workload computes nothing; see its timed sections)")

@@ -121,7 +121,8 @@ func Rows(a, b *sim.Result) []Row {
 	// An ops workload that times its own sections (perf bench futex) is
 	// measured by them: its ops/s over the whole run, like its op time,
 	// would count the pauses between rounds.
-	if unit != "ops/s" || (untimedAll(a) && untimedAll(b)) {
+	timed := sim.TimedNames(a.Reps, b.Reps)
+	if unit != "ops/s" || len(timed) == 0 {
 		rows = append(rows,
 			seriesRow("Average throughput", unit, false, ta, tb),
 			singleRow("Best throughput", unit, false, maxOf(ta), maxOf(tb)),
@@ -138,7 +139,7 @@ func Rows(a, b *sim.Result) []Row {
 		}
 		rows = append(rows, seriesRow(m.name, m.unit, m.lower, collect(a.Reps, m.get), collect(b.Reps, m.get)))
 	}
-	return append(rows, timedRows(a, b)...)
+	return append(rows, timedRows(a, b, timed)...)
 }
 
 // partialRow is seriesRow over the repetitions that have a value; a side

@@ -2,7 +2,6 @@ package export
 
 import (
 	"math"
-	"slices"
 
 	"schedplay/engine/sim"
 )
@@ -12,14 +11,7 @@ import (
 // "timed_count:NAME" per section, sorted by name. A repetition that did
 // not execute a section has an empty mean (left out of the statistics).
 func timedColumns(r *sim.Result) []repColumn {
-	var names []string
-	for i := range r.Reps {
-		for _, t := range r.Reps[i].Timed {
-			names = append(names, t.Name)
-		}
-	}
-	slices.Sort(names)
-	names = slices.Compact(names)
+	names := sim.TimedNames(r.Reps)
 	cols := make([]repColumn, 0, 2*len(names))
 	for _, name := range names {
 		cols = append(cols,

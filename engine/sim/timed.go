@@ -75,17 +75,10 @@ func (s *sim) timedSections() []TimedSection {
 // (sorted): the mean duration over the repetitions that executed the
 // section, the count over all of them (0 where a repetition has none).
 func summarizeTimed(reps []RepMetrics) []TimedStat {
-	var names []string
-	for i := range reps {
-		for _, t := range reps[i].Timed {
-			names = append(names, t.Name)
-		}
-	}
+	names := TimedNames(reps)
 	if len(names) == 0 {
 		return nil
 	}
-	slices.Sort(names)
-	names = slices.Compact(names)
 	out := make([]TimedStat, 0, len(names))
 	for _, name := range names {
 		var means, counts []float64
@@ -99,6 +92,31 @@ func summarizeTimed(reps []RepMetrics) []TimedStat {
 		out = append(out, TimedStat{Name: name, Time: statOf(means), Count: statOf(counts)})
 	}
 	return out
+}
+
+// TimedHeadline is the timed section that is an ops workload's figure
+// (perf bench futex's wake loop): the first one, when the throughput is in
+// ops/s, which over the whole run would count the pauses between rounds.
+func (r *Result) TimedHeadline() (TimedStat, bool) {
+	if r.Unit != "ops/s" || len(r.Summary.Timed) == 0 {
+		return TimedStat{}, false
+	}
+	return r.Summary.Timed[0], true
+}
+
+// TimedNames are the timed-section names of the repetitions of one or more
+// results, sorted, each once (nil when there is none).
+func TimedNames(reps ...[]RepMetrics) []string {
+	var names []string
+	for _, rs := range reps {
+		for i := range rs {
+			for _, t := range rs[i].Timed {
+				names = append(names, t.Name)
+			}
+		}
+	}
+	slices.Sort(names)
+	return slices.Compact(names)
 }
 
 // TimedSection returns the repetition's figures of the timed section

@@ -78,9 +78,10 @@ func Figures(r *sim.Result) []Figure {
 	// An ops workload that times its own sections (perf bench futex) is
 	// measured by the first of them: its ops/s over the run would count the
 	// pauses between rounds.
-	timedHead := unit == "ops/s" && len(s.Timed) > 0 && s.Timed[0].Time.N > 0
+	t, timedHead := r.TimedHeadline()
+	timedHead = timedHead && t.Time.N > 0
 	if timedHead {
-		head = Figure{"fig-throughput", "Timed " + s.Timed[0].Name, stat(s.Timed[0].Time, 1e-3) + " µs"}
+		head = Figure{"fig-throughput", "Timed " + t.Name, stat(t.Time, 1e-3) + " µs"}
 	}
 	figs := []Figure{
 		head,
