@@ -137,12 +137,12 @@ func (a *App) dispatch(act Action) {
 		}
 		defer func() { a.liveEdit = false }()
 		defer storageSet(storageKey, after)
-		_, cpuErr := a.state.CPUs()
+		cpus, cpuErr := a.state.CPUs()
 		switch act.(type) {
 		case SelectScenario, LoadDoc:
 			a.run() // an explicit choice always shows its result
 		default:
-			if (a.state.Live && a.isSmall()) || (cpuErr != nil && a.state.Catalog != nil) {
+			if (a.state.Live && isSmall(cpus, cpuErr)) || (cpuErr != nil && a.state.Catalog != nil) {
 				a.run() // (a machine too large to run is refused at once, with the reason)
 			} else {
 				// Not re-run: ask the engine to check the edit so problems
@@ -255,27 +255,28 @@ func (a *App) loadCatalog() {
 	a.dispatch(CatalogLoaded{Catalog: c})
 }
 
-// isSmall says whether the scenario is cheap enough to re-run on every edit.
-func (a *App) isSmall() bool {
-	cpus, err := a.state.CPUs()
+// isSmall says whether a scenario whose machine has these CPUs (as
+// State.CPUs gives them) is cheap enough to re-run on every edit.
+func isSmall(cpus []LaneCPU, err error) bool {
 	return err == nil && len(cpus) <= 64
 }
 
 // run starts a simulation of the current scenario; a running one is
 // cancelled by the engine glue (the worker is replaced).
 func (a *App) run() {
-	if _, err := a.state.CPUs(); err != nil && a.state.Catalog != nil {
+	cpus, cpuErr := a.state.CPUs()
+	if cpuErr != nil && a.state.Catalog != nil {
 		a.runSeq++
 		a.dispatch(RunStarted{Seq: a.runSeq})
-		a.dispatch(RunFailed{Seq: a.runSeq, Message: "Not run: " + err.Error(), Path: "machine"})
+		a.dispatch(RunFailed{Seq: a.runSeq, Message: "Not run: " + cpuErr.Error(), Path: "machine"})
 		return
 	}
+	small := isSmall(cpus, cpuErr)
 	a.runSeq++
 	seq := a.runSeq
 	doc := a.state.Doc.Canonical()
-	cpus, _ := a.state.CPUs()
 	t0 := nowMs()
-	if a.liveEdit && a.gotRes && a.isSmall() {
+	if a.liveEdit && a.gotRes && small {
 		// Only an edit of a shown result: a choice, a retry after a
 		// failure or a cancel shows "running" at once.
 		a.holdRenders(t0 + renderHoldMs)
@@ -289,22 +290,24 @@ func (a *App) run() {
 	// without its decision records (progressive refinement); the full run
 	// then brings every repetition and repetition 0's decisions. Small ones
 	// keep the one-request live path.
-	first, reps, provisional := ProvisionalDoc(a.state.Doc, a.state.Catalog)
-	provisional = provisional && !a.isSmall()
+	var first Doc
+	var reps int
+	provisional := false
+	if !small {
+		first, reps, provisional = ProvisionalDoc(a.state.Doc, a.state.Catalog)
+	}
 	body := simulateBody(doc)
 	if provisional {
 		body = simulateBodyQuick(first.Canonical())
 	}
 	// A seed link's quick first run, started by index.mjs while the page
 	// booted, is this request when the first run is provisional.
-	spec := a.specName
-	a.specName = ""
-	pending := js.Undefined()
-	if provisional && spec != "" {
-		pending = takeSpeculative(spec)
-	} else {
-		takeSpeculative("")
+	spec := ""
+	if provisional {
+		spec = a.specName
 	}
+	a.specName = ""
+	pending := takeSpeculative(spec) // undefined (and dropped) unless it matches
 	if pending.IsUndefined() {
 		// Post now, before the URL and storage work of this dispatch.
 		pending = engineStart("POST", "/api/v1/simulate", body)

@@ -287,7 +287,7 @@ func TestKernelLinksResolve(t *testing.T) {
 		heads[strings.ToLower(m[1])] = true
 	}
 	for _, f := range explain.LinkedFuncs() {
-		l := KernelLink(explain.Anchor(f))
+		l := explain.KernelLink(explain.Anchor(f))
 		if !strings.HasPrefix(l, "docs/KERNEL-MAP.md#") || !heads[strings.TrimPrefix(l, "docs/KERNEL-MAP.md#")] {
 			t.Errorf("link %q of %s() has no heading in KERNEL-MAP.md", l, f)
 		}

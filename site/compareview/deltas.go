@@ -8,12 +8,6 @@ import (
 	"schedplay/engine/topo"
 )
 
-// KernelMapURL is where kernel function names link to (explain.KernelMapURL).
-const KernelMapURL = explain.KernelMapURL
-
-// KernelLink is the link of a kernel function's KERNEL-MAP entry.
-func KernelLink(anchor string) string { return explain.KernelLink(anchor) }
-
 // CoreCPUs lists each core's CPUs of a topology (explain.CoreDeltas'
 // argument).
 func CoreCPUs(t *topo.Topology) [][]topo.CPU { return t.CoreCPUs }

@@ -124,7 +124,7 @@ func (v *view) renderDivergence() {
 					b.Text(li, "span", "", seg.Text)
 					continue
 				}
-				a := b.Link(li, "kernel", KernelLink(seg.Anchor), seg.Text)
+				a := b.Link(li, "kernel", explain.KernelLink(seg.Anchor), seg.Text)
 				a.SetAttribute("target", "_blank")
 				a.SetAttribute("rel", "noopener")
 				a.SetAttribute("title", seg.Func+"() in docs/KERNEL-MAP.md")

@@ -159,9 +159,6 @@ func StartIf(wanted func(search string) bool, mount func(Location)) bool {
 	return true
 }
 
-// PageHeader builds the standard view header (brand and tagline) on root
-// and the status line under it, with id statusID, and returns the status
-// element.
 // Status kinds for SetStatus: the notice style and the data-state tests
 // and assistive technology read.
 const (
@@ -173,12 +170,23 @@ const (
 // SetStatus shows text in a PageHeader status line as kind (StatusRunning,
 // StatusFailed or StatusDone).
 func SetStatus(el dom.HTMLElement, kind, text string) {
-	state := map[string]string{StatusRunning: "running", StatusFailed: "failed", StatusDone: "done"}[kind]
+	state := ""
+	switch kind {
+	case StatusRunning:
+		state = "running"
+	case StatusFailed:
+		state = "failed"
+	case StatusDone:
+		state = "done"
+	}
 	el.SetAttribute("class", "cmp-status notice "+kind)
 	el.SetAttribute("data-state", state)
 	el.SetTextContent(text)
 }
 
+// PageHeader builds the standard view header (brand and tagline) on root
+// and the status line under it, with id statusID, and returns the status
+// element.
 func (b *B) PageHeader(root dom.HTMLElement, tagline, statusID string) dom.HTMLElement {
 	head := b.El(root, "header", "top")
 	brand := b.El(head, "div", "brand")
