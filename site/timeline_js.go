@@ -36,8 +36,9 @@ type timelineView struct {
 	bat     viewkit.Batches // rectangles by fill style (one call into the page per fill)
 	tip     dom.HTMLElement
 	funcs   []js.Func
-	dirty   bool
-	key     string // what the cached layout was computed for
+	dirty   bool    // redraw even if drawSig is unchanged (resize, colour scheme)
+	drawn   drawSig // what the canvas shows
+	key     string  // what the cached layout was computed for
 	layout  Layout
 	cpus    []LaneCPU
 	cols    []float64
@@ -109,6 +110,21 @@ func (t *timelineView) scale() TimeScale {
 	return TimeScale{T0: t0, T1: t1, Left: tlGutter, Right: t.w - tlPadR}
 }
 
+// drawSig is everything the canvas's pixels and tooltip depend on: a
+// render that changes none of it (a Tick of the running request, a status
+// line) leaves the canvas as it is.
+type drawSig struct {
+	res            *sim.Result
+	cat            *Catalog
+	allRows        bool
+	w              float64
+	t0, t1         int64
+	scrollY        float64
+	hovering       bool
+	hoverX, hoverY float64
+	dark           bool
+}
+
 // draw renders the canvas: geometry first, then passes grouped by fill
 // style (Perfetto's approach), then the hover line and tooltip.
 func (t *timelineView) draw() {
@@ -159,14 +175,20 @@ func (t *timelineView) draw() {
 		t.ctx.Call("setTransform", dpr, 0, 0, dpr, 0, 0)
 		t.key = key
 	}
-	pal := palette(t.a.dark)
-	ctx := t.ctx
-	ctx.ClearRect(0, 0, t.w, t.h)
 	sc := t.scale()
 	scrollY := 0.0
 	if s.View.AllRows {
 		scrollY = s.View.ScrollY
 	}
+	sig := drawSig{res: res, cat: s.Catalog, allRows: s.View.AllRows, w: w, t0: sc.T0, t1: sc.T1, scrollY: scrollY,
+		hovering: s.View.Hovering, hoverX: s.View.HoverX, hoverY: s.View.HoverY, dark: t.a.dark}
+	if sig == t.drawn && !t.dirty {
+		return
+	}
+	t.drawn, t.dirty = sig, false
+	pal := palette(t.a.dark)
+	ctx := t.ctx
+	ctx.ClearRect(0, 0, t.w, t.h)
 	top := tlAxisH - scrollY // content y → canvas y offset
 	DrawTimeAxis(ctx, sc, tlAxisH, t.w, t.h, pal.muted, pal.grid)
 	// clip to the content area
