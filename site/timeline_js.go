@@ -28,26 +28,25 @@ const (
 // and turns pointer, wheel, touch and key input into Zoom/Hover/ScrollRows
 // actions.
 type timelineView struct {
-	a       *App
-	box     dom.HTMLElement
-	head    dom.HTMLElement
-	canvas  *dom.HTMLCanvasElement
-	ctx     *dom.CanvasRenderingContext2D
-	bat     viewkit.Batches // rectangles by fill style (one call into the page per fill)
-	tip     dom.HTMLElement
-	funcs   []js.Func
-	dirty   bool    // redraw even if drawSig is unchanged (resize, colour scheme)
-	drawn   drawSig // what the canvas shows
-	key     string  // what the cached layout was computed for
-	layout  Layout
-	cpus    []LaneCPU
-	cols    []float64
-	w, h    float64
-	dragX   float64
-	drag    bool
-	pinch   float64
-	runsBuf []PxRun
-	modeBuf []ModeRun
+	a      *App
+	box    dom.HTMLElement
+	head   dom.HTMLElement
+	canvas *dom.HTMLCanvasElement
+	ctx    *dom.CanvasRenderingContext2D
+	bat    viewkit.Batches // rectangles by fill style (one call into the page per fill)
+	tip    dom.HTMLElement
+	funcs  []js.Func
+	dirty  bool    // redraw even if drawSig is unchanged (resize, colour scheme)
+	drawn  drawSig // what the canvas shows
+	key    string  // what the cached layout was computed for
+	layout Layout
+	cpus   []LaneCPU
+	cols   []float64
+	w, h   float64
+	dragX  float64
+	drag   bool
+	pinch  float64
+	lanes  LaneBatcher
 }
 
 func newTimelineView(a *App, b builder, parent dom.Element) *timelineView {
@@ -199,42 +198,14 @@ func (t *timelineView) draw() {
 	i0, i1 := t.layout.VisibleRows(scrollY, scrollY+t.h-tlAxisH)
 	// Mode bands, then CPU rows: rectangles batched by fill style and alpha
 	// (viewkit.Batches), one call into the page per batch.
-	for _, bd := range t.layout.Bands {
-		if bd.Y+bd.H < scrollY || bd.Y > scrollY+t.h {
-			continue
-		}
-		alpha := math.Max(1/float64(len(bd.Cores)), 0.25)
-		for _, core := range bd.Cores {
-			if core >= len(tl.Modes) {
-				continue
-			}
-			t.modeBuf = ModeRuns(tl.Modes[core], sc, t.modeBuf[:0])
-			for _, m := range t.modeBuf {
-				t.bat.Add(modeColor(m.Mode, t.a.dark), alpha, m.X0, top+bd.Y, m.X1-m.X0, bd.H)
-			}
-		}
-	}
+	t.lanes.Bands(&t.bat, t.layout.Bands, tl, sc, top, scrollY, scrollY+t.h, t.a.dark)
 	t.bat.Fill(ctx.Value)
 	agg := t.layout.Aggregated
 	if agg {
 		t.drawAggregated(tl, sc, top, i0, i1, pal.busy)
 	}
-	for ri := i0; ri < i1 && !agg; ri++ {
-		r := t.layout.Rows[ri]
-		t.bat.Add(pal.grid, 0.25, sc.Left, top+r.Y, sc.Right-sc.Left, r.H-1)
-		for _, cpu := range r.CPUs {
-			if cpu >= len(tl.Runs) {
-				continue
-			}
-			t.runsBuf = Coalesce(tl.Runs[cpu], sc, 1, 1, t.runsBuf[:0])
-			for _, pr := range t.runsBuf {
-				style := pal.busy
-				if pr.Task >= 0 {
-					style = TaskColor(pr.Task, t.a.dark)
-				}
-				t.bat.Add(style, 1, pr.X0, top+r.Y, pr.X1-pr.X0, r.H-1)
-			}
-		}
+	if !agg {
+		t.lanes.Rows(&t.bat, t.layout.Rows[i0:i1], tl, sc, top, t.a.dark, pal.busy, pal.grid)
 	}
 	t.bat.Fill(ctx.Value)
 	// labels and node separators

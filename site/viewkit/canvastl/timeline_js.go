@@ -43,8 +43,7 @@ type Timeline struct {
 	dark     bool
 	drag     bool
 	dragX    float64
-	runsBuf  []site.PxRun
-	modeBuf  []site.ModeRun
+	lanes    site.LaneBatcher
 	cols     []float64
 	bat      viewkit.Batches // rectangles by fill style (one call into the page per fill)
 }
@@ -255,38 +254,12 @@ func (t *Timeline) Draw() {
 }
 
 func (t *Timeline) drawBands(sc site.TimeScale) {
-	for _, bd := range t.layout.Bands {
-		alpha := math.Max(1/float64(len(bd.Cores)), 0.25)
-		for _, core := range bd.Cores {
-			if core >= len(t.tl.Modes) {
-				continue
-			}
-			t.modeBuf = site.ModeRuns(t.tl.Modes[core], sc, t.modeBuf[:0])
-			for _, m := range t.modeBuf {
-				t.bat.Add(viewkit.ModeColor(m.Mode, t.dark), alpha, m.X0, tlAxisH+bd.Y, m.X1-m.X0, bd.H)
-			}
-		}
-	}
+	t.lanes.Bands(&t.bat, t.layout.Bands, t.tl, sc, tlAxisH, math.Inf(-1), math.Inf(1), t.dark)
 	t.bat.Fill(t.ctx.Value)
 }
 
 func (t *Timeline) drawRows(sc site.TimeScale, pal viewkit.Palette) {
-	for _, r := range t.layout.Rows {
-		t.bat.Add(pal.Grid, 0.25, sc.Left, tlAxisH+r.Y, sc.Right-sc.Left, r.H-1)
-		for _, cpu := range r.CPUs {
-			if cpu >= len(t.tl.Runs) {
-				continue
-			}
-			t.runsBuf = site.Coalesce(t.tl.Runs[cpu], sc, 1, 1, t.runsBuf[:0])
-			for _, pr := range t.runsBuf {
-				style := pal.Busy
-				if pr.Task >= 0 {
-					style = site.TaskColor(pr.Task, t.dark)
-				}
-				t.bat.Add(style, 1, pr.X0, tlAxisH+r.Y, pr.X1-pr.X0, r.H-1)
-			}
-		}
-	}
+	t.lanes.Rows(&t.bat, t.layout.Rows, t.tl, sc, tlAxisH, t.dark, pal.Busy, pal.Grid)
 	t.bat.Fill(t.ctx.Value)
 }
 
