@@ -10,10 +10,7 @@ import (
 // DecodeResult gives what json.Unmarshal gives, for full and runs-only
 // timelines and for a result without one.
 func TestDecodeResultMatchesUnmarshal(t *testing.T) {
-	doc := `{"schedplay":1,"machine":{"preset":"hikey960"},"policy":{"preset":"misfit"},
-		"workload":{"preset":"sched-messaging"},
-		"run":{"duration":"20ms","until":"duration","seed":2,"reps":2}}`
-	r := resolveJSON(t, doc)
+	r := resolve(t, "hikey960", "misfit", "sched-messaging", `{"duration":"20ms","until":"duration","seed":2,"reps":2}`)
 	for _, opt := range []Options{{Timeline: true}, {Timeline: true, NoDecisions: true}, {}} {
 		res := mustRun(t, r, opt)
 		b, err := json.Marshal(res)

@@ -9,10 +9,7 @@ import (
 
 // A timeline survives its JSON form exactly, and the form is the flat one.
 func TestTimelineJSONRoundTrip(t *testing.T) {
-	doc := `{"schedplay":1,"machine":{"preset":"hikey960"},"policy":{"preset":"misfit"},
-		"workload":{"preset":"sched-messaging"},
-		"run":{"duration":"20ms","until":"duration","seed":2}}`
-	res := mustRun(t, resolveJSON(t, doc), Options{Timeline: true})
+	res := mustRun(t, resolve(t, "hikey960", "misfit", "sched-messaging", `{"duration":"20ms","until":"duration","seed":2}`), Options{Timeline: true})
 	b, err := json.Marshal(res)
 	if err != nil {
 		t.Fatal(err)

@@ -90,10 +90,7 @@ func TestTraceBalanceListsGroupStats(t *testing.T) {
 // first picture) has the same intervals and figures as the full one, with
 // no decision records and no interval pointing at one.
 func TestTimelineWithoutDecisions(t *testing.T) {
-	doc := `{"schedplay":1,"machine":{"preset":"hikey960"},"policy":{"preset":"misfit"},
-		"workload":{"preset":"sched-messaging"},
-		"run":{"duration":"40ms","until":"duration","seed":3}}`
-	r := resolveJSON(t, doc)
+	r := resolve(t, "hikey960", "misfit", "sched-messaging", `{"duration":"40ms","until":"duration","seed":3}`)
 	full := mustRun(t, r, Options{Timeline: true})
 	runs := mustRun(t, r, Options{Timeline: true, NoDecisions: true})
 	if len(full.Timeline.Decisions) == 0 {
