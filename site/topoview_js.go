@@ -83,7 +83,7 @@ func (a *App) renderTopology() {
 func (a *App) topology() (*topo.Topology, error) {
 	s := a.state
 	key := Compact(s.Doc["machine"]) + "\x00" + Compact(s.Doc["policy"])
-	if a.topoKey != key || a.topoVal == nil && a.topoErr == nil {
+	if a.topoKey != key { // the key is never empty: the first call builds
 		a.topoKey = key
 		a.topoVal, a.topoErr = topo.Build(s.Machine(), s.Policy().DomainPolicy)
 	}
