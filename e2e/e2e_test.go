@@ -335,6 +335,7 @@ func TestTooLargeScenarioRefused(t *testing.T) {
 	waitResult(t, ctx)
 	click(t, ctx, "#tab-machine")
 	run(t, ctx, "machine tab", chromedp.WaitVisible("#f-machine-cores_per_node", chromedp.ByQuery))
+	runsBefore := eval[int](t, ctx, `(schedplayPerf.engineRuns || []).length`)
 	setField(t, ctx, "f-machine-cores_per_node", "100000")
 	run(t, ctx, "refusal", chromedp.Poll(`(() => { const e = document.getElementById("run-error"); return e ? e.textContent : false; })()`, nil))
 	msg := text(t, ctx, "#run-error")
@@ -342,13 +343,15 @@ func TestTooLargeScenarioRefused(t *testing.T) {
 		t.Errorf("refusal %q does not say why", msg)
 	}
 	t.Logf("refusal: %q", msg)
-	// Still responsive: a click answers quickly and the machine can be fixed.
+	// The page refused it without asking the engine, and is still
+	// responsive: a click answers and the machine can be fixed.
 	start := time.Now()
 	click(t, ctx, "#tab-policy")
 	run(t, ctx, "tab switch", chromedp.WaitVisible("#preset-policy", chromedp.ByQuery))
-	t.Logf("tab switch with the refused machine: %v (render %.0f ms)", time.Since(start), eval[float64](t, ctx, `schedplayPerf.renderMs`))
-	if d := time.Since(start); d > 2*time.Second {
-		t.Errorf("the page took %v to switch tabs", d)
+	t.Logf("MEASURE tab switch with the refused machine: %v (render %.0f ms)", time.Since(start).Round(time.Millisecond), eval[float64](t, ctx, `schedplayPerf.renderMs`))
+	time.Sleep(300 * time.Millisecond)
+	if n := eval[int](t, ctx, `(schedplayPerf.engineRuns || []).length`); n != runsBefore {
+		t.Errorf("the refused machine was sent to the engine (%d runs, then %d)", runsBefore, n)
 	}
 	shot(t, ctx, "too-large")
 	click(t, ctx, "#tab-machine")
@@ -373,12 +376,13 @@ func TestTooLargeScenarioRefused(t *testing.T) {
 			await new Promise(r => setTimeout(r, 5));
 		}
 	})()`, &ms, awaitPromise))
-	t.Logf("huge document refused %.0f ms after the click: %q", ms, text(t, ctx, "#notice .notice-text"))
-	if ms > 1000 {
-		t.Errorf("refusing a huge document took %.0f ms", ms)
-	}
+	t.Logf("MEASURE huge document refused %.0f ms after the click: %q", ms, text(t, ctx, "#notice .notice-text"))
 	if title := text(t, ctx, "#scenario-title"); strings.HasPrefix(title, "xxx") {
 		t.Error("the huge document was loaded")
+	}
+	// Nothing lost: the user's text is still in the editor.
+	if n := eval[int](t, ctx, `document.getElementById("f-json").value.length`); n < 3<<20 {
+		t.Errorf("the editor holds %d characters after the refusal; the user's text is gone", n)
 	}
 	click(t, ctx, "#tab-run")
 	run(t, ctx, "still usable", chromedp.WaitVisible("#f-run-seed", chromedp.ByQuery))
@@ -392,36 +396,59 @@ func TestVeraTimelinePanning(t *testing.T) {
 	}
 	rows := eval[string](t, ctx, `document.getElementById("timeline").getAttribute("data-rows")`)
 	t.Logf("vera timeline rows: %s", rows)
+	span0 := eval[string](t, ctx, `document.getElementById("timeline").dataset.span`)
 	var res struct {
-		FPS     float64 `json:"fps"`
-		Frames  int     `json:"frames"`
-		DrawAvg float64 `json:"drawAvg"`
-		DrawMax float64 `json:"drawMax"`
+		FPS      float64  `json:"fps"`
+		Frames   int      `json:"frames"`
+		Draws    int      `json:"draws"`
+		DrawAvg  float64  `json:"drawAvg"`
+		DrawMax  float64  `json:"drawMax"`
+		RectsMax int      `json:"rectsMax"`
+		CallsMax int      `json:"callsMax"`
+		Span     string   `json:"span"`
+		T0s      []string `json:"t0s"`
 	}
 	run(t, ctx, "pan", chromedp.Evaluate(`(async () => {
 		const c = document.getElementById("timeline"); const r = c.getBoundingClientRect();
 		const at = {clientX: r.left + r.width / 2, clientY: r.top + 60, bubbles: true, cancelable: true};
 		for (let i = 0; i < 8; i++) c.dispatchEvent(new WheelEvent("wheel", {...at, deltaY: -250}));
 		await new Promise(res => requestAnimationFrame(() => requestAnimationFrame(res)));
-		let frames = 0, sum = 0, max = 0, dir = 1, last = -1;
+		let frames = 0, draws = 0, sum = 0, max = 0, rectsMax = 0, callsMax = 0, dir = 1, last = -1;
+		const t0s = [], span = c.dataset.span;
 		const t0 = performance.now();
 		return await new Promise(res => {
 			function step() {
 				frames++;
 				const d = schedplayPerf.lastDrawMs;
-				if (d !== last) { sum += d; max = Math.max(max, d); last = d; }
-				if (frames % 60 === 0) dir = -dir;
-				c.dispatchEvent(new WheelEvent("wheel", {...at, deltaX: 30 * dir}));
+				if (d !== last) { draws++; sum += d; max = Math.max(max, d); last = d; }
+				rectsMax = Math.max(rectsMax, Number(c.dataset.fillRects));
+				callsMax = Math.max(callsMax, Number(c.dataset.fillCalls));
 				const el = performance.now() - t0;
+				if (el >= 1000 * (t0s.length + 1)) { dir = -dir; t0s.push(c.dataset.t0); } // turn every second
+				c.dispatchEvent(new WheelEvent("wheel", {...at, deltaX: 30 * dir}));
 				if (el < 3000) requestAnimationFrame(step);
-				else res({fps: frames * 1000 / el, frames, drawAvg: sum / frames, drawMax: max});
+				else res({fps: frames * 1000 / el, frames, draws, drawAvg: sum / Math.max(draws, 1), drawMax: max,
+					rectsMax, callsMax, span, t0s: t0s.concat([c.dataset.t0])});
 			}
 			requestAnimationFrame(step);
 		});
 	})()`, &res, awaitPromise))
-	t.Logf("MEASURE Vera timeline panning: %.1f fps over %d frames; draw avg %.2f ms, max %.2f ms", res.FPS, res.Frames, res.DrawAvg, res.DrawMax)
-	if res.FPS < 30 {
-		t.Errorf("panning at %.1f fps", res.FPS)
+	t.Logf("MEASURE Vera timeline panning: %.1f fps over %d frames, %d draws; draw avg %.2f ms, max %.2f ms; at most %d rectangles in %d page calls per draw",
+		res.FPS, res.Frames, res.Draws, res.DrawAvg, res.DrawMax, res.RectsMax, res.CallsMax)
+	// Speed is measured, not asserted (shared machines); what is asserted
+	// is that the wheel zoomed in, that panning moved the view both ways
+	// and redrew it, and that the rectangles went out in batches.
+	if res.Span == span0 {
+		t.Errorf("the wheel did not zoom: span %s", span0)
+	}
+	if len(res.T0s) < 3 || res.T0s[0] == res.T0s[1] || res.T0s[1] == res.T0s[2] {
+		t.Errorf("panning did not move the view: t0 %v", res.T0s)
+	}
+	if res.Draws < 2 {
+		t.Errorf("panning redrew %d times", res.Draws)
+	}
+	if res.CallsMax == 0 || res.CallsMax*4 > res.RectsMax {
+		t.Errorf("%d rectangles in %d page calls: not batched", res.RectsMax, res.CallsMax)
 	}
 	shot(t, ctx, "vera-timeline-zoomed")
 	// One row per CPU: 352 rows, scrolled with the wheel.

@@ -241,6 +241,9 @@ func (t *timelineView) draw() {
 	t.canvas.SetAttribute("data-span", fmt.Sprint(sc.T1-sc.T0))
 	t.canvas.SetAttribute("data-t0", fmt.Sprint(sc.T0))
 	t.canvas.SetAttribute("data-rows", fmt.Sprint(len(t.layout.Rows)))
+	calls, rects := t.bat.TakeCounts()
+	t.canvas.SetAttribute("data-fill-calls", fmt.Sprint(calls))
+	t.canvas.SetAttribute("data-fill-rects", fmt.Sprint(rects))
 	setPerf("lastDrawMs", nowMs()-t0)
 }
 

@@ -64,6 +64,9 @@ func (r *Rects) Fill(ctx js.Value, style string, alpha float64) {
 type Batches struct {
 	by   map[batchKey]*Rects
 	keys []batchKey
+	// calls and rects count the page calls and rectangles filled since
+	// the last TakeCounts.
+	calls, rects int
 }
 
 type batchKey struct {
@@ -91,8 +94,19 @@ func (b *Batches) Add(style string, alpha, x, y, w, h float64) {
 // Fill fills every batch, then empties them (keeping their memory).
 func (b *Batches) Fill(ctx js.Value) {
 	for _, k := range b.keys {
-		b.by[k].Fill(ctx, k.style, k.alpha)
+		r := b.by[k]
+		b.calls++
+		b.rects += r.Len()
+		r.Fill(ctx, k.style, k.alpha)
 	}
 	b.keys = b.keys[:0]
 	ctx.Set("globalAlpha", 1)
+}
+
+// TakeCounts returns how many batches (page calls) and rectangles were
+// filled since the last TakeCounts, and starts counting afresh.
+func (b *Batches) TakeCounts() (calls, rects int) {
+	calls, rects = b.calls, b.rects
+	b.calls, b.rects = 0, 0
+	return calls, rects
 }
