@@ -110,11 +110,10 @@ func writeSummary(w io.Writer, r *scenario.Resolved, res *sim.Result) {
 	fmt.Fprintf(w, "%s\n%d repetition(s), seeds %d-%d, up to %s each\n\n", r.Name, n, r.Run.Seed, r.Run.Seed+uint64(max(n-1, 0)), r.Run.Duration)
 	row := func(name, val string) { fmt.Fprintf(w, "%-18s %s\n", name, val) }
 	tp, unit := s.Throughput, res.Unit
-	if s.GFLOPS.Mean > 0 {
-		tp, unit = s.GFLOPS, "GFLOP/s"
-	}
 	_, timedHead := res.TimedHeadline()
 	switch {
+	case res.Metric == "latency":
+		row("Throughput", "none (a latency workload: see the wake-up latency below)")
 	case timedHead || len(s.Timed) > 0 && tp.Max == 0:
 		// perf bench futex: the timed wake loop is the figure; ops/s over
 		// the whole run would count the pauses between rounds.

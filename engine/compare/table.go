@@ -81,13 +81,9 @@ func anyRep(f func(r *sim.RepMetrics) bool) func([]sim.RepMetrics) bool {
 	}
 }
 
-// throughputOf picks GFLOP/s when the results carry it.
+// throughputOf is the repetitions' throughput in the result's unit
+// (GFLOP/s for an sgemm workload, whose Throughput is its GFLOPS).
 func throughputOf(res *sim.Result) (func(r *sim.RepMetrics) float64, string) {
-	for _, r := range res.Reps {
-		if r.GFLOPS > 0 {
-			return func(r *sim.RepMetrics) float64 { return r.GFLOPS }, "GFLOP/s"
-		}
-	}
 	return func(r *sim.RepMetrics) float64 { return r.Throughput }, res.Unit
 }
 
@@ -122,7 +118,9 @@ func Rows(a, b *sim.Result) []Row {
 	// measured by them: its ops/s over the whole run, like its op time,
 	// would count the pauses between rounds.
 	timed := sim.TimedNames(a.Reps, b.Reps)
-	if unit != "ops/s" || len(timed) == 0 {
+	// A latency workload (cyclictest) is measured by its wake-up latency:
+	// the little work its loop computes per second is not a figure.
+	if (unit != "ops/s" || len(timed) == 0) && a.Metric != "latency" {
 		rows = append(rows,
 			seriesRow("Average throughput", unit, false, ta, tb),
 			singleRow("Best throughput", unit, false, maxOf(ta), maxOf(tb)),

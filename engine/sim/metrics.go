@@ -234,12 +234,12 @@ func (s *sim) repMetrics(stop int64) RepMetrics {
 		if window > 0 {
 			rm.Throughput = float64(m.ops) * 1e9 / float64(window)
 		}
-	case gpc > 0:
+	case s.r.Workload.Metric == "sgemm" && gpc > 0:
+		// Only GEMM work is floating point at the machine's GEMM peak;
+		// other work (sysbench primes, a cyclictest loop) stays work/s.
 		rm.GFLOPS = rm.Throughput * gpc * eff
-		if s.r.Workload.Metric == "sgemm" {
-			rm.Throughput = rm.GFLOPS
-			seriesScale = gpc * eff
-		}
+		rm.Throughput = rm.GFLOPS
+		seriesScale = gpc * eff
 	}
 	rm.ModeTransitions = m.transitions
 	rm.PEAlternations = m.alternations

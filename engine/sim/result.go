@@ -25,7 +25,7 @@ type Result struct {
 type RepMetrics struct {
 	Seed uint64 `json:"seed"`
 	// Throughput is work per second in Result.Unit over the measured window;
-	// GFLOPS is set when the machine has gflops_per_core.
+	// GFLOPS is set for an sgemm workload on a machine with gflops_per_core.
 	Throughput float64 `json:"throughput"`
 	GFLOPS     float64 `json:"gflops,omitempty"`
 	// Completion is when every program finished (ns), or 0 if not all did.

@@ -65,16 +65,19 @@ type Figure struct {
 	ID, Label, Value string
 }
 
-// Figures are the key figures docs/embed.md lists: throughput (GFLOP/s
-// when the machine has a FLOP rate) as mean ± stddev, mode transitions,
+// Figures are the key figures docs/embed.md lists: throughput in the
+// result's unit as mean ± stddev (the wake-up latency p99 first instead
+// for a latency workload), mode transitions,
 // migrations, the wake-up latency p99 and each timed section's mean.
 func Figures(r *sim.Result) []Figure {
 	s := r.Summary
-	tp, unit := s.Throughput, r.Unit
-	if s.GFLOPS.Mean > 0 {
-		tp, unit = s.GFLOPS, "GFLOP/s"
+	head := Figure{"fig-throughput", "Throughput", stat(s.Throughput, 1) + " " + r.Unit}
+	latency := s.LatencyP99.N > 0 && s.LatencyMax.Max > 0
+	latencyHead := latency && r.Metric == "latency"
+	if latencyHead {
+		// cyclictest: the wake-up latency is the result, as on the page.
+		head = Figure{"fig-latency", "Wake-up latency p99", stat(s.LatencyP99, 1e-3) + " µs"}
 	}
-	head := Figure{"fig-throughput", "Throughput", stat(tp, 1) + " " + unit}
 	// An ops workload that times its own sections (perf bench futex) is
 	// measured by the first of them: its ops/s over the run would count the
 	// pauses between rounds.
@@ -88,7 +91,7 @@ func Figures(r *sim.Result) []Figure {
 		{"fig-transitions", "Mode transitions", stat(s.ModeTransitions, 1)},
 		{"fig-migrations", "Migrations", stat(s.Migrations, 1)},
 	}
-	if s.LatencyP99.N > 0 && s.LatencyMax.Max > 0 {
+	if latency && !latencyHead {
 		figs = append(figs, Figure{"fig-latency", "Wake-up latency p99", stat(s.LatencyP99, 1e-3) + " µs"})
 	}
 	for i, t := range s.Timed {

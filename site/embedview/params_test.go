@@ -67,7 +67,8 @@ func TestFigures(t *testing.T) {
 	if _, ok := got["fig-latency"]; ok {
 		t.Error("latency shown for a run without wake-up latency samples")
 	}
-	r.Summary.GFLOPS = sim.Stat{Mean: 1942.1, Stddev: 61.3, N: 3}
+	r.Unit, r.Metric = "GFLOP/s", "sgemm" // an sgemm result's throughput is in GFLOP/s
+	r.Summary.Throughput = sim.Stat{Mean: 1942.1, Stddev: 61.3, N: 3}
 	r.Summary.LatencyP99 = sim.Stat{Mean: 12500, Stddev: 800, N: 3}
 	r.Summary.LatencyMax = sim.Stat{Max: 40000, N: 3}
 	got = map[string]string{}
@@ -91,6 +92,24 @@ func TestFigures(t *testing.T) {
 	}
 	if _, ok := got["fig-timed-0"]; ok || figs[len(figs)-1].ID != "fig-reps" {
 		t.Errorf("figures %v", figs)
+	}
+}
+
+// A latency workload (cyclictest) has its wake-up latency p99 as the
+// headline, not the little work its loop computes per second.
+func TestFiguresLatencyHeadline(t *testing.T) {
+	r := &sim.Result{Unit: "work/s", Metric: "latency", Reps: make([]sim.RepMetrics, 2)}
+	r.Summary.Throughput = sim.Stat{Mean: 0.002, N: 2}
+	r.Summary.LatencyP99 = sim.Stat{Mean: 4000, N: 2}
+	r.Summary.LatencyMax = sim.Stat{Max: 4000, N: 2}
+	figs := Figures(r)
+	if figs[0].Label != "Wake-up latency p99" || figs[0].Value != "4 µs" {
+		t.Errorf("headline %+v; want the wake-up latency p99", figs[0])
+	}
+	for _, f := range figs {
+		if strings.Contains(f.Value, "work/s") {
+			t.Errorf("figure %+v shows the latency loop's work/s", f)
+		}
 	}
 }
 
