@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
 
 	"schedplay/engine/scenario"
 	"schedplay/engine/sim"
@@ -40,25 +39,6 @@ type Spec struct {
 	Values []string
 	// Reps overrides run.reps when > 0.
 	Reps int
-}
-
-// ParseVary splits "path=v1,v2,…". Values may not contain commas (use JSON
-// lists through --set for those).
-func ParseVary(s string) (path string, values []string, err error) {
-	path, list, ok := strings.Cut(s, "=")
-	if !ok || strings.TrimSpace(list) == "" {
-		return "", nil, fmt.Errorf("--vary %q: write path=v1,v2,… (e.g. workload.groups[0].count=22,44,88)", s)
-	}
-	if _, err := scenario.ParseSet(path + "=0"); err != nil {
-		return "", nil, err
-	}
-	for _, v := range strings.Split(list, ",") {
-		values = append(values, strings.TrimSpace(v))
-	}
-	if len(values) > 32 {
-		return "", nil, fmt.Errorf("--vary has %d values; the limit is 32", len(values))
-	}
-	return path, values, nil
 }
 
 // Resolve returns the resolved scenarios of both sides for one vary value
@@ -101,6 +81,9 @@ func Run(ctx context.Context, run Runner, s Spec) (*Table, error) {
 	values := s.Values
 	if s.Vary == "" {
 		values = []string{""}
+	}
+	if err := s.CheckVary(); err != nil {
+		return nil, &scenario.Error{Path: "vary", Msg: err.Error()}
 	}
 	t := &Table{A: s.A.Label, B: s.B.Label, Vary: s.Vary}
 	for _, v := range values {
