@@ -18,18 +18,23 @@ func cmdCompare(e *env, args []string) int {
 	fs.Var(&policies, "policy", "policy preset `NAME` (give two: A then B; default: the pair a seed scenario names)")
 	variant := fs.String("variant", "", "apply the seed scenario's variant `NAME`")
 	fs.Var(&sets, "set", "override `path=value` applied to both sides (repeatable)")
-	reps := fs.Int("reps", 0, "repetitions (overrides run.reps)")
-	seed := fs.Int64("seed", -1, "first seed (overrides run.seed)")
-	vary := fs.String("vary", "", "`path=v1,v2,…`: one table per value")
+	var reps repsFlag
+	var seed seedFlag
+	fs.Var(&reps, "reps", "`N` repetitions, at least 1 (overrides run.reps)")
+	fs.Var(&seed, "seed", "first seed `N`, 0 to 18446744073709551615 (overrides run.seed)")
+	vary := fs.String("vary", "", "`path=v1,v2,…`: one table per value, the values split on top-level commas\n"+
+		"(a JSON list, object or string is one value: policy.asym_packing='[\"SMT\",\"MC\"],[]');\n"+
+		"not a field the two policies set or differ in")
 	jsonOut := fs.Bool("json", false, "print the table as JSON")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return flagExit(err)
 	}
-	if len(pos) != 1 || len(policies) != 0 && len(policies) != 2 {
-		if len(pos) == 1 {
-			fmt.Fprintf(e.stderr, "schedplay compare: give exactly two --policy flags (got %d)\n", len(policies))
-		}
+	if !oneScenario(e, fs, pos) {
+		return exitUsage
+	}
+	if len(policies) != 0 && len(policies) != 2 {
+		fmt.Fprintf(e.stderr, "schedplay compare: give exactly two --policy flags (got %d)\n\n", len(policies))
 		fs.Usage()
 		return exitUsage
 	}
@@ -49,11 +54,15 @@ func cmdCompare(e *env, args []string) int {
 	if err != nil {
 		return reportError(e, "compare", err)
 	}
-	spec := compare.Spec{Scenario: doc, Presets: e.presets, Set: append(vs, runOverrides(sets, *reps, *seed)...),
+	spec := compare.Spec{Scenario: doc, Presets: e.presets, Set: append(vs, runOverrides(sets, reps, seed)...),
 		A: compare.PolicySide(policies[0]), B: compare.PolicySide(policies[1])}
 	if *vary != "" {
 		if spec.Vary, spec.Values, err = compare.ParseVary(*vary); err != nil {
-			fmt.Fprintf(e.stderr, "schedplay compare: %v\n", err)
+			fmt.Fprintf(e.stderr, "schedplay compare: --vary %v\n", err)
+			return exitUsage
+		}
+		if err := spec.CheckVary(); err != nil {
+			fmt.Fprintf(e.stderr, "schedplay compare: --vary %v (to compare policies at other settings, vary a field they share or name other policies with --policy)\n", err)
 			return exitUsage
 		}
 	}

@@ -18,12 +18,14 @@ import (
 
 // cmdRun simulates a scenario and prints its metrics.
 func cmdRun(e *env, args []string) int {
-	fs := newFlagSet(e, "run", "SCENARIO [--set path=value]… [--reps N] [--seed N] [--json] [--timeline] [--trace FILE]")
+	fs := newFlagSet(e, "run", "SCENARIO [--variant NAME] [--set path=value]… [--reps N] [--seed N] [--json] [--timeline] [--trace FILE [--trace-window D]]")
 	var sets setFlags
 	variant := fs.String("variant", "", "apply the seed scenario's variant `NAME` (e.g. \"22 threads\")")
 	fs.Var(&sets, "set", "override `path=value` (repeatable; e.g. policy.hz=1000, workload.groups[0].count=22)")
-	reps := fs.Int("reps", 0, "repetitions (overrides run.reps)")
-	seed := fs.Int64("seed", -1, "first seed (overrides run.seed)")
+	var reps repsFlag
+	var seed seedFlag
+	fs.Var(&reps, "reps", "`N` repetitions, at least 1 (overrides run.reps)")
+	fs.Var(&seed, "seed", "first seed `N`, 0 to 18446744073709551615 (overrides run.seed)")
 	jsonOut := fs.Bool("json", false, "print the result as JSON (the same bytes as POST /api/v1/simulate)")
 	timeline := fs.Bool("timeline", false, "with --json: include repetition 0's timeline and decisions")
 	trace := fs.String("trace", "", "write a Perfetto trace of repetition 0 to `FILE`")
@@ -32,8 +34,7 @@ func cmdRun(e *env, args []string) int {
 	if err != nil {
 		return flagExit(err)
 	}
-	if len(pos) != 1 {
-		fs.Usage()
+	if !oneScenario(e, fs, pos) {
 		return exitUsage
 	}
 	var window units.Duration
@@ -43,7 +44,7 @@ func cmdRun(e *env, args []string) int {
 			return exitUsage
 		}
 	}
-	_, r, code := resolveArg(e, "run", pos[0], *variant, runOverrides(sets, *reps, *seed))
+	_, r, code := resolveArg(e, "run", pos[0], *variant, runOverrides(sets, reps, seed))
 	if code != exitOK {
 		return code
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 
 	"schedplay/engine/scenario"
@@ -159,14 +160,14 @@ func reportError(e *env, verb string, err error) int {
 	return exitInvalid
 }
 
-// runOverrides adds --reps and --seed to the --set list.
-func runOverrides(sets setFlags, reps int, seed int64) []scenario.Override {
+// runOverrides adds --reps and --seed, when given, to the --set list.
+func runOverrides(sets setFlags, reps repsFlag, seed seedFlag) []scenario.Override {
 	out := append([]scenario.Override(nil), sets...)
-	if reps != 0 {
-		out = append(out, scenario.Override{Path: "run.reps", Value: []byte(fmt.Sprint(reps))})
+	if reps.n != 0 {
+		out = append(out, scenario.Override{Path: "run.reps", Value: []byte(strconv.Itoa(reps.n))})
 	}
-	if seed >= 0 {
-		out = append(out, scenario.Override{Path: "run.seed", Value: []byte(fmt.Sprint(seed))})
+	if seed.set {
+		out = append(out, scenario.Override{Path: "run.seed", Value: []byte(strconv.FormatUint(seed.v, 10))})
 	}
 	return out
 }

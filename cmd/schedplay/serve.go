@@ -26,8 +26,7 @@ func cmdServe(e *env, args []string) int {
 	if err != nil {
 		return flagExit(err)
 	}
-	if len(pos) != 0 {
-		fs.Usage()
+	if !wantArgs(e, fs, pos) {
 		return exitUsage
 	}
 	if st, err := os.Stat(*dir); err != nil || !st.IsDir() {

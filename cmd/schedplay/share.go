@@ -9,7 +9,7 @@ import (
 
 // cmdShare prints the share link of a scenario (after validating it).
 func cmdShare(e *env, args []string) int {
-	fs := newFlagSet(e, "share", "SCENARIO [--set path=value]… [--base URL] [--json]")
+	fs := newFlagSet(e, "share", "SCENARIO [--variant NAME] [--set path=value]… [--base URL] [--json]")
 	var sets setFlags
 	variant := fs.String("variant", "", "apply the seed scenario's variant `NAME` (e.g. \"22 threads\")")
 	fs.Var(&sets, "set", "override `path=value` (repeatable)")
@@ -19,8 +19,7 @@ func cmdShare(e *env, args []string) int {
 	if err != nil {
 		return flagExit(err)
 	}
-	if len(pos) != 1 {
-		fs.Usage()
+	if !oneScenario(e, fs, pos) {
 		return exitUsage
 	}
 	doc, _, code := resolveArg(e, "share", pos[0], *variant, sets)

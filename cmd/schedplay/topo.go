@@ -46,9 +46,7 @@ func cmdTopo(e *env, args []string) int {
 		}
 		return exitUsage
 	}
-	if len(pos) != 1 {
-		fmt.Fprintln(e.stderr, "schedplay topo: want exactly one MACHINE")
-		fs.Usage()
+	if !wantArgs(e, fs, pos, "MACHINE") {
 		return exitUsage
 	}
 	if o.groups < 0 {

@@ -150,8 +150,8 @@ func TestTopoErrors(t *testing.T) {
 		{[]string{"topo", "vera", "--policy", write("p2.json", `{"asym_packing": ["L3"]}`)}, exitInvalid, "L3"},
 		{[]string{"topo", "vera", "--cpus", "400"}, exitInvalid, "--cpus"},
 		{[]string{"topo", "x86-smt", "--policy", "itmt"}, exitInvalid, "machine.priorities"},
-		{[]string{"topo"}, exitUsage, "exactly one MACHINE"},
-		{[]string{"topo", "vera", "power7"}, exitUsage, "exactly one MACHINE"},
+		{[]string{"topo"}, exitUsage, "schedplay topo: missing MACHINE"},
+		{[]string{"topo", "vera", "power7"}, exitUsage, `schedplay topo: unexpected argument "power7"`},
 		{[]string{"topo", "vera", "--bogus"}, exitUsage, "bogus"},
 		{[]string{"topo", "missing/file.json"}, exitInvalid, "no such file"},
 	}

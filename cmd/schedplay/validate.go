@@ -10,7 +10,7 @@ import (
 // cmdValidate checks a scenario and prints every error with its path
 // (exit 3 when invalid).
 func cmdValidate(e *env, args []string) int {
-	fs := newFlagSet(e, "validate", "SCENARIO [--set path=value]… [--json]")
+	fs := newFlagSet(e, "validate", "SCENARIO [--variant NAME] [--set path=value]… [--json]")
 	var sets setFlags
 	variant := fs.String("variant", "", "apply the seed scenario's variant `NAME`")
 	fs.Var(&sets, "set", "override `path=value` (repeatable)")
@@ -19,8 +19,7 @@ func cmdValidate(e *env, args []string) int {
 	if err != nil {
 		return flagExit(err)
 	}
-	if len(pos) != 1 {
-		fs.Usage()
+	if !oneScenario(e, fs, pos) {
 		return exitUsage
 	}
 	doc, err := loadScenario(e, pos[0])
