@@ -54,11 +54,12 @@ func main() {
 }
 
 func mainWith(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+	if len(args) == 0 {
 		usage(stderr)
-		if len(args) == 0 {
-			return exitUsage
-		}
+		return exitUsage
+	}
+	if args[0] == "-h" || args[0] == "--help" || args[0] == "-help" || args[0] == "help" && len(args) == 1 {
+		usage(stdout) // asked for: the list goes to stdout
 		return exitOK
 	}
 	ps, err := presets.Load()
@@ -67,14 +68,47 @@ func mainWith(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitFailed
 	}
 	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, presets: ps}
-	for _, v := range verbs() {
-		if v.name == args[0] {
-			return v.run(e, args[1:])
-		}
+	if args[0] == "help" {
+		return cmdHelp(e, args[1:])
+	}
+	if v, ok := lookupVerb(args[0]); ok {
+		return v.run(e, args[1:])
 	}
 	fmt.Fprintf(stderr, "schedplay: unknown verb %q\n\n", args[0])
 	usage(stderr)
 	return exitUsage
+}
+
+func lookupVerb(name string) (verb, bool) {
+	for _, v := range verbs() {
+		if v.name == name {
+			return v, true
+		}
+	}
+	return verb{}, false
+}
+
+// cmdHelp is `schedplay help VERB`: the verb's usage and flags, on stdout
+// (it was asked for), exit 0.
+func cmdHelp(e *env, args []string) int {
+	if len(args) > 1 {
+		fmt.Fprintf(e.stderr, "schedplay help: unexpected argument %q; write schedplay help VERB\n", args[1])
+		return exitUsage
+	}
+	if args[0] == "help" {
+		usage(e.stdout)
+		return exitOK
+	}
+	v, ok := lookupVerb(args[0])
+	if !ok {
+		fmt.Fprintf(e.stderr, "schedplay help: unknown verb %q\n\n", args[0])
+		usage(e.stderr)
+		return exitUsage
+	}
+	// A verb prints its usage on its error stream when given -h.
+	he := *e
+	he.stderr = e.stdout
+	return v.run(&he, []string{"-h"})
 }
 
 func usage(w io.Writer) {
@@ -83,5 +117,5 @@ func usage(w io.Writer) {
 	for _, v := range vs {
 		fmt.Fprintf(w, "  %-9s %s\n", v.name, v.summary)
 	}
-	fmt.Fprintln(w, "\nRun 'schedplay VERB -h' for a verb's flags.")
+	fmt.Fprintln(w, "\nRun 'schedplay help VERB' (or 'schedplay VERB -h') for a verb's flags.")
 }
