@@ -113,22 +113,15 @@ func (s *server) handleCompare(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	spec := compare.Spec{Scenario: doc, Presets: s.ps}
-	if len(req.Policies) == 0 && req.A == nil && req.B == nil && s.ps != nil {
-		if p, ok := s.ps.Get(presets.Scenario, req.preset); ok {
-			req.Policies = p.Compare // the pair the seed scenario is meant to compare
-		}
-	}
-	switch {
-	case len(req.Policies) == 2 && req.A == nil && req.B == nil:
-		spec.A, spec.B = compare.PolicySide(req.Policies[0]), compare.PolicySide(req.Policies[1])
-	case len(req.Policies) == 0 && req.A != nil && req.B != nil:
-		spec.A, spec.B = *req.A, *req.B
-	default:
-		replyError(w, badRequest(&scenario.Error{Path: "policies", Msg: "name two policies ([\"mainline\", \"v6-on\"]) or give \"a\" and \"b\" as {\"label\", \"set\"}"}))
+	if spec.A, spec.B, err = s.sides(req); err != nil {
+		replyError(w, badRequest(err))
 		return
 	}
 	if req.Vary != "" {
-		if spec.Vary, spec.Values, err = compare.ParseVary(req.Vary); err != nil {
+		if spec.Vary, spec.Values, err = compare.ParseVary(req.Vary); err == nil {
+			err = spec.CheckVary()
+		}
+		if err != nil {
 			replyError(w, badRequest(&scenario.Error{Path: "vary", Msg: err.Error()}))
 			return
 		}

@@ -7,10 +7,10 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"reflect"
 	"strconv"
 	"strings"
 
-	"schedplay/engine/compare"
 	"schedplay/engine/scenario"
 	"schedplay/engine/sim"
 )
@@ -31,12 +31,14 @@ type Request struct {
 	// with its decision records, "runs" with the run and mode intervals
 	// only (a quick first picture).
 	Timeline TimelineMode `json:"timeline,omitempty"`
-	// Policies names the two policy presets compare runs ("A", "B"); or A
-	// and B give each side as a label and its overrides.
-	Policies []string      `json:"policies,omitempty"`
-	A        *compare.Side `json:"a,omitempty"`
-	B        *compare.Side `json:"b,omitempty"`
-	// Vary is "path=v1,v2,…" for compare: one row set per value.
+	// Policies names the two policy presets compare runs ("A", "B"); or,
+	// instead, A and B give each side as a SideRequest object (read by
+	// sides, which names the side in its errors).
+	Policies []string        `json:"policies,omitempty"`
+	A        json.RawMessage `json:"a,omitempty"`
+	B        json.RawMessage `json:"b,omitempty"`
+	// Vary is "path=v1,v2,…" for compare: one row set per value, the
+	// values split on top-level commas (a JSON list is one value).
 	Vary string `json:"vary,omitempty"`
 
 	// preset is the seed scenario the request's scenario starts from.
@@ -161,9 +163,26 @@ func (s *server) scenarioOf(raw json.RawMessage) (*scenario.Scenario, error) {
 
 // overrides returns the request's set list plus its reps and seed.
 func (req *Request) overrides() ([]scenario.Override, error) {
+	out, err := overrideList("set", req.Set)
+	if err != nil {
+		return nil, err
+	}
+	if req.Reps != 0 {
+		out = append(out, scenario.Override{Path: "run.reps", Value: json.RawMessage(strconv.Itoa(req.Reps))})
+	}
+	if req.Seed != nil {
+		out = append(out, scenario.Override{Path: "run.seed", Value: json.RawMessage(strconv.FormatUint(*req.Seed, 10))})
+	}
+	return out, nil
+}
+
+// overrideList reads a list of overrides, each a "path=value" string (as
+// --set) or a {"path": …, "value": …} object; field names the list in
+// errors ("set", "b.set").
+func overrideList(field string, raws []json.RawMessage) ([]scenario.Override, error) {
 	var out []scenario.Override
-	for i, raw := range req.Set {
-		path := fmt.Sprintf("set[%d]", i)
+	for i, raw := range raws {
+		path := fmt.Sprintf("%s[%d]", field, i)
 		var str string
 		if json.Unmarshal(raw, &str) == nil {
 			o, err := scenario.ParseSet(str)
@@ -180,12 +199,6 @@ func (req *Request) overrides() ([]scenario.Override, error) {
 			return nil, &scenario.Error{Path: path, Msg: "must be \"path=value\" or {\"path\": …, \"value\": …}"}
 		}
 		out = append(out, o)
-	}
-	if req.Reps != 0 {
-		out = append(out, scenario.Override{Path: "run.reps", Value: json.RawMessage(strconv.Itoa(req.Reps))})
-	}
-	if req.Seed != nil {
-		out = append(out, scenario.Override{Path: "run.seed", Value: json.RawMessage(strconv.FormatUint(*req.Seed, 10))})
 	}
 	return out, nil
 }
@@ -221,7 +234,32 @@ func requestFieldError(err error) error {
 	}
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
-		return &scenario.Error{Path: te.Field, Msg: "must be " + te.Type.String() + ", not a JSON " + te.Value}
+		return &scenario.Error{Path: te.Field, Msg: "must be " + jsonType(te.Type) + ", not a JSON " + te.Value}
 	}
 	return &scenario.Error{Msg: "invalid request: " + msg}
+}
+
+// jsonType names what a Go type reads from JSON, for messages that must
+// not leak Go type names.
+func jsonType(t reflect.Type) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return "a whole number"
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "a whole number ≥ 0"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.Slice, reflect.Array:
+		return "a list"
+	case reflect.Map, reflect.Struct:
+		return "an object"
+	}
+	return "a JSON value"
 }
