@@ -29,6 +29,11 @@ func TestArgumentErrors(t *testing.T) {
 		{"help topo", []string{"help", "topo"}, exitOK, []string{"usage: schedplay topo MACHINE"}, []string{""}},
 		{"help presets", []string{"help", "presets"}, exitOK, []string{"usage: schedplay presets [KIND]"}, []string{""}},
 		{"help help", []string{"help", "help"}, exitOK, []string{"usage: schedplay VERB"}, []string{""}},
+		{"run -h", []string{"run", "-h"}, exitOK, []string{"usage: schedplay run SCENARIO", "-seed N"}, []string{""}},
+		{"compare --help", []string{"compare", "--help"}, exitOK, []string{"usage: schedplay compare SCENARIO"}, []string{""}},
+		{"topo -h", []string{"topo", "-h"}, exitOK, []string{"usage: schedplay topo MACHINE", "-groups"}, []string{""}},
+		{"presets -h", []string{"presets", "-h"}, exitOK, []string{"usage: schedplay presets [KIND]"}, []string{""}},
+		{"flag error usage on stderr", []string{"run", "--bogus"}, exitUsage, nil, []string{"flag provided but not defined: -bogus", "usage: schedplay run"}},
 		{"help unknown verb", []string{"help", "nope"}, exitUsage, nil, []string{`schedplay help: unknown verb "nope"`}},
 		{"help two verbs", []string{"help", "run", "compare"}, exitUsage, nil, []string{`schedplay help: unexpected argument "compare"`}},
 
@@ -65,6 +70,9 @@ func TestArgumentErrors(t *testing.T) {
 			code, out, errOut := run(t, "", tt.args...)
 			if code != tt.code {
 				t.Errorf("exit %d; want %d\nstdout: %s\nstderr: %s", code, tt.code, out, errOut)
+			}
+			if tt.code != exitOK && out != "" {
+				t.Errorf("stdout not empty on a usage error:\n%s", out)
 			}
 			for _, f := range tt.out {
 				if !strings.Contains(out, f) {

@@ -26,7 +26,7 @@ func cmdCompare(e *env, args []string) int {
 		"(a JSON list, object or string is one value: policy.asym_packing='[\"SMT\",\"MC\"],[]');\n"+
 		"not a field the two policies set or differ in")
 	jsonOut := fs.Bool("json", false, "print the table as JSON")
-	pos, err := parseInterspersed(fs, args)
+	pos, err := parseInterspersed(e, fs, args)
 	if err != nil {
 		return flagExit(err)
 	}

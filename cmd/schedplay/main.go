@@ -105,10 +105,7 @@ func cmdHelp(e *env, args []string) int {
 		usage(e.stderr)
 		return exitUsage
 	}
-	// A verb prints its usage on its error stream when given -h.
-	he := *e
-	he.stderr = e.stdout
-	return v.run(&he, []string{"-h"})
+	return v.run(e, []string{"-h"}) // help asked for goes to stdout
 }
 
 func usage(w io.Writer) {

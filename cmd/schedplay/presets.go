@@ -16,7 +16,7 @@ import (
 func cmdPresets(e *env, args []string) int {
 	fs := newFlagSet(e, "presets", "[KIND] [--json]\n\nKIND is one of "+kindList()+" (default: every kind).")
 	asJSON := fs.Bool("json", false, "print the presets (with their bodies) as JSON")
-	pos, err := parseInterspersed(fs, args)
+	pos, err := parseInterspersed(e, fs, args)
 	if err != nil {
 		return flagExit(err)
 	}

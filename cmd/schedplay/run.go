@@ -30,7 +30,7 @@ func cmdRun(e *env, args []string) int {
 	timeline := fs.Bool("timeline", false, "with --json: include repetition 0's timeline and decisions")
 	trace := fs.String("trace", "", "write a Perfetto trace of repetition 0 to `FILE`")
 	traceWindow := fs.String("trace-window", "", "with --trace: keep only the first `DURATION` of the run (e.g. 200ms)")
-	pos, err := parseInterspersed(fs, args)
+	pos, err := parseInterspersed(e, fs, args)
 	if err != nil {
 		return flagExit(err)
 	}

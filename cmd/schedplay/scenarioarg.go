@@ -39,11 +39,20 @@ func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
 
 // parseInterspersed parses flags that may come before or after the
 // positional arguments ("run vera-sgemm-nvpl --reps 3") and returns the
-// positionals.
-func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+// positionals. Help asked for with -h goes to e.stdout; the usage after a
+// flag error goes to e.stderr with the error.
+func parseInterspersed(e *env, fs *flag.FlagSet, args []string) ([]string, error) {
+	usage := fs.Usage
+	fs.Usage = func() {} // printed below, once the stream is known
+	defer func() { fs.Usage = usage }()
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				fs.SetOutput(e.stdout)
+				defer fs.SetOutput(e.stderr)
+			}
+			usage()
 			return nil, err
 		}
 		args = fs.Args()
@@ -60,12 +69,13 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
-// newFlagSet returns a flag set that prints its usage to e.stderr.
+// newFlagSet returns a flag set that prints its usage to its output,
+// e.stderr unless parseInterspersed prints help asked for.
 func newFlagSet(e *env, name, usage string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
 	fs.Usage = func() {
-		fmt.Fprintf(e.stderr, "usage: schedplay %s %s\n\nflags:\n", name, usage)
+		fmt.Fprintf(fs.Output(), "usage: schedplay %s %s\n\nflags:\n", name, usage)
 		fs.PrintDefaults()
 	}
 	return fs

@@ -22,7 +22,7 @@ func cmdServe(e *env, args []string) int {
 	fs := newFlagSet(e, "serve", "[--addr 127.0.0.1:8080] [--dir dist]")
 	addr := fs.String("addr", "127.0.0.1:8080", "listen `address`")
 	dir := fs.String("dir", "dist", "`directory` of the built site (./build.sh build)")
-	pos, err := parseInterspersed(fs, args)
+	pos, err := parseInterspersed(e, fs, args)
 	if err != nil {
 		return flagExit(err)
 	}

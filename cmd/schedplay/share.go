@@ -15,7 +15,7 @@ func cmdShare(e *env, args []string) int {
 	fs.Var(&sets, "set", "override `path=value` (repeatable)")
 	base := fs.String("base", scenario.DefaultBase, "base `URL` of the playground")
 	jsonOut := fs.Bool("json", false, "print {\"url\", \"fragment_bytes\", \"json_bytes\"}")
-	pos, err := parseInterspersed(fs, args)
+	pos, err := parseInterspersed(e, fs, args)
 	if err != nil {
 		return flagExit(err)
 	}

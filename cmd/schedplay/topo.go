@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -26,25 +25,17 @@ type topoOptions struct {
 // cmdTopo prints the sched-domain hierarchy of a machine under a policy, per
 // CPU, in the style of the kernel's sched_domain debug output.
 func cmdTopo(e *env, args []string) int {
-	fs := flag.NewFlagSet("topo", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
+	fs := newFlagSet(e, "topo", "MACHINE [--policy P] [--cpus LIST] [--groups N] [--json]\n\n"+
+		"MACHINE is a machine preset name or a JSON file holding a machine object\n"+
+		"(or {\"machine\": {...}}); P is a policy preset name or a JSON file.")
 	var o topoOptions
 	fs.StringVar(&o.policy, "policy", "mainline", "policy preset name or JSON file")
 	fs.BoolVar(&o.json, "json", false, "print CPUs, domains, groups and shortcuts as JSON")
 	fs.StringVar(&o.cpus, "cpus", "all", "only these CPUs (cpulist, e.g. 0,176 or 0-3)")
 	fs.IntVar(&o.groups, "groups", 12, "print at most this many groups per domain (0 = all)")
-	fs.Usage = func() {
-		fmt.Fprintln(e.stderr, "usage: schedplay topo MACHINE [--policy P] [--cpus LIST] [--groups N] [--json]\n\n"+
-			"MACHINE is a machine preset name or a JSON file holding a machine object\n"+
-			"(or {\"machine\": {...}}); P is a policy preset name or a JSON file.")
-		fs.PrintDefaults()
-	}
-	pos, err := topoParseArgs(fs, args)
+	pos, err := parseInterspersed(e, fs, args)
 	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+		return flagExit(err)
 	}
 	if !wantArgs(e, fs, pos, "MACHINE") {
 		return exitUsage
@@ -86,22 +77,6 @@ func cmdTopo(e *env, args []string) int {
 		printSchedDomainDebug(e.stdout, t, c, o.groups)
 	}
 	return exitOK
-}
-
-// topoParseArgs parses flags that may come before or after the positional
-// arguments (`topo vera --policy v6-on`).
-func topoParseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		if fs.NArg() == 0 {
-			return pos, nil
-		}
-		pos = append(pos, fs.Arg(0))
-		args = fs.Args()[1:]
-	}
 }
 
 // topoSource returns the JSON of a preset of kind k named arg, or else of

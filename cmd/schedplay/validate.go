@@ -15,7 +15,7 @@ func cmdValidate(e *env, args []string) int {
 	variant := fs.String("variant", "", "apply the seed scenario's variant `NAME`")
 	fs.Var(&sets, "set", "override `path=value` (repeatable)")
 	jsonOut := fs.Bool("json", false, "print the result as JSON")
-	pos, err := parseInterspersed(fs, args)
+	pos, err := parseInterspersed(e, fs, args)
 	if err != nil {
 		return flagExit(err)
 	}

@@ -77,7 +77,7 @@ func TestVerbExitCodesAndOutput(t *testing.T) {
 		{"validate future link", "", []string{"validate", future}, exitInvalid, nil, []string{"schedplay validate: schedplay: this scenario uses format version 2", "upgrade schedplay"}},
 		{"validate cut link", "", []string{"validate", future[:len(future)-3]}, exitInvalid, nil, []string{"cut off"}},
 		{"validate no args", "", []string{"validate"}, exitUsage, nil, []string{"usage: schedplay validate"}},
-		{"validate -h", "", []string{"validate", "-h"}, exitOK, nil, []string{"usage: schedplay validate"}},
+		{"validate -h", "", []string{"validate", "-h"}, exitOK, []string{"usage: schedplay validate"}, nil},
 		{"run summary", "", []string{"run", file, "--reps", "2"}, exitOK, []string{"small <test>", "2 repetition(s), seeds 4-5", "Throughput", "Mode transitions", "Migrations", "Context switches"}, nil},
 		{"run invalid", "", []string{"run", bad}, exitInvalid, nil, []string{"machine.threads_per_core"}},
 		{"run unknown flag", "", []string{"run", file, "--bogus"}, exitUsage, nil, []string{"flag provided but not defined: -bogus"}},
