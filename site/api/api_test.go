@@ -43,8 +43,12 @@ func fakeRun(ctx context.Context, r *scenario.Resolved, opt sim.Options) (*sim.R
 		return nil, errors.New("event budget exceeded")
 	}
 	res := &sim.Result{Scenario: r.Name, Unit: "work/s"}
+	count := 0 // an idle workload has no group
+	if len(r.Workload.Groups) > 0 {
+		count = r.Workload.Groups[0].Count
+	}
 	for i := 0; i < r.Run.Reps; i++ {
-		res.Reps = append(res.Reps, sim.RepMetrics{Seed: r.Run.Seed + uint64(i), Throughput: float64(r.Policy.HZ + r.Workload.Groups[0].Count + i)})
+		res.Reps = append(res.Reps, sim.RepMetrics{Seed: r.Run.Seed + uint64(i), Throughput: float64(r.Policy.HZ + count + i)})
 	}
 	if opt.Timeline {
 		res.Timeline = &sim.Timeline{EndNs: 1}

@@ -14,7 +14,8 @@ var endpoints = []string{"simulate", "compare", "validate"}
 func FuzzHandler(f *testing.F) {
 	for _, b := range []string{doc, `{"scenario": "s1", "set": ["policy.hz=300"], "policies": ["slow", "fast"], "vary": "run.seed=1,2"}`,
 		`{"scenario": {"schedplay": 1, "preset": "s1"}, "a": {"label": "x", "set": []}, "b": {"label": "y", "set": [{"path": "run.reps", "value": 1}]}}`,
-		`{"scenario": "http://x/?preset=s1", "reps": 1, "seed": 3, "timeline": true}`, `[]`, `null`, `{"scenario": null}`} {
+		`{"scenario": "http://x/?preset=s1", "reps": 1, "seed": 3, "timeline": true}`, `[]`, `null`, `{"scenario": null}`,
+		`{"scenario": "s1", "a": {"set": ["policy.hz=300"]}, "b": {"label": "y"}, "vary": "policy.asym_packing=[\"SMT\"],[],{\"a\": \"],\"}"}`} {
 		for ep := range endpoints {
 			f.Add(uint8(ep), b)
 		}
