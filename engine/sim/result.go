@@ -173,7 +173,12 @@ type Timeline struct {
 type TaskInfo struct {
 	Name  string `json:"name"`
 	Group int    `json:"group"`
-	PID   int    `json:"pid"`
+	// PID is the task's own id (the kernel's task->pid, a thread id:
+	// unique per task); TGID is its thread group's id (task->tgid): the
+	// PID of its group's first task for a group of threads, its own PID
+	// for a task that is a process. 0 in timelines written before TGID.
+	PID  int `json:"pid"`
+	TGID int `json:"tgid,omitempty"`
 }
 
 // Interval is one stretch of a task running on a CPU.

@@ -88,7 +88,7 @@ func newSim(r *scenario.Resolved, t *topo.Topology, opt Options, seed uint64, ti
 		c := &s.cpus[i]
 		*c = cpuState{id: i, core: info.Core, thread: info.Thread, node: info.Node,
 			cap: info.Capacity, speed: info.Speed, prio: info.Priority,
-			avgIdle: 2 * s.migCost, nohzIdle: true, inIdle: true, lastPid: -1}
+			avgIdle: 2 * s.migCost, nohzIdle: true, inIdle: true, lastTgid: -1}
 		c.sd = make([]sdState, len(t.Domains[i]))
 		c.rq = make([]*task, 0, 4)
 		for j, d := range t.Domains[i] {
@@ -190,10 +190,12 @@ func (s *sim) buildTasks() error {
 		}
 		mask := allowed.CPUs()
 		groupCPUs[gi] = mask
-		gpid := pid
-		pid++
+		// copy_process(): every task gets a pid of its own; a thread
+		// (CLONE_THREAD) keeps its group's tgid, the pid of the group's
+		// first task, a process is its own thread group.
+		tgid := pid
 		for k := 0; k < g.Count; k++ {
-			p := &task{id: len(s.tasks), group: gi, pid: gpid, name: fmt.Sprintf("%s/%d", g.Name, k),
+			p := &task{id: len(s.tasks), group: gi, pid: pid, tgid: tgid, name: fmt.Sprintf("%s/%d", g.Name, k),
 				weight: niceWeight(g.Nice), allowed: allowed, nrAllowed: nrAllowed, maxAllowedCap: maxCap,
 				process: g.Process, recentUsedCPU: -1, lastWakee: -1, decision: -1, onRunCPU: -1}
 			if g.Pin == scenario.PinEach {
@@ -203,10 +205,10 @@ func (s *sim) buildTasks() error {
 				p.allowed.Set(cpu)
 				p.nrAllowed, p.maxAllowedCap = 1, s.t.CPUs[cpu].Capacity
 			}
-			if g.Process && k > 0 {
-				p.pid = pid
-				pid++
+			if g.Process {
+				p.tgid = p.pid
 			}
+			pid++
 			p.slice = s.baseSlice
 			p.stack = make([]frame, 1, 4)
 			p.stack[0] = frame{body: prog, pool: -1}
@@ -256,7 +258,7 @@ func (s *sim) timeline() *Timeline {
 	s.tr.tl.NoDecisions = s.opt.NoDecisions
 	s.tr.tl.Tasks = make([]TaskInfo, len(s.tasks))
 	for i, p := range s.tasks {
-		s.tr.tl.Tasks[i] = TaskInfo{Name: p.name, Group: p.group, PID: p.pid}
+		s.tr.tl.Tasks[i] = TaskInfo{Name: p.name, Group: p.group, PID: p.pid, TGID: p.tgid}
 	}
 	return &s.tr.tl
 }

@@ -129,10 +129,10 @@ func (s *sim) setCurr(c *cpuState, p *task) {
 	c.lastUpd = s.now
 	// context switch cost (thread switch, plus an mm switch between processes)
 	cost := int64(s.r.Machine.Latency.ContextSwitch)
-	if p.process && c.lastPid != p.pid {
+	if p.process && c.lastTgid != p.tgid {
 		cost += int64(s.r.Machine.Latency.ProcessSwitch)
 	}
-	c.lastPid = p.pid
+	c.lastTgid = p.tgid
 	c.stallUntil = max(c.stallUntil, s.now+cost)
 	s.m.ctxSwitch(s)
 	s.notePEStart(c)

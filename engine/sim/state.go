@@ -35,13 +35,14 @@ type frame struct {
 
 // task is a task_struct with its sched_entity and its program.
 type task struct {
-	id, group, pid int
-	name           string
-	weight         int64
-	allowed        topo.CPUSet
-	nrAllowed      int
-	maxAllowedCap  int
-	process        bool
+	id, group     int
+	pid, tgid     int // task->pid (unique per task) and task->tgid (its thread group)
+	name          string
+	weight        int64
+	allowed       topo.CPUSet
+	nrAllowed     int
+	maxAllowedCap int
+	process       bool
 
 	state   taskState
 	cpu     int // task_cpu(): current or last CPU
@@ -121,7 +122,7 @@ type cpuState struct {
 	idleStamp    int64
 	avgIdle      int64
 	nextBalance  int64 // jiffies
-	lastPid      int
+	lastTgid     int   // tgid of the last task run: an mm switch when it changes
 	lastTaskTime int64
 
 	sd []sdState // per domain of the chain (bottom-up)
