@@ -342,7 +342,7 @@ func (s *sim) activeLoadBalanceCPUStop(src, dst, why int) {
 	s.updateCurr(sc)
 	s.updateTaskLoadAvg(p)
 	s.updateCfsRqLoadAvg(sc)
-	s.stopRunning(sc, p)
+	s.stopRunning(sc, p, OutPreempt)
 	sc.curr = nil
 	p.state = taskRunnable
 	sc.rq = append(sc.rq, p)

@@ -65,8 +65,8 @@ func (m *repAcc) work(s *sim, w float64, from int64) {
 	}
 }
 
-// runSpan accounts a task's run interval on a CPU.
-func (m *repAcc) runSpan(s *sim, p *task, cpu int, start, end int64) {
+// runSpan accounts a task's run interval on a CPU (out: how it ended).
+func (m *repAcc) runSpan(s *sim, p *task, cpu int, start, end int64, out SwitchOut) {
 	if end <= start {
 		return
 	}
@@ -76,7 +76,7 @@ func (m *repAcc) runSpan(s *sim, p *task, cpu int, start, end int64) {
 		m.busyNs[cpu] += b - a
 	}
 	if s.tr != nil {
-		s.tr.run(s, cpu, p, start, end)
+		s.tr.run(s, cpu, p, start, end, out)
 	}
 }
 

@@ -187,7 +187,22 @@ type Interval struct {
 	Start    int64 `json:"s"`
 	End      int64 `json:"e"`
 	Decision int   `json:"d"` // index into Timeline.Decisions that placed it, or -1
+	// Out is how the interval ended: the state the task was left in.
+	Out SwitchOut `json:"o,omitempty"`
 }
+
+// SwitchOut is how a task left its CPU at the end of a run interval: the
+// state __schedule() finds it in, which sched_switch prints as prev_state
+// (include/trace/events/sched.h).
+type SwitchOut uint8
+
+// How run intervals end.
+const (
+	OutSleep   SwitchOut = iota // blocked: dequeued with DEQUEUE_SLEEP ("S")
+	OutPreempt                  // preempted or pushed by the stopper, still runnable ("R")
+	OutExit                     // exited: do_exit() → do_task_dead() ("X" or "Z")
+	OutRunning                  // still running where the timeline ends
+)
 
 // Mode is a core's SMT mode.
 type Mode uint8

@@ -238,7 +238,7 @@ func (s *sim) finish(stop int64) {
 		c := &s.cpus[i]
 		if c.curr != nil {
 			s.syncCPU(c)
-			s.m.runSpan(s, c.curr, i, c.curr.runStart, stop)
+			s.m.runSpan(s, c.curr, i, c.curr.runStart, stop, OutRunning)
 			c.curr.runStart = stop
 		}
 	}

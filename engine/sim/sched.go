@@ -35,7 +35,11 @@ func (s *sim) dequeueCurr(c *cpuState, p *task, exiting bool) {
 	c.utilEstSum = max(c.utilEstSum-p.utilEst, 0) // util_est_dequeue() before util_est_update()
 	s.utilEstUpdate(p)
 	s.updateEntityLag(c, p)
-	s.stopRunning(c, p)
+	out := OutSleep
+	if exiting {
+		out = OutExit
+	}
+	s.stopRunning(c, p, out)
 	c.curr = nil
 	c.nrRunning--
 	c.loadWeight -= p.weight
@@ -53,9 +57,9 @@ func (s *sim) blockTask(c *cpuState, p *task) {
 	s.schedule(c)
 }
 
-// stopRunning closes the task's run interval on c.
-func (s *sim) stopRunning(c *cpuState, p *task) {
-	s.m.runSpan(s, p, c.id, p.runStart, s.now)
+// stopRunning closes the task's run interval on c, out saying why.
+func (s *sim) stopRunning(c *cpuState, p *task, out SwitchOut) {
+	s.m.runSpan(s, p, c.id, p.runStart, s.now, out)
 	p.lastRan = s.now
 	c.lastTaskTime = s.now
 	s.notePEStop(c)
@@ -82,7 +86,7 @@ func (s *sim) schedule(c *cpuState) {
 	if prev != nil { // put_prev_task_fair(): back into the queue
 		s.updateTaskLoadAvg(prev)
 		s.updateCfsRqLoadAvg(c)
-		s.stopRunning(c, prev)
+		s.stopRunning(c, prev, OutPreempt)
 		c.curr = nil
 		prev.state = taskRunnable
 		c.rq = append(c.rq, prev)

@@ -145,7 +145,7 @@ func (x *Stepper) SoFar() *Timeline {
 		runs := s.tr.tl.Runs[i]
 		tl.Runs[i] = runs[:len(runs):len(runs)]
 		if c := &s.cpus[i]; c.curr != nil && c.curr.runStart < s.now {
-			tl.Runs[i] = append(tl.Runs[i], Interval{Task: c.curr.id, Start: c.curr.runStart, End: s.now, Decision: c.curr.decision})
+			tl.Runs[i] = append(tl.Runs[i], Interval{Task: c.curr.id, Start: c.curr.runStart, End: s.now, Decision: c.curr.decision, Out: OutRunning})
 		}
 	}
 	for k := range s.cores {

@@ -13,7 +13,10 @@ import (
 // simulation took to run.
 //
 //	"runs":  [[task, start_ns, end_ns, decision, task, start_ns, …], …]  one array per CPU
+//	"outs":  [[out, out, …], …]  one array per CPU, one SwitchOut per run (how it ended)
 //	"modes": [[mode, start_ns, end_ns, mode, start_ns, …], …]           one array per core
+//
+// "outs" came after the first timelines: one without it reads as OutSleep.
 //
 // Everything else is as the struct tags say.
 
@@ -32,6 +35,10 @@ func (tl *Timeline) appendJSON(b []byte) ([]byte, error) {
 	b = append(b, `,"runs":`...)
 	b = appendRows(b, tl.Runs, func(b []byte, iv Interval) []byte {
 		return appendInts(b, int64(iv.Task), iv.Start, iv.End, int64(iv.Decision))
+	})
+	b = append(b, `,"outs":`...)
+	b = appendRows(b, tl.Runs, func(b []byte, iv Interval) []byte {
+		return strconv.AppendUint(b, uint64(iv.Out), 10)
 	})
 	b = append(b, `,"modes":`...)
 	b = appendRows(b, tl.Modes, func(b []byte, iv ModeInterval) []byte {
@@ -92,12 +99,14 @@ func (tl *Timeline) UnmarshalJSON(b []byte) error {
 		return nil
 	}
 	*tl = Timeline{}
-	var runs, modes [][]int64
+	var runs, outs, modes [][]int64
 	err := walkObject(b, func(key string, _, val []byte) error {
 		var err error
 		switch key {
 		case "runs":
 			runs, err = parseFlat(val, 4, "runs")
+		case "outs":
+			outs, err = parseFlat(val, 1, "outs")
 		case "modes":
 			modes, err = parseFlat(val, 3, "modes")
 		case "tasks":
@@ -115,7 +124,7 @@ func (tl *Timeline) UnmarshalJSON(b []byte) error {
 				err = fmt.Errorf("timeline: %s: invalid JSON", key)
 			}
 		}
-		if err != nil && key != "runs" && key != "modes" { // parseFlat names its field
+		if err != nil && key != "runs" && key != "outs" && key != "modes" { // parseFlat names its field
 			return fmt.Errorf("timeline: %s: %w", key, err)
 		}
 		return err
@@ -133,6 +142,9 @@ func (tl *Timeline) UnmarshalJSON(b []byte) error {
 			}
 			tl.Runs[i] = ivs
 		}
+	}
+	if err := tl.setOuts(outs); err != nil {
+		return err
 	}
 	if modes != nil {
 		tl.Modes = make([][]ModeInterval, len(modes))
@@ -267,4 +279,26 @@ func (p *flatParser) int() (int64, bool) {
 		v = -v
 	}
 	return v, true
+}
+
+// setOuts stores the "outs" rows (one per CPU, one per run) in the runs.
+func (tl *Timeline) setOuts(outs [][]int64) error {
+	if outs == nil {
+		return nil
+	}
+	if len(outs) != len(tl.Runs) {
+		return fmt.Errorf("timeline: outs: %d rows for %d CPUs of runs", len(outs), len(tl.Runs))
+	}
+	for i, row := range outs {
+		if len(row) != len(tl.Runs[i]) {
+			return fmt.Errorf("timeline: outs[%d]: %d values for %d runs", i, len(row), len(tl.Runs[i]))
+		}
+		for k, v := range row {
+			if v < 0 || v > int64(OutRunning) {
+				return fmt.Errorf("timeline: outs[%d]: value %d out of range", i, v)
+			}
+			tl.Runs[i][k].Out = SwitchOut(v)
+		}
+	}
+	return nil
 }

@@ -31,13 +31,13 @@ func (t *tracer) full() bool {
 	return false
 }
 
-// run records a task's run interval on a CPU.
-func (t *tracer) run(s *sim, cpu int, p *task, start, end int64) {
+// run records a task's run interval on a CPU and how it ended.
+func (t *tracer) run(s *sim, cpu int, p *task, start, end int64, out SwitchOut) {
 	if t.full() {
 		return
 	}
 	t.n++
-	t.tl.Runs[cpu] = append(t.tl.Runs[cpu], Interval{Task: p.id, Start: start, End: end, Decision: p.decision})
+	t.tl.Runs[cpu] = append(t.tl.Runs[cpu], Interval{Task: p.id, Start: start, End: end, Decision: p.decision, Out: out})
 	p.decision = -1
 }
 
