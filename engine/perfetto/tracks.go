@@ -21,20 +21,26 @@ func modeEvents(tl *sim.Timeline, opt Options) []Event {
 	if len(tl.Modes) == 0 {
 		return nil
 	}
-	ev := []Event{{Name: "process_name", Ph: "M", PID: modesPID, Args: map[string]any{"name": "SMT core modes"}}}
+	ev := []Event{{Name: "process_name", Ph: "M", PID: modesPID, TID: modesPID, Args: map[string]any{"name": "SMT core modes"}}}
 	for core, ms := range tl.Modes {
-		ev = append(ev, Event{Name: "thread_name", Ph: "M", PID: modesPID, TID: core, Args: map[string]any{"name": coreName(core, opt)}},
-			Event{Name: "thread_sort_index", Ph: "M", PID: modesPID, TID: core, Args: map[string]any{"sort_index": core}})
+		tid := coreTID(core)
+		ev = append(ev, Event{Name: "thread_name", Ph: "M", PID: modesPID, TID: tid, Args: map[string]any{"name": coreName(core, opt)}},
+			Event{Name: "thread_sort_index", Ph: "M", PID: modesPID, TID: tid, Args: map[string]any{"sort_index": core}})
 		for _, m := range ms {
 			name, ok := modeNames[m.Mode]
 			if !ok || m.End <= m.Start {
 				continue
 			}
-			ev = append(ev, Event{Name: name, Ph: "X", Cat: "mode", Ts: us(m.Start), Dur: us(m.End - m.Start), PID: modesPID, TID: core})
+			ev = append(ev, Event{Name: name, Ph: "X", Cat: "mode", Ts: us(m.Start), Dur: us(m.End - m.Start), PID: modesPID, TID: tid})
 		}
 	}
 	return ev
 }
+
+// coreTID is the thread id of a core's mode track: Perfetto keys threads
+// by tid across the JSON events and the ftrace text, so the synthetic
+// tracks keep clear of the tasks' thread ids (and of tid 0, the idle task).
+func coreTID(core int) int { return modesPID + 2 + core }
 
 func coreName(core int, opt Options) string {
 	if core < len(opt.CoreCPUs) {
@@ -51,7 +57,7 @@ func coreName(core int, opt Options) string {
 // bucket) and, when the result has one, the throughput series of rep 0.
 func counterEvents(res *sim.Result, opt Options) []Event {
 	tl := res.Timeline
-	ev := []Event{{Name: "process_name", Ph: "M", PID: countersPID, Args: map[string]any{"name": "schedplay counters"}}}
+	ev := []Event{{Name: "process_name", Ph: "M", PID: countersPID, TID: countersPID, Args: map[string]any{"name": "schedplay counters"}}}
 	end := tl.EndNs
 	for _, runs := range tl.Runs {
 		for _, iv := range runs {
@@ -73,13 +79,13 @@ func counterEvents(res *sim.Result, opt Options) []Event {
 		}
 		for b, v := range busy {
 			pct := float64(v) / float64(step*int64(n)) * 100
-			ev = append(ev, Event{Name: "utilization %", Ph: "C", Ts: us(int64(b) * step), PID: countersPID, Args: map[string]any{"busy": round2(pct)}})
+			ev = append(ev, Event{Name: "utilization %", Ph: "C", Ts: us(int64(b) * step), PID: countersPID, TID: countersPID, Args: map[string]any{"busy": round2(pct)}})
 		}
 	}
 	if len(res.Reps) > 0 && res.Reps[0].Series.StepNs > 0 {
 		s := res.Reps[0].Series
 		for i, v := range s.Values {
-			ev = append(ev, Event{Name: "throughput (" + res.Unit + ")", Ph: "C", Ts: us(int64(i) * s.StepNs), PID: countersPID, Args: map[string]any{"value": v}})
+			ev = append(ev, Event{Name: "throughput (" + res.Unit + ")", Ph: "C", Ts: us(int64(i) * s.StepNs), PID: countersPID, TID: countersPID, Args: map[string]any{"value": v}})
 		}
 	}
 	return ev
