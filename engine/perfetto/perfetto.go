@@ -6,6 +6,13 @@
 // kernel/trace/trace_output.c prints them and Perfetto's systrace line
 // parser reads them), plus JSON "traceEvents": one slice track per core for
 // its SMT mode bands, and counter tracks for utilization and throughput.
+//
+// Each task is a thread as ftrace shows one: its own pid (the thread id)
+// in the events, its thread group's tgid in the "comm-pid (tgid)" task
+// column Perfetto groups threads into processes by, comm "group/N", and
+// a "process_name" event naming each thread group after its group.
+// sched_switch's prev_state is S for a task that blocked, R for one still
+// runnable (preempted, pushed by the stopper), X or Z for one that exited.
 package perfetto
 
 import (
@@ -29,6 +36,8 @@ type Options struct {
 	// Processes[group] is true when the group's tasks are separate
 	// processes; otherwise a group is one process (its threads share the
 	// tgid of the group's first task), which Perfetto shows as one process.
+	// Only timelines from before TaskInfo.TGID need it: the simulator
+	// records each task's tgid.
 	Processes []bool
 	// Until, when > 0, keeps only the first Until ns of the timeline (long
 	// runs of chatty workloads make traces of hundreds of MB).
@@ -54,7 +63,10 @@ type Event struct {
 	Args map[string]any `json:"args,omitempty"`
 }
 
-// Synthetic process ids of the JSON tracks (far above task pids).
+// Synthetic process ids of the JSON tracks (far above task pids, which
+// stay below the 16384-task limit); the core mode tracks' thread ids
+// follow them (coreTID). Every JSON event names its thread: one without a
+// tid is read as tid 0, which would put the idle task in that process.
 const (
 	modesPID    = 1 << 20
 	countersPID = modesPID + 1
@@ -85,6 +97,7 @@ func Build(res *sim.Result, opt Options) (*Trace, error) {
 		res = &sim.Result{Unit: res.Unit, Reps: res.Reps, Timeline: tl}
 	}
 	t := &Trace{DisplayTimeUnit: "ns", SystemTraceEvents: systrace(tl, opt.Processes)}
+	t.TraceEvents = append(t.TraceEvents, processEvents(tl, tgids(tl, opt.Processes))...)
 	t.TraceEvents = append(t.TraceEvents, modeEvents(tl, opt)...)
 	t.TraceEvents = append(t.TraceEvents, counterEvents(res, opt)...)
 	if t.TraceEvents == nil {
@@ -100,7 +113,9 @@ func clip(tl *sim.Timeline, until int64) *sim.Timeline {
 	for c, runs := range tl.Runs {
 		for _, iv := range runs {
 			if iv.Start < until {
-				iv.End = min(iv.End, until)
+				if iv.End > until {
+					iv.End, iv.Out = until, sim.OutRunning
+				}
 				out.Runs[c] = append(out.Runs[c], iv)
 			}
 		}
@@ -132,89 +147,77 @@ type line struct {
 	txt string
 }
 
-// Systrace returns the ftrace text of a timeline, every group one process.
+// Systrace returns the ftrace text of a timeline: "comm-pid (tgid)" with
+// the tasks' own pids and their thread groups' tgids (a timeline from
+// before TaskInfo.TGID makes every group one process).
 func Systrace(tl *sim.Timeline) string { return systrace(tl, nil) }
-
-// tgids returns each task's thread-group id: its own pid for a task of a
-// process group, else the pid of its group's first task.
-func tgids(tl *sim.Timeline, processes []bool) []int {
-	leader := map[int]int{}
-	out := make([]int, len(tl.Tasks))
-	for i, ti := range tl.Tasks {
-		if ti.Group >= 0 && ti.Group < len(processes) && processes[ti.Group] {
-			out[i] = ti.PID
-			continue
-		}
-		if _, ok := leader[ti.Group]; !ok {
-			leader[ti.Group] = ti.PID
-		}
-		out[i] = leader[ti.Group]
-	}
-	return out
-}
 
 func systrace(tl *sim.Timeline, processes []bool) string {
 	var ls []line
 	tg := tgids(tl, processes)
-	pidTask := map[int]int{}
-	for i, ti := range tl.Tasks {
-		pidTask[ti.PID] = i
-	}
-	add := func(ts int64, cpu int, comm string, pid int, event, args string) {
-		tgid := "-----"
-		if i, ok := pidTask[pid]; ok && pid != 0 {
-			tgid = fmt.Sprintf("%5d", tg[i])
+	// add appends a line in the context of task i (-1: the idle task).
+	add := func(ts int64, cpu, i int, event, args string) {
+		name, pid, tgid := "<idle>", 0, "-----"
+		if i >= 0 {
+			name, pid = task(tl, i)
+			if i < len(tg) {
+				tgid = fmt.Sprintf("%5d", tg[i])
+			}
 		}
 		ls = append(ls, line{ts, cpu, len(ls), fmt.Sprintf("%16s-%-5d (%s) [%03d] d..2 %5d.%09d: %s: %s",
-			comm, pid, tgid, cpu, ts/1e9, ts%1e9, event, args)})
+			name, pid, tgid, cpu, ts/1e9, ts%1e9, event, args)})
 	}
-	task := func(i int) (string, int) {
-		if i < 0 || i >= len(tl.Tasks) {
-			return fmt.Sprintf("task-%d", i), 100000 + i
+	state := func(i int, out sim.SwitchOut) string {
+		_, pid := task(tl, i)
+		tgid := pid
+		if i < len(tg) {
+			tgid = tg[i]
 		}
-		return comm(tl.Tasks[i].Name), tl.Tasks[i].PID
+		return prevState(out, pid, tgid)
 	}
 	for cpu, runs := range tl.Runs {
 		idle := fmt.Sprintf("swapper/%d", cpu)
-		prevTask, prevEnd := -1, int64(-1)
-		for _, iv := range runs {
-			name, pid := task(iv.Task)
-			switch {
-			case prevTask >= 0 && iv.Start == prevEnd && iv.Task == prevTask:
-				// the same task continues (an interval split for bookkeeping)
-			case prevTask >= 0 && iv.Start == prevEnd:
-				pn, pp := task(prevTask)
-				add(iv.Start, cpu, pn, pp, "sched_switch", switchArgs(pn, pp, "R", name, pid))
-			default:
-				add(iv.Start, cpu, "<idle>", 0, "cpu_idle", fmt.Sprintf("state=4294967295 cpu_id=%d", cpu))
-				add(iv.Start, cpu, "<idle>", 0, "sched_switch", switchArgs(idle, 0, "R", name, pid))
+		prev := -1 // the run interval before, when it ended where iv starts
+		for k, iv := range runs {
+			name, pid := task(tl, iv.Task)
+			if prev >= 0 && runs[prev].End != iv.Start {
+				prev = -1
 			}
-			prevTask, prevEnd = iv.Task, iv.End
+			switch {
+			case prev >= 0 && runs[prev].Task == iv.Task:
+				// the same task continues (woken before it was switched out)
+			case prev >= 0:
+				p := runs[prev]
+				pn, pp := task(tl, p.Task)
+				add(iv.Start, cpu, p.Task, "sched_switch", switchArgs(pn, pp, state(p.Task, p.Out), name, pid))
+			default:
+				add(iv.Start, cpu, -1, "cpu_idle", fmt.Sprintf("state=4294967295 cpu_id=%d", cpu))
+				add(iv.Start, cpu, -1, "sched_switch", switchArgs(idle, 0, "R", name, pid))
+			}
+			prev = k
 			if next := nextStart(runs, iv); next != iv.End {
-				add(iv.End, cpu, name, pid, "sched_switch", switchArgs(name, pid, "S", idle, 0))
-				add(iv.End, cpu, "<idle>", 0, "cpu_idle", fmt.Sprintf("state=1 cpu_id=%d", cpu))
-				prevTask = -1
+				add(iv.End, cpu, iv.Task, "sched_switch", switchArgs(name, pid, state(iv.Task, iv.Out), idle, 0))
+				add(iv.End, cpu, -1, "cpu_idle", fmt.Sprintf("state=1 cpu_id=%d", cpu))
+				prev = -1
 			}
 		}
 	}
 	for _, d := range tl.Decisions {
-		name, pid := task(d.Task)
+		name, pid := task(tl, d.Task)
 		from := max(d.From, 0)
 		// The waker is whatever runs on the waking CPU at that instant.
-		wname, wpid := "<idle>", 0
+		waker := -1
 		if from < len(tl.Runs) {
-			if w := runningAt(tl.Runs[from], d.At); w >= 0 {
-				wname, wpid = task(w)
-			}
+			waker = runningAt(tl.Runs[from], d.At)
 		}
 		switch d.Kind {
 		case "wakeup":
-			add(d.At, from, wname, wpid, "sched_waking", fmt.Sprintf("comm=%s pid=%d prio=120 target_cpu=%03d", name, pid, d.To))
+			add(d.At, from, waker, "sched_waking", fmt.Sprintf("comm=%s pid=%d prio=120 target_cpu=%03d", name, pid, d.To))
 		case "fork":
-			add(d.At, from, wname, wpid, "sched_wakeup_new", fmt.Sprintf("comm=%s pid=%d prio=120 target_cpu=%03d", name, pid, d.To))
+			add(d.At, from, waker, "sched_wakeup_new", fmt.Sprintf("comm=%s pid=%d prio=120 target_cpu=%03d", name, pid, d.To))
 		default:
 			if d.From != d.To && d.From >= 0 {
-				add(d.At, from, name, pid, "sched_migrate_task", fmt.Sprintf("comm=%s pid=%d prio=120 orig_cpu=%d dest_cpu=%d", name, pid, d.From, d.To))
+				add(d.At, from, d.Task, "sched_migrate_task", fmt.Sprintf("comm=%s pid=%d prio=120 orig_cpu=%d dest_cpu=%d", name, pid, d.From, d.To))
 			}
 		}
 	}
@@ -228,6 +231,14 @@ func systrace(tl *sim.Timeline, processes []bool) string {
 		b.WriteByte('\n')
 	}
 	return b.String()
+}
+
+// task returns the comm and pid of task i.
+func task(tl *sim.Timeline, i int) (string, int) {
+	if i < 0 || i >= len(tl.Tasks) {
+		return fmt.Sprintf("task-%d", i), 100000 + i
+	}
+	return comm(tl.Tasks[i].Name), tl.Tasks[i].PID
 }
 
 // runningAt returns the task running at ts in runs (sorted by start), or -1.
@@ -255,34 +266,4 @@ func nextStart(runs []sim.Interval, iv sim.Interval) int64 {
 func switchArgs(prev string, ppid int, state, next string, npid int) string {
 	return fmt.Sprintf("prev_comm=%s prev_pid=%d prev_prio=120 prev_state=%s ==> next_comm=%s next_pid=%d next_prio=120",
 		prev, ppid, state, next, npid)
-}
-
-// comm makes a task name a valid ftrace comm: no spaces or control
-// characters (the systrace parser splits on them), at most 15 bytes.
-func comm(name string) string {
-	var b strings.Builder
-	for _, r := range name {
-		if r <= ' ' || r == 0x7f || r == '=' {
-			r = '_'
-		}
-		b.WriteRune(r)
-	}
-	s := b.String()
-	if s == "" {
-		s = "task"
-	}
-	for len(s) > 15 {
-		_, size := lastRune(s)
-		s = s[:len(s)-size]
-	}
-	return s
-}
-
-func lastRune(s string) (rune, int) {
-	for i := len(s) - 1; i >= 0; i-- {
-		if s[i]&0xc0 != 0x80 {
-			return rune(s[i]), len(s) - i
-		}
-	}
-	return 0, 1
 }

@@ -21,7 +21,7 @@ func timeline() *sim.Result {
 		Timeline: &sim.Timeline{
 			Tasks: []sim.TaskInfo{{Name: "sgemm 0", PID: 4}, {Name: "<b>x</b>", PID: 5}},
 			Runs: [][]sim.Interval{
-				{{Task: 0, Start: 1000, End: 5000, Decision: 0}, {Task: 1, Start: 5000, End: 9000, Decision: -1}, {Task: 0, Start: 12000, End: 20000, Decision: 1}},
+				{{Task: 0, Start: 1000, End: 5000, Decision: 0, Out: sim.OutPreempt}, {Task: 1, Start: 5000, End: 9000, Decision: -1}, {Task: 0, Start: 12000, End: 20000, Decision: 1, Out: sim.OutRunning}},
 				{},
 			},
 			Modes:     [][]sim.ModeInterval{{{Mode: sim.ModeST, Start: 1000, End: 9000}, {Mode: sim.ModeIdle, Start: 9000, End: 12000}, {Mode: sim.ModeSMT, Start: 12000, End: 20000}}},
@@ -52,6 +52,12 @@ func TestSystrace(t *testing.T) {
 	}
 	if g := tgids(tl, []bool{false, true}); g[0] != 4 || g[1] != 4 || g[2] != 6 || g[3] != 7 {
 		t.Errorf("tgids = %v; want [4 4 6 7] (group 0 threads of one process, group 1 processes)", g)
+	}
+	// The tgids the simulator records win over the group flags.
+	withTGID := *tl
+	withTGID.Tasks = []sim.TaskInfo{{Name: "a", PID: 4, TGID: 4}, {Name: "b", PID: 5, TGID: 5}, {Name: "w", Group: 1, PID: 6, TGID: 6}, {Name: "w", Group: 1, PID: 7, TGID: 6}}
+	if g := tgids(&withTGID, []bool{false, true}); g[0] != 4 || g[1] != 5 || g[2] != 6 || g[3] != 6 {
+		t.Errorf("tgids = %v; want the recorded [4 5 6 6]", g)
 	}
 	if !strings.HasPrefix(txt, "# tracer: nop\n") {
 		t.Error("missing the tracer header")
