@@ -52,7 +52,7 @@ func TestArgumentErrors(t *testing.T) {
 		{"negative seed", []string{"run", file, "--seed", "-5"}, exitUsage, nil, []string{`invalid value "-5" for flag -seed: want a whole number from 0 to 18446744073709551615`}},
 		{"garbage seed", []string{"compare", file, "--seed", "7x"}, exitUsage, nil, []string{`invalid value "7x" for flag -seed`}},
 		{"seed past uint64", []string{"run", file, "--seed", "18446744073709551616"}, exitUsage, nil, []string{`invalid value "18446744073709551616" for flag -seed`}},
-		{"largest seed", []string{"run", file, "--seed", "18446744073709551615", "--reps", "1"}, exitOK, []string{"seeds 18446744073709551615-18446744073709551615"}, []string{""}},
+		{"largest seed", []string{"run", file, "--seed", "18446744073709551615", "--reps", "1"}, exitOK, []string{"1 repetition(s), seed 18446744073709551615,"}, []string{""}},
 		{"seed 0", []string{"run", file, "--seed", "0"}, exitOK, []string{"seeds 0-1"}, []string{""}},
 		{"zero reps", []string{"run", file, "--reps", "0"}, exitUsage, nil, []string{`invalid value "0" for flag -reps: want a whole number of repetitions, at least 1`}},
 		{"negative reps", []string{"compare", file, "--reps", "-3"}, exitUsage, nil, []string{`invalid value "-3" for flag -reps`}},

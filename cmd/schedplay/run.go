@@ -108,7 +108,7 @@ func writeTrace(file string, r *scenario.Resolved, res *sim.Result, until int64)
 func writeSummary(w io.Writer, r *scenario.Resolved, res *sim.Result) {
 	s := res.Summary
 	n := len(res.Reps)
-	fmt.Fprintf(w, "%s\n%d repetition(s), seeds %d-%d, up to %s each\n\n", r.Name, n, r.Run.Seed, r.Run.Seed+uint64(max(n-1, 0)), r.Run.Duration)
+	fmt.Fprintf(w, "%s\n%d repetition(s), %s, up to %s each\n\n", r.Name, n, compare.SeedRange(r.Run.Seed, r.Run.Seed+uint64(max(n-1, 0))), r.Run.Duration)
 	row := func(name, val string) { fmt.Fprintf(w, "%-18s %s\n", name, val) }
 	tp, unit := s.Throughput, res.Unit
 	_, timedHead := res.TimedHeadline()

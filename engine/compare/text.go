@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strconv"
 	"strings"
 )
 
@@ -40,7 +41,25 @@ func seedsText(seeds []uint64) string {
 	case 1:
 		return fmt.Sprintf(" (seed %d)", seeds[0])
 	}
-	return fmt.Sprintf(" (seeds %d-%d)", seeds[0], seeds[len(seeds)-1])
+	return " (" + SeedRange(seeds[0], seeds[len(seeds)-1]) + ")"
+}
+
+// SeedRange names the seeds first..last of consecutive repetitions
+// ("seeds 1-5"); seeds wrap past 2^64-1 to 0, which the text says.
+func SeedRange(first, last uint64) string {
+	span := func(a, b uint64) string {
+		if a == b {
+			return fmt.Sprint(a)
+		}
+		return fmt.Sprintf("%d-%d", a, b)
+	}
+	switch {
+	case first == last:
+		return fmt.Sprintf("seed %d", first)
+	case last < first:
+		return "seeds " + span(first, math.MaxUint64) + " and " + span(0, last)
+	}
+	return "seeds " + span(first, last)
 }
 
 func writeRows(b *strings.Builder, rows []Row) {
@@ -110,9 +129,25 @@ func diffText(r Row) string {
 	if r.DiffPct == nil {
 		return "n/a"
 	}
-	s := fmt.Sprintf("%+.2f%%", *r.DiffPct)
+	s := PctText(*r.DiffPct)
 	if r.P != nil {
 		s += "  (" + pText(*r.P) + ")"
+	}
+	return s
+}
+
+// PctText prints a signed percentage with two decimals, or two
+// significant digits when it is non-zero but below 0.005 % ("-0.0012%",
+// not a "-0.00%" that a p<0.001 beside it would contradict).
+func PctText(d float64) string {
+	a := math.Abs(d)
+	if a == 0 || a >= 0.005 || math.IsNaN(a) || math.IsInf(a, 0) {
+		return fmt.Sprintf("%+.2f%%", d)
+	}
+	prec := int(math.Ceil(-math.Log10(a))) + 1
+	s := strconv.FormatFloat(d, 'f', min(prec, 12), 64) + "%"
+	if d > 0 {
+		s = "+" + s
 	}
 	return s
 }

@@ -32,7 +32,7 @@ func RowCells(r compare.Row) Cells {
 		return c
 	}
 	d := *r.DiffPct
-	c.Diff = fmt.Sprintf("%+.2f%%", d)
+	c.Diff = compare.PctText(d)
 	switch {
 	case d == 0 || r.P != nil && *r.P >= Significance:
 		c.Verdict = "same"
