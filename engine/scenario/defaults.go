@@ -1,6 +1,8 @@
 package scenario
 
 import (
+	"strings"
+
 	"schedplay/engine/topo"
 	"schedplay/engine/units"
 )
@@ -13,85 +15,132 @@ const (
 	DefaultDuration      = 1 * units.Second
 )
 
+// unsetFunc reports whether the field at path (error-path syntax) was left
+// out, given whether its decoded value is the zero value.
+type unsetFunc func(path string, zero bool) bool
+
+// zeroIsUnset treats every zero field as left out: the rule for a Resolved
+// built in Go, which has no document to tell the two apart.
+func zeroIsUnset(_ string, zero bool) bool { return zero }
+
+// absentFrom treats exactly the fields the expanded document does not set as
+// left out, so an explicit 0 (or "", or []) keeps its value and is then
+// honoured or refused by validation.
+func absentFrom(doc map[string]any) unsetFunc {
+	return func(path string, _ bool) bool {
+		var v any = doc
+		for _, k := range strings.Split(path, ".") {
+			m, ok := v.(map[string]any)
+			if !ok {
+				return true
+			}
+			if v, ok = m[k]; !ok {
+				return true
+			}
+		}
+		return false
+	}
+}
+
 // WithDefaults returns a copy of r with every unset field given its
-// documented default. It never validates; Validate does that.
+// documented default. A Resolved from Resolve is returned as is: Resolve
+// gave the fields absent from the document their defaults and kept the
+// explicit zeros. On a Resolved built in Go a zero field counts as unset.
+// It never validates; Validate does that.
 func (r Resolved) WithDefaults() Resolved {
-	r.Machine = MachineWithDefaults(r.Machine)
+	if r.defaulted {
+		return r
+	}
+	return r.withDefaults(zeroIsUnset)
+}
+
+// withDefaults fills the fields unset says were left out.
+func (r Resolved) withDefaults(unset unsetFunc) Resolved {
+	r.Machine = machineDefaults(r.Machine, unset)
 	p := &r.Policy
-	if p.HZ == 0 {
+	if unset("policy.hz", p.HZ == 0) {
 		p.HZ = DefaultHZ
 	}
-	if p.BaseSlice == 0 {
+	if unset("policy.base_slice", p.BaseSlice == 0) {
 		p.BaseSlice = DefaultBaseSlice
 	}
-	if p.MigrationCost == 0 {
+	if unset("policy.migration_cost", p.MigrationCost == 0) {
 		p.MigrationCost = DefaultMigrationCost
 	}
-	if p.Features.PELT == "" {
+	if unset("policy.features.PELT", p.Features.PELT == "") {
 		p.Features.PELT = PELTModern
 	}
-	if r.Run.Duration == 0 {
+	if unset("workload.efficiency", r.Workload.Efficiency == 0) {
+		r.Workload.Efficiency = 1
+	}
+	if unset("run.duration", r.Run.Duration == 0) {
 		r.Run.Duration = DefaultDuration
 	}
-	if r.Run.Until == "" {
+	if unset("run.until", r.Run.Until == "") {
 		r.Run.Until = UntilDone
 	}
-	if r.Run.Reps == 0 {
+	if unset("run.reps", r.Run.Reps == 0) {
 		r.Run.Reps = 1
 	}
+	r.defaulted = true
 	return r
 }
 
 // MachineWithDefaults fills the unset machine fields: one cluster per node,
 // LLC per node, one thread per core, core-major numbering, one core class of
 // capacity 1024 and speed 1.0, the competitive SMT model for SMT machines,
-// and the wake-up latency model's defaults.
+// and the wake-up latency model's defaults. A zero field counts as unset
+// (the machine editor's lenient view); Resolve tells them apart.
 func MachineWithDefaults(m topo.Machine) topo.Machine {
-	if m.ClustersPerNode == 0 {
+	return machineDefaults(m, zeroIsUnset)
+}
+
+func machineDefaults(m topo.Machine, unset unsetFunc) topo.Machine {
+	if unset("machine.clusters_per_node", m.ClustersPerNode == 0) {
 		m.ClustersPerNode = 1
 	}
-	if m.LLC == "" {
+	if unset("machine.llc", m.LLC == "") {
 		m.LLC = topo.LLCNode
 	}
-	if m.ThreadsPerCore == 0 {
+	if unset("machine.threads_per_core", m.ThreadsPerCore == 0) {
 		m.ThreadsPerCore = 1
 	}
-	if m.Numbering == "" {
+	if unset("machine.numbering", m.Numbering == "") {
 		m.Numbering = topo.CoreMajor
 	}
-	if len(m.CoreClasses) == 0 && m.Nodes > 0 && m.CoresPerNode > 0 {
+	if unset("machine.core_classes", len(m.CoreClasses) == 0) && m.Nodes > 0 && m.CoresPerNode > 0 {
 		m.CoreClasses = []topo.CoreClass{{Name: "core", Cores: m.Nodes * m.CoresPerNode, Capacity: 1024, Speed: 1}}
 	}
 	s := &m.SMT
-	if s.Model == "" {
+	if unset("machine.smt.model", s.Model == "") {
 		s.Model = topo.SMTCompetitive
 	}
-	if len(s.Yield) == 0 {
+	if unset("machine.smt.yield", len(s.Yield) == 0) {
 		s.Yield = defaultYield(s.Model, m.ThreadsPerCore)
 	}
-	if s.Qual == 0 && s.Model == topo.SMTSpatial {
+	if s.Model == topo.SMTSpatial && unset("machine.smt.qual", s.Qual == 0) {
 		s.Qual = 3 * units.Microsecond // 10 Ki cycles at ~3.4 GHz
 	}
-	if s.PartitionedSingle == 0 {
+	if unset("machine.smt.partitioned_single", s.PartitionedSingle == 0) {
 		s.PartitionedSingle = 0.60
 	}
 	l := &m.Latency
-	if l.Wakeup == 0 {
+	if unset("machine.latency.wakeup", l.Wakeup == 0) {
 		l.Wakeup = 2 * units.Microsecond
 	}
-	if l.IPI == 0 {
+	if unset("machine.latency.ipi", l.IPI == 0) {
 		l.IPI = 3 * units.Microsecond
 	}
-	if l.IdleExit == 0 {
+	if unset("machine.latency.idle_exit", l.IdleExit == 0) {
 		l.IdleExit = 2 * units.Microsecond
 	}
-	if l.ContextSwitch == 0 {
+	if unset("machine.latency.context_switch", l.ContextSwitch == 0) {
 		l.ContextSwitch = 1 * units.Microsecond
 	}
-	if l.ProcessSwitch == 0 {
+	if unset("machine.latency.process_switch", l.ProcessSwitch == 0) {
 		l.ProcessSwitch = 500 * units.Nanosecond
 	}
-	if len(m.Boost) == 0 {
+	if unset("machine.boost", len(m.Boost) == 0) {
 		m.Boost = [][2]float64{{0, 1}, {1, 1}}
 	}
 	return m
@@ -101,7 +150,7 @@ func MachineWithDefaults(m topo.Machine) topo.Machine {
 // (kernel-model.md §7.2 defaults: HT 1.2×, Olympus 1.064×, POWER7 SMT2
 // 1.24×, SMT4 1.6×).
 func defaultYield(k topo.SMTKind, n int) []float64 {
-	y := make([]float64, n)
+	y := make([]float64, max(n, 0))
 	for i := range y {
 		switch {
 		case i == 0:

@@ -32,7 +32,8 @@ func sectionKind(k string) presets.Kind {
 }
 
 // Resolve expands every preset of s, applies its overrides, decodes each
-// section strictly, fills defaults (WithDefaults) and validates the result.
+// section strictly, gives the fields the document leaves out their defaults
+// (an explicit zero is kept) and validates the result.
 // Errors are an ErrorList with paths. ps may be nil (no presets).
 func Resolve(s *Scenario, ps *presets.Set) (*Resolved, error) {
 	doc, err := expandedTree(s, ps)
@@ -67,7 +68,9 @@ func Resolve(s *Scenario, ps *presets.Set) (*Resolved, error) {
 		}
 		bad[k] = len(errs) > n
 	}
-	d := r.WithDefaults()
+	// Only the fields the document leaves out get defaults: an explicit
+	// zero is kept, then honoured or refused by validation.
+	d := r.withDefaults(absentFrom(doc))
 	if len(errs) > 0 {
 		// Report what is wrong in the sections that did decode, too.
 		d.validate(&errs, bad)

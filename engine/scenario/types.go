@@ -34,6 +34,10 @@ type Resolved struct {
 	Policy   Policy       `json:"policy"`
 	Workload Workload     `json:"workload"`
 	Run      Run          `json:"run"`
+
+	// defaulted is set once the defaults are filled (by Resolve, from the
+	// document's own fields): WithDefaults then keeps explicit zeros.
+	defaulted bool
 }
 
 // Policy is the "policy" section. Domain-shaping fields come from
@@ -95,7 +99,7 @@ type Workload struct {
 	// "sgemm" (GFLOP/s), "requests", "latency", "ops" (schedplay addition).
 	Metric string `json:"metric,omitempty"`
 	// Efficiency is the fraction of the machine's gflops_per_core peak this
-	// code reaches per unit of work (schedplay addition; 0 means 1.0): an
+	// code reaches per unit of work (schedplay addition; default 1.0): an
 	// OpenBLAS-like GEMM does the same FLOPs with more work than NVPL's.
 	Efficiency float64 `json:"efficiency,omitempty"`
 }

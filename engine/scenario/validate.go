@@ -113,6 +113,10 @@ func validateMachine(errs *ErrorList, m *topo.Machine) int {
 		errs.Add("machine", "%d nodes × %d cores = %d cores, above the limit of %d CPUs", m.Nodes, m.CoresPerNode, cores, MaxCPUs)
 		return 0
 	}
+	if len(m.CoreClasses) == 0 {
+		// only an explicit [] reaches here: an absent list gets one class
+		errs.Add("machine.core_classes", "is empty; describe at least one class, or leave the field out for one class of capacity 1024 and speed 1")
+	}
 	validateCoreClasses(errs, m.CoreClasses, cores, m.ThreadsPerCore)
 	// the real CPU count: each class's threads (threads_per_core when the
 	// classes do not cover the cores, which is reported above)

@@ -62,7 +62,7 @@ func validateWorkload(errs *ErrorList, w *Workload, n int) {
 	if w.Housekeeping != nil {
 		validateHousekeeping(errs, "workload.housekeeping", w.Housekeeping)
 	}
-	checkFloat(errs, "workload.efficiency", w.Efficiency, 0, 1, false)
+	checkFloat(errs, "workload.efficiency", w.Efficiency, 0, 1, true)
 	known := false
 	for _, m := range metricNames {
 		known = known || w.Metric == m
