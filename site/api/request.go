@@ -24,8 +24,9 @@ type Request struct {
 	// Set are overrides applied in order: "path=value" strings (as --set)
 	// or {"path": …, "value": …} objects.
 	Set []json.RawMessage `json:"set,omitempty"`
-	// Reps and Seed override run.reps and run.seed when given.
-	Reps int     `json:"reps,omitempty"`
+	// Reps and Seed override run.reps and run.seed when given (an explicit
+	// "reps": 0 reaches validation, which refuses it at run.reps).
+	Reps *int    `json:"reps,omitempty"`
 	Seed *uint64 `json:"seed,omitempty"`
 	// Timeline asks simulate for repetition 0's timeline: true or "full"
 	// with its decision records, "runs" with the run and mode intervals
@@ -167,8 +168,8 @@ func (req *Request) overrides() ([]scenario.Override, error) {
 	if err != nil {
 		return nil, err
 	}
-	if req.Reps != 0 {
-		out = append(out, scenario.Override{Path: "run.reps", Value: json.RawMessage(strconv.Itoa(req.Reps))})
+	if req.Reps != nil {
+		out = append(out, scenario.Override{Path: "run.reps", Value: json.RawMessage(strconv.Itoa(*req.Reps))})
 	}
 	if req.Seed != nil {
 		out = append(out, scenario.Override{Path: "run.seed", Value: json.RawMessage(strconv.FormatUint(*req.Seed, 10))})
