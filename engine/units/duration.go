@@ -7,6 +7,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // Duration is a span of simulated time in integer nanoseconds. Its text form
@@ -66,7 +67,21 @@ func ParseDuration(s string) (Duration, error) {
 		}
 		return Duration(math.Round(ns)), nil
 	}
-	return 0, fmt.Errorf("%q has no unit; write e.g. \"750us\", \"2ms\" or \"1.5s\"", s)
+	return 0, noUnit(s, t)
+}
+
+// noUnit explains a text without one of the accepted units: either it has
+// none ("2") or one this format does not take ("2h", "5min").
+func noUnit(s, t string) error {
+	num := strings.TrimRightFunc(t, unicode.IsLetter)
+	unit := t[len(num):]
+	if unit == "" {
+		return fmt.Errorf("%q has no unit; write e.g. \"750us\", \"2ms\" or \"1.5s\"", s)
+	}
+	if _, err := strconv.ParseFloat(strings.TrimSpace(num), 64); err != nil {
+		return fmt.Errorf("%q is not a duration; write a number with a unit (ns, us, ms, s)", s)
+	}
+	return fmt.Errorf("%q has the unit %q, which durations do not take; the units are ns, us (or µs), ms and s (e.g. \"1.5s\")", s, unit)
 }
 
 // String returns the shortest exact text form, e.g. "2ms", "1.5s", "750us".
