@@ -3,6 +3,7 @@ package scenario
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"strconv"
 )
 
@@ -78,10 +79,17 @@ func checkVersion(v any, out *int) *Error {
 		return &Error{Path: "schedplay", Msg: fmt.Sprintf("missing format version; add \"schedplay\": %d", Version)}
 	}
 	num, ok := v.(json.Number)
-	n, err := strconv.Atoi(string(num))
-	if !ok || err != nil {
-		return &Error{Path: "schedplay", Msg: fmt.Sprintf("the format version must be the number %d, not %v", Version, v)}
+	if !ok {
+		return &Error{Path: "schedplay", Msg: fmt.Sprintf("the format version must be the number %d, not %s", Version, describeValue(v))}
 	}
+	z, whole := wholeNumber(num)
+	if !whole {
+		return &Error{Path: "schedplay", Msg: fmt.Sprintf("the format version must be a whole number (the current one is %d), not %s", Version, num)}
+	}
+	if z == nil || !z.IsInt64() || z.Int64() > math.MaxInt32 || z.Int64() < math.MinInt32 {
+		return &Error{Path: "schedplay", Msg: fmt.Sprintf("unknown format version %s; the current version is %d", num, Version)}
+	}
+	n := int(z.Int64())
 	switch {
 	case n > Version:
 		return &Error{Path: "schedplay", Msg: fmt.Sprintf("this scenario uses format version %d, newer than this schedplay understands (%d); upgrade schedplay to open it", n, Version)}
@@ -90,6 +98,18 @@ func checkVersion(v any, out *int) *Error {
 	}
 	*out = n
 	return nil
+}
+
+// describeValue names a JSON tree value for an error message: a string is
+// quoted as such (`the string "1"`), so it is not mistaken for a number.
+func describeValue(v any) string {
+	switch x := v.(type) {
+	case string:
+		return fmt.Sprintf("the string %q", x)
+	case bool:
+		return fmt.Sprintf("%t", x)
+	}
+	return typeName(v)
 }
 
 // section returns a pointer to the raw section named k.

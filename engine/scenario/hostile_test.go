@@ -53,7 +53,7 @@ func TestHostileDocuments(t *testing.T) {
 		{"missing version", `{"machine": {}}`, "schedplay", []string{"missing format version"}},
 		{"future version", `{"schedplay": 2, "machine": {"whatever": 1}}`, "schedplay", []string{"version 2", "upgrade schedplay"}},
 		{"version zero", `{"schedplay": 0}`, "schedplay", []string{"unknown format version 0"}},
-		{"version string", `{"schedplay": "1"}`, "schedplay", []string{"must be the number 1"}},
+		{"version string", `{"schedplay": "1"}`, "schedplay", []string{`must be the number 1, not the string "1"`}},
 		{"unknown top-level", `{"schedplay": 1, "machnie": {}}`, "machnie", []string{"unknown field", `"machine"`}},
 		{"section not object", `{"schedplay": 1, "run": 5}`, "run", []string{"must be an object"}},
 		{"unknown section field", doc(`{"preset": "spin"}`, `"policy": {"hzz": 100}`), "policy.hzz", []string{"unknown field", `"hz"`}},

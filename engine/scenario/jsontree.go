@@ -116,7 +116,15 @@ func syntaxError(data []byte, dec *json.Decoder, err error) error {
 	off := dec.InputOffset()
 	var se *json.SyntaxError
 	if errors.As(err, &se) {
-		off = se.Offset
+		// The Decoder's token reader reports offsets before the
+		// whitespace and the offending byte ("{\"a\": x}" at column 5,
+		// not 7); the whole-document scanner reports the byte after it.
+		var v any
+		if err2 := json.Unmarshal(data, &v); errors.As(err2, &se) {
+			off, err = se.Offset-1, se
+		} else {
+			off = se.Offset
+		}
 	}
 	msg := strings.TrimPrefix(err.Error(), "json: ")
 	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {

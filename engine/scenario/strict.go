@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"math/big"
 	"reflect"
 	"sort"
 	"strconv"
@@ -26,10 +27,12 @@ var (
 )
 
 // decodeStrict checks tree against the type of *out and, when it is clean,
-// decodes it into out. Errors are appended to errs.
+// decodes it into out. Errors are appended to errs. Whole numbers written
+// in another JSON form ("1e3", "1000.0") reach integer fields as "1000";
+// tree itself is not modified.
 func decodeStrict(path string, tree any, out any, errs *ErrorList) {
 	n := len(*errs)
-	checkValue(path, tree, reflect.TypeOf(out).Elem(), errs)
+	tree = checkValue(path, cloneTree(tree), reflect.TypeOf(out).Elem(), errs)
 	if len(*errs) > n {
 		return
 	}
@@ -38,18 +41,20 @@ func decodeStrict(path string, tree any, out any, errs *ErrorList) {
 	}
 }
 
-// checkValue reports every way v does not fit type t.
-func checkValue(path string, v any, t reflect.Type, errs *ErrorList) {
+// checkValue reports every way v does not fit type t and returns v with
+// its integer fields' numbers in plain form (see checkInt); containers are
+// updated in place.
+func checkValue(path string, v any, t reflect.Type, errs *ErrorList) any {
 	if v == nil {
 		errs.Add(path, "null is not allowed here; leave the field out instead")
-		return
+		return v
 	}
 	if t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
 	if reflect.PointerTo(t).Implements(textUnmarshalerType) {
 		checkText(path, v, t, errs)
-		return
+		return v
 	}
 	switch t.Kind() {
 	case reflect.Struct:
@@ -58,14 +63,14 @@ func checkValue(path string, v any, t reflect.Type, errs *ErrorList) {
 		a, ok := v.([]any)
 		if !ok {
 			errs.Add(path, "must be a list, not %s", typeName(v))
-			return
+			return v
 		}
 		if t.Kind() == reflect.Array && len(a) != t.Len() {
 			errs.Add(path, "must be a list of %d values, not %d", t.Len(), len(a))
-			return
+			return v
 		}
 		for i, x := range a {
-			checkValue(indexPath(path, i), x, t.Elem(), errs)
+			a[i] = checkValue(indexPath(path, i), x, t.Elem(), errs)
 		}
 	case reflect.String:
 		if _, ok := v.(string); !ok {
@@ -76,14 +81,14 @@ func checkValue(path string, v any, t reflect.Type, errs *ErrorList) {
 			errs.Add(path, "must be true or false, not %s", typeName(v))
 		}
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		checkInt(path, v, t, errs)
+		return checkInt(path, v, t, errs)
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		checkUint(path, v, t, errs)
+		return checkUint(path, v, t, errs)
 	case reflect.Float32, reflect.Float64:
 		num, ok := v.(json.Number)
 		if !ok {
 			errs.Add(path, "must be a number, not %s", typeName(v))
-			return
+			return v
 		}
 		if _, err := strconv.ParseFloat(string(num), t.Bits()); err != nil {
 			errs.Add(path, "%s is out of range", num)
@@ -91,6 +96,7 @@ func checkValue(path string, v any, t reflect.Type, errs *ErrorList) {
 	default:
 		errs.Add(path, "cannot hold a value (field of unsupported type %s)", t)
 	}
+	return v
 }
 
 func checkText(path string, v any, t reflect.Type, errs *ErrorList) {
@@ -109,32 +115,85 @@ func checkText(path string, v any, t reflect.Type, errs *ErrorList) {
 	}
 }
 
-func checkInt(path string, v any, t reflect.Type, errs *ErrorList) {
+// checkInt checks a whole number for an integer field of type t. A whole
+// number in exponent or decimal form ("1e3", "1.5e3", "1000.0") is accepted
+// and returned in plain form ("1000") for encoding/json.
+func checkInt(path string, v any, t reflect.Type, errs *ErrorList) any {
 	num, ok := v.(json.Number)
 	if !ok {
 		errs.Add(path, "must be a whole number, not %s", typeName(v))
-		return
+		return v
 	}
-	if _, err := strconv.ParseInt(string(num), 10, t.Bits()); err != nil {
-		f, ferr := strconv.ParseFloat(string(num), 64)
-		switch {
-		case !strings.ContainsAny(string(num), ".eE"), ferr == nil && f == math.Trunc(f):
-			errs.Add(path, "%s is out of range", num)
-		default:
-			errs.Add(path, "must be a whole number, not %s", num)
-		}
+	if _, err := strconv.ParseInt(string(num), 10, t.Bits()); err == nil {
+		return v
 	}
+	lo := new(big.Int).Lsh(big.NewInt(-1), uint(t.Bits()-1))
+	hi := new(big.Int).Sub(new(big.Int).Neg(lo), big.NewInt(1))
+	z, whole := wholeNumber(num)
+	switch {
+	case !whole:
+		errs.Add(path, "must be a whole number, not %s", num)
+	case z == nil || z.Cmp(lo) < 0 || z.Cmp(hi) > 0:
+		errs.Add(path, "%s is out of range; a whole number here is between %s and %s", num, lo, hi)
+	default:
+		return json.Number(z.String())
+	}
+	return v
 }
 
-func checkUint(path string, v any, t reflect.Type, errs *ErrorList) {
+// checkUint is checkInt for an unsigned field.
+func checkUint(path string, v any, t reflect.Type, errs *ErrorList) any {
 	num, ok := v.(json.Number)
 	if !ok {
 		errs.Add(path, "must be a whole number ≥ 0, not %s", typeName(v))
-		return
+		return v
 	}
-	if _, err := strconv.ParseUint(string(num), 10, t.Bits()); err != nil {
-		errs.Add(path, "must be a whole number between 0 and %d, not %s", uint64(1)<<t.Bits()-1, num)
+	if _, err := strconv.ParseUint(string(num), 10, t.Bits()); err == nil {
+		return v
 	}
+	hi := new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), uint(t.Bits())), big.NewInt(1))
+	if z, whole := wholeNumber(num); whole && z != nil && z.Sign() >= 0 && z.Cmp(hi) <= 0 {
+		return json.Number(z.String())
+	}
+	errs.Add(path, "must be a whole number between 0 and %s, not %s", hi, num)
+	return v
+}
+
+// maxExponent bounds the decimal exponents wholeNumber expands exactly:
+// beyond it a nonzero number is far outside any integer field's range (or
+// far below 1), and expanding 1e999999999 would take gigabytes.
+const maxExponent = 400
+
+// wholeNumber returns the exact value of a JSON number and whether it is a
+// whole number. z is nil for a whole number too large to expand.
+func wholeNumber(num json.Number) (z *big.Int, whole bool) {
+	s := string(num)
+	mant, exp := s, 0
+	if i := strings.IndexAny(s, "eE"); i >= 0 {
+		mant = s[:i]
+		e, err := strconv.Atoi(s[i+1:])
+		if err != nil {
+			e = math.MaxInt32 // an exponent beyond int: only its sign matters
+			if strings.HasPrefix(s[i+1:], "-") {
+				e = math.MinInt32
+			}
+		}
+		exp = e
+	}
+	zero := strings.Trim(mant, "-0.") == ""
+	switch {
+	case zero:
+		return new(big.Int), true
+	case exp > maxExponent:
+		return nil, true
+	case exp < -maxExponent:
+		return nil, false
+	}
+	r, ok := new(big.Rat).SetString(s)
+	if !ok || !r.IsInt() {
+		return nil, false
+	}
+	return r.Num(), true
 }
 
 func checkStruct(path string, v any, t reflect.Type, errs *ErrorList) {
@@ -150,7 +209,7 @@ func checkStruct(path string, v any, t reflect.Type, errs *ErrorList) {
 			errs.Add(joinPath(path, k), "unknown field%s", suggest(k, fieldNames(fields)))
 			continue
 		}
-		checkValue(joinPath(path, k), m[k], ft, errs)
+		m[k] = checkValue(joinPath(path, k), m[k], ft, errs)
 	}
 }
 
