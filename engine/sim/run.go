@@ -9,9 +9,11 @@ import (
 	"fmt"
 	"math/bits"
 	"math/rand/v2"
+	"slices"
 
 	"schedplay/engine/scenario"
 	"schedplay/engine/topo"
+	"schedplay/engine/units"
 )
 
 // ErrEventBudget is returned when a repetition exceeds its event budget.
@@ -27,6 +29,7 @@ func Run(ctx context.Context, r *scenario.Resolved, opt Options) (*Result, error
 	}
 	res := newResult(&rr)
 	reps := max(rr.Run.Reps, 1)
+	var swallowed []int64 // ends of the repetitions the warm-up covered
 	for rep := 0; rep < reps; rep++ {
 		s, err := newSim(&rr, t, opt, rr.Run.Seed+uint64(rep), rep == 0 && opt.Timeline)
 		if err != nil {
@@ -37,6 +40,9 @@ func Run(ctx context.Context, r *scenario.Resolved, opt Options) (*Result, error
 			return nil, err
 		}
 		res.Reps = append(res.Reps, s.repMetrics(stop))
+		if s.warmup > 0 && stop <= s.warmup {
+			swallowed = append(swallowed, stop)
+		}
 		if s.tr != nil {
 			res.Timeline = s.timeline()
 			if res.Timeline.Truncated {
@@ -44,8 +50,29 @@ func Run(ctx context.Context, r *scenario.Resolved, opt Options) (*Result, error
 			}
 		}
 	}
+	if len(swallowed) > 0 {
+		res.Warnings = append(res.Warnings, warmupWarning(rr.Run.Warmup, swallowed, reps))
+	}
 	res.Summary = summarize(res.Reps)
 	return res, nil
+}
+
+// warmupWarning says that the warm-up covered whole repetitions (every
+// program finished before run.warmup was over), so their figures are
+// zeros rather than measurements.
+func warmupWarning(warmup units.Duration, ends []int64, reps int) string {
+	which := "the whole run, which ended"
+	if len(ends) < reps {
+		which = fmt.Sprintf("the whole of %d of the %d repetitions, which ended", len(ends), reps)
+	} else if reps > 1 {
+		which = "the whole of every repetition, which ended"
+	}
+	what := "no figures were measured"
+	if len(ends) < reps {
+		what = "they measured nothing and count as zeros"
+	}
+	return fmt.Sprintf("the warm-up (run.warmup %s) covered %s by %.3fs: %s; shorten run.warmup",
+		warmup, which, float64(slices.Max(ends))/1e9, what)
 }
 
 // newSim builds one repetition's state.
