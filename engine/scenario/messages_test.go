@@ -17,6 +17,7 @@ func TestErrorMessagesPrecise(t *testing.T) {
 		{"integer field with a fraction in exponent form", doc(`{"preset": "spin"}`, `"policy": {"hz": 1.0001e3}`), "policy.hz", []string{"must be a whole number, not 1.0001e3"}},
 		{"integer field beyond int64", doc(`{"preset": "spin"}`, `"policy": {"hz": 1e30}`), "policy.hz", []string{"1e30 is out of range", "9223372036854775807"}},
 		{"integer field with a huge exponent", doc(`{"preset": "spin"}`, `"policy": {"hz": 1e999999999}`), "policy.hz", []string{"out of range"}},
+		{"warm-up beyond an until=duration run", doc(`{"preset": "spin"}`, `"run": {"duration": "1s", "until": "duration", "warmup": "2s"}`), "run.warmup", []string{"2s leaves nothing of the 1s run to measure"}},
 		{"integer in exponent form, validated", doc(`{"preset": "spin"}`, `"policy": {"hz": 2e4}`), "policy.hz", []string{"20000 is out of range; want 10..10000"}},
 	})
 }
