@@ -55,7 +55,7 @@ type Policy struct {
 	// BaseSlice is sysctl_sched_base_slice before the ilog2 scaling (default 700us).
 	BaseSlice units.Duration `json:"base_slice,omitempty"`
 	// MigrationCost is sysctl_sched_migration_cost (default 500us).
-	MigrationCost units.Duration `json:"migration_cost,omitempty"`
+	MigrationCost units.Duration `json:"migration_cost"`
 }
 
 // Features are the scheduler feature switches that matter here. Pointer

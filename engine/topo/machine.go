@@ -30,7 +30,7 @@ type Machine struct {
 	Boost         [][2]float64 `json:"boost,omitempty"`
 	GflopsPerCore float64      `json:"gflops_per_core,omitempty"`
 	// Latency is the wake-up / context-switch cost model (schedplay addition).
-	Latency Latency `json:"latency,omitzero"`
+	Latency Latency `json:"latency"`
 	// Housekeeping is the machine's own per-CPU kernel noise (schedplay
 	// addition); a workload's housekeeping section replaces it.
 	Housekeeping *Housekeeping `json:"housekeeping,omitempty"`
@@ -184,20 +184,21 @@ type SMTModel struct {
 	Hold units.Duration `json:"hold,omitempty"`
 	// Qual is the hardware re-qualification interval T_qual the idle sibling
 	// must stay idle before the core may return to ST (schedplay addition).
-	Qual units.Duration `json:"qual,omitempty"`
+	Qual units.Duration `json:"qual"`
 	// PartitionedSingle is the rate of a lone busy PE while the core is still
 	// partitioned (s_2T1; schedplay addition).
 	PartitionedSingle float64 `json:"partitioned_single,omitempty"`
 }
 
 // Latency holds the named wake-up cost parameters (kernel-model.md §7.2,
-// "Wake and IPI latency model"). All are schedplay additions.
+// "Wake and IPI latency model"). All are schedplay additions. 0 is a valid
+// cost, so they are always written out.
 type Latency struct {
-	Wakeup        units.Duration `json:"wakeup,omitempty"`         // ttwu on the waker's CPU
-	IPI           units.Duration `json:"ipi,omitempty"`            // cross-core wake-up IPI
-	IdleExit      units.Duration `json:"idle_exit,omitempty"`      // leaving the idle state (WFI)
-	ContextSwitch units.Duration `json:"context_switch,omitempty"` // thread switch
-	ProcessSwitch units.Duration `json:"process_switch,omitempty"` // extra for an address-space switch
+	Wakeup        units.Duration `json:"wakeup"`         // ttwu on the waker's CPU
+	IPI           units.Duration `json:"ipi"`            // cross-core wake-up IPI
+	IdleExit      units.Duration `json:"idle_exit"`      // leaving the idle state (WFI)
+	ContextSwitch units.Duration `json:"context_switch"` // thread switch
+	ProcessSwitch units.Duration `json:"process_switch"` // extra for an address-space switch
 }
 
 // Housekeeping is per-CPU kernel noise: every Period each CPU runs kernel
