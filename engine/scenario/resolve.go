@@ -63,6 +63,9 @@ func Resolve(s *Scenario, ps *presets.Set) (*Resolved, error) {
 			decodeStrict(k, v, &r.Policy, &errs)
 		case "workload":
 			decodeStrict(k, v, &r.Workload, &errs)
+			if len(errs) == n {
+				checkStepZeros(v, &errs)
+			}
 		case "run":
 			decodeStrict(k, v, &r.Run, &errs)
 		}

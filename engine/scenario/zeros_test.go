@@ -45,6 +45,7 @@ func TestExplicitZeroHonoured(t *testing.T) {
 		{`policy.migration_cost="0s"`, func(r *Resolved) bool { return r.Policy.MigrationCost == 0 }},
 		{`run.seed=0`, func(r *Resolved) bool { return r.Run.Seed == 0 }},
 		{`run.warmup="0s"`, func(r *Resolved) bool { return r.Run.Warmup == 0 }},
+		{`workload.groups[0].program[0].do[2]={"send": "c", "capacity": 0}`, func(r *Resolved) bool { return r.Workload.Groups[0].Program[0].Do[2].Capacity == 0 }},
 	} {
 		r, err := resolveSets(t, tt.set)
 		if err != nil {
@@ -110,6 +111,9 @@ func TestExplicitZeroRefused(t *testing.T) {
 		{`machine.llc=""`, "machine.llc", `unknown llc ""`},
 		{`machine.numbering=""`, "machine.numbering", `unknown numbering ""`},
 		{`workload.efficiency=0`, "workload.efficiency", "0 is out of range; want > 0"},
+		{`workload.groups[0].program[0].repeat=0`, "workload.groups[0].program[0].repeat", "0 is out of range; want 1..1000000000"},
+		{`workload.groups[0].program[0].do[2]={"send": "c", "wake": 0}`, "workload.groups[0].program[0].do[2].wake", "0 is out of range; want 1..16384"},
+		{`workload.groups[0].program[1]={"periodic": {"every": "1ms", "do": [{"repeat": 0.0, "do": [{"compute": "1us"}]}]}}`, "workload.groups[0].program[1].periodic.do[0].repeat", "0 is out of range"},
 	} {
 		_, err := resolveSets(t, tt.set)
 		if !errorsContain(err, tt.path, tt.frag) {
