@@ -59,6 +59,9 @@ func Resolve(s *Scenario, ps *presets.Set) (*Resolved, error) {
 		switch k {
 		case "machine":
 			decodeStrict(k, v, &r.Machine, &errs)
+			if len(errs) == n {
+				checkClassZeros(v, &errs)
+			}
 		case "policy":
 			decodeStrict(k, v, &r.Policy, &errs)
 		case "workload":

@@ -111,6 +111,8 @@ func TestExplicitZeroRefused(t *testing.T) {
 		{`machine.llc=""`, "machine.llc", `unknown llc ""`},
 		{`machine.numbering=""`, "machine.numbering", `unknown numbering ""`},
 		{`workload.efficiency=0`, "workload.efficiency", "0 is out of range; want > 0"},
+		{`machine.core_classes=[{"name": "c", "cores": 4, "capacity": 1024, "speed": 1, "threads": 0}]`, "machine.core_classes[0].threads", "0 is out of range"},
+		{`machine.core_classes=[{"name": "c", "cores": 4, "capacity": 1024, "speed": 1, "cluster_cores": 0}]`, "machine.core_classes[0].cluster_cores", "0 is out of range"},
 		{`workload.groups[0].program[0].repeat=0`, "workload.groups[0].program[0].repeat", "0 is out of range; want 1..1000000000"},
 		{`workload.groups[0].program[0].do[2]={"send": "c", "wake": 0}`, "workload.groups[0].program[0].do[2].wake", "0 is out of range; want 1..16384"},
 		{`workload.groups[0].program[1]={"periodic": {"every": "1ms", "do": [{"repeat": 0.0, "do": [{"compute": "1us"}]}]}}`, "workload.groups[0].program[1].periodic.do[0].repeat", "0 is out of range"},

@@ -2,11 +2,31 @@ package scenario
 
 import "encoding/json"
 
-// Program steps are told apart by which fields are non-zero, and the
-// engine posts max(wake, 1) messages, so an explicit "repeat": 0 would
-// read as a step of no kind and "wake": 0 as wake 1. Neither is in its
-// documented range; checkStepZeros refuses them at their paths, reading
-// the presence of the keys from the expanded workload section's tree.
+// Fields inside lists whose zero value the engine reads as "absent":
+// program steps are told apart by which fields are non-zero and the engine
+// posts max(wake, 1) messages, so an explicit "repeat": 0 would read as a
+// step of no kind and "wake": 0 as wake 1; a core class's "threads": 0 or
+// "cluster_cores": 0 would read as left out. None of these zeros is in its
+// documented range: the checks here refuse them at their paths, reading
+// the presence of the keys from the expanded section's tree (the typed
+// values cannot tell).
+
+// checkClassZeros reports explicit zero threads and cluster_cores in the
+// core classes of machine tree m.
+func checkClassZeros(m any, errs *ErrorList) {
+	mm, _ := m.(map[string]any)
+	classes, _ := mm["core_classes"].([]any)
+	for i, c := range classes {
+		cm, _ := c.(map[string]any)
+		p := indexPath("machine.core_classes", i)
+		if isZeroNumber(cm["threads"]) {
+			errs.Add(p+".threads", "0 is out of range; want 1..threads_per_core (leave it out for threads_per_core)")
+		}
+		if isZeroNumber(cm["cluster_cores"]) {
+			errs.Add(p+".cluster_cores", "0 is out of range; want 1..the class's cores (leave it out for no class clusters)")
+		}
+	}
+}
 
 // checkStepZeros reports explicit zero repeat and wake options in the
 // programs of workload tree w.
