@@ -248,8 +248,8 @@ func validatePolicy(errs *ErrorList, p *Policy, m *topo.Machine, machineOK bool)
 		errs.Add("policy.priority", "\"arch\" needs machine.priorities, which this machine does not have")
 	}
 	checkRange(errs, "policy.hz", p.HZ, 10, 10000)
-	if p.BaseSlice <= 0 {
-		errs.Add("policy.base_slice", "must be > 0")
+	if p.BaseSlice == 0 {
+		errs.Add("policy.base_slice", "0s is out of range; want > 0 and ≤ %s", maxPolicyDuration)
 	}
 	checkDuration(errs, "policy.base_slice", p.BaseSlice, maxPolicyDuration)
 	checkDuration(errs, "policy.migration_cost", p.MigrationCost, maxPolicyDuration)
@@ -261,8 +261,8 @@ func validatePolicy(errs *ErrorList, p *Policy, m *topo.Machine, machineOK bool)
 }
 
 func validateRun(errs *ErrorList, r *Run) {
-	if r.Duration <= 0 {
-		errs.Add("run.duration", "must be > 0")
+	if r.Duration == 0 {
+		errs.Add("run.duration", "0s is out of range; want > 0 and ≤ %s", MaxRunDuration)
 	}
 	checkDuration(errs, "run.duration", r.Duration, MaxRunDuration)
 	switch r.Until {
