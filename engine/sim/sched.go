@@ -317,7 +317,9 @@ func (s *sim) exitIdle(c *cpuState) {
 	}
 }
 
-// updateAvgIdle is the rq->avg_idle update at the next enqueue after idle.
+// updateAvgIdle is the rq->avg_idle update of ttwu_do_activate(): the
+// idle period always enters update_avg(), then avg_idle is capped at
+// 2*max_idle_balance_cost.
 func (s *sim) updateAvgIdle(c *cpuState) {
 	if c.idleStamp == 0 {
 		return
@@ -327,10 +329,9 @@ func (s *sim) updateAvgIdle(c *cpuState) {
 	for i := range c.sd {
 		maxCost = max(maxCost, 2*c.sd[i].maxNewidleLBCost)
 	}
-	if delta > maxCost {
+	c.avgIdle += (delta - c.avgIdle) / 8 // update_avg()
+	if c.avgIdle > maxCost {
 		c.avgIdle = maxCost
-	} else {
-		c.avgIdle += (delta - c.avgIdle) / 8
 	}
 	c.idleStamp = 0
 }

@@ -1,0 +1,47 @@
+package sim
+
+import "testing"
+
+// Focused checks of load-balancing details against Linux 6.12 (fair.c,
+// core.c): each test states the kernel's rule and fails on the old model.
+
+// lbSim is a 4-CPU SMP machine without SMT for the tests below.
+func lbSim(t *testing.T) *sim {
+	t.Helper()
+	return simOf(t, `{"schedplay":1,"machine":{"nodes":1,"cores_per_node":4,"threads_per_core":1},
+		"workload":{"groups":[{"name":"w","count":1,"program":[{"compute":"1ms"}]}]},"run":{"duration":"10ms","seed":1}}`)
+}
+
+// ttwu_do_activate() (core.c): one idle period longer than the cap still
+// enters update_avg(&rq->avg_idle, delta), i.e. moves avg_idle by 1/8 of the
+// difference; only then is avg_idle capped at 2*max_idle_balance_cost.
+func TestAvgIdleAfterOneLongIdle(t *testing.T) {
+	s := lbSim(t)
+	c := &s.cpus[1]
+	maxCost := 2 * s.migCost
+	if maxCost == 0 {
+		t.Fatal("policy has no migration_cost")
+	}
+	c.avgIdle = maxCost / 10
+	c.idleStamp = 1
+	delta := 4 * maxCost // longer than the cap, but delta/8 is not
+	s.now = c.idleStamp + delta
+	s.updateAvgIdle(c)
+	want := maxCost/10 + (delta-maxCost/10)/8
+	if want >= maxCost {
+		t.Fatalf("test setup: want %d reaches the cap %d", want, maxCost)
+	}
+	if c.avgIdle != want {
+		t.Errorf("avg_idle after one %d ns idle period = %d; want update_avg() → %d (cap %d)", delta, c.avgIdle, want, maxCost)
+	}
+	if c.idleStamp != 0 {
+		t.Errorf("idle_stamp not cleared")
+	}
+	// A second long idle period reaches the cap.
+	c.idleStamp = s.now
+	s.now += 100 * maxCost
+	s.updateAvgIdle(c)
+	if c.avgIdle != maxCost {
+		t.Errorf("avg_idle after a very long idle = %d; want the cap %d", c.avgIdle, maxCost)
+	}
+}
