@@ -397,9 +397,11 @@ func (s *sim) calculateImbalance(env *lbEnv) {
 			return
 		}
 	}
+	// unsigned long arithmetic: a busiest avg_load below the domain's wraps
+	// the first term to a huge value and min() takes the second.
 	env.migType = migrateLoad
-	env.imbalance = min((busiest.avgLoad-env.avgLoad)*busiest.groupCapacity,
-		(env.avgLoad-local.avgLoad)*local.groupCapacity) / capScale
+	env.imbalance = int64(min(uint64(busiest.avgLoad-env.avgLoad)*uint64(busiest.groupCapacity),
+		uint64(env.avgLoad-local.avgLoad)*uint64(local.groupCapacity)) / capScale)
 }
 
 // schedBalanceFindSrcGroup is sched_balance_find_src_group() (find_busiest_group).

@@ -45,3 +45,27 @@ func TestAvgIdleAfterOneLongIdle(t *testing.T) {
 		t.Errorf("avg_idle after a very long idle = %d; want the cap %d", c.avgIdle, maxCost)
 	}
 }
+
+// calculate_imbalance() (fair.c:11338) takes min() of two unsigned long
+// terms: when the busiest group's avg_load is below the domain's average
+// (a third, heavier group), the first term wraps to a huge value and the
+// imbalance is the local group's room below the average.
+func TestCalculateImbalanceUnsignedWrap(t *testing.T) {
+	s := lbSim(t)
+	env := &lbEnv{sd: s.t.Domains[0][0], dst: 0, idle: cpuIdle, excluded: noCPU}
+	env.localStat = sgStats{groupType: groupFullyBusy, groupLoad: 1000, groupCapacity: 2048}
+	env.busiestStat = sgStats{groupType: groupOverloaded, avgLoad: 1500, groupLoad: 3000, groupCapacity: 2048}
+	env.totalLoad, env.totalCap = 12288, 6144 // domain avg_load 2048
+	s.calculateImbalance(env)
+	// local avg_load = 1000*1024/2048 = 500; min(wrapped, (2048-500)*2048)/1024
+	if env.migType != migrateLoad || env.imbalance != 3096 {
+		t.Errorf("imbalance = %d (type %d); want migrate_load 3096 from the unsigned min()", env.imbalance, env.migType)
+	}
+	// Both terms positive: the smaller one.
+	env.busiestStat.avgLoad = 2100
+	env.imbalance = 0
+	s.calculateImbalance(env)
+	if env.imbalance != (2100-2048)*2048/1024 {
+		t.Errorf("imbalance = %d; want %d", env.imbalance, (2100-2048)*2048/1024)
+	}
+}
