@@ -1,6 +1,10 @@
 package sim
 
-import "testing"
+import (
+	"testing"
+
+	"schedplay/engine/topo"
+)
 
 // Focused checks of load-balancing details against Linux 6.12 (fair.c,
 // core.c): each test states the kernel's rule and fails on the old model.
@@ -67,5 +71,29 @@ func TestCalculateImbalanceUnsignedWrap(t *testing.T) {
 	s.calculateImbalance(env)
 	if env.imbalance != (2100-2048)*2048/1024 {
 		t.Errorf("imbalance = %d; want %d", env.imbalance, (2100-2048)*2048/1024)
+	}
+}
+
+// sched_balance_find_src_rq() with migrate_util (fair.c:11612) ranks CPUs by
+// cpu_util_cfs_boost(): max(util_avg, runnable_avg, util_est) capped at the
+// capacity, so a contended CPU (runnable above util) is the busiest.
+func TestFindSrcRqMigrateUtilUsesBoost(t *testing.T) {
+	s := lbSim(t)
+	span, err := topo.ParseCPUList("2-3", 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &topo.Group{Span: span}
+	env := &lbEnv{sd: s.t.Domains[0][0], dst: 0, idle: cpuIdle, excluded: noCPU, migType: migrateUtil, imbalance: 1024}
+	a, b := &s.cpus[2], &s.cpus[3]
+	a.nrRunning, b.nrRunning = 2, 2
+	a.avg.utilAvg, a.avg.runnableAvg = 600, 600
+	b.avg.utilAvg, b.avg.runnableAvg = 500, 900
+	if got := s.schedBalanceFindSrcRq(env, g); got != 3 {
+		t.Errorf("busiest = cpu %d; want cpu 3 (runnable_avg 900 > util_avg 600)", got)
+	}
+	b.avg.runnableAvg = 5000 // capped at the capacity: still the busiest
+	if got := s.cpuUtilCfsBoost(b); got != b.cap {
+		t.Errorf("cpu_util_cfs_boost = %d; want the capacity %d", got, b.cap)
 	}
 }

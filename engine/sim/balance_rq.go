@@ -73,7 +73,7 @@ func (s *sim) schedBalanceFindSrcRq(env *lbEnv, g *topo.Group) int {
 				busiestLoad, busiestCap, busiest = load, int64(c.cap), i
 			}
 		case migrateUtil:
-			u := int64(s.cpuUtilCfs(c))
+			u := int64(s.cpuUtilCfsBoost(c))
 			if nr <= 1 {
 				continue
 			}

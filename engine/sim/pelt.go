@@ -269,5 +269,15 @@ func (s *sim) cpuUtilCfs(c *cpuState) int {
 	return u
 }
 
+// cpuUtilCfsBoost is cpu_util_cfs_boost() = cpu_util(cpu, NULL, -1, 1):
+// max(util_avg, runnable_avg, util_est) capped at capacity_orig.
+func (s *sim) cpuUtilCfsBoost(c *cpuState) int {
+	u := max(int(c.avg.utilAvg), int(c.avg.runnableAvg))
+	if s.utilEst {
+		u = max(u, c.utilEstSum)
+	}
+	return min(u, c.cap)
+}
+
 // cpuLoad is cpu_load(): the cfs_rq's load_avg.
 func cpuLoad(c *cpuState) int64 { return int64(c.avg.loadAvg) }
