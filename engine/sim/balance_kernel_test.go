@@ -97,3 +97,48 @@ func TestFindSrcRqMigrateUtilUsesBoost(t *testing.T) {
 		t.Errorf("cpu_util_cfs_boost = %d; want the capacity %d", got, b.cap)
 	}
 }
+
+// smtSim is one node of 2 cores × 2 threads (domains SMT, MC).
+func smtSim(t *testing.T) *sim {
+	t.Helper()
+	s := simOf(t, `{"schedplay":1,"machine":{"nodes":1,"cores_per_node":2,"threads_per_core":2},
+		"workload":{"groups":[{"name":"w","count":1,"program":[{"compute":"1ms"}]}]},"run":{"duration":"10ms","seed":1}}`)
+	if len(s.t.Domains[1]) != 2 {
+		t.Fatalf("want SMT and MC domains, got %d", len(s.t.Domains[1]))
+	}
+	return s
+}
+
+// sched_balance_rq(): a failed should_we_balance() jumps to out_balanced,
+// which clears sd->nr_balance_failed and, for a periodic (not newidle)
+// balance, falls through out_one_pinned into the balance_interval doubling.
+func TestShouldWeBalanceFailureIsOutBalanced(t *testing.T) {
+	s := smtSim(t)
+	sd := s.t.Domains[1][1] // MC of CPU 1: CPU 0 (idle core) balances for the group
+	st := &s.cpus[1].sd[1]
+	st.nrBalanceFailed, st.balanceInterval = 3, sd.MinInterval
+	moved, cont := s.schedBalanceRq(1, 1, cpuIdle, migPeriodic)
+	if moved != 0 || cont {
+		t.Fatalf("sched_balance_rq = %d, continue %v; want should_we_balance() to stop the walk", moved, cont)
+	}
+	if st.nrBalanceFailed != 0 || st.balanceInterval != 2*sd.MinInterval {
+		t.Errorf("after should_we_balance() failed: nr_balance_failed %d (want 0), balance_interval %d (want %d)",
+			st.nrBalanceFailed, st.balanceInterval, 2*sd.MinInterval)
+	}
+	// Up to max_interval, not beyond.
+	st.balanceInterval = sd.MaxInterval
+	s.schedBalanceRq(1, 1, cpuIdle, migPeriodic)
+	if st.balanceInterval != sd.MaxInterval {
+		t.Errorf("balance_interval %d grew beyond max_interval %d", st.balanceInterval, sd.MaxInterval)
+	}
+	// Newidle: a queued task fails should_we_balance(); nr_balance_failed is
+	// cleared, the interval is left alone.
+	s.cpus[1].nrRunning = 1
+	st.nrBalanceFailed, st.balanceInterval = 2, sd.MinInterval
+	if _, cont := s.schedBalanceRq(1, 1, cpuNewlyIdle, migNewidle); cont {
+		t.Errorf("newidle with a queued task continued")
+	}
+	if st.nrBalanceFailed != 0 || st.balanceInterval != sd.MinInterval {
+		t.Errorf("newidle: nr_balance_failed %d (want 0), balance_interval %d (want %d)", st.nrBalanceFailed, st.balanceInterval, sd.MinInterval)
+	}
+}

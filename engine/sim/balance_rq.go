@@ -256,38 +256,48 @@ func (s *sim) needActiveBalance(env *lbEnv, src int) (bool, int) {
 	return false, 0
 }
 
+// maxPinnedInterval is MAX_PINNED_INTERVAL (ms).
+const maxPinnedInterval = 512
+
 // schedBalanceRq is sched_balance_rq() (load_balance()) for one domain.
-// It returns the number of tasks moved and whether to continue upwards.
+// It returns the number of tasks moved and continue_balancing.
 func (s *sim) schedBalanceRq(cpu, sdIdx int, idle cpuIdleType, cause int) (int, bool) {
 	sd := s.t.Domains[cpu][sdIdx]
 	st := &s.cpus[cpu].sd[sdIdx]
 	env := &s.env
 	*env = lbEnv{sd: sd, sdIdx: sdIdx, dst: cpu, idle: idle, cause: cause, excluded: noCPU}
 	env.local = &sd.Groups[0]
-	if !s.shouldWeBalance(env) {
-		return 0, false
-	}
-	moved := 0
-	allPinned := false
-	for redo := 0; redo < 2; redo++ {
+	allPinned := false // LBF_ALL_PINNED
+	for redo := 0; ; redo++ {
+		if !s.shouldWeBalance(env) {
+			s.lbOutBalanced(env, st, allPinned, true)
+			return 0, false // *continue_balancing = 0
+		}
 		g := s.schedBalanceFindSrcGroup(env)
 		if sd.Parent == nil { // set_rd_overloaded() at the root domain
 			s.rdOverloaded = env.overloaded
 		}
 		if g == nil {
-			break
+			s.lbOutBalanced(env, st, allPinned, true)
+			return 0, true
 		}
 		busiest := s.schedBalanceFindSrcRq(env, g)
 		if busiest == noCPU {
-			break
+			s.lbOutBalanced(env, st, allPinned, true)
+			return 0, true
 		}
+		moved := 0
 		allPinned = true
 		if s.cpus[busiest].nrRunning > 1 {
 			moved = s.detachTasks(env, busiest, &allPinned)
-			if moved == 0 && allPinned && redo == 0 {
-				env.excluded = busiest
-				*env = lbEnv{sd: sd, sdIdx: sdIdx, dst: cpu, idle: idle, cause: cause, excluded: busiest, local: &sd.Groups[0]}
-				continue
+			if allPinned {
+				if redo == 0 { // goto redo without busiest (env->migration_type survives)
+					mt := env.migType
+					*env = lbEnv{sd: sd, sdIdx: sdIdx, dst: cpu, idle: idle, cause: cause, excluded: busiest, local: &sd.Groups[0], migType: mt}
+					continue
+				}
+				s.lbOutBalanced(env, st, allPinned, true) // out_all_pinned
+				return 0, true
 			}
 		}
 		if moved > 0 {
@@ -300,7 +310,11 @@ func (s *sim) schedBalanceRq(cpu, sdIdx int, idle cpuIdleType, cause int) (int, 
 		}
 		if ok, why := s.needActiveBalance(env, busiest); ok {
 			bc := &s.cpus[busiest]
-			if bc.curr != nil && bc.curr.allowed.Has(topo.CPU(cpu)) && !bc.activeBalance {
+			if bc.curr == nil || !bc.curr.allowed.Has(topo.CPU(cpu)) {
+				s.lbOutBalanced(env, st, allPinned, false) // out_one_pinned (the idle task is pinned too)
+				return 0, true
+			}
+			if !bc.activeBalance {
 				bc.activeBalance = true
 				s.q.push(event{at: s.now + int64(s.r.Machine.Latency.IPI), kind: evStopper, a: int32(busiest), b: int32(cpu), gen: uint32(why)})
 				if s.tracing {
@@ -309,20 +323,25 @@ func (s *sim) schedBalanceRq(cpu, sdIdx int, idle cpuIdleType, cause int) (int, 
 					bc.stopPath = append(s.appendLbStats(bc.stopPath, env), "need_active_balance: "+migCauseNames[why])
 				}
 			}
-			st.balanceInterval = sd.MinInterval
-			return 0, true
 		}
-		st.balanceInterval = sd.MinInterval
+		st.balanceInterval = sd.MinInterval // unbalanced: reset the interval
 		return 0, true
 	}
-	// out_balanced
-	st.nrBalanceFailed = 0
-	if idle != cpuNewlyIdle && env.migType != migrateMisfit {
-		if st.balanceInterval < sd.MaxInterval {
-			st.balanceInterval *= 2
-		}
+}
+
+// lbOutBalanced is the out_balanced / out_all_pinned (resetFailed) and
+// out_one_pinned exits of sched_balance_rq(): clear nr_balance_failed, then
+// double balance_interval unless newidle or misfit.
+func (s *sim) lbOutBalanced(env *lbEnv, st *sdState, allPinned, resetFailed bool) {
+	if resetFailed {
+		st.nrBalanceFailed = 0
 	}
-	return 0, true
+	if env.idle == cpuNewlyIdle || env.migType == migrateMisfit {
+		return
+	}
+	if allPinned && st.balanceInterval < maxPinnedInterval || st.balanceInterval < env.sd.MaxInterval {
+		st.balanceInterval *= 2
+	}
 }
 
 // activeLoadBalanceCPUStop is active_load_balance_cpu_stop(): the stopper
