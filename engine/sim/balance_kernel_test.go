@@ -142,3 +142,89 @@ func TestShouldWeBalanceFailureIsOutBalanced(t *testing.T) {
 		t.Errorf("newidle: nr_balance_failed %d (want 0), balance_interval %d (want %d)", st.nrBalanceFailed, st.balanceInterval, sd.MinInterval)
 	}
 }
+
+// taskSim is lbSim with n not-yet-forked tasks of a long compute.
+func taskSim(t *testing.T, n int) *sim {
+	t.Helper()
+	return simOf(t, `{"schedplay":1,"machine":{"nodes":1,"cores_per_node":4,"threads_per_core":1},
+		"workload":{"groups":[{"name":"w","count":`+itoa(n)+`,"program":[{"compute":"1s"}]}]},"run":{"duration":"10s","seed":1}}`)
+}
+
+// place enqueues task k on cpu as wake_up_new_task() would, without the
+// placement decision; the caller schedules the CPU.
+func place(s *sim, k, cpu int) *task {
+	p := s.tasks[k]
+	c := &s.cpus[cpu]
+	p.cpu = cpu
+	p.remaining = 1e12
+	s.postInitEntityUtilAvg(c, p)
+	s.attachEntityLoadAvg(c, p)
+	s.enqueueTask(c, p, true, false)
+	return p
+}
+
+// active_load_balance_cpu_stop() (fair.c:12113-12185) pushes whatever
+// detach_one_task() finds first from the tail of cfs_tasks (the running task
+// was preempted by the stopper and is the most recently picked), even when
+// the destination got busy meanwhile (only busiest_rq->nr_running > 1 is
+// checked, the stopper counted), and a successful push clears
+// sd->nr_balance_failed of the destination's domain.
+func TestActiveBalancePushesTheTailTask(t *testing.T) {
+	for _, tc := range []struct{ dstBusy, tailPinned bool }{{false, false}, {true, false}, {false, true}} {
+		dstBusy := tc.dstBusy
+		s := taskSim(t, 4)
+		s.now = 1_000_000
+		a, b, c := place(s, 0, 0), place(s, 1, 0), place(s, 2, 0)
+		s.schedule(&s.cpus[0])
+		run := s.cpus[0].curr
+		if run == nil {
+			t.Fatal("cpu 0 runs nothing")
+		}
+		if dstBusy {
+			place(s, 3, 1)
+			s.schedule(&s.cpus[1])
+		}
+		s.now += 4_000_000
+		var want *task // the earliest enqueued task that is not running (and may run on cpu 1)
+		pin := tc.tailPinned
+		for _, q := range []*task{a, b, c} {
+			if q == run {
+				continue
+			}
+			if pin {
+				q.allowed = topo.NewCPUSet(4)
+				q.allowed.Set(0)
+				q.nrAllowed, pin = 1, false
+				continue
+			}
+			want = q
+			break
+		}
+		st := &s.cpus[1].sd[0]
+		st.nrBalanceFailed = 5
+		s.cpus[0].activeBalance = true
+		s.activeLoadBalanceCPUStop(0, 1, migActive)
+		if want.cpu != 1 {
+			t.Errorf("%+v: pushed %v; want the tail task %s (cpu 0 ran %s)", tc, tasksOn(s, 1), want.name, run.name)
+		}
+		if st.nrBalanceFailed != 0 {
+			t.Errorf("dst busy %v: nr_balance_failed %d after a push; want 0", dstBusy, st.nrBalanceFailed)
+		}
+		if s.cpus[0].activeBalance {
+			t.Errorf("active_balance still set")
+		}
+	}
+}
+
+// tasksOn names the tasks on cpu (running first).
+func tasksOn(s *sim, cpu int) []string {
+	c := &s.cpus[cpu]
+	var l []string
+	if c.curr != nil {
+		l = append(l, c.curr.name)
+	}
+	for _, q := range c.rq {
+		l = append(l, q.name)
+	}
+	return l
+}

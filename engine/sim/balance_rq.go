@@ -141,7 +141,7 @@ func (s *sim) detachTasks(env *lbEnv, src int, pinned *bool) int {
 			if containsTask(tried, q) {
 				continue
 			}
-			if p == nil || q.lastRan < p.lastRan || (q.lastRan == p.lastRan && q.id < p.id) {
+			if p == nil || cfsTasksTailward(q, p) {
 				p = q
 			}
 		}
@@ -184,6 +184,12 @@ func (s *sim) detachTasks(env *lbEnv, src int, pinned *bool) int {
 	}
 	s.triedScratch = tried[:0]
 	return moved
+}
+
+// cfsTasksTailward reports whether a is nearer the tail of rq->cfs_tasks
+// than b: less recently run.
+func cfsTasksTailward(a, b *task) bool {
+	return a.lastRan < b.lastRan || (a.lastRan == b.lastRan && a.id < b.id)
 }
 
 // containsTask reports whether p is in l.
@@ -345,38 +351,60 @@ func (s *sim) lbOutBalanced(env *lbEnv, st *sdState, allPinned, resetFailed bool
 }
 
 // activeLoadBalanceCPUStop is active_load_balance_cpu_stop(): the stopper
-// on src pushes its running task to dst.
+// on src preempts the running task (put_prev_task_fair keeps it queued),
+// then, if a CFS task is left (busiest_rq->nr_running > 1 with the stopper
+// counted), detach_one_task() pushes one to dst over the lowest domain of
+// dst spanning src, resetting that domain's nr_balance_failed.
 func (s *sim) activeLoadBalanceCPUStop(src, dst, why int) {
 	sc := &s.cpus[src]
+	if p := sc.curr; p != nil {
+		s.syncCPU(sc)
+		s.updateCurr(sc)
+		s.updateTaskLoadAvg(p)
+		s.updateCfsRqLoadAvg(sc)
+		s.stopRunning(sc, p, OutPreempt)
+		sc.curr = nil
+		p.state = taskRunnable
+		sc.rq = append(sc.rq, p)
+		p.protected = false
+	}
+	var p *task
+	if sc.activeBalance && sc.nrRunning > 0 {
+		for i, sd := range s.t.Domains[dst] {
+			if !sd.Span.Has(topo.CPU(src)) {
+				continue
+			}
+			if p = s.detachOneTask(sc, dst); p != nil {
+				s.cpus[dst].sd[i].nrBalanceFailed = 0
+			}
+			break
+		}
+	}
 	sc.activeBalance = false
-	p := sc.curr
-	if p == nil || !p.allowed.Has(topo.CPU(dst)) || p.spinning && p.granted {
-		return
+	if p != nil {
+		if s.tracing {
+			s.path = append(s.path[:0], sc.stopPath...)
+			s.note("active_load_balance_cpu_stop: cpu %d → cpu %d", src, dst)
+		}
+		s.moveQueuedTaskTraced(p, src, dst, why) // attach_one_task(): wakeup_preempt()
 	}
-	if s.cpus[dst].nrRunning > 0 {
-		return // the kernel re-checks the imbalance; dst is no longer idle
-	}
-	// The stopper preempts p (put_prev), then detach_one_task moves it.
-	s.syncCPU(sc)
-	s.updateCurr(sc)
-	s.updateTaskLoadAvg(p)
-	s.updateCfsRqLoadAvg(sc)
-	s.stopRunning(sc, p, OutPreempt)
-	sc.curr = nil
-	p.state = taskRunnable
-	sc.rq = append(sc.rq, p)
-	if s.tracing {
-		s.path = append(s.path[:0], sc.stopPath...)
-		s.note("active_load_balance_cpu_stop: cpu %d → cpu %d", src, dst)
-	}
-	s.moveQueuedTaskTraced(p, src, dst, why)
-	s.schedule(sc)
-	dc := &s.cpus[dst]
-	if dc.curr == nil {
-		s.schedule(dc)
-	} else if s.checkPreemptWakeupFair(dc, p) {
+	s.schedule(sc) // the stopper is done
+	if dc := &s.cpus[dst]; p != nil && dc.curr == nil {
 		s.schedule(dc)
 	}
+}
+
+// detachOneTask is detach_one_task(): the first task from the tail of
+// cfs_tasks that can_migrate_task() allows; with LBF_ACTIVE_LB only the
+// affinity counts (the preempted task is no longer on the CPU).
+func (s *sim) detachOneTask(sc *cpuState, dst int) *task {
+	var p *task
+	for _, q := range sc.rq {
+		if q.allowed.Has(topo.CPU(dst)) && (p == nil || cfsTasksTailward(q, p)) {
+			p = q
+		}
+	}
+	return p
 }
 
 // moveQueuedTaskTraced moves a task keeping the already-built decision path.
