@@ -228,3 +228,65 @@ func tasksOn(s *sim, cpu int) []string {
 	}
 	return l
 }
+
+// detach_tasks() walks rq->cfs_tasks from the tail. Tasks are list_add()ed
+// at the head when enqueued (account_entity_enqueue) and list_move()d to
+// the head when picked (__set_next_task_fair), so a task that ran and was
+// preempted sits behind a task woken later that never ran: the preempted
+// one is pulled first, not the never-run newcomer.
+func TestDetachTasksWalksCfsTasksFromTheTail(t *testing.T) {
+	s := taskSim(t, 3)
+	c0 := &s.cpus[0]
+	a := place(s, 0, 0)
+	s.schedule(c0)
+	if c0.curr != a {
+		t.Fatal("a does not run")
+	}
+	s.now = 1_000_000
+	b := place(s, 1, 0)
+	s.now = 20_000_000 // a is past its slice: the next pick is b
+	s.schedule(c0)
+	if c0.curr != b {
+		t.Fatalf("cpu 0 runs %v; want b after a's slice", tasksOn(s, 0))
+	}
+	s.now = 21_000_000
+	cc := place(s, 2, 0) // woken after a was picked: nearer the head
+	env := &lbEnv{sd: s.t.Domains[1][0], sdIdx: 0, dst: 1, idle: cpuIdle, cause: migPeriodic, excluded: noCPU,
+		migType: migrateTask, imbalance: 1}
+	pinned := true
+	if n := s.detachTasks(env, 0, &pinned); n != 1 {
+		t.Fatalf("detach_tasks moved %d; want 1", n)
+	}
+	if a.cpu != 1 || cc.cpu != 0 {
+		t.Errorf("pulled %v; want a (the tail of cfs_tasks), c stays", tasksOn(s, 1))
+	}
+}
+
+// A task detach_tasks() skips is list_move()d to the head, so the next
+// balance pass reaches the others first.
+func TestDetachTasksSkippedGoToTheHead(t *testing.T) {
+	s := taskSim(t, 3)
+	c0 := &s.cpus[0]
+	a, b, cc := place(s, 0, 0), place(s, 1, 0), place(s, 2, 0)
+	s.schedule(c0)
+	s.now = 5_000_000
+	var queued []*task
+	for _, q := range []*task{a, b, cc} {
+		if q != c0.curr {
+			queued = append(queued, q)
+		}
+	}
+	tail := queued[0] // enqueued first, not running
+	tail.allowed = topo.NewCPUSet(4)
+	tail.allowed.Set(0)
+	tail.nrAllowed = 1
+	env := &lbEnv{sd: s.t.Domains[1][0], sdIdx: 0, dst: 1, idle: cpuIdle, cause: migPeriodic, excluded: noCPU,
+		migType: migrateTask, imbalance: 1}
+	pinned := true
+	if n := s.detachTasks(env, 0, &pinned); n != 1 || queued[1].cpu != 1 {
+		t.Fatalf("moved %d, cpu 1 has %v; want %s", n, tasksOn(s, 1), queued[1].name)
+	}
+	if got := cfsTasksTail(c0); got != c0.curr {
+		t.Errorf("tail of cfs_tasks after the pass is %s; want the running %s (the skipped pinned %s went to the head)", got.name, c0.curr.name, tail.name)
+	}
+}

@@ -116,8 +116,10 @@ func (s *sim) canMigrateTask(p *task, env *lbEnv, pinned *bool) bool {
 	return s.cpus[env.dst].sd[env.sdIdx].nrBalanceFailed > env.sd.CacheNiceTries
 }
 
-// detachTasks is detach_tasks() + attach_tasks(): move queued tasks from
-// src to dst, least recently run first. Returns the number moved.
+// detachTasks is detach_tasks() + attach_tasks(): walk cfs_tasks from the
+// tail (the running task included), move the tasks that can_migrate_task()
+// and the imbalance allow and list_move() the others to the head. Returns
+// the number moved.
 func (s *sim) detachTasks(env *lbEnv, src int, pinned *bool) int {
 	sc := &s.cpus[src]
 	if env.imbalance <= 0 {
@@ -126,8 +128,11 @@ func (s *sim) detachTasks(env *lbEnv, src int, pinned *bool) int {
 	loopMax := min(32, sc.nrRunning)
 	moved, loop := 0, 0
 	failed := s.cpus[env.dst].sd[env.sdIdx].nrBalanceFailed
-	tried := s.triedScratch[:0]
 	for {
+		p := cfsTasksTail(sc)
+		if p == nil {
+			break
+		}
 		if env.idle != cpuNotIdle && sc.nrRunning <= 1 {
 			break
 		}
@@ -135,43 +140,9 @@ func (s *sim) detachTasks(env *lbEnv, src int, pinned *bool) int {
 		if loop > loopMax {
 			break
 		}
-		// the tail of cfs_tasks: least recently run, not yet tried
-		var p *task
-		for _, q := range sc.rq {
-			if containsTask(tried, q) {
-				continue
-			}
-			if p == nil || cfsTasksTailward(q, p) {
-				p = q
-			}
-		}
-		if p == nil {
-			break
-		}
-		tried = append(tried, p)
-		if !s.canMigrateTask(p, env, pinned) {
+		if !s.canMigrateTask(p, env, pinned) || !s.detachTaskFits(env, p, src, failed) {
+			sc.cfsListHead(p) // next: list_move(&p->se.group_node, tasks)
 			continue
-		}
-		switch env.migType {
-		case migrateLoad:
-			load := max(int64(p.avg.loadAvg), 1)
-			if load>>uint(min(failed, 62)) > env.imbalance {
-				continue
-			}
-			env.imbalance -= load
-		case migrateUtil:
-			u := int64(s.taskUtilEst(p))
-			if u>>uint(min(failed, 62)) > env.imbalance {
-				continue
-			}
-			env.imbalance -= u
-		case migrateTask:
-			env.imbalance--
-		case migrateMisfit:
-			if s.utilFitsCPU(s.taskUtilEst(p), src) > 0 {
-				continue
-			}
-			env.imbalance = 0
 		}
 		s.moveQueuedTask(p, src, env.dst, env.cause, env)
 		moved++
@@ -182,24 +153,46 @@ func (s *sim) detachTasks(env *lbEnv, src int, pinned *bool) int {
 			break
 		}
 	}
-	s.triedScratch = tried[:0]
 	return moved
 }
 
-// cfsTasksTailward reports whether a is nearer the tail of rq->cfs_tasks
-// than b: less recently run.
-func cfsTasksTailward(a, b *task) bool {
-	return a.lastRan < b.lastRan || (a.lastRan == b.lastRan && a.id < b.id)
+// detachTaskFits is the migration_type switch of detach_tasks(): whether p
+// fits the remaining imbalance (which it then consumes).
+func (s *sim) detachTaskFits(env *lbEnv, p *task, src, failed int) bool {
+	switch env.migType {
+	case migrateLoad:
+		load := max(int64(p.avg.loadAvg), 1)
+		if load>>uint(min(failed, 62)) > env.imbalance {
+			return false
+		}
+		env.imbalance -= load
+	case migrateUtil:
+		u := int64(s.taskUtilEst(p))
+		if u>>uint(min(failed, 62)) > env.imbalance {
+			return false
+		}
+		env.imbalance -= u
+	case migrateTask:
+		env.imbalance--
+	case migrateMisfit:
+		if s.utilFitsCPU(s.taskUtilEst(p), src) > 0 {
+			return false
+		}
+		env.imbalance = 0
+	}
+	return true
 }
 
-// containsTask reports whether p is in l.
-func containsTask(l []*task, p *task) bool {
-	for _, q := range l {
-		if q == p {
-			return true
+// cfsTasksTail is list_last_entry(&rq->cfs_tasks): the task on c (running
+// or queued) with the smallest list stamp.
+func cfsTasksTail(c *cpuState) *task {
+	p := c.curr
+	for _, q := range c.rq {
+		if p == nil || q.cfsPos < p.cfsPos {
+			p = q
 		}
 	}
-	return false
+	return p
 }
 
 // moveQueuedTask is detach_task() + attach_task() of a queued task.
@@ -400,7 +393,7 @@ func (s *sim) activeLoadBalanceCPUStop(src, dst, why int) {
 func (s *sim) detachOneTask(sc *cpuState, dst int) *task {
 	var p *task
 	for _, q := range sc.rq {
-		if q.allowed.Has(topo.CPU(dst)) && (p == nil || cfsTasksTailward(q, p)) {
+		if q.allowed.Has(topo.CPU(dst)) && (p == nil || q.cfsPos < p.cfsPos) {
 			p = q
 		}
 	}

@@ -200,11 +200,20 @@ func (s *sim) updateEntityLag(c *cpuState, p *task) {
 	c.zeroV = V
 }
 
-// rqAdd puts a task in c's queue (enqueue_entity bookkeeping).
+// rqAdd puts a task in c's queue (enqueue_entity bookkeeping;
+// account_entity_enqueue() list_add()s it at the head of cfs_tasks).
 func (c *cpuState) rqAdd(p *task) {
+	c.cfsListHead(p)
 	c.rq = append(c.rq, p)
 	c.nrRunning++
 	c.loadWeight += p.weight
+}
+
+// cfsListHead is list_add()/list_move() to the head of rq->cfs_tasks: p
+// gets the rq's next stamp, so the tail is the task with the smallest.
+func (c *cpuState) cfsListHead(p *task) {
+	c.cfsSeq++
+	p.cfsPos = c.cfsSeq
 }
 
 // rqRemove takes a queued (not running) task off c's queue.

@@ -60,7 +60,6 @@ func (s *sim) blockTask(c *cpuState, p *task) {
 // stopRunning closes the task's run interval on c, out saying why.
 func (s *sim) stopRunning(c *cpuState, p *task, out SwitchOut) {
 	s.m.runSpan(s, p, c.id, p.runStart, s.now, out)
-	p.lastRan = s.now
 	c.lastTaskTime = s.now
 	s.notePEStop(c)
 }
@@ -124,6 +123,7 @@ func (s *sim) setCurr(c *cpuState, p *task) {
 	}
 	s.updateCfsRqLoadAvg(c)
 	s.updateTaskLoadAvg(p)
+	c.cfsListHead(p) // __set_next_task_fair(): the MRU task goes to the head
 	c.curr = p
 	p.state = taskRunning
 	p.execStart = s.now

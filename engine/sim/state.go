@@ -64,8 +64,8 @@ type task struct {
 	slice                                 int64
 	protect                               int64 // deadline at pick (RUN_TO_PARITY)
 	protected                             bool
-	execStart                             int64 // last time it started running (task_hot)
-	lastRan                               int64
+	execStart                             int64  // last time it started running (task_hot)
+	cfsPos                                uint64 // place in rq->cfs_tasks: larger is nearer the head
 	sumExec                               int64
 	placed                                bool
 
@@ -124,6 +124,7 @@ type cpuState struct {
 	nextBalance  int64 // jiffies
 	lastTgid     int   // tgid of the last task run: an mm switch when it changes
 	lastTaskTime int64
+	cfsSeq       uint64 // last cfs_tasks stamp handed out (cfsListHead)
 
 	sd []sdState // per domain of the chain (bottom-up)
 
@@ -244,17 +245,16 @@ type sim struct {
 
 	rdOverloaded bool
 
-	m            repAcc
-	timedNames   []string // timed-section names by index (timed.go)
-	tr           *tracer
-	tracing      bool
-	path         []string
-	lbPrefix     []string // how this balance pass was reached (tracing)
-	ilbWhy       string
-	scanGen      uint32
-	coreMark     []uint32
-	env          lbEnv
-	triedScratch []*task
+	m          repAcc
+	timedNames []string // timed-section names by index (timed.go)
+	tr         *tracer
+	tracing    bool
+	path       []string
+	lbPrefix   []string // how this balance pass was reached (tracing)
+	ilbWhy     string
+	scanGen    uint32
+	coreMark   []uint32
+	env        lbEnv
 
 	// tracing detail (trace_detail.go)
 	scan        scanTrace
