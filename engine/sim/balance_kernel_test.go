@@ -290,3 +290,39 @@ func TestDetachTasksSkippedGoToTheHead(t *testing.T) {
 		t.Errorf("tail of cfs_tasks after the pass is %s; want the running %s (the skipped pinned %s went to the head)", got.name, c0.curr.name, tail.name)
 	}
 }
+
+// update_misfit_status() (fair.c:5225-5249) only sets rq->misfit_task_load;
+// the root domain's overload flag comes from add_nr_running() and from
+// update_sd_lb_stats() at the root domain, where a misfit task in a
+// non-local group counts as overload (and a balanced pass clears it).
+func TestMisfitStatusLeavesTheOverloadFlag(t *testing.T) {
+	s := simOf(t, `{"schedplay":1,"machine":{"preset":"hikey960"},"policy":{"preset":"misfit"},
+		"workload":{"groups":[{"name":"w","count":1,"program":[{"compute":"1s"}]}]},"run":{"duration":"2s","seed":1}}`)
+	if !s.asymCapActive {
+		t.Fatal("hikey960 has no asym capacity")
+	}
+	little := 0
+	p := place(s, 0, little)
+	s.schedule(&s.cpus[little])
+	p.avg.utilAvg, p.avg.loadAvg = 1000, 1000
+	p.utilEst = 1000
+	s.rdOverloaded = false
+	s.updateMisfitStatus(&s.cpus[little], p)
+	if s.cpus[little].misfitLoad == 0 {
+		t.Fatal("a 1000-util task on a little CPU is not misfit")
+	}
+	if s.rdOverloaded {
+		t.Errorf("update_misfit_status() set the root domain overload flag")
+	}
+	// A periodic balance of an idle big CPU at the root domain sees the
+	// misfit group and sets the flag.
+	big := 4
+	root := len(s.t.Domains[big]) - 1
+	if s.t.Domains[big][root].Parent != nil {
+		t.Fatal("last domain is not the root")
+	}
+	s.schedBalanceRq(big, root, cpuIdle, migPeriodic)
+	if !s.rdOverloaded {
+		t.Errorf("the root-domain balance pass did not set the overload flag for a misfit group")
+	}
+}

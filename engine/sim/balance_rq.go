@@ -421,5 +421,4 @@ func (s *sim) updateMisfitStatus(c *cpuState, p *task) {
 		return
 	}
 	c.misfitLoad = max(int64(p.avg.loadAvg), 1)
-	s.rdOverloaded = true
 }
