@@ -70,7 +70,7 @@ type lbEnv struct {
 	preferSibling          bool
 	overloaded             bool
 	sumUtil                int64
-	excluded               int // CPU removed after all-pinned (or -1)
+	excluded               topo.CPUSet // CPUs cleared from env->cpus after all-pinned (zero: none)
 }
 
 // capacityGreater is capacity_greater(): a more than ~5% above b.
@@ -101,20 +101,22 @@ func (s *sim) updateSgLbStats(env *lbEnv, g *topo.Group, local bool, sgs *sgStat
 	asymCap := env.sd.Flags&topo.SDAsymCPUCapacity != 0
 	for ci := g.Span.First(); ci.Valid(); ci = g.Span.Next(ci) {
 		i := int(ci)
-		if i == env.excluded {
+		c := &s.cpus[i]
+		// group_capacity, group_weight and the min/max capacity are the
+		// group's (sgc); the rest sums over the span ∩ env->cpus.
+		sgs.groupCapacity += int64(c.cap)
+		sgs.groupWeight++
+		sgs.minCap = min(sgs.minCap, c.cap)
+		sgs.maxCap = max(sgs.maxCap, c.cap)
+		if env.excluded.Has(ci) {
 			continue
 		}
-		c := &s.cpus[i]
 		sgs.groupLoad += cpuLoad(c)
 		u := int64(s.cpuUtilCfs(c))
 		sgs.groupUtil += u
 		sgs.groupRunnable += int64(c.avg.runnableAvg)
 		sgs.sumHNrRunning += c.nrRunning
 		sgs.sumNrRunning += c.nrRunning
-		sgs.groupCapacity += int64(c.cap)
-		sgs.groupWeight++
-		sgs.minCap = min(sgs.minCap, c.cap)
-		sgs.maxCap = max(sgs.maxCap, c.cap)
 		if c.nrRunning > 1 {
 			env.overloaded = true
 		}

@@ -56,7 +56,7 @@ func TestAvgIdleAfterOneLongIdle(t *testing.T) {
 // imbalance is the local group's room below the average.
 func TestCalculateImbalanceUnsignedWrap(t *testing.T) {
 	s := lbSim(t)
-	env := &lbEnv{sd: s.t.Domains[0][0], dst: 0, idle: cpuIdle, excluded: noCPU}
+	env := &lbEnv{sd: s.t.Domains[0][0], dst: 0, idle: cpuIdle}
 	env.localStat = sgStats{groupType: groupFullyBusy, groupLoad: 1000, groupCapacity: 2048}
 	env.busiestStat = sgStats{groupType: groupOverloaded, avgLoad: 1500, groupLoad: 3000, groupCapacity: 2048}
 	env.totalLoad, env.totalCap = 12288, 6144 // domain avg_load 2048
@@ -84,7 +84,7 @@ func TestFindSrcRqMigrateUtilUsesBoost(t *testing.T) {
 		t.Fatal(err)
 	}
 	g := &topo.Group{Span: span}
-	env := &lbEnv{sd: s.t.Domains[0][0], dst: 0, idle: cpuIdle, excluded: noCPU, migType: migrateUtil, imbalance: 1024}
+	env := &lbEnv{sd: s.t.Domains[0][0], dst: 0, idle: cpuIdle, migType: migrateUtil, imbalance: 1024}
 	a, b := &s.cpus[2], &s.cpus[3]
 	a.nrRunning, b.nrRunning = 2, 2
 	a.avg.utilAvg, a.avg.runnableAvg = 600, 600
@@ -251,7 +251,7 @@ func TestDetachTasksWalksCfsTasksFromTheTail(t *testing.T) {
 	}
 	s.now = 21_000_000
 	cc := place(s, 2, 0) // woken after a was picked: nearer the head
-	env := &lbEnv{sd: s.t.Domains[1][0], sdIdx: 0, dst: 1, idle: cpuIdle, cause: migPeriodic, excluded: noCPU,
+	env := &lbEnv{sd: s.t.Domains[1][0], sdIdx: 0, dst: 1, idle: cpuIdle, cause: migPeriodic,
 		migType: migrateTask, imbalance: 1}
 	pinned := true
 	if n := s.detachTasks(env, 0, &pinned); n != 1 {
@@ -280,7 +280,7 @@ func TestDetachTasksSkippedGoToTheHead(t *testing.T) {
 	tail.allowed = topo.NewCPUSet(4)
 	tail.allowed.Set(0)
 	tail.nrAllowed = 1
-	env := &lbEnv{sd: s.t.Domains[1][0], sdIdx: 0, dst: 1, idle: cpuIdle, cause: migPeriodic, excluded: noCPU,
+	env := &lbEnv{sd: s.t.Domains[1][0], sdIdx: 0, dst: 1, idle: cpuIdle, cause: migPeriodic,
 		migType: migrateTask, imbalance: 1}
 	pinned := true
 	if n := s.detachTasks(env, 0, &pinned); n != 1 || queued[1].cpu != 1 {
@@ -324,5 +324,35 @@ func TestMisfitStatusLeavesTheOverloadFlag(t *testing.T) {
 	s.schedBalanceRq(big, root, cpuIdle, migPeriodic)
 	if !s.rdOverloaded {
 		t.Errorf("the root-domain balance pass did not set the overload flag for a misfit group")
+	}
+}
+
+// sched_balance_rq(): after an all-pinned pass the busiest CPU is cleared
+// from env->cpus and the pass is redone as long as a CPU outside the local
+// group is left (fair.c:11950-11965), not just once: with two busiest CPUs
+// whose tasks are all pinned, the third pass pulls from the next CPU.
+func TestAllPinnedRedoesUntilNoCPULeft(t *testing.T) {
+	s := simOf(t, `{"schedplay":1,"machine":{"nodes":1,"cores_per_node":4,"threads_per_core":1},
+		"workload":{"groups":[
+			{"name":"p3","count":4,"cpus":"3","program":[{"compute":"1s"}]},
+			{"name":"p2","count":3,"cpus":"2","program":[{"compute":"1s"}]},
+			{"name":"free","count":2,"program":[{"compute":"1s"}]}]},"run":{"duration":"10s","seed":1}}`)
+	for k := 0; k < 9; k++ {
+		cpu := 3
+		if k >= 4 {
+			cpu = 2
+		}
+		if k >= 7 {
+			cpu = 1
+		}
+		place(s, k, cpu)
+	}
+	for cpu := 1; cpu < 4; cpu++ {
+		s.schedule(&s.cpus[cpu])
+	}
+	s.now = 1_000_000
+	moved, _ := s.schedBalanceRq(0, 0, cpuIdle, migPeriodic)
+	if moved != 1 || s.cpus[0].nrRunning != 1 || s.cpus[1].nrRunning != 1 {
+		t.Errorf("moved %d; cpu 0 has %v, cpu 1 %v: want one free task pulled after two all-pinned passes", moved, tasksOn(s, 0), tasksOn(s, 1))
 	}
 }

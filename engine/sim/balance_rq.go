@@ -54,7 +54,7 @@ func (s *sim) schedBalanceFindSrcRq(env *lbEnv, g *topo.Group) int {
 		i := int(ci)
 		c := &s.cpus[i]
 		nr := c.nrRunning
-		if nr == 0 || i == env.excluded {
+		if nr == 0 || env.excluded.Has(ci) {
 			continue
 		}
 		if env.sd.Flags&topo.SDAsymCPUCapacity != 0 && !capacityGreater(dstCap, c.cap) && nr == 1 {
@@ -264,10 +264,11 @@ func (s *sim) schedBalanceRq(cpu, sdIdx int, idle cpuIdleType, cause int) (int, 
 	sd := s.t.Domains[cpu][sdIdx]
 	st := &s.cpus[cpu].sd[sdIdx]
 	env := &s.env
-	*env = lbEnv{sd: sd, sdIdx: sdIdx, dst: cpu, idle: idle, cause: cause, excluded: noCPU}
+	*env = lbEnv{sd: sd, sdIdx: sdIdx, dst: cpu, idle: idle, cause: cause}
 	env.local = &sd.Groups[0]
 	allPinned := false // LBF_ALL_PINNED
-	for redo := 0; ; redo++ {
+	var excluded topo.CPUSet
+	for {
 		if !s.shouldWeBalance(env) {
 			s.lbOutBalanced(env, st, allPinned, true)
 			return 0, false // *continue_balancing = 0
@@ -290,9 +291,15 @@ func (s *sim) schedBalanceRq(cpu, sdIdx int, idle cpuIdleType, cause int) (int, 
 		if s.cpus[busiest].nrRunning > 1 {
 			moved = s.detachTasks(env, busiest, &allPinned)
 			if allPinned {
-				if redo == 0 { // goto redo without busiest (env->migration_type survives)
+				// __cpumask_clear_cpu(busiest, cpus); redo while a CPU
+				// outside the local group is left (env->migration_type survives)
+				if excluded.Size() == 0 {
+					excluded = s.lbExcludedScratch()
+				}
+				excluded.Set(topo.CPU(busiest))
+				if s.lbCPUsLeft(sd, excluded) {
 					mt := env.migType
-					*env = lbEnv{sd: sd, sdIdx: sdIdx, dst: cpu, idle: idle, cause: cause, excluded: busiest, local: &sd.Groups[0], migType: mt}
+					*env = lbEnv{sd: sd, sdIdx: sdIdx, dst: cpu, idle: idle, cause: cause, excluded: excluded, local: &sd.Groups[0], migType: mt}
 					continue
 				}
 				s.lbOutBalanced(env, st, allPinned, true) // out_all_pinned
@@ -326,6 +333,32 @@ func (s *sim) schedBalanceRq(cpu, sdIdx int, idle cpuIdleType, cause int) (int, 
 		st.balanceInterval = sd.MinInterval // unbalanced: reset the interval
 		return 0, true
 	}
+}
+
+// lbExcludedScratch returns the emptied scratch set for the CPUs an
+// all-pinned pass clears from env->cpus.
+func (s *sim) lbExcludedScratch() topo.CPUSet {
+	x := s.lbExcluded
+	if x.Size() == 0 {
+		x = topo.NewCPUSet(len(s.cpus))
+		s.lbExcluded = x
+	}
+	for c := x.First(); c.Valid(); c = x.Next(c) {
+		x.Clear(c)
+	}
+	return x
+}
+
+// lbCPUsLeft is !cpumask_subset(cpus, env.dst_grpmask) of the all-pinned
+// redo: a CPU of the domain outside the local group is not yet excluded.
+func (s *sim) lbCPUsLeft(sd *topo.Domain, excluded topo.CPUSet) bool {
+	local := sd.Groups[0].Span
+	for c := sd.Span.First(); c.Valid(); c = sd.Span.Next(c) {
+		if !local.Has(c) && !excluded.Has(c) {
+			return true
+		}
+	}
+	return false
 }
 
 // lbOutBalanced is the out_balanced / out_all_pinned (resetFailed) and

@@ -255,6 +255,7 @@ type sim struct {
 	scanGen    uint32
 	coreMark   []uint32
 	env        lbEnv
+	lbExcluded topo.CPUSet // scratch: env->cpus cleared by all-pinned passes
 
 	// tracing detail (trace_detail.go)
 	scan        scanTrace
