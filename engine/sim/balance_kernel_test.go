@@ -356,3 +356,32 @@ func TestAllPinnedRedoesUntilNoCPULeft(t *testing.T) {
 		t.Errorf("moved %d; cpu 0 has %v, cpu 1 %v: want one free task pulled after two all-pinned passes", moved, tasksOn(s, 0), tasksOn(s, 1))
 	}
 }
+
+// A CPU that leaves idle stays in nohz.idle_cpus_mask, uncounted in its
+// LLC's nr_busy_cpus, until its first busy tick: nohz_balancer_kick()
+// calls nohz_balance_exit_idle() (fair.c), the pick does not.
+func TestNohzExitAtTheFirstBusyTick(t *testing.T) {
+	s := taskSim(t, 1)
+	c := &s.cpus[1]
+	llc := &s.llcs[s.t.SDLLCID[1]]
+	if !c.nohzIdle {
+		t.Fatal("an idle CPU at start is not nohz idle")
+	}
+	busy0, count0 := llc.nrBusyCPUs, s.nohzIdleCount
+	s.now = 100_000
+	place(s, 0, 1)
+	s.schedule(c)
+	if c.curr == nil {
+		t.Fatal("cpu 1 runs nothing")
+	}
+	if !c.nohzIdle || llc.nrBusyCPUs != busy0 || s.nohzIdleCount != count0 {
+		t.Errorf("after the pick: nohz idle %v, nr_busy_cpus %d (was %d), nohz.nr_cpus %d (was %d); want unchanged until the tick",
+			c.nohzIdle, llc.nrBusyCPUs, busy0, s.nohzIdleCount, count0)
+	}
+	s.now = s.tickNs
+	s.tick(c)
+	if c.nohzIdle || llc.nrBusyCPUs != busy0+1 || s.nohzIdleCount != count0-1 {
+		t.Errorf("after the first busy tick: nohz idle %v, nr_busy_cpus %d, nohz.nr_cpus %d; want false, %d, %d",
+			c.nohzIdle, llc.nrBusyCPUs, s.nohzIdleCount, busy0+1, count0-1)
+	}
+}

@@ -181,6 +181,7 @@ func updateNewidleStats(st *sdState, success int) {
 
 // nohzBalancerKick is nohz_balancer_kick(), run on a busy CPU's tick.
 func (s *sim) nohzBalancerKick(c *cpuState) {
+	s.nohzBalanceExitIdle(c)
 	if !s.feat.NohzIdleOn() || s.nohzIdleCount == 0 || s.jiffies() < s.nohzNextBalance {
 		return
 	}

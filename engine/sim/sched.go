@@ -103,10 +103,7 @@ func (s *sim) schedule(c *cpuState) {
 		return
 	}
 	s.setCurr(c, next)
-	if c.inIdle {
-		c.inIdle = false
-		s.exitIdle(c)
-	}
+	c.inIdle = false // nohz_balance_exit_idle() waits for the first busy tick
 	s.peBusyChanged(c)
 	s.startActivity(c, next)
 }
@@ -308,8 +305,11 @@ func (s *sim) enterIdle(c *cpuState) {
 	s.updateIdleCore(c)
 }
 
-// exitIdle: the CPU leaves idle (nohz_balance_exit_idle).
-func (s *sim) exitIdle(c *cpuState) {
+// nohzBalanceExitIdle is nohz_balance_exit_idle(), run by
+// nohz_balancer_kick() at the first busy tick after idle: the CPU leaves
+// nohz.idle_cpus_mask and counts in its LLC's nr_busy_cpus again
+// (set_cpu_sd_state_busy()).
+func (s *sim) nohzBalanceExitIdle(c *cpuState) {
 	if c.nohzIdle {
 		c.nohzIdle = false
 		s.nohzIdleCount--
