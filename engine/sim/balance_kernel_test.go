@@ -385,3 +385,59 @@ func TestNohzExitAtTheFirstBusyTick(t *testing.T) {
 			c.nohzIdle, llc.nrBusyCPUs, s.nohzIdleCount, busy0+1, count0-1)
 	}
 }
+
+// nohz_balancer_kick() kicks an ILB for NOHZ_STATS_KICK alone while
+// nohz.has_blocked is set and nohz.next_blocked has passed, even when no
+// balance is due (fair.c:12453): the ILB decays the idle CPUs' blocked
+// load and sets nohz.next_blocked LOAD_AVG_PERIOD later. A CPU going idle
+// when the refresh is due does the pass itself (nohz_newidle_balance()).
+func TestNohzStatsKick(t *testing.T) {
+	s := taskSim(t, 3)
+	c0, c1 := &s.cpus[0], &s.cpus[1]
+	place(s, 0, 0)
+	s.schedule(c0)
+	p := place(s, 1, 1)
+	s.schedule(c1)
+	s.now = 20 * s.tickNs
+	s.blockTask(c1, p) // cpu 1 idles with blocked load
+	if !c1.nohzIdle || !s.nohzHasBlocked || !c1.hasBlockedLoad {
+		t.Fatalf("cpu 1 idle: nohz %v, nohz.has_blocked %v, has_blocked_load %v", c1.nohzIdle, s.nohzHasBlocked, c1.hasBlockedLoad)
+	}
+	util0 := c1.avg.utilAvg
+	if util0 == 0 {
+		t.Fatal("cpu 1 has no blocked util")
+	}
+	s.now = 40 * s.tickNs
+	j := s.jiffies()
+	s.nohzNextBalance = j + 1000 // no balance due
+	s.nohzNextBlocked = j - 1
+	s.nohzBalancerKick(c0)
+	if !s.ilbPending || s.ilbFlags != nohzStatsKick {
+		t.Fatalf("no stats-only ILB kick: pending %v flags %d", s.ilbPending, s.ilbFlags)
+	}
+	s.nohzIdleBalance(s.ilbCPU)
+	if c1.avg.utilAvg >= util0 {
+		t.Errorf("cpu 1 util_avg %d after the stats pass; want it decayed below %d", c1.avg.utilAvg, util0)
+	}
+	if want := j + s.msecsToJiffies(32); s.nohzNextBlocked != want {
+		t.Errorf("nohz.next_blocked = %d; want %d", s.nohzNextBlocked, want)
+	}
+	if !s.nohzHasBlocked {
+		t.Errorf("nohz.has_blocked cleared while cpu 1 still has blocked load")
+	}
+	// A second kick before next_blocked: none.
+	s.nohzBalancerKick(c0)
+	if s.ilbPending {
+		t.Errorf("stats kick again before nohz.next_blocked")
+	}
+	// cpu 2 goes newly idle once the refresh is due: it runs the pass itself.
+	q := place(s, 2, 2)
+	s.schedule(&s.cpus[2])
+	s.now = (s.nohzNextBlocked + 1) * s.tickNs
+	util1 := c1.avg.utilAvg
+	s.cpus[2].avgIdle = 2 * s.migCost
+	s.blockTask(&s.cpus[2], q)
+	if c1.avg.utilAvg >= util1 {
+		t.Errorf("cpu 1 util_avg %d after cpu 2 went idle with the refresh due; want the NEWILB pass to decay it below %d", c1.avg.utilAvg, util1)
+	}
+}

@@ -102,7 +102,6 @@ func (s *sim) schedBalanceNewidle(c *cpuState) int {
 		return 0
 	}
 	c.idleStamp = s.now
-	s.updateCfsRqLoadAvg(c) // sched_balance_update_blocked_averages(this_cpu)
 	next := s.jiffies() + int64(s.r.Policy.HZ)
 	defer func() {
 		if next < c.nextBalance {
@@ -111,8 +110,10 @@ func (s *sim) schedBalanceNewidle(c *cpuState) int {
 	}()
 	if !s.rdOverloaded || c.avgIdle < c.sd[0].maxNewidleLBCost {
 		s.updateNextBalance(c, 0, &next)
+		s.nohzNewidleBalance(c)
 		return 0
 	}
+	s.schedBalanceUpdateBlockedAverages(c)
 	var currCost int64
 	pulled := 0
 	for i, sd := range s.t.Domains[c.id] {
@@ -154,6 +155,8 @@ func (s *sim) schedBalanceNewidle(c *cpuState) int {
 	}
 	if c.nrRunning > 0 {
 		c.idleStamp = 0
+	} else {
+		s.nohzNewidleBalance(c)
 	}
 	return pulled
 }
@@ -182,7 +185,18 @@ func updateNewidleStats(st *sdState, success int) {
 // nohzBalancerKick is nohz_balancer_kick(), run on a busy CPU's tick.
 func (s *sim) nohzBalancerKick(c *cpuState) {
 	s.nohzBalanceExitIdle(c)
-	if !s.feat.NohzIdleOn() || s.nohzIdleCount == 0 || s.jiffies() < s.nohzNextBalance {
+	if !s.feat.NohzIdleOn() || s.nohzIdleCount == 0 {
+		return
+	}
+	j := s.jiffies()
+	var flags uint8
+	if s.nohzHasBlocked && j > s.nohzNextBlocked {
+		flags = nohzStatsKick // refresh the idle CPUs' blocked load
+	}
+	if j < s.nohzNextBalance {
+		if flags != 0 {
+			s.kickILBTraced(c.id, flags, "nohz.has_blocked (stats only)")
+		}
 		return
 	}
 	kick := ""
@@ -212,13 +226,22 @@ func (s *sim) nohzBalancerKick(c *cpuState) {
 			kick = "nr_busy_cpus > 1"
 		}
 	}
-	if kick == "" {
-		return
+	if kick != "" {
+		flags = nohzStatsKick | nohzBalanceKick
+	} else {
+		kick = "nohz.has_blocked (stats only)"
 	}
+	if flags != 0 {
+		s.kickILBTraced(c.id, flags, kick)
+	}
+}
+
+// kickILBTraced is kickILB() noting why nohz_balancer_kick() fired.
+func (s *sim) kickILBTraced(from int, flags uint8, why string) {
 	if s.tracing && !s.ilbPending {
-		s.ilbWhy = fmt.Sprintf("nohz_balancer_kick(cpu %d): %s", c.id, kick)
+		s.ilbWhy = fmt.Sprintf("nohz_balancer_kick(cpu %d): %s", from, why)
 	}
-	s.kickILB(c.id)
+	s.kickILB(from, flags)
 }
 
 // findNewILB is find_new_ilb(): the first idle CPU in nohz.idle_cpus_mask;
@@ -242,26 +265,45 @@ func (s *sim) findNewILB(self int) int {
 	return first
 }
 
-// kickILB is kick_ilb(): IPI the ILB CPU, which then balances for all idle CPUs.
-func (s *sim) kickILB(from int) {
-	if s.ilbPending {
-		return
+// kickILB is kick_ilb(): IPI the ILB CPU, which then balances for (or
+// only refreshes the blocked load of) all idle CPUs. A kick while one is
+// pending adds its flags to the pending one (the kernel ORs them into the
+// chosen CPU's nohz_flags; here one ILB is pending at a time).
+func (s *sim) kickILB(from int, flags uint8) {
+	if flags&nohzBalanceKick != 0 {
+		s.nohzNextBalance = s.jiffies() + 1
 	}
 	ilb := s.findNewILB(from)
 	if ilb == noCPU {
 		return
 	}
-	s.ilbPending = true
-	s.nohzNextBalance = s.jiffies() + 1
+	if s.ilbPending {
+		s.ilbFlags |= flags
+		return
+	}
+	s.ilbPending, s.ilbCPU, s.ilbFlags = true, ilb, flags
 	s.q.push(event{at: s.now + int64(s.r.Machine.Latency.IPI), kind: evILB, a: int32(ilb)})
 }
 
-// nohzIdleBalance is _nohz_idle_balance() on the ILB CPU: balance every
-// due idle CPU (in wrap order from ilb+1, the ILB itself last). The ILB's PE
-// is busy while it works (ILB noise on a sibling of a busy core).
+// nohzIdleBalance is the kicked ILB's softirq: _nohz_idle_balance() with
+// the pending kick flags.
 func (s *sim) nohzIdleBalance(ilb int) {
-	s.ilbPending = false
+	flags := s.ilbFlags
+	s.ilbPending, s.ilbFlags = false, 0
+	s.nohzIdleBalanceFlags(ilb, flags)
+}
+
+// nohzIdleBalanceFlags is _nohz_idle_balance(): refresh the blocked load
+// (NOHZ_STATS_KICK) and balance every due idle CPU (NOHZ_BALANCE_KICK), in
+// wrap order from ilb+1, the ILB itself last. The ILB's PE is busy while it
+// balances (ILB noise on a sibling of a busy core).
+func (s *sim) nohzIdleBalanceFlags(ilb int, flags uint8) {
 	ic := &s.cpus[ilb]
+	stats := flags&nohzStatsKick != 0
+	if stats {
+		s.nohzHasBlocked = false
+	}
+	hasBlocked, aborted := false, false
 	j := s.jiffies()
 	next := j + 60*int64(s.r.Policy.HZ)
 	n := len(s.cpus)
@@ -272,11 +314,15 @@ func (s *sim) nohzIdleBalance(ilb int) {
 		if !c.nohzIdle || !s.idleCPU(i) {
 			continue
 		}
-		s.updateCfsRqLoadAvg(c) // NOHZ_STATS_KICK: decay blocked averages
 		if ic.nrRunning > 0 || ic.pending > 0 {
+			hasBlocked = hasBlocked || stats
+			aborted = true
 			break // need_resched on the ILB: stop
 		}
-		if j >= c.nextBalance {
+		if stats && s.updateNohzStats(c) {
+			hasBlocked = true
+		}
+		if j >= c.nextBalance && flags&nohzBalanceKick != 0 {
 			cause := migNohz
 			if i == ilb {
 				cause = migPeriodic
@@ -292,7 +338,15 @@ func (s *sim) nohzIdleBalance(ilb int) {
 			next = c.nextBalance
 		}
 	}
-	s.nohzNextBalance = next
+	if !aborted {
+		s.nohzNextBalance = next
+		if stats {
+			s.nohzNextBlocked = j + s.msecsToJiffies(loadAvgPeriodMs)
+		}
+	}
+	if hasBlocked {
+		s.nohzHasBlocked = true // still blocked load: keep the periodic update
+	}
 	if work > 0 && !ic.irqBusy && ic.curr == nil {
 		// the softirq keeps the ILB's PE busy (idle_cpu() stays true)
 		ic.irqBusy = true

@@ -100,6 +100,7 @@ func (s *sim) schedule(c *cpuState) {
 			s.enterIdle(c)
 		}
 		s.peBusyChanged(c)
+		s.nohzRunIdleBalance(c) // do_idle()
 		return
 	}
 	s.setCurr(c, next)
@@ -294,6 +295,8 @@ func (s *sim) tick(c *cpuState) {
 func (s *sim) enterIdle(c *cpuState) {
 	c.idleStamp = s.now
 	c.misfitLoad = 0
+	c.hasBlockedLoad = true // nohz_balance_enter_idle(): assume blocked load
+	s.nohzHasBlocked = true
 	if c.nextBalance < s.nohzNextBalance {
 		s.nohzNextBalance = c.nextBalance
 	}

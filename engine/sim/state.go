@@ -117,14 +117,17 @@ type cpuState struct {
 	utilEstSum int
 	misfitLoad int64
 
-	tickOn       bool
-	nohzIdle     bool
-	idleStamp    int64
-	avgIdle      int64
-	nextBalance  int64 // jiffies
-	lastTgid     int   // tgid of the last task run: an mm switch when it changes
-	lastTaskTime int64
-	cfsSeq       uint64 // last cfs_tasks stamp handed out (cfsListHead)
+	tickOn          bool
+	nohzIdle        bool
+	idleStamp       int64
+	hasBlockedLoad  bool  // rq->has_blocked_load
+	lastBlockedTick int64 // rq->last_blocked_load_update_tick (jiffies)
+	newilbKick      bool  // NOHZ_NEWILB_KICK pending for do_idle()
+	avgIdle         int64
+	nextBalance     int64 // jiffies
+	lastTgid        int   // tgid of the last task run: an mm switch when it changes
+	lastTaskTime    int64
+	cfsSeq          uint64 // last cfs_tasks stamp handed out (cfsListHead)
 
 	sd []sdState // per domain of the chain (bottom-up)
 
@@ -230,6 +233,10 @@ type sim struct {
 	nohzNextBalance int64
 	nohzIdleCount   int
 	ilbPending      bool
+	ilbCPU          int   // the pending ILB
+	ilbFlags        uint8 // its kick flags (nohzBalanceKick, nohzStatsKick)
+	nohzHasBlocked  bool  // nohz.has_blocked
+	nohzNextBlocked int64 // nohz.next_blocked (jiffies)
 
 	alive     int
 	wakeBatch int
