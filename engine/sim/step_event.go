@@ -140,7 +140,7 @@ func (s *sim) describeEvent(ev event) StepEvent {
 		e.Kind, e.Text = "nohz_idle_balance", fmt.Sprintf("cpu %d balances on behalf of the idle CPUs (ILB)", ev.a)
 	case evStopper:
 		e.CPU = int(ev.a)
-		e.Kind, e.Text = "active_load_balance_cpu_stop", fmt.Sprintf("stopper on cpu %d pushes its running task to cpu %d", ev.a, ev.b)
+		e.Kind, e.Text = "active_load_balance_cpu_stop", fmt.Sprintf("stopper on cpu %d preempts its task and pushes one to cpu %d", ev.a, ev.b)
 	default:
 		e.Kind, e.Text = "event", fmt.Sprintf("event %d", ev.kind)
 	}
