@@ -386,13 +386,7 @@ func (s *sim) activeLoadBalanceCPUStop(src, dst, why int) {
 	if p := sc.curr; p != nil {
 		s.syncCPU(sc)
 		s.updateCurr(sc)
-		s.updateTaskLoadAvg(p)
-		s.updateCfsRqLoadAvg(sc)
-		s.stopRunning(sc, p, OutPreempt)
-		sc.curr = nil
-		p.state = taskRunnable
-		sc.rq = append(sc.rq, p)
-		p.protected = false
+		s.putPrevTaskFair(sc, p)
 	}
 	var p *task
 	if sc.activeBalance && sc.nrRunning > 0 {

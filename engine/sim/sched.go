@@ -82,14 +82,8 @@ func (s *sim) schedule(c *cpuState) {
 		s.reprogram(c)
 		return
 	}
-	if prev != nil { // put_prev_task_fair(): back into the queue
-		s.updateTaskLoadAvg(prev)
-		s.updateCfsRqLoadAvg(c)
-		s.stopRunning(c, prev, OutPreempt)
-		c.curr = nil
-		prev.state = taskRunnable
-		c.rq = append(c.rq, prev)
-		prev.protected = false
+	if prev != nil {
+		s.putPrevTaskFair(c, prev)
 	}
 	if next == nil {
 		if s.peltModern() {
@@ -378,4 +372,17 @@ func (s *sim) housekeepingEnd(c *cpuState) {
 	if c.curr == nil && c.nrRunning > 0 {
 		s.schedule(c)
 	}
+}
+
+// putPrevTaskFair puts c's running task p back into c's queue, runnable
+// (put_prev_task_fair(): its load averages updated, the run closed as a
+// preemption).
+func (s *sim) putPrevTaskFair(c *cpuState, p *task) {
+	s.updateTaskLoadAvg(p)
+	s.updateCfsRqLoadAvg(c)
+	s.stopRunning(c, p, OutPreempt)
+	c.curr = nil
+	p.state = taskRunnable
+	c.rq = append(c.rq, p)
+	p.protected = false
 }
