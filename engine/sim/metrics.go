@@ -216,7 +216,14 @@ func (s *sim) repMetrics(stop int64) RepMetrics {
 	if s.finished > 0 {
 		rm.Completion = s.finished
 	}
-	window := stop - s.warmup
+	// The rates are over the measured time the programs ran: from the
+	// warm-up to their completion when they finished before stop (perf
+	// bench's "Total time" and usecs/op), else to stop.
+	end := stop
+	if s.finished > 0 && s.finished < stop {
+		end = s.finished
+	}
+	window := end - s.warmup
 	if window > 0 {
 		rm.Throughput = m.workDone / float64(window)
 	}
