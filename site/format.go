@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"schedplay/site/viewkit"
 )
 
 // FormatNs renders a duration in ns with a unit that keeps 3 significant
@@ -88,11 +90,6 @@ func FormatThroughput(mean, sd float64, n int, unit string) string {
 	return FormatMeanSD(mean, sd, n) + " " + unit
 }
 
-// TaskColor is a stable, distinct colour for task id (golden-angle hues).
-func TaskColor(task int, dark bool) string {
-	h := math.Mod(float64(task)*137.508, 360)
-	if dark {
-		return fmt.Sprintf("hsl(%.0f 62%% 58%%)", h)
-	}
-	return fmt.Sprintf("hsl(%.0f 68%% 46%%)", h)
-}
+// TaskColor is a stable, distinct colour for task id, clear of the mode
+// colours' hues (viewkit.TaskColor).
+func TaskColor(task int, dark bool) string { return viewkit.TaskColor(task, dark) }
