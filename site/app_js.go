@@ -13,6 +13,7 @@ import (
 	"honnef.co/go/js/dom/v2"
 
 	"schedplay/engine/topo"
+	"schedplay/site/viewkit"
 )
 
 // storageKey holds the last scenario across reloads.
@@ -272,6 +273,7 @@ func (a *App) run() {
 		return
 	}
 	small := isSmall(cpus, cpuErr)
+	words := viewkit.WordsFor(a.state.Machine())
 	a.runSeq++
 	seq := a.runSeq
 	doc := a.state.Doc.Canonical()
@@ -334,7 +336,7 @@ func (a *App) run() {
 				setPerf("provDecodeMs", nowMs()-t1)
 				if err == nil {
 					setPerf("provisionalAt", nowMs())
-					a.dispatch(RunPartial{Seq: seq, Result: res, Doc: doc, Of: reps, CPUs: cpus})
+					a.dispatch(RunPartial{Seq: seq, Result: res, Doc: doc, Of: reps, CPUs: cpus, Words: words})
 				}
 			}
 		}
@@ -363,7 +365,7 @@ func (a *App) run() {
 			return
 		}
 		setPerf("replyAt", nowMs())
-		a.dispatch(RunDone{Seq: seq, Result: res, Doc: doc, ElapsedMs: nowMs() - t0, CPUs: cpus})
+		a.dispatch(RunDone{Seq: seq, Result: res, Doc: doc, ElapsedMs: nowMs() - t0, CPUs: cpus, Words: words})
 	})
 }
 

@@ -24,7 +24,8 @@ type Band struct {
 }
 
 // Layout is the timeline's vertical geometry, grouped node → core → thread
-// (PE0 above PE1), like SchedViz's CPU axis.
+// (PE0 above PE1), like SchedViz's CPU axis. One-CPU rows are labelled
+// "cpu12·c12·PE0" ("cpu12·c12" on a one-thread core).
 type Layout struct {
 	Rows   []Row
 	Bands  []Band
@@ -149,7 +150,12 @@ func detailLayout(cores []coreCPUs, lane float64) Layout {
 		l.Bands = append(l.Bands, Band{Y: y, H: BandH, Cores: []int{c.core}})
 		y += BandH
 		for t, cpu := range c.cpus {
-			l.Rows = append(l.Rows, Row{Y: y, H: lane, CPUs: []int{cpu}, Label: fmt.Sprintf("cpu%d·c%d·PE%d", cpu, c.core, t),
+			// A one-thread core has no PE to name.
+			label := fmt.Sprintf("cpu%d·c%d", cpu, c.core)
+			if len(c.cpus) > 1 {
+				label += fmt.Sprintf("·PE%d", t)
+			}
+			l.Rows = append(l.Rows, Row{Y: y, H: lane, CPUs: []int{cpu}, Label: label,
 				Core: c.core, Thread: t, Threads: len(c.cpus)})
 			y += lane
 		}

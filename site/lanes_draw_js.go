@@ -13,14 +13,20 @@ import (
 // and the per-CPU rows of a Layout, as the playground and the compare and
 // embed timelines draw them. It keeps its run buffers across draws.
 type LaneBatcher struct {
-	modeBuf []ModeRun
-	runsBuf []PxRun
+	// HideModes leaves the mode bands empty (a machine without SMT,
+	// whose one-thread cores are always "ST" when busy).
+	HideModes bool
+	modeBuf   []ModeRun
+	runsBuf   []PxRun
 }
 
 // Bands adds the mode strips of the bands whose content span meets
 // [lo, hi], drawn at y0 + band.Y: each core's modes at alpha 1/cores (at
 // least 0.25), so an aggregated band shows the mix.
 func (lb *LaneBatcher) Bands(bat *viewkit.Batches, bands []Band, tl *sim.Timeline, sc TimeScale, y0, lo, hi float64, dark bool) {
+	if lb.HideModes {
+		return
+	}
 	for _, bd := range bands {
 		if bd.Y+bd.H < lo || bd.Y > hi {
 			continue

@@ -2,6 +2,7 @@ package site
 
 import (
 	"schedplay/engine/sim"
+	"schedplay/site/viewkit"
 )
 
 // Action is anything dispatched to Reduce.
@@ -57,6 +58,8 @@ type RunDone struct {
 	ElapsedMs float64
 	// CPUs is the machine's CPU placement when the run started (lane layout).
 	CPUs []LaneCPU
+	// Words names the machine's core modes when the run started.
+	Words viewkit.ModeWords
 }
 
 // RunPartial delivers request Seq's provisional result: repetition 0 of
@@ -67,6 +70,7 @@ type RunPartial struct {
 	Doc    string
 	Of     int
 	CPUs   []LaneCPU
+	Words  viewkit.ModeWords
 }
 
 // RunFailed reports a failed request (Path is the field the error names).
@@ -197,6 +201,7 @@ func Reduce(s State, a Action) State {
 		s.Run.Result = a.Result
 		s.Run.ResultDoc = a.Doc
 		s.Run.CPUs = a.CPUs
+		s.Run.Words = a.Words
 		s.Run.Provisional = a.Of
 		s.View.T0, s.View.T1 = 0, 0
 	case RunDone:
@@ -210,6 +215,7 @@ func Reduce(s State, a Action) State {
 		s.Run.Result = a.Result
 		s.Run.ResultDoc = a.Doc
 		s.Run.CPUs = a.CPUs
+		s.Run.Words = a.Words
 		s.Run.ElapsedMs = a.ElapsedMs
 		s.Run.Err, s.Run.ErrPath = "", ""
 		if !refined {

@@ -2,6 +2,7 @@ package site
 
 import (
 	"schedplay/engine/sim"
+	"schedplay/site/viewkit"
 )
 
 // Tabs of the editor panel.
@@ -50,6 +51,8 @@ type RunState struct {
 	ElapsedMs float64
 	// CPUs places the result's CPUs in the hardware (lane grouping).
 	CPUs []LaneCPU
+	// Words names the result machine's core modes (its SMT model).
+	Words viewkit.ModeWords
 	// Provisional > 0 says Result is repetition 0 only, shown while all
 	// Provisional repetitions of request Seq are still running.
 	Provisional int

@@ -31,6 +31,9 @@ type timelineView struct {
 	a      *App
 	box    dom.HTMLElement
 	head   dom.HTMLElement
+	leg    dom.HTMLElement
+	words  viewkit.ModeWords // what leg shows (legendSet)
+	legSet bool
 	canvas *dom.HTMLCanvasElement
 	ctx    *dom.CanvasRenderingContext2D
 	bat    viewkit.Batches // rectangles by fill style (one call into the page per fill)
@@ -65,12 +68,8 @@ func newTimelineView(a *App, b builder, parent dom.Element) *timelineView {
 	cb.SetAttribute("type", "checkbox")
 	b.on(cb, "change", func(dom.Event) { a.dispatch(SetAllRows{On: cb.Checked()}) })
 	b.text(rows, "span", "", "one row per CPU")
-	leg := b.el(t.head, "div", "legend")
-	for _, m := range []sim.Mode{sim.ModeST, sim.ModeSMT, sim.ModePartitioned, sim.ModeSwitching} {
-		sw := b.el(leg, "span", "swatch")
-		sw.Style().SetProperty("background", modeColor(m, false), "")
-		b.text(leg, "span", "", modeName(m))
-	}
+	t.leg = b.el(t.head, "div", "legend")
+	t.leg.SetID("mode-legend")
 	wrap := b.el(t.box, "div", "tl-wrap")
 	t.canvas = b.el(wrap, "canvas", "").(*dom.HTMLCanvasElement)
 	t.canvas.SetID("timeline")
@@ -89,6 +88,36 @@ func newTimelineView(a *App, b builder, parent dom.Element) *timelineView {
 }
 
 func (t *timelineView) release() { releaseAll(t.funcs) }
+
+// setLegend shows the mode legend in the words of the result machine's
+// SMT model (none without SMT).
+func (t *timelineView) setLegend(w viewkit.ModeWords) {
+	if t.legSet && w == t.words {
+		return
+	}
+	t.words, t.legSet = w, true
+	fillModeLegend(builder{doc: t.a.doc, funcs: &t.funcs}, t.leg, w)
+}
+
+// fillModeLegend replaces leg's children with one swatch and name per
+// mode of w's model; leg is hidden when there are none.
+func fillModeLegend(b builder, leg dom.HTMLElement, w viewkit.ModeWords) {
+	for c := leg.FirstChild(); c != nil; c = leg.FirstChild() {
+		leg.RemoveChild(c)
+	}
+	leg.SetAttribute("data-smt-model", string(w.Model))
+	modes := w.Legend()
+	if len(modes) == 0 {
+		leg.Style().SetProperty("display", "none", "")
+		return
+	}
+	leg.Style().RemoveProperty("display")
+	for _, m := range modes {
+		sw := b.el(leg, "span", "swatch")
+		sw.Style().SetProperty("background", modeColor(m, false), "")
+		b.text(leg, "span", "", w.Name(m))
+	}
+}
 
 // window returns the visible window, defaulting to the whole run.
 func (t *timelineView) window() (int64, int64, int64) {
@@ -143,6 +172,8 @@ func (t *timelineView) draw() {
 		return
 	}
 	t.box.RemoveAttribute("data-empty")
+	t.setLegend(s.Run.Words)
+	t.lanes.HideModes = !s.Run.Words.SMT()
 	w := float64(t.canvas.ParentElement().(dom.HTMLElement).OffsetWidth())
 	if w < 300 {
 		w = 300
@@ -161,6 +192,7 @@ func (t *timelineView) draw() {
 		}
 		t.cpus = cpus
 		t.layout = LayoutLanes(cpus, tlMaxH-tlAxisH, s.View.AllRows)
+		t.canvas.SetAttribute("data-labels", rowLabels(t.layout))
 		h := t.layout.Height + tlAxisH + 2
 		if s.View.AllRows || h > tlMaxH {
 			h = tlMaxH
@@ -297,14 +329,24 @@ func (t *timelineView) drawAggregated(tl *sim.Timeline, sc TimeScale, top float6
 	t.bat.Fill(t.ctx.Value)
 }
 
-func shortLabel(l string) string {
-	// "cpu12·c12·PE0" → "cpu12 PE0"
-	parts := strings.Split(l, "·")
-	if len(parts) == 3 {
-		return parts[0] + " " + parts[2]
+func shortLabel(l string) string { return viewkit.ShortLabel(l) }
+
+// rowLabels are the rows' drawn labels, "|"-separated (the canvas's text
+// for tests and tools).
+func rowLabels(l Layout) string {
+	out := make([]string, len(l.Rows))
+	for i, r := range l.Rows {
+		out[i] = r.Label
+		if !l.Aggregated {
+			out[i] = shortLabel(r.Label)
+		}
 	}
-	return l
+	return strings.Join(out, "|")
 }
+
+// modeName is a mode's text in the spatial model's words (the residency
+// card's titles).
+func modeName(m sim.Mode) string { return viewkit.ModeWords{}.Name(m) }
 
 // drawHover draws the hover line and fills the tooltip (text only).
 func (t *timelineView) drawHover(tl *sim.Timeline, sc TimeScale, top, scrollY float64) {
@@ -322,7 +364,7 @@ func (t *timelineView) drawHover(tl *sim.Timeline, sc TimeScale, top, scrollY fl
 	t.ctx.Stroke()
 	t.ctx.SetGlobalAlpha(1)
 	h := HitTest(t.layout, sc, tl, v.HoverX, v.HoverY-top)
-	lines := tooltipLines(h, t.layout, tl, t.cpus)
+	lines := tooltipLines(h, t.layout, tl, t.cpus, t.a.state.Run.Words)
 	if len(lines) == 0 {
 		t.tip.Style().SetProperty("display", "none", "")
 		return

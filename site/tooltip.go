@@ -10,8 +10,9 @@ import (
 
 // tooltipLines explains what is under the pointer: the task, CPU and
 // interval, and the placement decision (wake-up path or migration cause)
-// that put the task there when the engine recorded one.
-func tooltipLines(h Hit, l Layout, tl *sim.Timeline, cpus []LaneCPU) []string {
+// that put the task there when the engine recorded one. Core modes are
+// named in the machine's SMT model's words (none on a one-thread core).
+func tooltipLines(h Hit, l Layout, tl *sim.Timeline, cpus []LaneCPU, w viewkit.ModeWords) []string {
 	if h.Row < 0 || tl == nil {
 		return nil
 	}
@@ -22,9 +23,12 @@ func tooltipLines(h Hit, l Layout, tl *sim.Timeline, cpus []LaneCPU) []string {
 	where := fmt.Sprintf("CPU %d", h.CPU)
 	if h.CPU < len(cpus) {
 		c := cpus[h.CPU]
-		where += fmt.Sprintf(" · core %d · PE%d", c.Core, c.Thread)
-		if mode, ok := modeAt(tl, c.Core, h.T); ok {
-			where += " · core " + modeName(mode)
+		where += fmt.Sprintf(" · core %d", c.Core)
+		if threads := coreThreads(cpus, c.Core); threads > 1 && w.SMT() {
+			where += fmt.Sprintf(" · PE%d", c.Thread)
+			if mode, ok := modeAt(tl, c.Core, h.T); ok {
+				where += " · core " + w.Long(mode, foldLevelAt(tl, cpus, c.Core, threads, h.T))
+			}
 		}
 	}
 	if h.Interval < 0 || h.CPU >= len(tl.Runs) {
@@ -65,18 +69,37 @@ func modeAt(tl *sim.Timeline, core int, t int64) (sim.Mode, bool) {
 	return sim.ModeIdle, true
 }
 
-func modeName(m sim.Mode) string {
-	switch m {
-	case sim.ModeST:
-		return "ST (full resources)"
-	case sim.ModeSMT:
-		return "partitioned, 2+ busy"
-	case sim.ModePartitioned:
-		return "partitioned, 1 busy (held)"
-	case sim.ModeSwitching:
-		return "switching"
+// coreThreads is the number of CPUs (hardware threads) of core.
+func coreThreads(cpus []LaneCPU, core int) int {
+	n := 0
+	for _, c := range cpus {
+		if c.Core == core {
+			n++
+		}
 	}
-	return "idle"
+	return n
+}
+
+// foldLevelAt is the folding model's SMT level implied by the core's
+// threads running tasks at t (coreEvaluate's SMTFolding case), 0 when
+// no thread past the first runs one (kernel noise alone can raise the
+// level, and the timeline does not record it).
+func foldLevelAt(tl *sim.Timeline, cpus []LaneCPU, core, threads int, t int64) int {
+	hi := -1
+	for _, c := range cpus {
+		if c.Core != core || c.CPU >= len(tl.Runs) {
+			continue
+		}
+		rs := tl.Runs[c.CPU]
+		i := sort.Search(len(rs), func(i int) bool { return rs[i].End > t })
+		if i < len(rs) && rs[i].Start <= t {
+			hi = max(hi, c.Thread)
+		}
+	}
+	if hi < 1 {
+		return 0
+	}
+	return viewkit.FoldLevel(hi, threads)
 }
 
 // modeColor is a core mode band's colour, shared with the other views.

@@ -26,12 +26,8 @@ func (v *view) renderTimelines() {
 	b.Button(ctl, "cmp-zoom-in", "", "+", func() { v.tls[0].ZoomIn() }).SetAttribute("aria-label", "zoom in")
 	b.Button(ctl, "cmp-zoom-out", "", "−", func() { v.tls[0].ZoomOut() }).SetAttribute("aria-label", "zoom out")
 	b.Button(ctl, "cmp-zoom-reset", "", "whole run", func() { v.tls[0].Reset() })
-	leg := b.El(head, "div", "legend")
-	for _, m := range []int{1, 2, 3, 4} {
-		sw := b.El(leg, "span", "swatch")
-		sw.Style().SetProperty("background", viewkit.ModeColor(modeOf(m), viewkit.Dark()), "")
-		b.Text(leg, "span", "", viewkit.ModeName(modeOf(m)))
-	}
+	words := v.words()
+	b.ModeLegend(head, words).SetID("cmp-mode-legend")
 	v.end = 0
 	for _, r := range v.res {
 		if r.Timeline != nil {
@@ -44,6 +40,7 @@ func (v *view) renderTimelines() {
 		b.Text(box, "h3", []string{"side-a-text", "side-b-text"}[i], side+" = "+name)
 		t := canvastl.NewTimeline(b, box, []string{"tl-a", "tl-b"}[i], "Timeline of "+side+" ("+name+")", 300)
 		t.SetData(v.res[i].Timeline, v.cpus)
+		t.SetWords(words)
 		t.OnWindow = v.setWindow
 		v.tls[i] = t
 	}
@@ -52,7 +49,13 @@ func (v *view) renderTimelines() {
 	viewkit.Frame(v.drawTimelines)
 }
 
-func modeOf(i int) sim.Mode { return sim.Mode(i) }
+// words names the machine's core modes (its SMT model).
+func (v *view) words() viewkit.ModeWords {
+	if v.resolved == nil {
+		return viewkit.ModeWords{}
+	}
+	return viewkit.WordsFor(v.resolved.Machine)
+}
 
 // setWindow moves both timelines to [t0, t1].
 func (v *view) setWindow(t0, t1 int64) {
@@ -166,15 +169,21 @@ func (v *view) renderDeltas() {
 		return
 	}
 	rows := DeltaRows(ds)
-	strips := b.El(box, "div", "heat-strips")
-	for _, f := range []struct {
+	type figure struct {
 		name string
 		cell func(r DeltaRow) DeltaCell
-	}{
+	}
+	figs := []figure{
 		{"ST residency", func(r DeltaRow) DeltaCell { return r.ST }},
 		{"busy time", func(r DeltaRow) DeltaCell { return r.Busy }},
 		{"mode transitions", func(r DeltaRow) DeltaCell { return r.Trans }},
-	} {
+	}
+	smt := v.words().SMT()
+	if !smt {
+		figs = figs[1:2] // one-thread cores have no modes: busy time only
+	}
+	strips := b.El(box, "div", "heat-strips")
+	for _, f := range figs {
 		line := b.El(strips, "div", "heat-line")
 		b.Text(line, "span", "heat-name small", f.name)
 		strip := b.El(line, "div", "heat-strip")
@@ -185,7 +194,11 @@ func (v *view) renderDeltas() {
 			cell.SetAttribute("title", fmt.Sprintf("core %d (CPUs %s): A %s, B %s, B−A %s", r.Core, r.CPUs, c.A, c.B, c.Diff))
 		}
 	}
-	b.Text(box, "p", "muted small", "Red: B higher than A; blue: B lower; the strongest colour is the largest change of that figure. ST residency is the share of the core's non-idle time in full-resource single-thread mode (mean over the repetitions); busy time is summed over the core's CPUs; transitions are ST↔SMT changes in repetition 0.")
+	note := "Red: B higher than A; blue: B lower; the strongest colour is the largest change of that figure. ST residency is the share of the core's non-idle time in its one-thread mode (mean over the repetitions); busy time is summed over the core's CPUs; transitions are the core's mode changes in repetition 0."
+	if !smt {
+		note = "Red: B higher than A; blue: B lower; the strongest colour is the largest change. Busy time is summed over the core's CPUs. The machine has no SMT, so there are no core modes (ST residency, mode transitions) to compare."
+	}
+	b.Text(box, "p", "muted small", note)
 	wrap := b.El(box, "div", "delta-wrap")
 	tbl := b.El(wrap, "table", "cmp-table delta-table")
 	tbl.SetID("delta-table")
@@ -193,14 +206,14 @@ func (v *view) renderDeltas() {
 	tr := b.El(thead, "tr", "")
 	b.Text(tr, "th", "", "core")
 	b.Text(tr, "th", "", "CPUs")
-	for _, h := range []string{"ST residency", "busy time", "mode transitions"} {
-		th := b.Text(tr, "th", "", h)
+	for _, f := range figs {
+		th := b.Text(tr, "th", "", f.name)
 		th.SetAttribute("colspan", "3")
 	}
 	tr = b.El(thead, "tr", "sub")
 	b.Text(tr, "th", "", "")
 	b.Text(tr, "th", "", "")
-	for range 3 {
+	for range figs {
 		for _, h := range []string{"A", "B", "B−A"} {
 			b.Text(tr, "th", "", h)
 		}
@@ -211,7 +224,8 @@ func (v *view) renderDeltas() {
 		tr.SetAttribute("data-core", fmt.Sprint(r.Core))
 		b.Text(tr, "th", "", fmt.Sprint(r.Core))
 		b.Text(tr, "td", "muted", r.CPUs)
-		for _, c := range []DeltaCell{r.ST, r.Busy, r.Trans} {
+		for _, f := range figs {
+			c := f.cell(r)
 			b.Text(tr, "td", "num", c.A)
 			b.Text(tr, "td", "num", c.B)
 			d := b.Text(tr, "td", "num", c.Diff)

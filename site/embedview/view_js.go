@@ -35,6 +35,7 @@ type view struct {
 	doc    []byte
 	share  string
 	cpus   []site.LaneCPU
+	words  viewkit.ModeWords // the machine's mode wording (SMT model)
 	res    *sim.Result
 	t0, t1 int64
 	// runSeq numbers runs: only the latest one updates the view (an older
@@ -138,6 +139,7 @@ func (v *view) setScenario(sc *scenario.Scenario) error {
 		return err
 	}
 	v.sc, v.doc, v.share, v.cpus, v.rname = sc, doc, share, cpus, r.Name
+	v.words = viewkit.WordsFor(r.Machine)
 	v.title.SetTextContent(v.name())
 	v.link.SetAttribute("href", v.playgroundLink())
 	return nil
@@ -261,6 +263,9 @@ func (v *view) show(res *sim.Result) {
 	b := v.b
 	viewkit.Clear(v.figs)
 	for _, f := range Figures(res) {
+		if f.ID == "fig-transitions" && !v.words.SMT() {
+			continue // no SMT: no core modes to change
+		}
 		d := b.El(v.figs, "div", "fig")
 		d.SetID(f.ID)
 		b.Text(d, "dt", "", f.Label)
@@ -272,6 +277,7 @@ func (v *view) show(res *sim.Result) {
 	}
 	v.say("")
 	v.tl.SetData(res.Timeline, v.cpus)
+	v.tl.SetWords(v.words)
 	v.t0, v.t1 = 0, 0
 	if res.Timeline != nil {
 		v.t1 = res.Timeline.EndNs

@@ -72,7 +72,7 @@ func TestRequestBodies(t *testing.T) {
 }
 
 func TestShortLabel(t *testing.T) {
-	if ShortLabel("cpu12·c12·PE0") != "cpu12 PE0" || ShortLabel("cores 0–3") != "cores 0–3" {
+	if ShortLabel("cpu12·c12·PE0") != "cpu12 PE0" || ShortLabel("cpu3·c3") != "cpu3" || ShortLabel("cores 0–3") != "cores 0–3" {
 		t.Error("ShortLabel")
 	}
 }

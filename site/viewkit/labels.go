@@ -6,12 +6,15 @@ import (
 	"schedplay/engine/sim"
 )
 
-// ShortLabel shortens a lane label: "cpu12·c12·PE0" → "cpu12 PE0"; other
-// labels are kept.
+// ShortLabel shortens a lane label: "cpu12·c12·PE0" → "cpu12 PE0",
+// "cpu12·c12" (a one-thread core) → "cpu12"; other labels are kept.
 func ShortLabel(l string) string {
 	parts := strings.Split(l, "·")
-	if len(parts) == 3 {
+	switch len(parts) {
+	case 3:
 		return parts[0] + " " + parts[2]
+	case 2:
+		return parts[0]
 	}
 	return l
 }

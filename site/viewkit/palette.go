@@ -1,11 +1,6 @@
 package viewkit
 
-import (
-	"fmt"
-	"math"
-
-	"schedplay/engine/sim"
-)
+import "schedplay/engine/sim"
 
 // Palette is the drawing colours of one theme (a copy of site's palette so
 // the views stay independent of the playground's internals).
@@ -35,56 +30,4 @@ func ModeColor(m sim.Mode, dark bool) string {
 		return "#333"
 	}
 	return "#ddd"
-}
-
-// Task colour hues avoid the mode colours' hues (ModeColor: red ≈2°,
-// orange ≈24°, yellow ≈45°, teal ≈173°) by at least taskHueGap degrees, so
-// a task bar never reads as a core mode: tasks take hues from two arcs,
-// yellow-green to green and azure to magenta.
-var taskArcs = [...][2]float64{{82, 140}, {206, 330}}
-
-// taskHueGap is the least hue distance between a task colour and a mode
-// colour (the palette test checks it).
-const taskHueGap = 25
-
-// taskLight are the lightness steps tasks cycle through (light theme;
-// the dark theme adds 18), so neighbours in hue differ in lightness too.
-var taskLight = [...]float64{42, 32, 52}
-
-// TaskColor is a stable, distinct colour for task id: golden-ratio steps
-// along the allowed hue arcs, cycling three lightness steps.
-func TaskColor(task int, dark bool) string {
-	span := 0.0
-	for _, a := range taskArcs {
-		span += a[1] - a[0]
-	}
-	u := math.Mod(float64(max(task, 0))*0.6180339887498949, 1) * span
-	h := taskArcs[0][0]
-	for _, a := range taskArcs {
-		if u <= a[1]-a[0] {
-			h = a[0] + u
-			break
-		}
-		u -= a[1] - a[0]
-	}
-	l := taskLight[max(task, 0)%len(taskLight)]
-	if dark {
-		return fmt.Sprintf("hsl(%.0f 62%% %.0f%%)", h, l+18)
-	}
-	return fmt.Sprintf("hsl(%.0f 66%% %.0f%%)", h, l)
-}
-
-// ModeName is a core mode's legend text.
-func ModeName(m sim.Mode) string {
-	switch m {
-	case sim.ModeST:
-		return "ST"
-	case sim.ModeSMT:
-		return "partitioned, 2+ busy"
-	case sim.ModePartitioned:
-		return "partitioned, 1 busy"
-	case sim.ModeSwitching:
-		return "switching"
-	}
-	return "idle"
 }

@@ -5,6 +5,7 @@ package canvastl
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"honnef.co/go/js/dom/v2"
 
@@ -78,6 +79,10 @@ func (t *Timeline) SetData(tl *sim.Timeline, cpus []site.LaneCPU) {
 	t.cpus = cpus
 	t.w = 0 // re-layout
 }
+
+// SetWords sets the machine's mode wording: without SMT the mode bands
+// stay empty.
+func (t *Timeline) SetWords(w viewkit.ModeWords) { t.lanes.HideModes = !w.SMT() }
 
 // SetMaxHeight changes the canvas's height limit (px); the next Draw lays
 // the rows out again.
@@ -218,6 +223,11 @@ func (t *Timeline) Draw() {
 	}
 	if w != t.w {
 		t.layout = site.LayoutLanes(t.cpus, t.maxH-tlAxisH, false)
+		labels := make([]string, len(t.layout.Rows))
+		for i, r := range t.layout.Rows {
+			labels[i] = viewkit.ShortLabel(r.Label)
+		}
+		t.canvas.SetAttribute("data-labels", strings.Join(labels, "|"))
 		h := math.Min(t.layout.Height+tlAxisH+2, t.maxH)
 		dpr := viewkit.DevicePixelRatio()
 		t.w, t.h = w, h
