@@ -124,3 +124,34 @@ func FoldLevel(highest, threads int) int {
 	}
 	return min(m, max(threads, 1))
 }
+
+// STShort is the one-thread mode's short name ("ST", "SMT1" on POWER7).
+func (w ModeWords) STShort() string {
+	if w.Model == topo.SMTFolding {
+		return "SMT1"
+	}
+	return "ST"
+}
+
+// NeverST is the residency legend's label for cores never in the
+// one-thread mode.
+func (w ModeWords) NeverST() string {
+	switch w.Model {
+	case topo.SMTFolding:
+		return "never SMT1 (" + w.FoldLevels() + " / switching)"
+	case topo.SMTCompetitive:
+		return "never ST (SMT / switching)"
+	}
+	return "never ST (partitioned / switching)"
+}
+
+// TransitionsTitle explains the mode transitions figure.
+func (w ModeWords) TransitionsTitle() string {
+	switch w.Model {
+	case topo.SMTFolding:
+		return "changes of SMT level (SMT1, " + w.FoldLevels() + "), all cores"
+	case topo.SMTCompetitive:
+		return "ST ↔ SMT switches, all cores"
+	}
+	return "ST ↔ partitioned switches, all cores"
+}

@@ -86,6 +86,9 @@ func TestFoldLevels(t *testing.T) {
 	if got := p7.Long(sim.ModeSMT, 0); !strings.HasPrefix(got, "SMT2/SMT4") {
 		t.Errorf("folding unknown-level tooltip %q", got)
 	}
+	if p7.STShort() != "SMT1" || !strings.Contains(p7.NeverST(), "SMT2/SMT4") || !strings.Contains(p7.TransitionsTitle(), "SMT2/SMT4") {
+		t.Errorf("folding residency/transition words: %q %q %q", p7.STShort(), p7.NeverST(), p7.TransitionsTitle())
+	}
 	if slices.Contains(p7.Legend(), sim.ModePartitioned) {
 		t.Error("folding legend lists the spatial model's held partitioned mode")
 	}
