@@ -93,8 +93,10 @@ func (a *App) renderFigures() {
 			}
 			fig("completion", "completion", v, title)
 		}
-		fig("modes", "mode transitions", FormatMeanSD(sm.ModeTransitions.Mean, sm.ModeTransitions.Stddev, n), "ST ↔ partitioned switches, all cores")
-		fig("pealt", "PE alternations", FormatMeanSD(sm.PEAlternations.Mean, sm.PEAlternations.Stddev, n), "switches of the active PE inside a core")
+		if w := r.Words; w.SMT() { // one-thread cores have no modes or PEs to alternate
+			fig("modes", "mode transitions", FormatMeanSD(sm.ModeTransitions.Mean, sm.ModeTransitions.Stddev, n), w.TransitionsTitle())
+			fig("pealt", "PE alternations", FormatMeanSD(sm.PEAlternations.Mean, sm.PEAlternations.Stddev, n), "switches of the active PE inside a core")
+		}
 		fig("migrations", "migrations", FormatMeanSD(sm.Migrations.Mean, sm.Migrations.Stddev, n), "")
 		fig("cs", "context switches", FormatMeanSD(sm.ContextSwitches.Mean, sm.ContextSwitches.Stddev, n), "")
 		if sm.LatencyP50.N > 0 && (sm.LatencyP99.Mean > 0 || sm.LatencyMax.Mean > 0) {
@@ -310,7 +312,11 @@ func (a *App) latencyChart(b builder, parent dom.Element, res *sim.Result) {
 // residencyMap is the per-core ST residency heat map (repetition 0):
 // the fraction of the core's busy time spent in full-resource ST mode.
 func (a *App) residencyMap(b builder, parent dom.Element, res *sim.Result) {
-	c := a.card(b, parent, "chart-residency", "Per-core ST residency (share of busy time in ST mode)")
+	words := a.state.Run.Words
+	if !words.SMT() {
+		return // one-thread cores: always "ST" when busy
+	}
+	c := a.card(b, parent, "chart-residency", fmt.Sprintf("Per-core %s residency (share of busy time in %[1]s mode)", words.STShort()))
 	mr := res.Reps[0].ModeResidency
 	if len(mr) == 0 {
 		b.text(c, "p", "muted", "no mode residency recorded")
@@ -338,7 +344,7 @@ func (a *App) residencyMap(b builder, parent dom.Element, res *sim.Result) {
 			seg := b.el(bar, "span", "stack-seg")
 			seg.Style().SetProperty("width", fmt.Sprintf("%.2f%%", f), "")
 			seg.Style().SetProperty("background", modeColor(part.m, a.dark), "")
-			seg.SetAttribute("title", fmt.Sprintf("%s: %.1f%% of busy core time", modeName(part.m), f))
+			seg.SetAttribute("title", fmt.Sprintf("%s: %.1f%% of busy core time", words.Name(part.m), f))
 			if f >= 12 {
 				seg.SetTextContent(fmt.Sprintf("%.0f%%", f))
 			}
@@ -371,10 +377,10 @@ func (a *App) residencyMap(b builder, parent dom.Element, res *sim.Result) {
 	leg := b.el(c, "div", "legend")
 	sw := b.el(leg, "span", "swatch")
 	sw.Style().SetProperty("background", heat(1, a.dark), "")
-	b.text(leg, "span", "", "all ST")
+	b.text(leg, "span", "", "all "+words.STShort())
 	sw = b.el(leg, "span", "swatch")
 	sw.Style().SetProperty("background", heat(0, a.dark), "")
-	b.text(leg, "span", "", "never ST (partitioned / switching)")
+	b.text(leg, "span", "", words.NeverST())
 }
 
 // heat maps 0..1 to a colour from amber (partitioned) to teal (ST).

@@ -344,10 +344,6 @@ func rowLabels(l Layout) string {
 	return strings.Join(out, "|")
 }
 
-// modeName is a mode's text in the spatial model's words (the residency
-// card's titles).
-func modeName(m sim.Mode) string { return viewkit.ModeWords{}.Name(m) }
-
 // drawHover draws the hover line and fills the tooltip (text only).
 func (t *timelineView) drawHover(tl *sim.Timeline, sc TimeScale, top, scrollY float64) {
 	v := t.a.state.View
