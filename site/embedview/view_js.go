@@ -264,7 +264,7 @@ func (v *view) show(res *sim.Result) {
 	viewkit.Clear(v.figs)
 	for _, f := range Figures(res) {
 		if f.ID == "fig-transitions" && !v.words.SMT() {
-			continue // no SMT: no core modes to change
+			f.Value = "n/a (no SMT)" // one-thread cores have no modes to change
 		}
 		d := b.El(v.figs, "div", "fig")
 		d.SetID(f.ID)
