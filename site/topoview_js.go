@@ -182,7 +182,13 @@ func (a *App) drawDomains(b builder, el dom.Element, t *topo.Topology) {
 	for _, d := range t.Domains[cpu] {
 		tr := b.el(body, "tr", "")
 		b.text(tr, "td", "lvl", string(d.Level))
-		b.text(tr, "td", "span", d.Span.String())
+		// Ranges never break inside ("0-87" stays whole); a line may
+		// break after a comma (<wbr>, built as an element, never as HTML).
+		sp := b.el(tr, "td", "span")
+		for _, r := range CPUListRanges(d.Span.String()) {
+			b.text(sp, "span", "rng", r)
+			sp.AppendChild(b.doc.CreateElement("wbr"))
+		}
 		b.text(tr, "td", "", strconv.Itoa(len(d.Groups)))
 		fl := b.el(tr, "td", "flags")
 		for _, n := range d.Flags.Names() {
