@@ -31,7 +31,9 @@ func (v *view) renderTable() {
 		}()
 	})
 	viewkit.SetGlobal("compareText", v.text)
-	tbl := b.El(box, "table", "cmp-table")
+	// The table scrolls sideways inside its card on a narrow page.
+	wrap := b.El(box, "div", "cmp-table-wrap")
+	tbl := b.El(wrap, "table", "cmp-table")
 	tbl.SetID("cmp-table")
 	thead := b.El(tbl, "thead", "")
 	tr := b.El(thead, "tr", "")

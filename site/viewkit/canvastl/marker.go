@@ -16,3 +16,21 @@ type Marker struct {
 	CPU   int // outlined row's CPU, -1 for none
 	Label string
 }
+
+// markLine is the first text line (0 = top) where a marker label spanning
+// [x0, x1] overlaps no label already placed, so that two close markers'
+// labels ("first divergence", "this run's decision") stack, not overlap.
+func markLine(placed [][3]float64, x0, x1 float64) int {
+	for line := 0; ; line++ {
+		free := true
+		for _, p := range placed {
+			if int(p[2]) == line && x0 < p[1]+6 && p[0] < x1+6 {
+				free = false
+				break
+			}
+		}
+		if free {
+			return line
+		}
+	}
+}

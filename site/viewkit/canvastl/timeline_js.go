@@ -296,8 +296,12 @@ func (t *Timeline) drawLabels(pal viewkit.Palette) {
 	}
 }
 
+// markLabelW is the widest a marker's label is drawn (px).
+const markLabelW = 136.0
+
 func (t *Timeline) drawMarkers(sc site.TimeScale, pal viewkit.Palette) {
 	ctx := t.ctx
+	var placed [][3]float64 // labels drawn: x0, x1, line
 	for _, m := range t.Markers {
 		if m.At < sc.T0 || m.At > sc.T1 {
 			continue
@@ -321,11 +325,14 @@ func (t *Timeline) drawMarkers(sc site.TimeScale, pal viewkit.Palette) {
 		if m.Label != "" {
 			ctx.SetFillStyle(pal.Mark)
 			ctx.SetFont("bold 11px system-ui, sans-serif")
+			lw := math.Min(ctx.Call("measureText", m.Label).Get("width").Float(), markLabelW)
 			lx := x + 4
-			if lx > t.w-140 {
-				lx = x - 140
+			if lx+lw > t.w-tlPadR {
+				lx = x - 4 - lw
 			}
-			ctx.FillText(m.Label, lx, tlAxisH+8, 136)
+			line := markLine(placed, lx, lx+lw)
+			placed = append(placed, [3]float64{lx, lx + lw, float64(line)})
+			ctx.FillText(m.Label, lx, tlAxisH+8+13*float64(line), markLabelW)
 		}
 	}
 	if len(t.Markers) > 0 {
