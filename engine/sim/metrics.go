@@ -268,7 +268,11 @@ func (s *sim) repMetrics(stop int64) RepMetrics {
 	rm.Series = Series{StepNs: m.seriesStep, Values: make([]float64, 0, len(m.series))}
 	last := int(min((stop+m.seriesStep-1)/m.seriesStep, int64(len(m.series))))
 	for i := 0; i < last; i++ {
-		rm.Series.Values = append(rm.Series.Values, round6(m.series[i]/float64(m.seriesStep)*seriesScale))
+		// A repetition that stops inside a bucket (every program done
+		// before run.duration) covers only part of it: its rate is the work
+		// over the time covered, not over the whole step.
+		span := min(m.seriesStep, stop-int64(i)*m.seriesStep)
+		rm.Series.Values = append(rm.Series.Values, round6(m.series[i]/float64(span)*seriesScale))
 	}
 	rm.Throughput = round6(rm.Throughput)
 	rm.GFLOPS = round6(rm.GFLOPS)
