@@ -366,8 +366,8 @@ func TestFormat(t *testing.T) {
 		FormatNs(1250):   "1.25 µs",
 		FormatNs(12.5e6): "12.5 ms",
 		FormatNs(2e9):    "2 s",
-		FormatThroughput(27400, 120, 5, "GFLOP/s"): "27.400 ± 0.120 TFLOP/s",
-		FormatThroughput(7.5, 0.25, 3, "work/s"):   "7.5 ± 0.25 work/s",
+		FormatThroughput(27400, 120, 5, "GFLOP/s"): "27.40 ± 0.12 TFLOP/s",
+		FormatThroughput(7.5, 0.25, 3, "work/s"):   "7.50 ± 0.25 work/s",
 	}
 	for got, want := range cases {
 		if got != want {
