@@ -69,16 +69,16 @@ func (a *App) renderFigures() {
 		}
 		n := sm.Throughput.N
 		// cyclictest-like workloads (alone, or under a load whose throughput
-		// is context): the latency is the result.
-		latencyOnly := sm.LatencyP99.Mean > 0 && (sm.Throughput.Mean == 0 || res.Metric == "latency")
+		// is context): the latency is the result, and no throughput is shown.
+		latency := IsLatencyResult(res)
 		th, timedHeadline := res.TimedHeadline()
 		switch {
-		case latencyOnly:
-			fig("throughput", "wake-up latency p99", FormatNs(sm.LatencyP99.Mean)+pm(sm.LatencyP99, FormatNs), "mean ± sample stddev over repetitions")
+		case latency:
+			fig("throughput", "wake-up latency p99", FormatNsStat(sm.LatencyP99), "mean ± sample stddev over repetitions")
 		case timedHeadline:
 			// perf bench futex: its first timed section is the figure
 			// (ops/s over the run would count the pauses between rounds).
-			fig("throughput", th.Name, FormatNs(th.Time.Mean)+pm(th.Time, FormatNs), timedTitle(th, n))
+			fig("throughput", th.Name, FormatNsStat(th.Time), timedTitle(th, n))
 		case res.Unit == "GFLOP/s" || sm.GFLOPS.Mean > 0 && res.Unit == "":
 			fig("throughput", "throughput", FormatThroughput(sm.GFLOPS.Mean, sm.GFLOPS.Stddev, n, "GFLOP/s"), "mean ± sample stddev over repetitions")
 		default:
@@ -86,7 +86,7 @@ func (a *App) renderFigures() {
 		}
 		if sm.Completion.N > 0 {
 			// Completion covers the repetitions that finished before run.duration.
-			v, title := FormatNs(sm.Completion.Mean)+pm(sm.Completion, FormatNs), ""
+			v, title := FormatNsStat(sm.Completion), ""
 			if sm.Completed < n {
 				v += fmt.Sprintf(" (%d of %d finished)", sm.Completed, n)
 				title = "mean over the repetitions that finished; the others reached run.duration first"
@@ -99,24 +99,33 @@ func (a *App) renderFigures() {
 		}
 		fig("migrations", "migrations", FormatMeanSD(sm.Migrations.Mean, sm.Migrations.Stddev, n), "")
 		fig("cs", "context switches", FormatMeanSD(sm.ContextSwitches.Mean, sm.ContextSwitches.Stddev, n), "")
-		if sm.LatencyP50.N > 0 && (sm.LatencyP99.Mean > 0 || sm.LatencyMax.Mean > 0) {
-			fig("lat", "wake-up latency p50 / p99", FormatNs(sm.LatencyP50.Mean)+" / "+FormatNs(sm.LatencyP99.Mean), "p99.9 "+FormatNs(sm.LatencyP999.Mean)+", max "+FormatNs(sm.LatencyMax.Mean))
+		switch {
+		case latency && sm.LatencyP50.N > 0:
+			// p99 is the headline: the other percentiles, once each.
+			fig("lat", "wake-up latency p50 / p99.9 / max", FormatNs(sm.LatencyP50.Mean)+" / "+FormatNs(sm.LatencyP999.Mean)+" / "+FormatNs(sm.LatencyMax.Mean), "means over repetitions")
+		case sm.LatencyP50.N > 0 && (sm.LatencyP99.Mean > 0 || sm.LatencyMax.Mean > 0):
+			fig("lat", "wake-up latency p50 / p99", FormatNs(sm.LatencyP50.Mean)+" / "+FormatNs(sm.LatencyP99.Mean), "means over repetitions; p99.9 "+FormatNs(sm.LatencyP999.Mean)+", max "+FormatNs(sm.LatencyMax.Mean))
 		}
 		for i, t := range sm.Timed {
 			if i == 0 && timedHeadline {
 				continue // already the headline figure
 			}
 			// A workload's own clock (perf bench futex's timed wake loop).
-			fig("timed-"+strconv.Itoa(i), t.Name, FormatNs(t.Time.Mean)+pm(t.Time, FormatNs), timedTitle(t, n))
+			fig("timed-"+strconv.Itoa(i), t.Name, FormatNsStat(t.Time), timedTitle(t, n))
 		}
-		if sm.OpTime.Mean > 0 && len(sm.Timed) == 0 {
-			// elapsed/ops; a workload with timed sections is measured by them.
-			fig("optime", "time per op", FormatNs(sm.OpTime.Mean)+pm(sm.OpTime, FormatNs), "")
+		if sm.OpTime.Mean > 0 && len(sm.Timed) == 0 && !latency {
+			// elapsed/ops; a workload with timed sections is measured by
+			// them, and a latency workload's op time is its timer period.
+			fig("optime", "time per op", FormatNsStat(sm.OpTime), "")
 		}
 		if provisional {
 			fig("reps", "repetitions", fmt.Sprintf("1 of %d (refining…)", r.Provisional), "provisional: repetition 0 only")
 		} else {
 			fig("reps", "repetitions", strconv.Itoa(len(res.Reps)), "")
+		}
+		if warm := WarmupNs(r.ResultDoc, s.Catalog); warm > 0 {
+			note := b.text(el, "p", "muted warmup-note", "measured after a "+FormatNs(float64(warm))+" warm-up: every figure leaves out the run's first "+FormatNs(float64(warm)))
+			note.SetID("warmup-note")
 		}
 		for _, w := range res.Warnings {
 			b.text(el, "p", "warn", "⚠ "+w)
@@ -124,22 +133,20 @@ func (a *App) renderFigures() {
 	})
 }
 
-func pm(st sim.Stat, f func(float64) string) string {
-	if st.N <= 1 {
-		return ""
-	}
-	return " ± " + f(st.Stddev)
-}
-
 func (a *App) renderCharts() {
 	s := a.state
 	res := s.Run.Result
-	sig := fmt.Sprintf("%p|%v", res, a.dark)
+	warm := WarmupNs(s.Run.ResultDoc, s.Catalog)
+	sig := fmt.Sprintf("%p|%v|%d", res, a.dark, warm)
 	a.update("charts", sig, func(b builder, el dom.HTMLElement) {
 		if res == nil || len(res.Reps) == 0 {
 			return
 		}
-		a.seriesChart(b, el, res)
+		if !IsLatencyResult(res) {
+			// A latency workload's work/s is not its result (its load's
+			// throughput, or a timer loop's).
+			a.seriesChart(b, el, res, warm)
+		}
 		a.migrationBars(b, el, res)
 		a.latencyChart(b, el, res)
 		a.residencyMap(b, el, res)
@@ -165,44 +172,68 @@ func (a *App) canvas(b builder, parent dom.Element, w, h float64) *dom.CanvasRen
 	return ctx
 }
 
-// seriesChart draws throughput over time, one line per repetition.
-func (a *App) seriesChart(b builder, parent dom.Element, res *sim.Result) {
+// seriesChart draws throughput over time, one step line per repetition
+// (repetition 0 solid), over the whole run: the warm-up, which no figure
+// counts, is shaded and labelled.
+func (a *App) seriesChart(b builder, parent dom.Element, res *sim.Result, warm int64) {
 	c := a.card(b, parent, "chart-series", "Throughput over time ("+res.Unit+")")
-	const w, h = 380.0, 150.0
-	ctx := a.canvas(b, c, w, h)
-	pal := palette(a.dark)
-	maxV, maxN := 0.0, 0
-	for _, r := range res.Reps {
-		for _, v := range r.Series.Values {
-			maxV = math.Max(maxV, v)
+	maxV, end, points := 0.0, int64(0), 0
+	reps := make([][]SeriesBucket, len(res.Reps))
+	for i, r := range res.Reps {
+		reps[i] = SeriesBuckets(r)
+		for _, p := range reps[i] {
+			maxV = math.Max(maxV, p.V)
+			end = max(end, p.T1)
 		}
-		maxN = max(maxN, len(r.Series.Values))
+		points = max(points, len(reps[i]))
 	}
-	if maxN < 2 || maxV <= 0 {
+	if points < 2 || maxV <= 0 || end <= 0 {
 		b.text(c, "p", "muted", "no series recorded")
 		return
 	}
+	const w, h = 380.0, 150.0
+	ctx := a.canvas(b, c, w, h)
+	pal := palette(a.dark)
 	l, r, t, bt := 44.0, w-8, 8.0, h-20
+	x := func(ns int64) float64 { return l + (r-l)*float64(ns)/float64(end) }
+	ctx.SetFont("11px system-ui, sans-serif")
+	if warm > 0 {
+		// The warm-up: simulated, drawn, but outside every figure.
+		xw := x(min(warm, end))
+		ctx.SetFillStyle(pal.grid)
+		ctx.SetGlobalAlpha(0.5)
+		ctx.FillRect(l, t, xw-l, bt-t)
+		ctx.SetGlobalAlpha(1)
+		ctx.SetFillStyle(pal.muted)
+		ctx.FillText("warm-up, not measured", l+4, bt-6, math.Max(xw-l-8, 40))
+		if warm < end {
+			ctx.FillText(FormatNs(float64(warm)), xw-16, h-4, 60)
+		}
+		c.SetAttribute("data-warmup-ns", strconv.FormatInt(warm, 10))
+		note := b.text(c, "p", "muted chart-note", "shaded: the "+FormatNs(float64(warm))+" warm-up, simulated but not measured")
+		note.SetID("series-warmup")
+	}
 	axes(ctx, pal, l, r, t, bt)
 	ctx.SetFillStyle(pal.muted)
-	ctx.SetFont("11px system-ui, sans-serif")
 	ctx.FillText(FormatNum(maxV), 2, t+8, l-4)
 	ctx.FillText("0", l-12, bt, 12)
-	step := res.Reps[0].Series.StepNs
-	ctx.FillText(FormatNs(float64(step)*float64(maxN)), r-60, h-4, 60)
+	// The axis ends where the longest repetition ended (completion or
+	// run.duration), not at a whole bucket past it.
+	ctx.FillText(FormatNs(float64(end)), r-48, h-4, 48)
+	c.SetAttribute("data-end-ns", strconv.FormatInt(end, 10))
 	ctx.SetLineWidth(1)
-	for i, rep := range res.Reps {
+	for i, pts := range reps {
 		ctx.SetStrokeStyle(TaskColor(i, a.dark))
 		ctx.SetGlobalAlpha(map[bool]float64{true: 1, false: 0.45}[i == 0])
 		ctx.BeginPath()
-		for k, v := range rep.Series.Values {
-			x := l + (r-l)*float64(k)/float64(maxN-1)
-			y := bt - (bt-t)*v/maxV
+		for k, p := range pts {
+			y := bt - (bt-t)*p.V/maxV
 			if k == 0 {
-				ctx.MoveTo(x, y)
+				ctx.MoveTo(x(p.T0), y)
 			} else {
-				ctx.LineTo(x, y)
+				ctx.LineTo(x(p.T0), y)
 			}
+			ctx.LineTo(x(p.T1), y)
 		}
 		ctx.Stroke()
 	}
@@ -266,17 +297,21 @@ func (a *App) migrationBars(b builder, parent dom.Element, res *sim.Result) {
 	}
 }
 
-// latencyChart shows wake-up latency percentiles and the log2 histogram of
-// repetition 0.
+// latencyChart shows repetition 0's wake-up latency percentiles and its
+// log2 histogram, the sample count on a linear axis.
 func (a *App) latencyChart(b builder, parent dom.Element, res *sim.Result) {
-	c := a.card(b, parent, "chart-latency", "Wake-up latency")
+	c := a.card(b, parent, "chart-latency", "Wake-up latency, repetition 0")
 	lat := res.Reps[0].Latency
 	if lat.Count == 0 {
 		b.text(c, "p", "muted", "no wake-ups recorded")
 		return
 	}
-	b.text(c, "p", "pct", fmt.Sprintf("p50 %s · p99 %s · p99.9 %s · max %s · n=%d",
-		FormatNs(float64(lat.P50)), FormatNs(float64(lat.P99)), FormatNs(float64(lat.P999)), FormatNs(float64(lat.Max)), lat.Count))
+	pct := fmt.Sprintf("repetition 0: p50 %s · p99 %s · p99.9 %s · max %s · n=%d",
+		FormatNs(float64(lat.P50)), FormatNs(float64(lat.P99)), FormatNs(float64(lat.P999)), FormatNs(float64(lat.Max)), lat.Count)
+	if len(res.Reps) > 1 {
+		pct += fmt.Sprintf(" (the figures above are means over %d repetitions)", len(res.Reps))
+	}
+	b.text(c, "p", "pct", pct)
 	first, last := -1, -1
 	var maxC int64
 	for i, v := range lat.Buckets {
@@ -291,21 +326,39 @@ func (a *App) latencyChart(b builder, parent dom.Element, res *sim.Result) {
 	if first < 0 {
 		return
 	}
-	const w, h = 380.0, 110.0
+	const w, h = 380.0, 120.0
 	ctx := a.canvas(b, c, w, h)
+	c.SetAttribute("data-count-scale", "linear")
 	pal := palette(a.dark)
-	nb := last - first + 1
-	bw := (w - 8) / float64(nb)
+	// Linear count axis: bar height ∝ samples (a non-empty bucket keeps
+	// at least one pixel); buckets are log2 latency ranges.
+	l, r, t, bt := 40.0, w-36, 14.0, h-16
+	axes(ctx, pal, l, r, t, bt)
 	ctx.SetFont("10px system-ui, sans-serif")
+	ctx.SetFillStyle(pal.muted)
+	ctx.FillText(strconv.FormatInt(maxC, 10), 2, t+4, l-6)
+	ctx.FillText("0", l-10, bt, 10)
+	ctx.FillText("samples (linear) per log2 latency bucket", l+4, t-4, r-l-4)
+	nb := last - first + 1
+	bw := (r - l) / float64(nb)
 	for i := first; i <= last; i++ {
-		x := 4 + float64(i-first)*bw
-		bh := (h - 24) * math.Log1p(float64(lat.Buckets[i])) / math.Log1p(float64(maxC))
+		x := l + float64(i-first)*bw
+		bh := (bt - t) * float64(lat.Buckets[i]) / float64(maxC)
+		if lat.Buckets[i] > 0 {
+			bh = math.Max(bh, 1)
+		}
 		ctx.SetFillStyle(pal.accent)
-		ctx.FillRect(x+1, h-16-bh, math.Max(bw-2, 1), bh)
+		ctx.FillRect(x+1, bt-bh, math.Max(bw-2, 1), bh)
 		if nb <= 16 || (i-first)%2 == 0 {
 			ctx.SetFillStyle(pal.muted)
 			ctx.FillText(FormatNs(math.Exp2(float64(i))), x, h-4, math.Max(bw*2-2, 10))
 		}
+	}
+	// Each label is its bucket's lower bound; the last bucket's upper
+	// bound closes the axis.
+	if nb <= 16 || nb%2 == 0 {
+		ctx.SetFillStyle(pal.muted)
+		ctx.FillText(FormatNs(math.Exp2(float64(last+1))), r+2, h-4, w-r-2)
 	}
 }
 

@@ -1,0 +1,73 @@
+package site
+
+import (
+	"reflect"
+	"testing"
+
+	"schedplay/engine/sim"
+)
+
+// TestWarmupNs reads run.warmup from the document a result belongs to:
+// vera-sgemm-nvpl measures after 500 ms; a run without one has none.
+func TestWarmupNs(t *testing.T) {
+	cat, err := embeddedCatalog()
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, ok := cat.ScenarioDoc("vera-sgemm-nvpl")
+	if !ok {
+		t.Fatal("no vera-sgemm-nvpl scenario")
+	}
+	if got := WarmupNs(d.Canonical(), cat); got != 500e6 {
+		t.Errorf("vera-sgemm-nvpl warm-up %d ns; want 500 ms", got)
+	}
+	for doc, want := range map[string]int64{
+		`{"run":{"duration":"1s","warmup":"1.5ms"}}`: 1500e3,
+		`{"run":{"duration":"1s"}}`:                  0,
+		`{}`:                                         0,
+		`not json`:                                   0,
+		`{"run":{"warmup":"5 parsecs"}}`:             0,
+	} {
+		if got := WarmupNs(doc, cat); got != want {
+			t.Errorf("WarmupNs(%s) = %d; want %d", doc, got, want)
+		}
+	}
+}
+
+// TestSeriesBuckets: the last bucket of a repetition that ended inside it
+// stops at the end (111 ms, not 120 ms); whole buckets keep their step.
+func TestSeriesBuckets(t *testing.T) {
+	rep := sim.RepMetrics{Elapsed: 111e6, Series: sim.Series{StepNs: 20e6, Values: []float64{0.5, 1, 1, 1, 1, 1}}}
+	got := SeriesBuckets(rep)
+	if len(got) != 6 || got[0] != (SeriesBucket{0, 20e6, 0.5}) || got[5] != (SeriesBucket{100e6, 111e6, 1}) {
+		t.Errorf("buckets %v", got)
+	}
+	full := sim.RepMetrics{Elapsed: 40e6, Series: sim.Series{StepNs: 20e6, Values: []float64{1, 2}}}
+	if got, want := SeriesBuckets(full), []SeriesBucket{{0, 20e6, 1}, {20e6, 40e6, 2}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("buckets %v; want %v", got, want)
+	}
+	if got := SeriesBuckets(sim.RepMetrics{}); got != nil {
+		t.Errorf("no series: %v", got)
+	}
+}
+
+// TestIsLatencyResult: metric "latency" is a latency result even under a
+// load that has a throughput (vera-cyclictest-loaded); a workload that
+// computes nothing but records wake-ups is one too; sysbench is not.
+func TestIsLatencyResult(t *testing.T) {
+	lat := sim.Stat{Mean: 5800, N: 5}
+	for _, tc := range []struct {
+		res  sim.Result
+		want bool
+	}{
+		{sim.Result{Metric: "latency", Summary: sim.Summary{Throughput: sim.Stat{Mean: 85}, LatencyP99: lat}}, true},
+		{sim.Result{Metric: "latency"}, true},
+		{sim.Result{Summary: sim.Summary{LatencyP99: lat}}, true},
+		{sim.Result{Metric: "requests", Summary: sim.Summary{Throughput: sim.Stat{Mean: 6.2}, LatencyP99: lat}}, false},
+		{sim.Result{Metric: "ops", Summary: sim.Summary{Throughput: sim.Stat{Mean: 8e6}, LatencyP99: lat}}, false},
+	} {
+		if got := IsLatencyResult(&tc.res); got != tc.want {
+			t.Errorf("IsLatencyResult(metric %q, throughput %g, p99 %g) = %v", tc.res.Metric, tc.res.Summary.Throughput.Mean, tc.res.Summary.LatencyP99.Mean, got)
+		}
+	}
+}
