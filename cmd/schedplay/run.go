@@ -152,7 +152,7 @@ func writeSummary(w io.Writer, r *scenario.Resolved, res *sim.Result) {
 	// Op time is elapsed/ops: the benchmark's own figure for a loop such
 	// as sched pipe's, but not when the workload times its own sections
 	// (the futex benchmarks time the wake loop, not the pauses between).
-	if s.OpTime.Mean > 0 && len(s.Timed) == 0 {
+	if s.OpTime.Mean > 0 && len(s.Timed) == 0 && res.Metric != "latency" {
 		row("Op time", pmScaled(s.OpTime, 1e-3)+" us/op")
 	}
 	for _, wn := range res.Warnings {

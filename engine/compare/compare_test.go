@@ -177,3 +177,24 @@ func TestMeanSDRoundingNoiseIsZero(t *testing.T) {
 		}
 	}
 }
+
+// A latency workload (cyclictest) is read by its latency: no throughput
+// rows, and no op time (its loop's period), but the latency rows.
+func TestLatencyWorkloadRows(t *testing.T) {
+	rep := sim.RepMetrics{Throughput: 0.002, OpTimeNs: 1e6, Ops: 1000}
+	rep.Latency.Count, rep.Latency.P50, rep.Latency.P99, rep.Latency.Max = 1000, 4000, 4000, 5000
+	res := &sim.Result{Unit: "work/s", Metric: "latency", Reps: []sim.RepMetrics{rep, rep}}
+	var names []string
+	for _, r := range Rows(res, res) {
+		names = append(names, r.Metric)
+	}
+	got := strings.Join(names, ",")
+	for _, bad := range []string{"throughput", "Op time"} {
+		if strings.Contains(got, bad) {
+			t.Errorf("rows %s include %q", got, bad)
+		}
+	}
+	if !strings.Contains(got, "Latency p99") {
+		t.Errorf("rows %s lack the latency", got)
+	}
+}
