@@ -1,0 +1,37 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// Consecutive large comparisons on one engine worker: a Vera sweep of
+// three points. Each point runs in its own Go instance; an instance that
+// has exited must never be resumed (a timer of its runtime firing after
+// exit used to throw "Go program has already exited" in the worker, and
+// the page failed the request in flight).
+func TestCompareSweepVeraConsecutive(t *testing.T) {
+	ctx := newPage(t, 170*time.Second)
+	openCompare(t, ctx, "/?compare=1&preset=vera-sgemm-nvpl")
+	setField(t, ctx, "sweep-path", "workload.groups[0].count")
+	setField(t, ctx, "sweep-values", "22,44,88,176")
+	click(t, ctx, "#sweep-run")
+	st := waitAttr(t, ctx, "#sweep", "data-state", "done", "cancelled", "invalid")
+	rows := eval[[][]string](t, ctx, `[...document.querySelectorAll("#sweep-table tbody tr")].map(r => [...r.children].map(c => c.textContent))`)
+	status := text(t, ctx, "#sweep-status")
+	t.Logf("sweep %s: %s; rows %q", st, status, rows)
+	if st != "done" {
+		t.Fatalf("sweep ended %q: %s", st, status)
+	}
+	if len(rows) != 4 {
+		t.Fatalf("sweep table has %d rows; want 4: %q", len(rows), rows)
+	}
+	for _, r := range rows {
+		if len(r) != 3 || strings.Contains(r[1], "failed") || !strings.Contains(r[1], "±") {
+			t.Errorf("point %q failed or has no mean ± sd", r)
+		}
+	}
+}
