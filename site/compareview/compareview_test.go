@@ -312,3 +312,18 @@ func TestKernelEntry(t *testing.T) {
 		t.Error("found an entry for a function KERNEL-MAP.md does not list")
 	}
 }
+
+func TestSweepSummary(t *testing.T) {
+	ok := Point{Value: "22"}
+	if got, failed := SweepSummary([]Point{ok, {Value: "44"}}, 2); got != "Done: 2 points." || failed {
+		t.Errorf("all points = %q, %v", got, failed)
+	}
+	pts := []Point{ok, {Value: "44"}, {Value: "88", Err: "the engine worker failed"}, {Value: "176", Err: "timeout"}}
+	got, failed := SweepSummary(pts, 4)
+	if want := "Done: 2 of 4 points; 2 failed: 88 (the engine worker failed), 176 (timeout)."; got != want || !failed {
+		t.Errorf("SweepSummary = %q, %v; want %q, true", got, failed, want)
+	}
+	if got, failed := SweepSummary([]Point{ok}, 3); got != "Done: 1 of 3 points." || !failed {
+		t.Errorf("missing points = %q, %v", got, failed)
+	}
+}

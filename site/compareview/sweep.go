@@ -102,6 +102,27 @@ type Point struct {
 	Err string
 }
 
+// SweepSummary is the status line of a finished sweep of n values whose
+// points are pts: "Done: 4 points." when every point has values, else how
+// many succeeded and which failed, with why ("Done: 2 of 4 points; 2
+// failed: 88 (…), 176 (…)."). failed reports whether any point failed.
+func SweepSummary(pts []Point, n int) (text string, failed bool) {
+	var bad []string
+	for _, p := range pts {
+		if p.Err != "" {
+			bad = append(bad, p.Value+" ("+p.Err+")")
+		}
+	}
+	if len(bad) == 0 && len(pts) == n {
+		return fmt.Sprintf("Done: %d points.", n), false
+	}
+	text = fmt.Sprintf("Done: %d of %d points", len(pts)-len(bad), n)
+	if len(bad) > 0 {
+		text += fmt.Sprintf("; %d failed: %s", len(bad), strings.Join(bad, ", "))
+	}
+	return text + ".", true
+}
+
 // RowOf finds a metric's row in a comparison table's first row set.
 func RowOf(t *compare.Table, metric string) (compare.Row, bool) {
 	if t == nil || len(t.Sets) == 0 {

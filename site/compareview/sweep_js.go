@@ -177,7 +177,14 @@ func (s *sweep) loop(gen int) {
 		s.progress.SetAttribute("value", fmt.Sprint(i+1))
 		s.redraw()
 	}
-	s.finish("done", fmt.Sprintf("Done: %d points.", len(s.vals)))
+	// A point whose request failed is counted as failed, not done.
+	text, failed := SweepSummary(s.points, len(s.vals))
+	if failed {
+		s.status.SetAttribute("class", "small bad")
+		s.finish("failed", text)
+		return
+	}
+	s.finish("done", text)
 }
 
 func (s *sweep) finish(state, text string) {
