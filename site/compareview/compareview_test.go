@@ -2,6 +2,7 @@ package compareview
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"regexp"
 	"strings"
@@ -97,8 +98,10 @@ func TestLoad(t *testing.T) {
 	own := `{"schedplay":1,"machine":{"preset":"hikey960-dynamiq"},"policy":{"preset":"misfit"},"workload":{"preset":"sysbench-cpu"}}`
 	s2, _ := scenario.Decode([]byte(own))
 	share2, _ := scenario.EncodeShare(s2)
-	if _, _, _, err = (Request{Share: share2}).Load(ps); err == nil || !strings.Contains(err.Error(), "name two policies") {
-		t.Errorf("compare=1 without a seed scenario: err = %v", err)
+	// Without a seed scenario: the scenario's policy against its
+	// counterpart on the machine's seed scenarios (DefaultPair).
+	if _, a, b, err = (Request{Share: share2}).Load(ps); err != nil || a.Label != "misfit" || b.Label != "dynamiq-asym-packing" {
+		t.Errorf("compare=1 without a seed scenario = %+v, %+v, %v; want misfit against dynamiq-asym-packing", a, b, err)
 	}
 	if _, _, _, err = (Request{A: "a", B: "b", Share: "!!!"}).Load(ps); err == nil {
 		t.Error("a bad share link loaded")
@@ -325,5 +328,65 @@ func TestSweepSummary(t *testing.T) {
 	}
 	if got, failed := SweepSummary([]Point{ok}, 3); got != "Done: 1 of 3 points." || !failed {
 		t.Errorf("missing points = %q, %v", got, failed)
+	}
+}
+
+func TestDefaultPair(t *testing.T) {
+	ps := loadPresets(t)
+	for _, tt := range []struct{ machine, policy, a, b string }{
+		// 1: a seed pair on the machine holds the policy
+		{`{"preset":"hikey960-dynamiq"}`, `{"preset":"misfit"}`, "misfit", "dynamiq-asym-packing"},
+		{`{"preset":"vera"}`, `{"preset":"v6-on","features":{}}`, "v6-on", "mainline"},
+		// 2: the policy the machine's first seed studies
+		{`{"preset":"hikey960-dynamiq"}`, `{"preset":"mainline"}`, "mainline", "dynamiq-asym-packing"},
+		{`{"preset":"vera"}`, `{"preset":"v6-auto"}`, "v6-auto", "v6-on"},
+		// 3: no seed on the machine: a seed pair holding the policy
+		{`{"cpus":4}`, `{"preset":"power7"}`, "power7", "none"},
+		// an inline policy is compared as mainline
+		{`{"cpus":4}`, `{"features":{}}`, "mainline", "v6-on"},
+		// 4: no seed pair holds it
+		{`{"cpus":4}`, `{"preset":"v6-off"}`, "v6-off", "mainline"},
+	} {
+		sc := &scenario.Scenario{Schedplay: 1, Machine: json.RawMessage(tt.machine), Policy: json.RawMessage(tt.policy)}
+		if a, b := DefaultPair(sc, ps); a != tt.a || b != tt.b {
+			t.Errorf("DefaultPair(%s, %s) = %s, %s; want %s, %s", tt.machine, tt.policy, a, b, tt.a, tt.b)
+		}
+	}
+}
+
+// A seed scenario the playground expanded keeps its pair after a rename
+// (its sections are unchanged) and as a variant ("NAME (VARIANT)").
+func TestSeedOfRenamedAndVariant(t *testing.T) {
+	ps := loadPresets(t)
+	p, _ := ps.Get(presets.Scenario, "hikey960-sysbench")
+	sc, err := scenario.Decode(p.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seedName := sc.Name
+	sc.Name = "my copy"
+	if got := SeedOf(sc, "", ps); got.Name != "hikey960-sysbench" {
+		t.Errorf("renamed seed matched %q; want hikey960-sysbench", got.Name)
+	}
+	share, _ := scenario.EncodeShare(sc)
+	if _, a, b, err := (Request{Share: share}).Load(ps); err != nil || a.Label != p.Compare[0] || b.Label != p.Compare[1] {
+		t.Errorf("renamed seed compares %+v, %+v, %v; want its pair %v", a, b, err, p.Compare)
+	}
+	// Renamed and edited: no longer the seed.
+	edited, err := scenario.Apply(sc, ps, []scenario.Override{{Path: "run.reps", Value: json.RawMessage("7")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := SeedOf(edited, "", ps); got.Name != "" {
+		t.Errorf("renamed and edited scenario matched seed %q", got.Name)
+	}
+	// A variant keeps the seed's name with the variant's in brackets.
+	v, err := scenario.Apply(sc, ps, p.Variants[2].Set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v.Name = seedName + " (" + p.Variants[2].Name + ")"
+	if got := SeedOf(v, "", ps); got.Name != "hikey960-sysbench" {
+		t.Errorf("variant %q matched %q; want hikey960-sysbench", v.Name, got.Name)
 	}
 }

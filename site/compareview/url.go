@@ -15,7 +15,7 @@ import (
 // Request is what the address asks the compare view for.
 type Request struct {
 	// A and B are the policy presets (or "variant:NAME"); both empty for
-	// ?compare=1 (the seed scenario's own pair).
+	// ?compare=1 (the seed scenario's own pair, else DefaultPair).
 	A, B string
 	// Preset is ?preset=NAME, Share the #s= payload (Share wins).
 	Preset, Share string
@@ -69,23 +69,22 @@ const VariantPrefix = "variant:"
 
 // Load returns the scenario the request names and the two sides to
 // compare: policy presets, variants of the seed scenario ("variant:NAME"),
-// or, when the request names none, the seed scenario's own policy pair.
+// or, when the request names none, the seed scenario's own policy pair
+// (SeedOf), else the scenario's policy and its counterpart (DefaultPair).
 func (r Request) Load(ps *presets.Set) (sc *scenario.Scenario, a, b compare.Side, err error) {
-	if r.Share != "" {
-		sc, err = scenario.DecodeShare(r.Share)
-	} else {
-		sc, err = scenario.FromReference(r.Preset, ps)
-	}
-	if err != nil {
+	if sc, err = r.Scenario(ps); err != nil {
 		return nil, a, b, err
 	}
 	p := SeedOf(sc, r.Preset, ps)
 	names := [2]string{r.A, r.B}
 	if names[0] == "" {
-		if len(p.Compare) != 2 {
-			return nil, a, b, fmt.Errorf("?compare=1 needs a seed scenario with its own policy pair; name two policies instead: ?compare=POLICY_A,POLICY_B")
+		if len(p.Compare) == 2 {
+			names = [2]string{p.Compare[0], p.Compare[1]}
+		} else {
+			// No seed pair: the scenario's own policy against its
+			// counterpart (DefaultPair).
+			names[0], names[1] = DefaultPair(sc, ps)
 		}
-		names = [2]string{p.Compare[0], p.Compare[1]}
 	}
 	var sides [2]compare.Side
 	for i, name := range names {
@@ -96,32 +95,64 @@ func (r Request) Load(ps *presets.Set) (sc *scenario.Scenario, a, b compare.Side
 	return sc, sides[0], sides[1], nil
 }
 
+// Scenario is the scenario the request names: the #s= payload, else the
+// ?preset= scenario.
+func (r Request) Scenario(ps *presets.Set) (*scenario.Scenario, error) {
+	if r.Share != "" {
+		return scenario.DecodeShare(r.Share)
+	}
+	return scenario.FromReference(r.Preset, ps)
+}
+
 // SeedOf finds the seed scenario a document comes from: the one its
 // "preset" names, else the one the address's ?preset= names, else the
 // seed scenario whose own name the document carries (the playground
-// expands a seed scenario into the document, keeping its name). The zero
-// Preset when there is none.
+// expands a seed scenario into the document, keeping its name, and names
+// a variant "NAME (VARIANT)"), else, for a renamed document, the seed
+// scenario whose machine, policy, workload and run sections it still has
+// unchanged. The zero Preset when there is none.
 func SeedOf(sc *scenario.Scenario, preset string, ps *presets.Set) presets.Preset {
 	for _, name := range []string{sc.Preset, preset} {
 		if p, ok := ps.Get(presets.Scenario, name); ok && name != "" {
 			return p
 		}
 	}
-	if sc.Name == "" {
-		return presets.Preset{}
-	}
+	var seeds []presets.Preset
 	for _, p := range ps.All() {
-		if p.Kind != presets.Scenario {
-			continue
+		if p.Kind == presets.Scenario {
+			seeds = append(seeds, p)
 		}
-		var body struct {
-			Name string `json:"name"`
+	}
+	if sc.Name != "" {
+		for _, p := range seeds {
+			var body struct {
+				Name string `json:"name"`
+			}
+			if json.Unmarshal(p.Body, &body) != nil || body.Name == "" {
+				continue
+			}
+			if body.Name == sc.Name || isVariantName(sc.Name, body.Name, p.Variants) {
+				return p
+			}
 		}
-		if json.Unmarshal(p.Body, &body) == nil && body.Name == sc.Name {
+	}
+	for _, p := range seeds {
+		if seed, err := scenario.Decode(p.Body); err == nil && sameSections(sc, seed) {
 			return p
 		}
 	}
 	return presets.Preset{}
+}
+
+// isVariantName reports whether name is "SEED (VARIANT)" for one of the
+// seed scenario's variants (the playground's name for a variant).
+func isVariantName(name, seed string, vs []presets.Variant) bool {
+	for _, v := range vs {
+		if name == seed+" ("+v.Name+")" {
+			return true
+		}
+	}
+	return false
 }
 
 // sideOf makes one side: a variant of the seed scenario p, or a policy.
@@ -162,4 +193,13 @@ func Link(base, a, b, share string) string {
 	u.RawQuery = q.Encode()
 	u.Fragment = ""
 	return u.String() + "#s=" + share
+}
+
+// PlaygroundLink is the playground's address for the scenario (share is
+// its #s= payload; "" when it could not be read: the playground alone).
+func PlaygroundLink(origin, path, share string) string {
+	if share == "" {
+		return origin + path
+	}
+	return origin + path + "#s=" + share
 }

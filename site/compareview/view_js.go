@@ -66,11 +66,12 @@ func Mount(l viewkit.Location) {
 	v.status = v.b.PageHeader(v.root, "compare two policies over the same seeds", "cmp-status")
 	viewkit.Ready(v.root)
 	req, err := ParseURL(l.Search, l.Hash)
+	v.req = req
 	if err != nil {
 		v.fail(err.Error())
+		v.recovery(l)
 		return
 	}
-	v.req = req
 	go v.load(l)
 }
 
@@ -89,12 +90,13 @@ func (v *view) load(l viewkit.Location) {
 	sc, a, b, err := v.req.Load(ps)
 	if err != nil {
 		v.fail("This comparison cannot be opened: " + err.Error())
+		v.recovery(l)
 		return
 	}
 	v.sc, v.sides, v.pa, v.pb = sc, [2]compare.Side{a, b}, a.Label, b.Label
 	v.names = [2]string{v.req.A, v.req.B}
 	if v.names[0] == "" {
-		v.names = [2]string{a.Label, b.Label} // the seed scenario's policy pair
+		v.names = [2]string{a.Label, b.Label} // the seed scenario's pair, or DefaultPair
 	}
 	if v.doc, err = scenario.Encode(sc); err != nil {
 		v.fail(err.Error())
@@ -102,6 +104,7 @@ func (v *view) load(l viewkit.Location) {
 	}
 	if err := v.resolveMachine(); err != nil {
 		v.fail("The scenario does not resolve: " + err.Error())
+		v.recovery(l)
 		return
 	}
 	v.header(l)
@@ -193,13 +196,14 @@ func (v *view) header(l viewkit.Location) {
 	b.Text(p, "span", "", "  vs  ")
 	b.Text(p, "span", "side-b-text", "B = "+v.pb)
 	share, err := scenario.EncodeShare(v.sc)
+	links := b.El(top, "p", "small")
+	pg := b.Link(links, "", PlaygroundLink(l.Origin, l.Path, share), "Open the scenario in the playground")
+	pg.SetID("cmp-playground")
 	if err == nil {
-		links := b.El(top, "p", "small")
-		pg := b.Link(links, "", l.Origin+l.Path+"#s="+share, "Open the scenario in the playground")
-		pg.SetID("cmp-playground")
 		b.Text(links, "span", "muted", " · ")
 		self := b.Link(links, "", Link(l.Origin+l.Path+l.Search, v.names[0], v.names[1], share), "Link to this comparison")
 		self.SetID("cmp-link")
+		v.pickers(top, l, share, SeedOf(v.sc, v.req.Preset, v.ps), v.names)
 	}
 	v.tableBox = b.El(v.root, "section", "panel cmp-table-box")
 	v.tableBox.SetID("cmp-table-box")
