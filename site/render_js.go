@@ -144,7 +144,7 @@ func (a *App) renderToolbar() {
 		cmp := b.button(el, "open-compare", "", "Compare", func() {
 			dom.GetWindow().Open("?compare=1#"+EncodeFragment(a.state.Doc), "_blank", "noopener")
 		})
-		cmp.SetAttribute("title", "Compare this scenario under the two policies its seed scenario names, in a new tab")
+		cmp.SetAttribute("title", "Compare this scenario under two policies in a new tab: its seed scenario's pair, else its own policy against a counterpart (docs/compare.md)")
 		a.stepButton(b, el) // step_js.go
 		st := b.el(el, "div", "status")
 		st.SetID("status")
