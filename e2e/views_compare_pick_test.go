@@ -45,7 +45,7 @@ func followCompareButton(t *testing.T, ctx context.Context) string {
 // sides is the compare view's "A = … vs B = …" line.
 func sides(t *testing.T, ctx context.Context) string { return text(t, ctx, ".cmp-head p") }
 
-// The default scenario matches no seed scenario: Compare opens its policy
+// The default scenario (what "/" shows first) matches no seed scenario: Compare opens its policy
 // against the documented counterpart (compareview.DefaultPair), the
 // pickers choose another pair, and the playground link leads back to the
 // same scenario.
@@ -62,9 +62,15 @@ func TestCompareButtonDefaultPairPickersAndBack(t *testing.T) {
 	if a == b {
 		t.Fatalf("DefaultPair of the default scenario = %s, %s", a, b)
 	}
+	share, err := scenario.EncodeShare(def)
+	if err != nil {
+		t.Fatal(err)
+	}
 	ctx := newPage(t, 150*time.Second)
 	catchOpen(t, ctx)
-	open(t, ctx, "/")
+	// The default scenario, by link: "/" alone shows the tab's last
+	// scenario (localStorage), which an earlier test may have set.
+	open(t, ctx, "/#s="+share)
 	followCompareButton(t, ctx)
 	if s := sides(t, ctx); !strings.Contains(s, "A = "+a) || !strings.Contains(s, "B = "+b) {
 		t.Fatalf("sides = %q; want A = %s, B = %s", s, a, b)

@@ -23,7 +23,7 @@ func TestCompareSweepVeraConsecutive(t *testing.T) {
 	rows := eval[[][]string](t, ctx, `[...document.querySelectorAll("#sweep-table tbody tr")].map(r => [...r.children].map(c => c.textContent))`)
 	status := text(t, ctx, "#sweep-status")
 	t.Logf("sweep %s: %s; rows %q", st, status, rows)
-	if st != "done" {
+	if st != "done" || status != "Done: 4 points." {
 		t.Fatalf("sweep ended %q: %s", st, status)
 	}
 	if len(rows) != 4 {
@@ -33,5 +33,24 @@ func TestCompareSweepVeraConsecutive(t *testing.T) {
 		if len(r) != 3 || strings.Contains(r[1], "failed") || !strings.Contains(r[1], "±") {
 			t.Errorf("point %q failed or has no mean ± sd", r)
 		}
+	}
+}
+
+// A sweep whose point fails says so: the failed point's row gives the
+// reason and the status counts it, instead of "Done: 2 points.".
+func TestCompareSweepReportsFailedPoints(t *testing.T) {
+	ctx := newPage(t, 90*time.Second)
+	openCompare(t, ctx, comparePath)
+	setField(t, ctx, "sweep-path", "workload.groups[0].count")
+	setField(t, ctx, "sweep-values", "1,0")
+	click(t, ctx, "#sweep-run")
+	st := waitAttr(t, ctx, "#sweep", "data-state", "done", "cancelled", "invalid")
+	status := text(t, ctx, "#sweep-status")
+	if st != "failed" || !strings.HasPrefix(status, "Done: 1 of 2 points; 1 failed: 0 (") || !strings.Contains(status, "at least 1") {
+		t.Errorf("sweep with a failing point ended %q: %q; want failed, \"Done: 1 of 2 points; 1 failed: 0 (…at least 1…)\"", st, status)
+	}
+	rows := eval[[][]string](t, ctx, `[...document.querySelectorAll("#sweep-table tbody tr")].map(r => [...r.children].map(c => c.textContent))`)
+	if len(rows) != 2 || !strings.Contains(rows[0][1], "±") || !strings.Contains(rows[1][1], "at least 1") {
+		t.Errorf("sweep table = %q; want point 1 with values and point 0 with its error", rows)
 	}
 }
