@@ -32,7 +32,11 @@ func catchOpen(t *testing.T, ctx context.Context) {
 // the address it asked for in this tab, waiting for the comparison.
 func followCompareButton(t *testing.T, ctx context.Context) string {
 	t.Helper()
-	click(t, ctx, "#open-compare")
+	// Clicked from inside the page: the toolbar is rebuilt when a run
+	// ends, which can replace the node between a driver's lookup and its
+	// click.
+	run(t, ctx, "click Compare", chromedp.Poll(`(() => { const b = document.getElementById("open-compare");
+		if (!b) return false; b.click(); return true; })()`, nil, chromedp.WithPollingTimeout(10*time.Second)))
 	var u string
 	run(t, ctx, "Compare opened an address", chromedp.Poll(`window.__opened || false`, &u, chromedp.WithPollingTimeout(5*time.Second)))
 	if !strings.HasPrefix(u, "?compare=1#s=") {
