@@ -4,26 +4,14 @@ import (
 	"context"
 	"testing"
 
-	"schedplay/engine/scenario"
+	"schedplay/engine/scenario/scenariotest"
 	"schedplay/engine/sim"
-	"schedplay/presets"
 )
 
 // runTimeline simulates a scenario document with the timeline on.
 func runTimeline(t *testing.T, doc string) *sim.Timeline {
 	t.Helper()
-	ps, err := presets.Load()
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc, err := scenario.Decode([]byte(doc))
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := scenario.Resolve(sc, ps)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := scenariotest.Resolve(t, doc)
 	res, err := sim.Run(context.Background(), r, sim.Options{Timeline: true})
 	if err != nil {
 		t.Fatal(err)

@@ -10,27 +10,15 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"schedplay/engine/scenario"
+	"schedplay/engine/scenario/scenariotest"
 	"schedplay/engine/sim"
-	"schedplay/presets"
 )
 
 // traceOf simulates a scenario document (repetition 0 with its timeline)
 // and writes its trace as `schedplay run --trace` does.
 func traceOf(t *testing.T, doc string) []byte {
 	t.Helper()
-	ps, err := presets.Load()
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc, err := scenario.Decode([]byte(doc))
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := scenario.Resolve(sc, ps)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := scenariotest.Resolve(t, doc)
 	r.Run.Reps = 1
 	res, err := sim.Run(context.Background(), r, sim.Options{Timeline: true})
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"schedplay/engine/scenario"
+	"schedplay/engine/scenario/scenariotest"
 	"schedplay/engine/topo"
 	"schedplay/presets"
 )
@@ -39,19 +40,7 @@ func resolve(t testing.TB, machine, policy, workload string, run string) *scenar
 // resolveJSON builds a Resolved from a whole scenario document.
 func resolveJSON(t testing.TB, doc string) *scenario.Resolved {
 	t.Helper()
-	ps, err := presets.Load()
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc, err := scenario.Decode([]byte(doc))
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := scenario.Resolve(sc, ps)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r
+	return scenariotest.Resolve(t, doc)
 }
 
 // simOf builds repetition 0's state (seed 1, no timeline) of a whole

@@ -8,25 +8,14 @@ import (
 	"testing"
 
 	"schedplay/engine/scenario"
+	"schedplay/engine/scenario/scenariotest"
 	"schedplay/presets"
 )
 
 // resolveDoc resolves a scenario document against the embedded presets.
 func resolveDoc(t *testing.T, doc string) *scenario.Resolved {
 	t.Helper()
-	ps, err := presets.Load()
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc, err := scenario.Decode([]byte(doc))
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := scenario.Resolve(sc, ps)
-	if err != nil {
-		t.Fatalf("%v\n%s", err, doc)
-	}
-	return r
+	return scenariotest.Resolve(t, doc)
 }
 
 // lossy reports, independently of the converter, whether a workload uses
