@@ -1,12 +1,12 @@
 package site
 
 import (
-	"fmt"
 	"math"
 	"strconv"
 	"strings"
 
 	"schedplay/engine/compare"
+	enginepalette "schedplay/engine/palette"
 	"schedplay/engine/sim"
 )
 
@@ -133,35 +133,8 @@ func FormatThroughput(mean, sd float64, n int, unit string) string {
 	return FormatMeanSD(mean, sd, n) + " " + unit
 }
 
-// Task colour hues avoid the mode colours' hues (viewkit.ModeColor: red ≈2°,
-// orange ≈24°, yellow ≈45°, teal ≈173°) by at least 30 degrees, so
-// a task bar never reads as a core mode: tasks take hues from two arcs,
-// yellow-green to green and azure to magenta.
-var taskArcs = [...][2]float64{{82, 140}, {206, 330}}
-
-// taskLight are the lightness steps tasks cycle through (light theme;
-// the dark theme adds 18), so neighbours in hue differ in lightness too.
-var taskLight = [...]float64{42, 32, 52}
-
-// TaskColor is a stable, distinct colour for task id: golden-ratio steps
-// along the allowed hue arcs, cycling three lightness steps.
-func TaskColor(task int, dark bool) string {
-	span := 0.0
-	for _, a := range taskArcs {
-		span += a[1] - a[0]
-	}
-	u := math.Mod(float64(max(task, 0))*0.6180339887498949, 1) * span
-	h := taskArcs[0][0]
-	for _, a := range taskArcs {
-		if u <= a[1]-a[0] {
-			h = a[0] + u
-			break
-		}
-		u -= a[1] - a[0]
-	}
-	l := taskLight[max(task, 0)%len(taskLight)]
-	if dark {
-		return fmt.Sprintf("hsl(%.0f 62%% %.0f%%)", h, l+18)
-	}
-	return fmt.Sprintf("hsl(%.0f 66%% %.0f%%)", h, l)
-}
+// TaskColor is a stable, distinct colour for task id as a CSS hsl()
+// string (engine/palette.Task: golden-ratio hue steps along arcs that
+// avoid the mode colours, three lightness steps), the same colour the
+// timeline exports draw.
+func TaskColor(task int, dark bool) string { return enginepalette.Task(task, dark).CSS() }

@@ -9,6 +9,7 @@ import (
 
 	"honnef.co/go/js/dom/v2"
 
+	enginepalette "schedplay/engine/palette"
 	"schedplay/engine/sim"
 )
 
@@ -450,9 +451,9 @@ type pal struct{ fg, muted, grid, accent, onHeat, busy, bg string }
 
 func palette(dark bool) pal {
 	if dark {
-		return pal{fg: "#e6e6e6", muted: "#9aa0a6", grid: "#3a3f45", accent: "#6cb6ff", onHeat: "#111", busy: "#8ab4f8", bg: "#16181b"}
+		return pal{fg: "#e6e6e6", muted: "#9aa0a6", grid: "#3a3f45", accent: "#6cb6ff", onHeat: "#111", busy: enginepalette.Hex(enginepalette.Busy(true)), bg: "#16181b"}
 	}
-	return pal{fg: "#1b1f24", muted: "#5f6368", grid: "#d0d4d9", accent: "#1a73e8", onHeat: "#111", busy: "#3b6fb6", bg: "#ffffff"}
+	return pal{fg: "#1b1f24", muted: "#5f6368", grid: "#d0d4d9", accent: "#1a73e8", onHeat: "#111", busy: enginepalette.Hex(enginepalette.Busy(false)), bg: "#ffffff"}
 }
 
 // timedTitle is the tooltip of a timed section's figure.
