@@ -4,46 +4,30 @@ import (
 	"fmt"
 	"image/color"
 
+	"schedplay/engine/palette"
 	"schedplay/engine/sim"
 )
 
-// taskPalette are the task colours (Tableau 20 minus its greys): task i
-// gets taskPalette[i % len]. Fixed so every export colours alike.
-var taskPalette = []color.RGBA{
-	{0x4e, 0x79, 0xa7, 0xff}, {0xf2, 0x8e, 0x2b, 0xff}, {0xe1, 0x57, 0x59, 0xff}, {0x76, 0xb7, 0xb2, 0xff},
-	{0x59, 0xa1, 0x4f, 0xff}, {0xed, 0xc9, 0x48, 0xff}, {0xb0, 0x7a, 0xa1, 0xff}, {0xff, 0x9d, 0xa7, 0xff},
-	{0x9c, 0x75, 0x5f, 0xff}, {0xa0, 0xcb, 0xe8, 0xff}, {0xff, 0xbe, 0x7d, 0xff}, {0x8c, 0xd1, 0x7d, 0xff},
-	{0xb6, 0x99, 0x2d, 0xff}, {0x49, 0x98, 0x94, 0xff}, {0x86, 0xbc, 0xb6, 0xff}, {0xd3, 0x72, 0x95, 0xff},
-	{0xfa, 0xbf, 0xd2, 0xff}, {0xd4, 0xa6, 0xc8, 0xff},
-}
-
-// TaskColor is the colour of task i.
+// TaskColor is the colour of task i: the page's light-theme task colour
+// (engine/palette.Task), so an exported timeline matches the screen.
+// Negative ids (several tasks) take the busy colour.
 func TaskColor(i int) color.RGBA {
 	if i < 0 {
 		return busyColor
 	}
-	return taskPalette[i%len(taskPalette)]
+	return palette.Task(i, false).RGBA()
 }
 
 // Fixed colours of the drawing.
 var (
-	busyColor       = color.RGBA{0x61, 0x61, 0x61, 0xff} // aggregated slices of several tasks
+	busyColor       = palette.Busy(false) // aggregated slices of several tasks
 	backgroundColor = color.RGBA{0xff, 0xff, 0xff, 0xff}
 	laneColor       = color.RGBA{0xf4, 0xf4, 0xf4, 0xff}
-	bandColor       = color.RGBA{0xe6, 0xe6, 0xe6, 0xff} // idle core
+	bandColor       = palette.Mode(sim.ModeIdle, false) // idle core
 	axisColor       = color.RGBA{0x42, 0x42, 0x42, 0xff}
 	gridColor       = color.RGBA{0xdd, 0xdd, 0xdd, 0xff}
 	textColor       = color.RGBA{0x21, 0x21, 0x21, 0xff}
 )
-
-// modeColors are the core mode band colours, indexed by sim.Mode.
-var modeColors = [...]color.RGBA{
-	sim.ModeIdle:        bandColor,
-	sim.ModeST:          {0x2e, 0x7d, 0x32, 0xff},
-	sim.ModeSMT:         {0x15, 0x65, 0xc0, 0xff},
-	sim.ModePartitioned: {0x8e, 0x24, 0xaa, 0xff},
-	sim.ModeSwitching:   {0xe6, 0x51, 0x00, 0xff},
-}
 
 // modeLabels name the modes in the legend, indexed by sim.Mode.
 var modeLabels = [...]string{
@@ -54,13 +38,9 @@ var modeLabels = [...]string{
 	sim.ModeSwitching:   "switching",
 }
 
-// ModeColor is the band colour of mode m.
-func ModeColor(m sim.Mode) color.RGBA {
-	if int(m) < len(modeColors) {
-		return modeColors[m]
-	}
-	return busyColor
-}
+// ModeColor is the band colour of mode m: the page's light-theme mode
+// colour (engine/palette.Mode).
+func ModeColor(m sim.Mode) color.RGBA { return palette.Mode(m, false) }
 
 // hex prints a colour as #rrggbb.
 func hex(c color.RGBA) string { return fmt.Sprintf("#%02x%02x%02x", c.R, c.G, c.B) }

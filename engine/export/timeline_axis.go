@@ -98,7 +98,7 @@ func legend(d *drawing, tl *sim.Timeline, y int) int {
 		items = append(items, legendItem{TaskColor(i), tl.Tasks[i].Name})
 	}
 	if rest := len(tl.Tasks) - n; rest > 0 {
-		items = append(items, legendItem{color.RGBA{}, fmt.Sprintf("… %d more tasks (colours repeat every %d)", rest, len(taskPalette))})
+		items = append(items, legendItem{color.RGBA{}, fmt.Sprintf("… %d more tasks", rest)})
 	}
 	perRow := max((d.w-marginLeft)/legendItemW, 1)
 	for i, it := range items {

@@ -294,7 +294,7 @@ func taskTitle(tl *sim.Timeline, task, cpu int) string {
 func modeRects(out *[]rectEl, ivs []sim.ModeInterval, sc scale, y, h int, minW int64) bool {
 	merged := false
 	var run *rectEl
-	var dur [len(modeColors)]int64
+	var dur [len(modeLabels)]int64
 	flush := func() {
 		if run == nil {
 			return
@@ -312,10 +312,10 @@ func modeRects(out *[]rectEl, ivs []sim.ModeInterval, sc scale, y, h int, minW i
 		}
 		*out = append(*out, *run)
 		run = nil
-		dur = [len(modeColors)]int64{}
+		dur = [len(modeLabels)]int64{}
 	}
 	for _, iv := range ivs {
-		if iv.End <= sc.t0 || iv.Start >= sc.t1 || iv.Mode == sim.ModeIdle || int(iv.Mode) >= len(modeColors) {
+		if iv.End <= sc.t0 || iv.Start >= sc.t1 || iv.Mode == sim.ModeIdle || int(iv.Mode) >= len(modeLabels) {
 			continue
 		}
 		x0, x1 := sc.x(iv.Start), sc.x(iv.End)
