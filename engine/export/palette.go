@@ -25,7 +25,7 @@ var (
 	laneColor       = color.RGBA{0xf4, 0xf4, 0xf4, 0xff}
 	bandColor       = palette.Mode(sim.ModeIdle, false) // idle core
 	axisColor       = color.RGBA{0x42, 0x42, 0x42, 0xff}
-	gridColor       = color.RGBA{0xdd, 0xdd, 0xdd, 0xff}
+	gridColor       = color.RGBA{0xbd, 0xbd, 0xbd, 0xff} // darker than the idle band, so it shows across it
 	textColor       = color.RGBA{0x21, 0x21, 0x21, 0xff}
 )
 
