@@ -209,6 +209,17 @@ func newResult(r *scenario.Resolved) *Result {
 	return res
 }
 
+// measuredEnd is where a repetition that stopped at stop ends for its
+// rates: the programs' completion when they finished before stop (perf
+// bench's "Total time" and usecs/op), else stop. The rates run from the
+// warm-up to it.
+func (s *sim) measuredEnd(stop int64) int64 {
+	if s.finished > 0 && s.finished < stop {
+		return s.finished
+	}
+	return stop
+}
+
 // repMetrics turns the accumulators into RepMetrics.
 func (s *sim) repMetrics(stop int64) RepMetrics {
 	m := &s.m
@@ -216,14 +227,7 @@ func (s *sim) repMetrics(stop int64) RepMetrics {
 	if s.finished > 0 {
 		rm.Completion = s.finished
 	}
-	// The rates are over the measured time the programs ran: from the
-	// warm-up to their completion when they finished before stop (perf
-	// bench's "Total time" and usecs/op), else to stop.
-	end := stop
-	if s.finished > 0 && s.finished < stop {
-		end = s.finished
-	}
-	window := end - s.warmup
+	window := s.measuredEnd(stop) - s.warmup
 	if window > 0 {
 		rm.Throughput = m.workDone / float64(window)
 	}

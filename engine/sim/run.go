@@ -40,8 +40,8 @@ func Run(ctx context.Context, r *scenario.Resolved, opt Options) (*Result, error
 			return nil, err
 		}
 		res.Reps = append(res.Reps, s.repMetrics(stop))
-		if s.warmup > 0 && stop <= s.warmup {
-			swallowed = append(swallowed, stop)
+		if end := s.measuredEnd(stop); s.warmup > 0 && end <= s.warmup {
+			swallowed = append(swallowed, end)
 		}
 		if s.tr != nil {
 			res.Timeline = s.timeline()
@@ -61,11 +61,11 @@ func Run(ctx context.Context, r *scenario.Resolved, opt Options) (*Result, error
 // program finished before run.warmup was over), so their figures are
 // zeros rather than measurements.
 func warmupWarning(warmup units.Duration, ends []int64, reps int) string {
-	which := "the whole run, which ended"
+	which := "the whole run, whose programs finished"
 	if len(ends) < reps {
-		which = fmt.Sprintf("the whole of %d of the %d repetitions, which ended", len(ends), reps)
+		which = fmt.Sprintf("the whole of %d of the %d repetitions, whose programs finished", len(ends), reps)
 	} else if reps > 1 {
-		which = "the whole of every repetition, which ended"
+		which = "the whole of every repetition, whose programs finished"
 	}
 	what := "no figures were measured"
 	if len(ends) < reps {

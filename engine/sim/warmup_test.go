@@ -9,10 +9,11 @@ import (
 // warm-up is over; its figures are then zeros, and the result must say so
 // instead of passing them off as measurements.
 func TestWarmupCoveringTheRunWarns(t *testing.T) {
+	until := "done"
 	doc := func(compute, warmup string) string {
 		return `{"schedplay": 1, "machine": {"preset": "hikey960"},
 		 "workload": {"groups": [{"name": "w", "count": 2, "program": [{"compute": "` + compute + `"}]}]},
-		 "run": {"duration": "100ms", "until": "done", "reps": 2, "warmup": "` + warmup + `"}}`
+		 "run": {"duration": "100ms", "until": "` + until + `", "reps": 2, "warmup": "` + warmup + `"}}`
 	}
 	warned := func(res *Result) bool {
 		for _, w := range res.Warnings {
@@ -37,6 +38,14 @@ func TestWarmupCoveringTheRunWarns(t *testing.T) {
 	res = mustRun(t, resolveJSON(t, doc("80ms", "50ms")), Options{})
 	if res.Summary.Throughput.Mean == 0 || len(res.Warnings) != 0 {
 		t.Errorf("throughput %g, warnings %q; want figures and no warning", res.Summary.Throughput.Mean, res.Warnings)
+	}
+	// Under until=duration the run goes on to 100ms, but its programs
+	// finished inside the warm-up: the rates stop at their completion, so
+	// nothing was measured either.
+	until = "duration"
+	res = mustRun(t, resolveJSON(t, doc("2ms", "50ms")), Options{})
+	if res.Summary.Throughput.Mean != 0 || !warned(res) {
+		t.Errorf("until=duration: throughput %g, warnings %q; want zeros and the warning", res.Summary.Throughput.Mean, res.Warnings)
 	}
 	// No warm-up, no warning, even for a run that ends at once.
 	res = mustRun(t, resolveJSON(t, `{"schedplay": 1, "machine": {"preset": "hikey960"}, "workload": {"preset": "idle"}, "run": {"duration": "10ms"}}`), Options{})
