@@ -7,17 +7,6 @@ import (
 	"schedplay/engine/units"
 )
 
-// IsLatencyResult reports a result read by its wake-up latency: a
-// workload with metric "latency" (cyclictest, alone or under a load whose
-// throughput is context), or one that computed nothing but recorded
-// wake-ups. Its page shows no throughput figure or chart and no op time
-// (the op time of a periodic loop is its period), as the CLI, compare
-// table and embed do (docs/model.md "Metrics").
-func IsLatencyResult(res *sim.Result) bool {
-	sm := res.Summary
-	return res.Metric == "latency" || sm.LatencyP99.Mean > 0 && sm.Throughput.Mean == 0
-}
-
 // WarmupNs is run.warmup (ns) of a canonical scenario document, the one a
 // result belongs to (RunState.ResultDoc); 0 when it has none.
 func WarmupNs(doc string, cat *Catalog) int64 {

@@ -50,24 +50,3 @@ func TestSeriesBuckets(t *testing.T) {
 		t.Errorf("no series: %v", got)
 	}
 }
-
-// TestIsLatencyResult: metric "latency" is a latency result even under a
-// load that has a throughput (vera-cyclictest-loaded); a workload that
-// computes nothing but records wake-ups is one too; sysbench is not.
-func TestIsLatencyResult(t *testing.T) {
-	lat := sim.Stat{Mean: 5800, N: 5}
-	for _, tc := range []struct {
-		res  sim.Result
-		want bool
-	}{
-		{sim.Result{Metric: "latency", Summary: sim.Summary{Throughput: sim.Stat{Mean: 85}, LatencyP99: lat}}, true},
-		{sim.Result{Metric: "latency"}, true},
-		{sim.Result{Summary: sim.Summary{LatencyP99: lat}}, true},
-		{sim.Result{Metric: "requests", Summary: sim.Summary{Throughput: sim.Stat{Mean: 6.2}, LatencyP99: lat}}, false},
-		{sim.Result{Metric: "ops", Summary: sim.Summary{Throughput: sim.Stat{Mean: 8e6}, LatencyP99: lat}}, false},
-	} {
-		if got := IsLatencyResult(&tc.res); got != tc.want {
-			t.Errorf("IsLatencyResult(metric %q, throughput %g, p99 %g) = %v", tc.res.Metric, tc.res.Summary.Throughput.Mean, tc.res.Summary.LatencyP99.Mean, got)
-		}
-	}
-}

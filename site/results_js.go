@@ -71,7 +71,7 @@ func (a *App) renderFigures() {
 		n := sm.Throughput.N
 		// cyclictest-like workloads (alone, or under a load whose throughput
 		// is context): the latency is the result, and no throughput is shown.
-		latency := IsLatencyResult(res)
+		latency := res.IsLatency()
 		th, timedHeadline := res.TimedHeadline()
 		switch {
 		case latency:
@@ -143,7 +143,7 @@ func (a *App) renderCharts() {
 		if res == nil || len(res.Reps) == 0 {
 			return
 		}
-		if !IsLatencyResult(res) {
+		if !res.IsLatency() {
 			// A latency workload's work/s is not its result (its load's
 			// throughput, or a timer loop's).
 			a.seriesChart(b, el, res, warm)

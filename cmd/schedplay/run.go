@@ -113,7 +113,7 @@ func writeSummary(w io.Writer, r *scenario.Resolved, res *sim.Result) {
 	tp, unit := s.Throughput, res.Unit
 	_, timedHead := res.TimedHeadline()
 	switch {
-	case res.Metric == "latency":
+	case res.IsLatency():
 		row("Throughput", "none (a latency workload: see the wake-up latency below)")
 	case timedHead || len(s.Timed) > 0 && tp.Max == 0:
 		// perf bench futex: the timed wake loop is the figure; ops/s over
@@ -152,7 +152,7 @@ func writeSummary(w io.Writer, r *scenario.Resolved, res *sim.Result) {
 	// Op time is elapsed/ops: the benchmark's own figure for a loop such
 	// as sched pipe's, but not when the workload times its own sections
 	// (the futex benchmarks time the wake loop, not the pauses between).
-	if s.OpTime.Mean > 0 && len(s.Timed) == 0 && res.Metric != "latency" {
+	if s.OpTime.Mean > 0 && len(s.Timed) == 0 && !res.IsLatency() {
 		row("Op time", pmScaled(s.OpTime, 1e-3)+" us/op")
 	}
 	for _, wn := range res.Warnings {

@@ -120,7 +120,7 @@ func Rows(a, b *sim.Result) []Row {
 	timed := sim.TimedNames(a.Reps, b.Reps)
 	// A latency workload (cyclictest) is measured by its wake-up latency:
 	// the little work its loop computes per second is not a figure.
-	if (unit != "ops/s" || len(timed) == 0) && a.Metric != "latency" {
+	if (unit != "ops/s" || len(timed) == 0) && !a.IsLatency() {
 		rows = append(rows,
 			seriesRow("Average throughput", unit, false, ta, tb),
 			singleRow("Best throughput", unit, false, maxOf(ta), maxOf(tb)),
@@ -131,7 +131,7 @@ func Rows(a, b *sim.Result) []Row {
 		if !m.present(a.Reps) && !m.present(b.Reps) {
 			continue
 		}
-		if m.name == "Op time" && a.Metric == "latency" {
+		if m.name == "Op time" && a.IsLatency() {
 			continue // a cyclictest loop's op time is its timer period
 		}
 		if m.counts != nil {

@@ -90,14 +90,24 @@ const (
 	PELTLegacy2018 PELTMode = "legacy2018"
 )
 
+// Metric is what a workload measures (Workload.Metric); "" names none.
+type Metric string
+
+const (
+	MetricSGEMM    Metric = "sgemm"    // GFLOP/s on a machine with gflops_per_core
+	MetricRequests Metric = "requests" // work/s, read by completion time
+	MetricLatency  Metric = "latency"  // read by its wake-up latency
+	MetricOps      Metric = "ops"      // group 0's operations per second
+)
+
 // Workload is the "workload" section.
 type Workload struct {
 	Groups []Group `json:"groups"`
 	// Housekeeping, when present, replaces the machine's own noise.
 	Housekeeping *topo.Housekeeping `json:"housekeeping,omitempty"`
-	// Kind names what the workload measures, for reporting units:
+	// Metric names what the workload measures, for reporting units:
 	// "sgemm" (GFLOP/s), "requests", "latency", "ops" (schedplay addition).
-	Metric string `json:"metric,omitempty"`
+	Metric Metric `json:"metric,omitempty"`
 	// Efficiency is the fraction of the machine's gflops_per_core peak this
 	// code reaches per unit of work (schedplay addition; default 1.0): an
 	// OpenBLAS-like GEMM does the same FLOPs with more work than NVPL's.

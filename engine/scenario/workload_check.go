@@ -7,7 +7,7 @@ import (
 )
 
 // Workload metrics (Workload.Metric).
-var metricNames = []string{"", "sgemm", "requests", "latency", "ops"}
+var metricNames = []Metric{"", MetricSGEMM, MetricRequests, MetricLatency, MetricOps}
 
 // validateWorkload checks the workload for a machine of n CPUs (0 when the
 // machine is invalid: cpulists are then not checked).
@@ -68,7 +68,11 @@ func validateWorkload(errs *ErrorList, w *Workload, n int) {
 		known = known || w.Metric == m
 	}
 	if !known {
-		errs.Add("workload.metric", "unknown metric %q; want one of %s", w.Metric, strings.Join(metricNames[1:], ", "))
+		names := make([]string, 0, len(metricNames)-1)
+		for _, m := range metricNames[1:] {
+			names = append(names, string(m))
+		}
+		errs.Add("workload.metric", "unknown metric %q; want one of %s", w.Metric, strings.Join(names, ", "))
 	}
 }
 

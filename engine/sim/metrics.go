@@ -201,9 +201,9 @@ func leadingZeros(x uint64) int {
 func newResult(r *scenario.Resolved) *Result {
 	res := &Result{Scenario: r.Name, Unit: "work/s", Metric: r.Workload.Metric}
 	switch {
-	case r.Workload.Metric == "ops":
+	case r.Workload.Metric == scenario.MetricOps:
 		res.Unit = "ops/s"
-	case r.Workload.Metric == "sgemm" && r.Machine.GflopsPerCore > 0:
+	case r.Workload.Metric == scenario.MetricSGEMM && r.Machine.GflopsPerCore > 0:
 		res.Unit = "GFLOP/s"
 	}
 	return res
@@ -238,14 +238,14 @@ func (s *sim) repMetrics(stop int64) RepMetrics {
 	}
 	seriesScale := 1.0 // the throughput series in the reported unit
 	switch {
-	case s.r.Workload.Metric == "ops":
+	case s.r.Workload.Metric == scenario.MetricOps:
 		// perf bench's ops/sec: the operations of group 0 per second (the
 		// little work an ops workload computes is not floating point).
 		rm.Throughput = 0
 		if window > 0 {
 			rm.Throughput = float64(m.ops) * 1e9 / float64(window)
 		}
-	case s.r.Workload.Metric == "sgemm" && gpc > 0:
+	case s.r.Workload.Metric == scenario.MetricSGEMM && gpc > 0:
 		// Only GEMM work is floating point at the machine's GEMM peak;
 		// other work (sysbench primes, a cyclictest loop) stays work/s.
 		rm.GFLOPS = rm.Throughput * gpc * eff

@@ -1,5 +1,7 @@
 package sim
 
+import "schedplay/engine/scenario"
+
 // Result is what one scenario produces: per-repetition metrics, their
 // summary across repetitions, and repetition 0's timeline and decisions.
 // Its JSON form is the body of POST /api/v1/simulate.
@@ -12,9 +14,9 @@ type Result struct {
 	Unit string `json:"unit"`
 	// Metric is the workload's metric ("sgemm", "requests", "latency",
 	// "ops"; empty when the workload names none): what its headline is.
-	Metric  string       `json:"metric,omitempty"`
-	Reps    []RepMetrics `json:"reps"`
-	Summary Summary      `json:"summary"`
+	Metric  scenario.Metric `json:"metric,omitempty"`
+	Reps    []RepMetrics    `json:"reps"`
+	Summary Summary         `json:"summary"`
 	// Timeline is repetition 0's timeline (nil when not requested).
 	Timeline *Timeline `json:"timeline,omitempty"`
 	// Warnings are sched_warn events (WARN_ON_ONCE equivalents).
@@ -236,4 +238,14 @@ type Decision struct {
 	// Path is the kernel decision path, e.g.
 	// ["select_task_rq_fair", "wake_affine → prev idle", "select_idle_sibling: prev idle", "select_idle_smt_cpu → cpu 0"].
 	Path []string `json:"path"`
+}
+
+// IsLatency reports a result read by its wake-up latency: a workload with
+// metric "latency" (cyclictest, alone or under a load whose throughput is
+// context), or one that computed nothing but recorded wake-ups. The CLI,
+// compare table, embed and page show it no throughput and no op time (the
+// op time of a periodic loop is its period).
+func (r *Result) IsLatency() bool {
+	sm := &r.Summary
+	return r.Metric == scenario.MetricLatency || sm.LatencyP99.Mean > 0 && sm.Throughput.Mean == 0
 }

@@ -73,7 +73,7 @@ func Figures(r *sim.Result) []Figure {
 	s := r.Summary
 	head := Figure{"fig-throughput", "Throughput", stat(s.Throughput, 1) + " " + r.Unit}
 	latency := s.LatencyP99.N > 0 && s.LatencyMax.Max > 0
-	latencyHead := latency && r.Metric == "latency"
+	latencyHead := latency && r.IsLatency()
 	if latencyHead {
 		// cyclictest: the wake-up latency is the result, as on the page.
 		head = Figure{"fig-latency", "Wake-up latency p99", stat(s.LatencyP99, 1e-3) + " µs"}
