@@ -441,3 +441,22 @@ func TestNohzStatsKick(t *testing.T) {
 		t.Errorf("cpu 1 util_avg %d after cpu 2 went idle with the refresh due; want the NEWILB pass to decay it below %d", c1.avg.utilAvg, util1)
 	}
 }
+
+// _nohz_idle_balance() leaves nohz.next_balance alone when it visits no
+// idle CPU ("next_balance will be updated only when there is a need",
+// fair.c update_next_balance): an empty pass must not push it 60 s out.
+func TestNohzIdleBalanceKeepsNextBalanceWhenNoCPUVisited(t *testing.T) {
+	s := taskSim(t, 4) // every CPU of the 4-CPU machine busy
+	for i := range s.cpus {
+		place(s, i, i)
+		s.schedule(&s.cpus[i])
+		s.cpus[i].nohzIdle = false
+	}
+	s.now = 10 * s.tickNs
+	want := s.jiffies() + 3
+	s.nohzNextBalance = want
+	s.nohzIdleBalanceFlags(0, nohzBalanceKick)
+	if s.nohzNextBalance != want {
+		t.Errorf("nohz.next_balance = %d after a pass over no idle CPU; want it left at %d", s.nohzNextBalance, want)
+	}
+}

@@ -303,7 +303,7 @@ func (s *sim) nohzIdleBalanceFlags(ilb int, flags uint8) {
 	if stats {
 		s.nohzHasBlocked = false
 	}
-	hasBlocked, aborted := false, false
+	hasBlocked, aborted, updateNext := false, false, false
 	j := s.jiffies()
 	next := j + 60*int64(s.r.Policy.HZ)
 	n := len(s.cpus)
@@ -335,11 +335,13 @@ func (s *sim) nohzIdleBalanceFlags(ilb int, flags uint8) {
 			work += 2000
 		}
 		if c.nohzIdle && c.nextBalance < next {
-			next = c.nextBalance
+			next, updateNext = c.nextBalance, true
 		}
 	}
 	if !aborted {
-		s.nohzNextBalance = next
+		if updateNext { // "next_balance will be updated only when there is a need"
+			s.nohzNextBalance = next
+		}
 		if stats {
 			s.nohzNextBlocked = j + s.msecsToJiffies(loadAvgPeriodMs)
 		}
