@@ -66,9 +66,6 @@ func TestLatencyWorkloadFigures(t *testing.T) {
 	if p := text(t, ctx, "#chart-latency .pct"); !strings.HasPrefix(p, "repetition 0:") {
 		t.Errorf("latency chart percentiles %q are not labelled repetition 0", p)
 	}
-	if s := eval[string](t, ctx, `document.getElementById("chart-latency").dataset.countScale || ""`); s != "linear" {
-		t.Errorf("latency chart count scale %q; want linear", s)
-	}
 	figShot(t, ctx, "vera-cyclictest-idle")
 	t.Logf("figures: %q; latency chart: %q", text(t, ctx, "#figures .figs"), text(t, ctx, "#chart-latency .pct"))
 }

@@ -54,3 +54,14 @@ func SeriesBuckets(rep sim.RepMetrics) []SeriesBucket {
 	}
 	return out
 }
+
+// HistBarHeight is the height of a latency-histogram bar of count samples
+// when the fullest bucket has maxCount and is full pixels tall: linear in
+// the count, and at least one pixel for a non-empty bucket so a rare tail
+// stays visible.
+func HistBarHeight(count, maxCount int64, full float64) float64 {
+	if count <= 0 || maxCount <= 0 {
+		return 0
+	}
+	return max(full*float64(count)/float64(maxCount), 1)
+}

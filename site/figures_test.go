@@ -1,6 +1,7 @@
 package site
 
 import (
+	"math"
 	"reflect"
 	"testing"
 
@@ -48,5 +49,22 @@ func TestSeriesBuckets(t *testing.T) {
 	}
 	if got := SeriesBuckets(sim.RepMetrics{}); got != nil {
 		t.Errorf("no series: %v", got)
+	}
+}
+
+// The latency histogram's count axis is linear: a bucket of 28 samples
+// next to one of 924 is 3 % as tall, not half (it was log-scaled); an
+// empty bucket has no bar, a non-empty one at least a pixel.
+func TestHistBarHeightLinear(t *testing.T) {
+	const full = 104.0
+	for _, c := range []struct {
+		n, max int64
+		want   float64
+	}{
+		{924, 924, full}, {462, 924, full / 2}, {28, 924, full * 28 / 924}, {0, 924, 0}, {1, 100000, 1}, {5, 0, 0},
+	} {
+		if got := HistBarHeight(c.n, c.max, full); math.Abs(got-c.want) > 1e-9 {
+			t.Errorf("HistBarHeight(%d, %d) = %g; want %g", c.n, c.max, got, c.want)
+		}
 	}
 }

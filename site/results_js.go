@@ -329,7 +329,6 @@ func (a *App) latencyChart(b builder, parent dom.Element, res *sim.Result) {
 	}
 	const w, h = 380.0, 120.0
 	ctx := a.canvas(b, c, w, h)
-	c.SetAttribute("data-count-scale", "linear")
 	pal := palette(a.dark)
 	// Linear count axis: bar height ∝ samples (a non-empty bucket keeps
 	// at least one pixel); buckets are log2 latency ranges.
@@ -344,10 +343,7 @@ func (a *App) latencyChart(b builder, parent dom.Element, res *sim.Result) {
 	bw := (r - l) / float64(nb)
 	for i := first; i <= last; i++ {
 		x := l + float64(i-first)*bw
-		bh := (bt - t) * float64(lat.Buckets[i]) / float64(maxC)
-		if lat.Buckets[i] > 0 {
-			bh = math.Max(bh, 1)
-		}
+		bh := HistBarHeight(lat.Buckets[i], maxC, bt-t)
 		ctx.SetFillStyle(pal.accent)
 		ctx.FillRect(x+1, bt-bh, math.Max(bw-2, 1), bh)
 		if nb <= 16 || (i-first)%2 == 0 {
