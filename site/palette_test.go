@@ -2,10 +2,12 @@ package site
 
 import (
 	"fmt"
+	"image/color"
 	"math"
 	"strconv"
 	"testing"
 
+	enginepalette "schedplay/engine/palette"
 	"schedplay/engine/sim"
 	"schedplay/site/viewkit"
 )
@@ -17,21 +19,7 @@ func hexHue(t *testing.T, c string) float64 {
 	if err != nil || len(c) != 7 {
 		t.Fatalf("colour %q is not #rrggbb", c)
 	}
-	r, g, b := float64(v>>16)/255, float64(v>>8&0xff)/255, float64(v&0xff)/255
-	mx, mn := math.Max(r, math.Max(g, b)), math.Min(r, math.Min(g, b))
-	d := mx - mn
-	var h float64
-	switch {
-	case d == 0:
-		return -1 // grey: no hue
-	case mx == r:
-		h = math.Mod((g-b)/d, 6)
-	case mx == g:
-		h = (b-r)/d + 2
-	default:
-		h = (r-g)/d + 4
-	}
-	return math.Mod(h*60+360, 360)
+	return enginepalette.Hue(color.RGBA{uint8(v >> 16), uint8(v >> 8), uint8(v), 0xff})
 }
 
 // hslParts reads "hsl(H S% L%)".

@@ -125,3 +125,22 @@ func Busy(dark bool) color.RGBA {
 
 // Hex formats c as "#rrggbb" (alpha ignored).
 func Hex(c color.RGBA) string { return fmt.Sprintf("#%02x%02x%02x", c.R, c.G, c.B) }
+
+// Hue is c's HSL hue in degrees, or -1 for a grey (no hue).
+func Hue(c color.RGBA) float64 {
+	r, g, b := float64(c.R)/255, float64(c.G)/255, float64(c.B)/255
+	mx, mn := math.Max(r, math.Max(g, b)), math.Min(r, math.Min(g, b))
+	d := mx - mn
+	var h float64
+	switch {
+	case d == 0:
+		return -1
+	case mx == r:
+		h = math.Mod((g-b)/d, 6)
+	case mx == g:
+		h = (b-r)/d + 2
+	default:
+		h = (r-g)/d + 4
+	}
+	return math.Mod(h*60+360, 360)
+}

@@ -42,35 +42,16 @@ func TestTaskCSS(t *testing.T) {
 	}
 }
 
-// rgbHue is the hue (degrees) of an 8-bit colour.
-func rgbHue(c color.RGBA) float64 {
-	r, g, b := float64(c.R)/255, float64(c.G)/255, float64(c.B)/255
-	mx, mn := math.Max(r, math.Max(g, b)), math.Min(r, math.Min(g, b))
-	d := mx - mn
-	var h float64
-	switch {
-	case d == 0:
-		return -1
-	case mx == r:
-		h = math.Mod((g-b)/d, 6)
-	case mx == g:
-		h = (b-r)/d + 2
-	default:
-		h = (r-g)/d + 4
-	}
-	return math.Mod(h*60+360, 360)
-}
-
 // The 8-bit task colours (what the exports draw) stay in the task arcs and
 // away from every mode colour's hue, in both themes.
 func TestTaskRGBAAvoidModeHues(t *testing.T) {
 	var modeHues []float64
 	for _, m := range []sim.Mode{sim.ModeST, sim.ModeSMT, sim.ModePartitioned, sim.ModeSwitching} {
-		modeHues = append(modeHues, rgbHue(Mode(m, false)))
+		modeHues = append(modeHues, Hue(Mode(m, false)))
 	}
 	for _, dark := range []bool{false, true} {
 		for i := range 300 {
-			h := rgbHue(Task(i, dark).RGBA())
+			h := Hue(Task(i, dark).RGBA())
 			in := false
 			for _, a := range taskArcs {
 				in = in || (h >= a[0]-1.5 && h <= a[1]+1.5)
