@@ -1,32 +1,19 @@
 package viewkit
 
 import (
-	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
 
-	"schedplay/engine/scenario"
+	"schedplay/engine/scenario/scenariotest"
 	"schedplay/engine/sim"
 	"schedplay/engine/topo"
-	"schedplay/presets"
 )
 
 func presetWords(t *testing.T, name string) ModeWords {
 	t.Helper()
-	ps, err := presets.Load()
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, ok := ps.Get(presets.Machine, name)
-	if !ok {
-		t.Fatalf("no machine preset %q", name)
-	}
-	var m topo.Machine
-	if err := json.Unmarshal(p.Body, &m); err != nil {
-		t.Fatal(err)
-	}
-	return WordsFor(scenario.MachineWithDefaults(m))
+	r := scenariotest.Resolve(t, `{"schedplay":1,"machine":{"preset":"`+name+`"},"workload":{"preset":"idle"}}`)
+	return WordsFor(r.Machine)
 }
 
 func legendText(w ModeWords) string {
