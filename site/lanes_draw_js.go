@@ -18,6 +18,22 @@ type LaneBatcher struct {
 	HideModes bool
 	modeBuf   []ModeRun
 	runsBuf   []PxRun
+	taskCSS   [2][]string // TaskColor by theme and task, formatted once
+}
+
+// taskColor is TaskColor(task, dark), formatted on first use: a draw asks
+// for one per pixel run.
+func (lb *LaneBatcher) taskColor(task int, dark bool) string {
+	d := 0
+	if dark {
+		d = 1
+	}
+	c := lb.taskCSS[d]
+	for len(c) <= task {
+		c = append(c, TaskColor(len(c), dark))
+	}
+	lb.taskCSS[d] = c
+	return c[task]
 }
 
 // Bands adds the mode strips of the bands whose content span meets
@@ -57,7 +73,7 @@ func (lb *LaneBatcher) Rows(bat *viewkit.Batches, rows []Row, tl *sim.Timeline, 
 			for _, pr := range lb.runsBuf {
 				style := busy
 				if pr.Task >= 0 {
-					style = TaskColor(pr.Task, dark)
+					style = lb.taskColor(pr.Task, dark)
 				}
 				bat.Add(style, 1, pr.X0, y0+r.Y, pr.X1-pr.X0, r.H-1)
 			}

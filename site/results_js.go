@@ -9,8 +9,8 @@ import (
 
 	"honnef.co/go/js/dom/v2"
 
-	enginepalette "schedplay/engine/palette"
 	"schedplay/engine/sim"
+	"schedplay/site/viewkit"
 )
 
 func (a *App) renderFigures() {
@@ -137,8 +137,10 @@ func (a *App) renderFigures() {
 func (a *App) renderCharts() {
 	s := a.state
 	res := s.Run.Result
-	warm := WarmupNs(s.Run.ResultDoc, s.Catalog)
-	sig := fmt.Sprintf("%p|%v|%d", res, a.dark, warm)
+	// ResultDoc (hence the warm-up) is only ever set with Result, so the
+	// result's address covers it: the document is parsed once per result,
+	// not on every render (hover, zoom, ticks).
+	sig := fmt.Sprintf("%p|%v|%p", res, a.dark, s.Catalog)
 	a.update("charts", sig, func(b builder, el dom.HTMLElement) {
 		if res == nil || len(res.Reps) == 0 {
 			return
@@ -146,7 +148,7 @@ func (a *App) renderCharts() {
 		if !res.IsLatency() {
 			// A latency workload's work/s is not its result (its load's
 			// throughput, or a timer loop's).
-			a.seriesChart(b, el, res, warm)
+			a.seriesChart(b, el, res, WarmupNs(s.Run.ResultDoc, s.Catalog))
 		}
 		a.migrationBars(b, el, res)
 		a.latencyChart(b, el, res)
@@ -447,9 +449,9 @@ type pal struct{ fg, muted, grid, accent, onHeat, busy, bg string }
 
 func palette(dark bool) pal {
 	if dark {
-		return pal{fg: "#e6e6e6", muted: "#9aa0a6", grid: "#3a3f45", accent: "#6cb6ff", onHeat: "#111", busy: enginepalette.Hex(enginepalette.Busy(true)), bg: "#16181b"}
+		return pal{fg: "#e6e6e6", muted: "#9aa0a6", grid: "#3a3f45", accent: "#6cb6ff", onHeat: "#111", busy: viewkit.PaletteFor(true).Busy, bg: "#16181b"}
 	}
-	return pal{fg: "#1b1f24", muted: "#5f6368", grid: "#d0d4d9", accent: "#1a73e8", onHeat: "#111", busy: enginepalette.Hex(enginepalette.Busy(false)), bg: "#ffffff"}
+	return pal{fg: "#1b1f24", muted: "#5f6368", grid: "#d0d4d9", accent: "#1a73e8", onHeat: "#111", busy: viewkit.PaletteFor(false).Busy, bg: "#ffffff"}
 }
 
 // timedTitle is the tooltip of a timed section's figure.
