@@ -3,6 +3,9 @@ package site
 import (
 	"fmt"
 	"sort"
+	"strings"
+
+	"schedplay/site/viewkit"
 )
 
 // Row is one horizontal strip of the timeline: one logical CPU, or several
@@ -210,4 +213,15 @@ func (l Layout) VisibleRows(y0, y1 float64) (int, int) {
 	i := sort.Search(len(l.Rows), func(i int) bool { return l.Rows[i].Y+l.Rows[i].H > y0 })
 	j := sort.Search(len(l.Rows), func(j int) bool { return l.Rows[j].Y >= y1 })
 	return i, j
+}
+
+// DrawnLabels are the rows' labels as the timelines draw them (short
+// CPU labels, "cpu12 PE0"; aggregated rows as they are), "|"-separated:
+// the canvas's text for tests and tools.
+func (l Layout) DrawnLabels() string {
+	out := make([]string, len(l.Rows))
+	for i, r := range l.Rows {
+		out[i] = viewkit.ShortLabel(r.Label)
+	}
+	return strings.Join(out, "|")
 }

@@ -5,7 +5,6 @@ package site
 import (
 	"fmt"
 	"math"
-	"strings"
 	"syscall/js"
 
 	"honnef.co/go/js/dom/v2"
@@ -96,27 +95,7 @@ func (t *timelineView) setLegend(w viewkit.ModeWords) {
 		return
 	}
 	t.words, t.legSet = w, true
-	fillModeLegend(builder{doc: t.a.doc, funcs: &t.funcs}, t.leg, w)
-}
-
-// fillModeLegend replaces leg's children with one swatch and name per
-// mode of w's model; leg is hidden when there are none.
-func fillModeLegend(b builder, leg dom.HTMLElement, w viewkit.ModeWords) {
-	for c := leg.FirstChild(); c != nil; c = leg.FirstChild() {
-		leg.RemoveChild(c)
-	}
-	leg.SetAttribute("data-smt-model", string(w.Model))
-	modes := w.Legend()
-	if len(modes) == 0 {
-		leg.Style().SetProperty("display", "none", "")
-		return
-	}
-	leg.Style().RemoveProperty("display")
-	for _, m := range modes {
-		sw := b.el(leg, "span", "swatch")
-		sw.Style().SetProperty("background", modeColor(m, false), "")
-		b.text(leg, "span", "", w.Name(m))
-	}
+	viewkit.NewB().FillModeLegend(t.leg, w)
 }
 
 // window returns the visible window, defaulting to the whole run.
@@ -192,7 +171,7 @@ func (t *timelineView) draw() {
 		}
 		t.cpus = cpus
 		t.layout = LayoutLanes(cpus, tlMaxH-tlAxisH, s.View.AllRows)
-		t.canvas.SetAttribute("data-labels", rowLabels(t.layout))
+		t.canvas.SetAttribute("data-labels", t.layout.DrawnLabels())
 		h := t.layout.Height + tlAxisH + 2
 		if s.View.AllRows || h > tlMaxH {
 			h = tlMaxH
@@ -247,11 +226,7 @@ func (t *timelineView) draw() {
 		r := t.layout.Rows[ri]
 		switch {
 		case r.H >= 9:
-			label := r.Label
-			if !agg {
-				label = shortLabel(label)
-			}
-			ctx.FillText(label, 4, top+r.Y+r.H/2, tlGutter-8)
+			ctx.FillText(viewkit.ShortLabel(r.Label), 4, top+r.Y+r.H/2, tlGutter-8)
 		case !agg && r.Thread == 0 && r.H*float64(r.Threads) >= 9:
 			// lanes too thin for CPU labels: name the core once
 			ctx.FillText(fmt.Sprintf("core %d", r.Core), 4, top+r.Y+r.H*float64(r.Threads)/2, tlGutter-8)
@@ -327,21 +302,6 @@ func (t *timelineView) drawAggregated(tl *sim.Timeline, sc TimeScale, top float6
 		flush(len(t.cols))
 	}
 	t.bat.Fill(t.ctx.Value)
-}
-
-func shortLabel(l string) string { return viewkit.ShortLabel(l) }
-
-// rowLabels are the rows' drawn labels, "|"-separated (the canvas's text
-// for tests and tools).
-func rowLabels(l Layout) string {
-	out := make([]string, len(l.Rows))
-	for i, r := range l.Rows {
-		out[i] = r.Label
-		if !l.Aggregated {
-			out[i] = shortLabel(r.Label)
-		}
-	}
-	return strings.Join(out, "|")
 }
 
 // drawHover draws the hover line and fills the tooltip (text only).

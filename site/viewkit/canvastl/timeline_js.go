@@ -5,7 +5,6 @@ package canvastl
 import (
 	"fmt"
 	"math"
-	"strings"
 
 	"honnef.co/go/js/dom/v2"
 
@@ -223,11 +222,7 @@ func (t *Timeline) Draw() {
 	}
 	if w != t.w {
 		t.layout = site.LayoutLanes(t.cpus, t.maxH-tlAxisH, false)
-		labels := make([]string, len(t.layout.Rows))
-		for i, r := range t.layout.Rows {
-			labels[i] = viewkit.ShortLabel(r.Label)
-		}
-		t.canvas.SetAttribute("data-labels", strings.Join(labels, "|"))
+		t.canvas.SetAttribute("data-labels", t.layout.DrawnLabels())
 		h := math.Min(t.layout.Height+tlAxisH+2, t.maxH)
 		dpr := viewkit.DevicePixelRatio()
 		t.w, t.h = w, h
