@@ -265,7 +265,8 @@ func isSmall(cpus []LaneCPU, err error) bool {
 // run starts a simulation of the current scenario; a running one is
 // cancelled by the engine glue (the worker is replaced).
 func (a *App) run() {
-	cpus, cpuErr := a.state.CPUs()
+	m := a.state.Machine() // the machine section expanded once for both
+	cpus, cpuErr := MachineCPUs(m)
 	if cpuErr != nil && a.state.Catalog != nil {
 		a.runSeq++
 		a.dispatch(RunStarted{Seq: a.runSeq})
@@ -273,7 +274,7 @@ func (a *App) run() {
 		return
 	}
 	small := isSmall(cpus, cpuErr)
-	words := viewkit.WordsFor(a.state.Machine())
+	words := viewkit.WordsFor(m)
 	a.runSeq++
 	seq := a.runSeq
 	doc := a.state.Doc.Canonical()

@@ -67,9 +67,10 @@ type Figure struct {
 
 // Figures are the key figures docs/embed.md lists: throughput in the
 // result's unit as mean ± stddev (the wake-up latency p99 first instead
-// for a latency workload), mode transitions,
-// migrations, the wake-up latency p99 and each timed section's mean.
-func Figures(r *sim.Result) []Figure {
+// for a latency workload), mode transitions ("n/a (no SMT)" on a machine
+// of one-thread cores, which have no modes to change), migrations, the
+// wake-up latency p99 and each timed section's mean.
+func Figures(r *sim.Result, smt bool) []Figure {
 	s := r.Summary
 	head := Figure{"fig-throughput", "Throughput", stat(s.Throughput, 1) + " " + r.Unit}
 	latency := s.LatencyP99.N > 0 && s.LatencyMax.Max > 0
@@ -86,9 +87,13 @@ func Figures(r *sim.Result) []Figure {
 	if timedHead {
 		head = Figure{"fig-throughput", "Timed " + t.Name, stat(t.Time, 1e-3) + " µs"}
 	}
+	transitions := stat(s.ModeTransitions, 1)
+	if !smt {
+		transitions = "n/a (no SMT)"
+	}
 	figs := []Figure{
 		head,
-		{"fig-transitions", "Mode transitions", stat(s.ModeTransitions, 1)},
+		{"fig-transitions", "Mode transitions", transitions},
 		{"fig-migrations", "Migrations", stat(s.Migrations, 1)},
 	}
 	if latency && !latencyHead {

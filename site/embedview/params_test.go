@@ -53,7 +53,7 @@ func TestFigures(t *testing.T) {
 	r.Summary.Throughput = sim.Stat{Mean: 7.2494, Stddev: 0.0055, N: 3}
 	r.Summary.ModeTransitions = sim.Stat{Mean: 637, Stddev: 21, N: 3}
 	r.Summary.Migrations = sim.Stat{Mean: 4, N: 3}
-	figs := Figures(r)
+	figs := Figures(r, true)
 	got := map[string]string{}
 	for _, f := range figs {
 		got[f.ID] = f.Value
@@ -72,7 +72,7 @@ func TestFigures(t *testing.T) {
 	r.Summary.LatencyP99 = sim.Stat{Mean: 12500, Stddev: 800, N: 3}
 	r.Summary.LatencyMax = sim.Stat{Max: 40000, N: 3}
 	got = map[string]string{}
-	for _, f := range Figures(r) {
+	for _, f := range Figures(r, true) {
 		got[f.ID] = f.Value
 	}
 	if got["fig-throughput"] != "1942 ± 61 GFLOP/s" || got["fig-latency"] != "12.50 ± 0.80 µs" {
@@ -81,7 +81,7 @@ func TestFigures(t *testing.T) {
 	// A timed section (perf bench futex's wake loop) is a key figure; one
 	// never executed after the warm-up is not.
 	r.Summary.Timed = []sim.TimedStat{{Name: "idle", Count: sim.Stat{N: 3}}, {Name: "wake loop", Time: sim.Stat{Mean: 16000, Stddev: 500, N: 3}, Count: sim.Stat{Mean: 10, N: 3}}}
-	figs = Figures(r)
+	figs = Figures(r, true)
 	got = map[string]string{}
 	labels := map[string]string{}
 	for _, f := range figs {
@@ -102,7 +102,7 @@ func TestFiguresLatencyHeadline(t *testing.T) {
 	r.Summary.Throughput = sim.Stat{Mean: 0.002, N: 2}
 	r.Summary.LatencyP99 = sim.Stat{Mean: 4000, N: 2}
 	r.Summary.LatencyMax = sim.Stat{Max: 4000, N: 2}
-	figs := Figures(r)
+	figs := Figures(r, true)
 	if figs[0].Label != "Wake-up latency p99" || figs[0].Value != "4 µs" {
 		t.Errorf("headline %+v; want the wake-up latency p99", figs[0])
 	}
@@ -119,7 +119,7 @@ func TestFiguresTimedOpsHeadline(t *testing.T) {
 	r := &sim.Result{Unit: "ops/s", Reps: make([]sim.RepMetrics, 3)}
 	r.Summary.Throughput = sim.Stat{Mean: 7859, N: 3}
 	r.Summary.Timed = []sim.TimedStat{{Name: "wake loop", Time: sim.Stat{Mean: 24240, Stddev: 180, N: 3}, Count: sim.Stat{Mean: 10, N: 3}}}
-	figs := Figures(r)
+	figs := Figures(r, true)
 	if figs[0].ID != "fig-throughput" || figs[0].Label != "Timed wake loop" || figs[0].Value != "24.24 ± 0.18 µs" {
 		t.Errorf("headline %+v; want the timed wake loop", figs[0])
 	}
@@ -129,7 +129,7 @@ func TestFiguresTimedOpsHeadline(t *testing.T) {
 		}
 	}
 	r.Summary.Timed = nil
-	if figs := Figures(r); figs[0].Value != "7859 ops/s" {
+	if figs := Figures(r, true); figs[0].Value != "7859 ops/s" {
 		t.Errorf("untimed ops headline %+v; want ops/s", figs[0])
 	}
 }

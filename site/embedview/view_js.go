@@ -262,10 +262,7 @@ func (v *view) show(res *sim.Result) {
 	v.res = res
 	b := v.b
 	viewkit.Clear(v.figs)
-	for _, f := range Figures(res) {
-		if f.ID == "fig-transitions" && !v.words.SMT() {
-			f.Value = "n/a (no SMT)" // one-thread cores have no modes to change
-		}
+	for _, f := range Figures(res, v.words.SMT()) {
 		d := b.El(v.figs, "div", "fig")
 		d.SetID(f.ID)
 		b.Text(d, "dt", "", f.Label)
