@@ -74,12 +74,7 @@ func (v *view) recovery(l viewkit.Location) {
 			seed = SeedOf(sc, v.req.Preset, v.ps)
 			// Preselect the names the address gave where they exist, else
 			// the pair ?compare=1 would take.
-			var def [2]string
-			if len(seed.Compare) == 2 {
-				def = [2]string{seed.Compare[0], seed.Compare[1]}
-			} else {
-				def[0], def[1] = DefaultPair(sc, v.ps)
-			}
+			def := pairNames(sc, seed, v.ps)
 			for i := range names {
 				if _, err := sideOf(names[i], seed, v.ps); names[i] == "" || err != nil {
 					names[i] = def[i]
@@ -92,8 +87,6 @@ func (v *view) recovery(l viewkit.Location) {
 	back.SetID("cmp-playground")
 	if share == "" {
 		b.Text(p, "span", "muted", " (the scenario could not be read; the playground opens its last one)")
-	}
-	if share == "" {
 		return
 	}
 	b.Text(box, "p", "small", "Or choose the two policies to compare:")

@@ -72,27 +72,38 @@ const VariantPrefix = "variant:"
 // or, when the request names none, the seed scenario's own policy pair
 // (SeedOf), else the scenario's policy and its counterpart (DefaultPair).
 func (r Request) Load(ps *presets.Set) (sc *scenario.Scenario, a, b compare.Side, err error) {
+	sc, _, a, b, err = r.load(ps)
+	return sc, a, b, err
+}
+
+// load is Load that also returns the seed scenario (SeedOf) it matched.
+func (r Request) load(ps *presets.Set) (sc *scenario.Scenario, seed presets.Preset, a, b compare.Side, err error) {
 	if sc, err = r.Scenario(ps); err != nil {
-		return nil, a, b, err
+		return nil, seed, a, b, err
 	}
-	p := SeedOf(sc, r.Preset, ps)
+	seed = SeedOf(sc, r.Preset, ps)
 	names := [2]string{r.A, r.B}
 	if names[0] == "" {
-		if len(p.Compare) == 2 {
-			names = [2]string{p.Compare[0], p.Compare[1]}
-		} else {
-			// No seed pair: the scenario's own policy against its
-			// counterpart (DefaultPair).
-			names[0], names[1] = DefaultPair(sc, ps)
-		}
+		names = pairNames(sc, seed, ps)
 	}
 	var sides [2]compare.Side
 	for i, name := range names {
-		if sides[i], err = sideOf(name, p, ps); err != nil {
-			return nil, a, b, err
+		if sides[i], err = sideOf(name, seed, ps); err != nil {
+			return nil, seed, a, b, err
 		}
 	}
-	return sc, sides[0], sides[1], nil
+	return sc, seed, sides[0], sides[1], nil
+}
+
+// pairNames is the pair a comparison takes when the address names none:
+// the seed scenario's own pair, else the scenario's policy against its
+// counterpart (DefaultPair).
+func pairNames(sc *scenario.Scenario, seed presets.Preset, ps *presets.Set) [2]string {
+	if len(seed.Compare) == 2 {
+		return [2]string{seed.Compare[0], seed.Compare[1]}
+	}
+	a, b := DefaultPair(sc, ps)
+	return [2]string{a, b}
 }
 
 // Scenario is the scenario the request names: the #s= payload, else the

@@ -27,7 +27,8 @@ type view struct {
 	ps     *presets.Set
 	req    Request
 	sc     *scenario.Scenario
-	doc    []byte // the scenario document both sides start from
+	seed   presets.Preset // the seed scenario sc matched (SeedOf), if any
+	doc    []byte         // the scenario document both sides start from
 	// sides are A and B (a policy or a variant); pa and pb their labels,
 	// names their names in the address ("variant:NAME" for a variant).
 	sides  [2]compare.Side
@@ -87,13 +88,13 @@ func (v *view) load(l viewkit.Location) {
 		return
 	}
 	v.ps = ps
-	sc, a, b, err := v.req.Load(ps)
+	sc, seed, a, b, err := v.req.load(ps)
 	if err != nil {
 		v.fail("This comparison cannot be opened: " + err.Error())
 		v.recovery(l)
 		return
 	}
-	v.sc, v.sides, v.pa, v.pb = sc, [2]compare.Side{a, b}, a.Label, b.Label
+	v.sc, v.seed, v.sides, v.pa, v.pb = sc, seed, [2]compare.Side{a, b}, a.Label, b.Label
 	v.names = [2]string{v.req.A, v.req.B}
 	if v.names[0] == "" {
 		v.names = [2]string{a.Label, b.Label} // the seed scenario's pair, or DefaultPair
@@ -203,7 +204,7 @@ func (v *view) header(l viewkit.Location) {
 		b.Text(links, "span", "muted", " · ")
 		self := b.Link(links, "", Link(l.Origin+l.Path+l.Search, v.names[0], v.names[1], share), "Link to this comparison")
 		self.SetID("cmp-link")
-		v.pickers(top, l, share, SeedOf(v.sc, v.req.Preset, v.ps), v.names)
+		v.pickers(top, l, share, v.seed, v.names)
 	}
 	v.tableBox = b.El(v.root, "section", "panel cmp-table-box")
 	v.tableBox.SetID("cmp-table-box")
