@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -66,15 +67,11 @@ func TestCompareButtonDefaultPairPickersAndBack(t *testing.T) {
 	if a == b {
 		t.Fatalf("DefaultPair of the default scenario = %s, %s", a, b)
 	}
-	share, err := scenario.EncodeShare(def)
-	if err != nil {
-		t.Fatal(err)
-	}
 	ctx := newPage(t, 150*time.Second)
 	catchOpen(t, ctx)
 	// The default scenario, by link: "/" alone shows the tab's last
 	// scenario (localStorage), which an earlier test may have set.
-	open(t, ctx, "/#s="+share)
+	open(t, ctx, defaultPath())
 	followCompareButton(t, ctx)
 	if s := sides(t, ctx); !strings.Contains(s, "A = "+a) || !strings.Contains(s, "B = "+b) {
 		t.Fatalf("sides = %q; want A = %s, B = %s", s, a, b)
@@ -155,7 +152,7 @@ func TestCompareBadAddressWayBack(t *testing.T) {
 	}
 	shot(t, ctx, "compare-way-back")
 	opts := eval[[]string](t, ctx, `[...document.querySelectorAll("#cmp-pick-b option")].map(o => o.value)`)
-	if !contains(opts, "mainline") || !contains(opts, "variant:4 threads") {
+	if !slices.Contains(opts, "mainline") || !slices.Contains(opts, "variant:4 threads") {
 		t.Errorf("B picker offers %q; want the policy presets and the seed's variants", opts)
 	}
 }
@@ -171,13 +168,4 @@ func waitLocation(t *testing.T, ctx context.Context, want string) {
 		}
 	}
 	t.Fatalf("the address is %q; want it to contain %q", u, want)
-}
-
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }

@@ -205,10 +205,7 @@ func TestCompareSweepCompletesAndCancels(t *testing.T) {
 		return err
 	}))
 	openCompare(t, ctx, comparePath)
-	setField(t, ctx, "sweep-path", "workload.groups[0].count")
-	setField(t, ctx, "sweep-values", "1,2,4")
-	click(t, ctx, "#sweep-run")
-	if st := waitAttr(t, ctx, "#sweep", "data-state", "done", "cancelled", "invalid"); st != "done" {
+	if st := runSweep(t, ctx, "workload.groups[0].count", "1,2,4"); st != "done" {
 		t.Fatalf("sweep ended %q: %s", st, text(t, ctx, "#sweep-status"))
 	}
 	if n := eval[int](t, ctx, `document.querySelectorAll("#sweep-chart svg circle").length`); n != 6 {
@@ -220,7 +217,7 @@ func TestCompareSweepCompletesAndCancels(t *testing.T) {
 	if v := eval[string](t, ctx, `document.getElementById("sweep-progress").getAttribute("value")`); v != "3" {
 		t.Errorf("progress = %s; want 3 of 3", v)
 	}
-	rows := eval[[][]string](t, ctx, `[...document.querySelectorAll("#sweep-table tbody tr")].map(r => [...r.children].map(c => c.textContent))`)
+	rows := sweepRows(t, ctx)
 	if len(rows) != 3 || rows[2][0] != "4" || !strings.Contains(rows[2][1], "work/s") {
 		t.Errorf("sweep table = %q", rows)
 	}

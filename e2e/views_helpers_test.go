@@ -83,3 +83,19 @@ func openView(t *testing.T, ctx context.Context, path, sel string) {
 		t.Fatalf("%s opened the playground, not the view: hook site/embedview and site/compareview into wasm/ui/main.go (see the packages' Start)", path)
 	}
 }
+
+// runSweep fills the compare view's sweep with a field path and its
+// values, runs it and returns the state it ended in.
+func runSweep(t *testing.T, ctx context.Context, path, values string) string {
+	t.Helper()
+	setField(t, ctx, "sweep-path", path)
+	setField(t, ctx, "sweep-values", values)
+	click(t, ctx, "#sweep-run")
+	return waitAttr(t, ctx, "#sweep", "data-state", "done", "cancelled", "invalid")
+}
+
+// sweepRows are the sweep table's rows, cell texts.
+func sweepRows(t *testing.T, ctx context.Context) [][]string {
+	t.Helper()
+	return eval[[][]string](t, ctx, `[...document.querySelectorAll("#sweep-table tbody tr")].map(r => [...r.children].map(c => c.textContent))`)
+}

@@ -16,11 +16,8 @@ import (
 func TestCompareSweepVeraConsecutive(t *testing.T) {
 	ctx := newPage(t, 170*time.Second)
 	openCompare(t, ctx, "/?compare=1&preset=vera-sgemm-nvpl")
-	setField(t, ctx, "sweep-path", "workload.groups[0].count")
-	setField(t, ctx, "sweep-values", "22,44,88,176")
-	click(t, ctx, "#sweep-run")
-	st := waitAttr(t, ctx, "#sweep", "data-state", "done", "cancelled", "invalid")
-	rows := eval[[][]string](t, ctx, `[...document.querySelectorAll("#sweep-table tbody tr")].map(r => [...r.children].map(c => c.textContent))`)
+	st := runSweep(t, ctx, "workload.groups[0].count", "22,44,88,176")
+	rows := sweepRows(t, ctx)
 	status := text(t, ctx, "#sweep-status")
 	t.Logf("sweep %s: %s; rows %q", st, status, rows)
 	if st != "done" || status != "Done: 4 points." {
@@ -41,15 +38,12 @@ func TestCompareSweepVeraConsecutive(t *testing.T) {
 func TestCompareSweepReportsFailedPoints(t *testing.T) {
 	ctx := newPage(t, 90*time.Second)
 	openCompare(t, ctx, comparePath)
-	setField(t, ctx, "sweep-path", "workload.groups[0].count")
-	setField(t, ctx, "sweep-values", "1,0")
-	click(t, ctx, "#sweep-run")
-	st := waitAttr(t, ctx, "#sweep", "data-state", "done", "cancelled", "invalid")
+	st := runSweep(t, ctx, "workload.groups[0].count", "1,0")
 	status := text(t, ctx, "#sweep-status")
 	if st != "failed" || !strings.HasPrefix(status, "Done: 1 of 2 points; 1 failed: 0 (") || !strings.Contains(status, "at least 1") {
 		t.Errorf("sweep with a failing point ended %q: %q; want failed, \"Done: 1 of 2 points; 1 failed: 0 (…at least 1…)\"", st, status)
 	}
-	rows := eval[[][]string](t, ctx, `[...document.querySelectorAll("#sweep-table tbody tr")].map(r => [...r.children].map(c => c.textContent))`)
+	rows := sweepRows(t, ctx)
 	if len(rows) != 2 || !strings.Contains(rows[0][1], "±") || !strings.Contains(rows[1][1], "at least 1") {
 		t.Errorf("sweep table = %q; want point 1 with values and point 0 with its error", rows)
 	}
