@@ -39,6 +39,10 @@ type eventQueue struct {
 	slots []event
 	free  []uint32
 	seq   uint64
+	// horizon is the last time an event can fire at (the end of the
+	// repetition); later events are never processed, so push drops them
+	// (0: no horizon).
+	horizon int64
 }
 
 // heapEntry is one heap element: the event's time, its insertion sequence
@@ -51,8 +55,9 @@ type heapEntry struct {
 	slot uint32
 }
 
-// init sizes the queue for about n pending events.
-func (q *eventQueue) init(n int) {
+// init sizes the queue for about n pending events that fire up to horizon.
+func (q *eventQueue) init(n int, horizon int64) {
+	q.horizon = horizon
 	q.h = make([]heapEntry, 0, n)
 	q.slots = make([]event, 0, n)
 	q.free = make([]uint32, 0, n)
@@ -69,6 +74,9 @@ func before(a, b *heapEntry) bool {
 
 // push adds an event.
 func (q *eventQueue) push(e event) {
+	if q.horizon > 0 && e.at > q.horizon {
+		return
+	}
 	q.seq++
 	var slot uint32
 	if n := len(q.free); n > 0 {

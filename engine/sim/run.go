@@ -93,7 +93,7 @@ func newSim(r *scenario.Resolved, t *topo.Topology, opt Options, seed uint64, ti
 	s.asymCapActive = t.AsymCPUCapacityActive
 	s.baseSlice = int64(r.Policy.BaseSlice) * int64(1+bits.Len(uint(min(n, 8)))-1)
 	s.maxLBInterval = max(int64(r.Policy.HZ)*int64(n)/10, 1)
-	s.q.init(4*n + 1024)
+	s.q.init(4*n+1024, s.end)
 	s.m.init(n, t.TotalCores, s.end)
 	if timeline {
 		s.tr = newTracer(n, t.TotalCores)
@@ -164,12 +164,9 @@ func newSim(r *scenario.Resolved, t *topo.Topology, opt Options, seed uint64, ti
 	if hk != nil && hk.Period > 0 && hk.Run > 0 {
 		s.hk = hk
 		for i := range s.cpus {
-			// Every CPU draws its phase; a first blip after the end is
-			// never processed, so it is not queued (a short run on a big
-			// machine would otherwise carry one dead event per CPU).
-			if at := s.rng.Int64N(int64(hk.Period)); at <= s.end {
-				s.q.push(event{at: at, kind: evHousekeeping, a: int32(i)})
-			}
+			// Every CPU draws its phase (a first blip after the end is
+			// dropped by the queue's horizon).
+			s.q.push(event{at: s.rng.Int64N(int64(hk.Period)), kind: evHousekeeping, a: int32(i)})
 		}
 	}
 	s.q.push(event{at: s.end, kind: evEnd})

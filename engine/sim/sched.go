@@ -351,9 +351,7 @@ func (s *sim) updateIdleCore(c *cpuState) {
 // the run time; an idle PE becomes busy (restarting its qualification).
 func (s *sim) housekeeping(c *cpuState) {
 	hk := s.hk
-	if next := s.now + int64(hk.Period); next <= s.end {
-		s.q.push(event{at: next, kind: evHousekeeping, a: int32(c.id)})
-	}
+	s.q.push(event{at: s.now + int64(hk.Period), kind: evHousekeeping, a: int32(c.id)})
 	if c.hkBusy {
 		return
 	}
