@@ -66,9 +66,6 @@ func cmdCompare(e *env, args []string) int {
 			return exitUsage
 		}
 	}
-	if _, _, err := spec.Resolve(firstValue(spec.Values)); err != nil {
-		return reportError(e, "compare", err)
-	}
 	t, err := compare.Run(context.Background(), sim.Run, spec)
 	if err != nil {
 		return reportError(e, "compare", err)
@@ -86,11 +83,4 @@ func cmdCompare(e *env, args []string) int {
 		return exitFailed
 	}
 	return exitOK
-}
-
-func firstValue(vs []string) string {
-	if len(vs) == 0 {
-		return ""
-	}
-	return vs[0]
 }
