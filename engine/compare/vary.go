@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -72,17 +73,10 @@ func splitValues(list string) ([]string, error) {
 	case inString:
 		return nil, fmt.Errorf("value %q: unterminated string (a \" without its closing \")", last)
 	case len(open) > 0:
-		return nil, fmt.Errorf("value %q: missing %s", last, strings.Join(reversed(open), ""))
+		slices.Reverse(open) // the innermost closer first
+		return nil, fmt.Errorf("value %q: missing %s", last, strings.Join(open, ""))
 	}
 	return append(values, last), nil
-}
-
-func reversed(s []string) []string {
-	out := make([]string, len(s))
-	for i, v := range s {
-		out[len(s)-1-i] = v
-	}
-	return out
 }
 
 // CheckVary refuses a varied path that would erase what the comparison
@@ -189,31 +183,13 @@ func valueAt(r *scenario.Resolved, path string) []byte {
 	if err != nil {
 		return nil
 	}
-	var v any
-	if json.Unmarshal(b, &v) != nil {
+	var tree any
+	if json.Unmarshal(b, &tree) != nil {
 		return nil
 	}
-	for _, key := range strings.Split(path, ".") {
-		name, rest, _ := strings.Cut(key, "[")
-		if name != "" {
-			m, ok := v.(map[string]any)
-			if !ok {
-				return nil
-			}
-			if v, ok = m[name]; !ok {
-				return nil
-			}
-		}
-		for rest != "" {
-			idx, after, _ := strings.Cut(rest, "]")
-			rest = strings.TrimPrefix(after, "[")
-			n, err := strconv.Atoi(idx)
-			l, ok := v.([]any)
-			if err != nil || !ok || n < 0 || n >= len(l) {
-				return nil
-			}
-			v = l[n]
-		}
+	v, ok := scenario.ValueAt(tree, path)
+	if !ok {
+		return nil
 	}
 	out, _ := json.Marshal(v) // map keys sorted: equal values give equal bytes
 	return out

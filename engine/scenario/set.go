@@ -237,3 +237,32 @@ func setPath(node any, path []pathElem, value any, prefix string) (any, error) {
 	a[e.Index] = v
 	return a, nil
 }
+
+// ValueAt returns the value at path (in the override syntax, e.g.
+// "workload.groups[0].count") in a JSON tree (maps, lists and scalars as
+// encoding/json decodes them into an any); false when the path is not a
+// valid path or leads nowhere in the tree.
+func ValueAt(tree any, path string) (any, bool) {
+	elems, err := parsePath(path)
+	if err != nil {
+		return nil, false
+	}
+	for _, e := range elems {
+		if e.Key != "" {
+			m, ok := tree.(map[string]any)
+			if !ok {
+				return nil, false
+			}
+			if tree, ok = m[e.Key]; !ok {
+				return nil, false
+			}
+			continue
+		}
+		l, ok := tree.([]any)
+		if !ok || e.Index >= len(l) {
+			return nil, false
+		}
+		tree = l[e.Index]
+	}
+	return tree, true
+}
