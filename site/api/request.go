@@ -119,9 +119,7 @@ func (s *server) readRequest(w http.ResponseWriter, r *http.Request) (*scenario.
 		return doc, &Request{preset: doc.Preset}, nil
 	}
 	req := &Request{}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(req); err != nil {
+	if err := decodeStrict(body, req); err != nil {
 		return nil, nil, badRequest(requestFieldError(err))
 	}
 	doc, err := s.scenarioOf(req.Scenario)
@@ -194,9 +192,7 @@ func overrideList(field string, raws []json.RawMessage) ([]scenario.Override, er
 			continue
 		}
 		var o scenario.Override
-		dec := json.NewDecoder(bytes.NewReader(raw))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&o); err != nil || o.Path == "" || len(o.Value) == 0 {
+		if err := decodeStrict(raw, &o); err != nil || o.Path == "" || len(o.Value) == 0 {
 			return nil, &scenario.Error{Path: path, Msg: "must be \"path=value\" or {\"path\": …, \"value\": …}"}
 		}
 		out = append(out, o)
@@ -235,9 +231,23 @@ func requestFieldError(err error) error {
 	}
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
-		return &scenario.Error{Path: te.Field, Msg: "must be " + jsonType(te.Type) + ", not a JSON " + te.Value}
+		return typeError(te.Field, te)
 	}
 	return &scenario.Error{Msg: "invalid request: " + msg}
+}
+
+// decodeStrict decodes the first JSON value of b into v, refusing fields
+// v does not have.
+func decodeStrict(b []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	return dec.Decode(v)
+}
+
+// typeError locates at path a JSON value of the wrong type, naming the
+// type expected in JSON terms.
+func typeError(path string, te *json.UnmarshalTypeError) *scenario.Error {
+	return &scenario.Error{Path: path, Msg: "must be " + jsonType(te.Type) + ", not a JSON " + te.Value}
 }
 
 // jsonType names what a Go type reads from JSON, for messages that must

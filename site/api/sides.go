@@ -62,13 +62,11 @@ func given(raw json.RawMessage) bool {
 // sideOf reads side field ("a" or "b"); def is its label when it has none.
 func sideOf(field, def string, raw json.RawMessage) (compare.Side, error) {
 	var sr SideRequest
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&sr); err != nil {
+	if err := decodeStrict(raw, &sr); err != nil {
 		var te *json.UnmarshalTypeError
 		switch {
 		case errors.As(err, &te) && te.Field != "":
-			return compare.Side{}, &scenario.Error{Path: field + "." + te.Field, Msg: "must be " + jsonType(te.Type) + ", not a JSON " + te.Value}
+			return compare.Side{}, typeError(field+"."+te.Field, te)
 		case errors.As(err, &te):
 			return compare.Side{}, &scenario.Error{Path: field, Msg: `must be an object {"label": …, "set": […]}, not a JSON ` + te.Value}
 		case strings.Contains(err.Error(), "unknown field "):
