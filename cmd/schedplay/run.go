@@ -81,9 +81,6 @@ func cmdRun(e *env, args []string) int {
 // writeTrace writes the Perfetto trace of res to file.
 func writeTrace(file string, r *scenario.Resolved, res *sim.Result, until int64) error {
 	opt := perfetto.Options{Until: until}
-	for _, g := range r.Workload.Groups {
-		opt.Processes = append(opt.Processes, g.Process)
-	}
 	if t, err := topo.Build(r.Machine, r.Policy.DomainPolicy); err == nil {
 		for _, cpus := range t.CoreCPUs {
 			var cs []int
