@@ -96,8 +96,9 @@ func Build(res *sim.Result, opt Options) (*Trace, error) {
 		tl = clip(tl, opt.Until)
 		res = &sim.Result{Unit: res.Unit, Reps: res.Reps, Timeline: tl}
 	}
-	t := &Trace{DisplayTimeUnit: "ns", SystemTraceEvents: systrace(tl, opt.Processes)}
-	t.TraceEvents = append(t.TraceEvents, processEvents(tl, tgids(tl, opt.Processes))...)
+	tg := tgids(tl, opt.Processes)
+	t := &Trace{DisplayTimeUnit: "ns", SystemTraceEvents: systrace(tl, tg)}
+	t.TraceEvents = append(t.TraceEvents, processEvents(tl, tg)...)
 	t.TraceEvents = append(t.TraceEvents, modeEvents(tl, opt)...)
 	t.TraceEvents = append(t.TraceEvents, counterEvents(res, opt)...)
 	if t.TraceEvents == nil {
@@ -150,11 +151,11 @@ type line struct {
 // Systrace returns the ftrace text of a timeline: "comm-pid (tgid)" with
 // the tasks' own pids and their thread groups' tgids (a timeline from
 // before TaskInfo.TGID makes every group one process).
-func Systrace(tl *sim.Timeline) string { return systrace(tl, nil) }
+func Systrace(tl *sim.Timeline) string { return systrace(tl, tgids(tl, nil)) }
 
-func systrace(tl *sim.Timeline, processes []bool) string {
+// systrace writes the ftrace text of tl; tg[i] is task i's tgid (tgids).
+func systrace(tl *sim.Timeline, tg []int) string {
 	var ls []line
-	tg := tgids(tl, processes)
 	// add appends a line in the context of task i (-1: the idle task).
 	add := func(ts int64, cpu, i int, event, args string) {
 		name, pid, tgid := "<idle>", 0, "-----"

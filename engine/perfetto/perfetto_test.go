@@ -33,7 +33,7 @@ func timeline() *sim.Result {
 func TestSystrace(t *testing.T) {
 	tl := timeline().Timeline
 	tl.Tasks = append(tl.Tasks, sim.TaskInfo{Name: "w", Group: 1, PID: 6}, sim.TaskInfo{Name: "w", Group: 1, PID: 7})
-	txt := systrace(tl, []bool{false, true})
+	txt := systrace(tl, tgids(tl, []bool{false, true}))
 	want := []string{
 		"<idle>-0     (-----) [001] d..2     0.000000900: sched_wakeup_new: comm=sgemm_0 pid=4 prio=120 target_cpu=000",
 		"<idle>-0     (-----) [000] d..2     0.000001000: cpu_idle: state=4294967295 cpu_id=0",

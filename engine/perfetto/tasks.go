@@ -74,14 +74,23 @@ func comm(name string) string {
 		return s
 	}
 	suffix := ""
-	if i := strings.LastIndexByte(s, '/'); i >= 0 && len(s)-i <= 8 && isDigits(s[i+1:]) {
-		s, suffix = s[:i], s[i:]
+	if group, sfx := threadSuffix(s); sfx != "" && len(sfx) <= 8 {
+		s, suffix = group, sfx
 	}
 	for len(s)+len(suffix) > 15 {
 		_, size := lastRune(s)
 		s = s[:len(s)-size]
 	}
 	return s + suffix
+}
+
+// threadSuffix splits a task name into its group's name and the "/N"
+// that tells the group's threads apart; suffix is "" when there is none.
+func threadSuffix(name string) (group, suffix string) {
+	if i := strings.LastIndexByte(name, '/'); i >= 0 && isDigits(name[i+1:]) {
+		return name[:i], name[i:]
+	}
+	return name, ""
 }
 
 func isDigits(s string) bool {
@@ -116,10 +125,7 @@ func processEvents(tl *sim.Timeline, tg []int) []Event {
 			continue
 		}
 		named[tg[i]] = true
-		name := ti.Name
-		if j := strings.LastIndexByte(name, '/'); j >= 0 && isDigits(name[j+1:]) {
-			name = name[:j]
-		}
+		name, _ := threadSuffix(ti.Name)
 		ev = append(ev, Event{Name: "process_name", Ph: "M", PID: tg[i], TID: tg[i], Args: map[string]any{"name": name}})
 	}
 	return ev
