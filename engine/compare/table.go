@@ -81,12 +81,6 @@ func anyRep(f func(r *sim.RepMetrics) bool) func([]sim.RepMetrics) bool {
 	}
 }
 
-// throughputOf is the repetitions' throughput in the result's unit
-// (GFLOP/s for an sgemm workload, whose Throughput is its GFLOPS).
-func throughputOf(res *sim.Result) (func(r *sim.RepMetrics) float64, string) {
-	return func(r *sim.RepMetrics) float64 { return r.Throughput }, res.Unit
-}
-
 func hasLatency(r *sim.RepMetrics) bool { return r.Latency.Count > 0 }
 
 // finished: every program completed before run.duration (RepMetrics.Completion is 0 otherwise).
@@ -111,7 +105,9 @@ func metrics() []metric {
 
 // Rows builds the rows comparing result a with result b.
 func Rows(a, b *sim.Result) []Row {
-	tp, unit := throughputOf(a)
+	// The repetitions' throughput in the result's unit (GFLOP/s for an
+	// sgemm workload, whose Throughput is its GFLOPS).
+	tp, unit := func(r *sim.RepMetrics) float64 { return r.Throughput }, a.Unit
 	ta, tb := collect(a.Reps, tp), collect(b.Reps, tp)
 	var rows []Row
 	// An ops workload that times its own sections (perf bench futex) is

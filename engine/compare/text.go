@@ -35,11 +35,8 @@ func WriteText(w io.Writer, t *Table) error {
 }
 
 func seedsText(seeds []uint64) string {
-	switch len(seeds) {
-	case 0:
+	if len(seeds) == 0 {
 		return ""
-	case 1:
-		return fmt.Sprintf(" (seed %d)", seeds[0])
 	}
 	return " (" + SeedRange(seeds[0], seeds[len(seeds)-1]) + ")"
 }

@@ -1,7 +1,6 @@
 package export
 
 import (
-	"fmt"
 	"image/color"
 
 	"schedplay/engine/palette"
@@ -41,6 +40,3 @@ var modeLabels = [...]string{
 // ModeColor is the band colour of mode m: the page's light-theme mode
 // colour (engine/palette.Mode).
 func ModeColor(m sim.Mode) color.RGBA { return palette.Mode(m, false) }
-
-// hex prints a colour as #rrggbb.
-func hex(c color.RGBA) string { return fmt.Sprintf("#%02x%02x%02x", c.R, c.G, c.B) }

@@ -14,28 +14,28 @@ import (
 func TestExportColoursArePagePalette(t *testing.T) {
 	for i := range 64 {
 		if got, want := TaskColor(i), palette.Task(i, false).RGBA(); got != want {
-			t.Errorf("task %d: export %s, page %s (%s)", i, hex(got), hex(want), palette.Task(i, false).CSS())
+			t.Errorf("task %d: export %s, page %s (%s)", i, palette.Hex(got), palette.Hex(want), palette.Task(i, false).CSS())
 		}
 	}
 	for _, m := range []sim.Mode{sim.ModeIdle, sim.ModeST, sim.ModeSMT, sim.ModePartitioned, sim.ModeSwitching} {
 		if got, want := ModeColor(m), palette.Mode(m, false); got != want {
-			t.Errorf("mode %d: export %s, page %s", m, hex(got), hex(want))
+			t.Errorf("mode %d: export %s, page %s", m, palette.Hex(got), palette.Hex(want))
 		}
 	}
 	if TaskColor(-1) != palette.Busy(false) {
-		t.Errorf("busy: export %s, page %s", hex(TaskColor(-1)), hex(palette.Busy(false)))
+		t.Errorf("busy: export %s, page %s", palette.Hex(TaskColor(-1)), palette.Hex(palette.Busy(false)))
 	}
 }
 
 // No task colour of a drawing equals a mode colour or the busy colour, so
 // no bar can be read as a mode band or a merged slice.
 func TestTaskColoursApartFromModes(t *testing.T) {
-	other := map[string]bool{hex(busyColor): true}
+	other := map[string]bool{palette.Hex(busyColor): true}
 	for m := range len(modeLabels) {
-		other[hex(ModeColor(sim.Mode(m)))] = true
+		other[palette.Hex(ModeColor(sim.Mode(m)))] = true
 	}
 	for i := range 500 {
-		if c := hex(TaskColor(i)); other[c] {
+		if c := palette.Hex(TaskColor(i)); other[c] {
 			t.Errorf("task %d colour %s is a mode or busy colour", i, c)
 		}
 	}
@@ -61,7 +61,7 @@ func TestTimelineExportsDeterministic(t *testing.T) {
 		t.Error("same input, different export bytes")
 	}
 	svg := s1.String()
-	for _, want := range []string{hex(palette.Task(0, false).RGBA()), hex(palette.Task(1, false).RGBA()), hex(palette.Mode(sim.ModeST, false)), hex(palette.Mode(sim.ModeSMT, false))} {
+	for _, want := range []string{palette.Hex(palette.Task(0, false).RGBA()), palette.Hex(palette.Task(1, false).RGBA()), palette.Hex(palette.Mode(sim.ModeST, false)), palette.Hex(palette.Mode(sim.ModeSMT, false))} {
 		if !strings.Contains(svg, `fill="`+want+`"`) {
 			t.Errorf("SVG has no fill %s", want)
 		}

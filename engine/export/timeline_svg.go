@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"schedplay/engine/palette"
 	"schedplay/engine/sim"
 )
 
@@ -30,22 +31,22 @@ func TimelineSVG(w io.Writer, tl *sim.Timeline, lanes []Lane, opt TimelineOption
 		title = "schedplay timeline"
 	}
 	fmt.Fprintf(bw, "<title>%s</title>\n", esc(title))
-	fmt.Fprintf(bw, "<rect width=\"%d\" height=\"%d\" fill=\"%s\"/>\n", d.w, d.h, hex(backgroundColor))
+	fmt.Fprintf(bw, "<rect width=\"%d\" height=\"%d\" fill=\"%s\"/>\n", d.w, d.h, palette.Hex(backgroundColor))
 	if d.title != "" {
-		fmt.Fprintf(bw, "<text x=\"%d\" y=\"16\" font-size=\"13\" fill=\"%s\">%s</text>\n", marginLeft, hex(textColor), esc(d.title))
+		fmt.Fprintf(bw, "<text x=\"%d\" y=\"16\" font-size=\"13\" fill=\"%s\">%s</text>\n", marginLeft, palette.Hex(textColor), esc(d.title))
 	}
 	bw.WriteString("<g shape-rendering=\"crispEdges\">\n")
 	for _, r := range d.background {
 		writeRect(bw, r)
 	}
 	for _, l := range d.lines {
-		fmt.Fprintf(bw, "<line x1=\"%d.5\" y1=\"%d\" x2=\"%d.5\" y2=\"%d\" stroke=\"%s\"/>\n", l.x0, l.y0, l.x1, l.y1, hex(l.stroke))
+		fmt.Fprintf(bw, "<line x1=\"%d.5\" y1=\"%d\" x2=\"%d.5\" y2=\"%d\" stroke=\"%s\"/>\n", l.x0, l.y0, l.x1, l.y1, palette.Hex(l.stroke))
 	}
 	for _, r := range d.slices {
 		writeRect(bw, r)
 	}
 	bw.WriteString("</g>\n")
-	fmt.Fprintf(bw, "<g fill=\"%s\">\n", hex(textColor))
+	fmt.Fprintf(bw, "<g fill=\"%s\">\n", palette.Hex(textColor))
 	for _, t := range d.texts {
 		anchor := ""
 		if t.anchor != "start" {
@@ -62,7 +63,7 @@ func TimelineSVG(w io.Writer, tl *sim.Timeline, lanes []Lane, opt TimelineOption
 
 // writeRect writes one rectangle, with its tooltip when it has one.
 func writeRect(w *bufio.Writer, r rectEl) {
-	fmt.Fprintf(w, "<rect x=\"%s\" y=\"%d\" width=\"%s\" height=\"%d\" fill=\"%s\"", centi(r.x0), r.y, centi(r.x1-r.x0), r.h, hex(r.fill))
+	fmt.Fprintf(w, "<rect x=\"%s\" y=\"%d\" width=\"%s\" height=\"%d\" fill=\"%s\"", centi(r.x0), r.y, centi(r.x1-r.x0), r.h, palette.Hex(r.fill))
 	if r.title == "" {
 		w.WriteString("/>\n")
 		return

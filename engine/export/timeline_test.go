@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"schedplay/engine/palette"
 	"schedplay/engine/scenario"
 	"schedplay/engine/sim"
 	"schedplay/engine/topo"
@@ -121,11 +122,11 @@ func TestTimelineSVGGeometry(t *testing.T) {
 		}
 		return out
 	}
-	w := find(hex(TaskColor(0)))
+	w := find(palette.Hex(TaskColor(0)))
 	if len(w) != 1 || w[0].X != "64" || w[0].W != "500" || w[0].Title != "worker on cpu 0" {
 		t.Errorf("worker slice %+v", w)
 	}
-	s := find(hex(TaskColor(1)))
+	s := find(palette.Hex(TaskColor(1)))
 	if len(s) != 1 || s[0].X != "314" || s[0].W != "750" || !strings.Contains(s[0].Title, `<script>alert("x")</script>`) {
 		t.Errorf("script slice %+v", s)
 	}
@@ -133,10 +134,10 @@ func TestTimelineSVGGeometry(t *testing.T) {
 	if s[0].Y != "60" {
 		t.Errorf("cpu 1 row at y=%s", s[0].Y)
 	}
-	if st := find(hex(ModeColor(sim.ModeST))); len(st) != 1 || st[0].Y != "24" || st[0].W != "500" {
+	if st := find(palette.Hex(ModeColor(sim.ModeST))); len(st) != 1 || st[0].Y != "24" || st[0].W != "500" {
 		t.Errorf("ST band %+v", st)
 	}
-	if smt := find(hex(ModeColor(sim.ModeSMT))); len(smt) != 1 || smt[0].Y != "55" {
+	if smt := find(palette.Hex(ModeColor(sim.ModeSMT))); len(smt) != 1 || smt[0].Y != "55" {
 		t.Errorf("SMT band %+v", smt)
 	}
 	joined := strings.Join(texts, "|")
@@ -165,10 +166,10 @@ func TestTimelineWindow(t *testing.T) {
 	}
 	rects, _ := parseSVG(t, b.Bytes())
 	for _, r := range rects {
-		if r.Fill == hex(TaskColor(0)) && r.H != "10" {
+		if r.Fill == palette.Hex(TaskColor(0)) && r.H != "10" {
 			t.Errorf("slice outside the window drawn: %+v", r)
 		}
-		if r.Fill == hex(TaskColor(1)) && r.H != "10" && (r.X != "64" || r.W != "500") {
+		if r.Fill == palette.Hex(TaskColor(1)) && r.H != "10" && (r.X != "64" || r.W != "500") {
 			t.Errorf("clipped slice %+v", r)
 		}
 	}
@@ -230,7 +231,7 @@ func TestTimelineAggregatesVera(t *testing.T) {
 	}
 	busy := 0
 	for _, r := range rects {
-		if r.Fill == hex(busyColor) {
+		if r.Fill == palette.Hex(busyColor) {
 			busy++
 		}
 	}
@@ -274,17 +275,17 @@ func TestTimelinePNG(t *testing.T) {
 	}
 	at := func(x, y int) string {
 		r, g, bl, _ := img.At(x, y).RGBA()
-		return hex(rgba(r, g, bl))
+		return palette.Hex(rgba(r, g, bl))
 	}
 	checks := []struct {
 		x, y int
 		want string
 	}{
-		{100, 30, hex(TaskColor(0))}, // worker on cpu 0
-		{600, 30, hex(laneColor)},    // cpu 0 idle after 500 ns
-		{400, 61, hex(TaskColor(1))}, // the other task on cpu 1
-		{100, 25, hex(ModeColor(sim.ModeST))},
-		{5, 5, hex(backgroundColor)},
+		{100, 30, palette.Hex(TaskColor(0))}, // worker on cpu 0
+		{600, 30, palette.Hex(laneColor)},    // cpu 0 idle after 500 ns
+		{400, 61, palette.Hex(TaskColor(1))}, // the other task on cpu 1
+		{100, 25, palette.Hex(ModeColor(sim.ModeST))},
+		{5, 5, palette.Hex(backgroundColor)},
 	}
 	for _, c := range checks {
 		if got := at(c.x, c.y); got != c.want {
