@@ -128,11 +128,7 @@ func (s *sim) detachTasks(env *lbEnv, src int, pinned *bool) int {
 	loopMax := min(32, sc.nrRunning)
 	moved, loop := 0, 0
 	failed := s.cpus[env.dst].sd[env.sdIdx].nrBalanceFailed
-	for {
-		p := cfsTasksTail(sc)
-		if p == nil {
-			break
-		}
+	for sc.curr != nil || len(sc.rq) > 0 { // !list_empty(tasks)
 		if env.idle != cpuNotIdle && sc.nrRunning <= 1 {
 			break
 		}
@@ -140,6 +136,7 @@ func (s *sim) detachTasks(env *lbEnv, src int, pinned *bool) int {
 		if loop > loopMax {
 			break
 		}
+		p := cfsTasksTail(sc) // list_last_entry(tasks), scanned only when used
 		if !s.canMigrateTask(p, env, pinned) || !s.detachTaskFits(env, p, src, failed) {
 			sc.cfsListHead(p) // next: list_move(&p->se.group_node, tasks)
 			continue

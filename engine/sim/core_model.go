@@ -56,7 +56,7 @@ func (s *sim) reprogram(c *cpuState) {
 		s.q.push(event{at: max(p.spinEnd, s.now), kind: evComputeEnd, a: int32(c.id), gen: c.gen})
 		return
 	}
-	start := max(s.now, s.stallOf(c))
+	start := s.taskClock(c)
 	if p.remaining < 0.5 {
 		s.q.push(event{at: start, kind: evComputeEnd, a: int32(c.id), gen: c.gen})
 		return
@@ -116,9 +116,7 @@ func (s *sim) updateBoost(n, skip int) {
 		if c.node == n && c.curr != nil {
 			// The time since the rq's last clock update ran at the old
 			// frequency (every change of rq->curr updates the clock first).
-			if s.peltModern() {
-				s.updateRqClockPelt(c)
-			}
+			s.updateRqClockPelt(c)
 			if c.core != skip {
 				s.syncCPU(c)
 			}

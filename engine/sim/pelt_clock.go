@@ -25,6 +25,9 @@ const peltIdleDivider = (loadAvgMax-1024)<<capShift - loadAvgMax
 // update at the same instant. The first update that sees the rq idle after
 // a busy one is the idle entry (set_next_task_idle()).
 func (s *sim) updateRqClockPelt(c *cpuState) {
+	if !s.peltModern() {
+		return // legacy2018 scales each entity's contribution instead
+	}
 	k := &c.pelt
 	now := s.now
 	if now < k.wall {

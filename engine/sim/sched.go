@@ -86,9 +86,7 @@ func (s *sim) schedule(c *cpuState) {
 		s.putPrevTaskFair(c, prev)
 	}
 	if next == nil {
-		if s.peltModern() {
-			s.updateRqClockPelt(c) // set_next_task_idle() → update_idle_rq_clock_pelt()
-		}
+		s.updateRqClockPelt(c) // set_next_task_idle() → update_idle_rq_clock_pelt()
 		if !c.inIdle {
 			c.inIdle = true
 			s.enterIdle(c)
