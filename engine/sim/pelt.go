@@ -20,12 +20,13 @@ var runnableAvgYNInv = [32]uint64{
 	0x85aac367, 0x82cd8698,
 }
 
-// peltAvg is struct sched_avg plus the wall time of its last update, so
-// that the entity's PELT clock can run scaled (capacity invariance).
+// peltAvg is struct sched_avg plus, for legacy2018's wall-rate clock
+// (advance), the wall time of its last update and that clock; the modern
+// mode updates on the rq's clock_pelt instead (updateAt).
 type peltAvg struct {
 	lastUpdate    uint64 // PELT clock, ns
-	lastWall      int64  // simulated time of the last update
-	clock         uint64 // this entity's PELT clock now (ns)
+	lastWall      int64  // legacy2018: simulated time of the last update
+	clock         uint64 // legacy2018: this entity's wall-rate PELT clock (ns)
 	loadSum       uint64
 	runnableSum   uint64
 	utilSum       uint64
@@ -111,15 +112,16 @@ func (sa *peltAvg) updateLoadAvg(load uint64) {
 	sa.utilAvg = sa.utilSum / d
 }
 
-// advance moves the entity to wall time now; the PELT clock runs at
-// scale/1024 of wall time (modern invariance: capacity while on a busy rq).
-func (sa *peltAvg) advance(now int64, scale uint64, load, runnable uint64, running bool, utilUnit, avgLoad uint64) {
+// advance moves the entity to wall time now on a wall-rate clock
+// (legacy2018 invariance, which scales the contribution by utilUnit
+// instead; the modern mode runs on the rq's clock_pelt, updateAt).
+func (sa *peltAvg) advance(now int64, load, runnable uint64, running bool, utilUnit, avgLoad uint64) {
 	if now <= sa.lastWall {
 		return
 	}
 	d := uint64(now - sa.lastWall)
 	sa.lastWall = now
-	sa.clock += d * scale / capScale
+	sa.clock += d
 	if sa.updateLoadSum(sa.clock, load, runnable, running, utilUnit) {
 		sa.updateLoadAvg(avgLoad)
 	}
@@ -146,7 +148,7 @@ func (s *sim) updateTaskLoadAvg(p *task) {
 		load, runnable = 1, 1
 	}
 	// The task's sums are also its cfs_rq's share: move the cfs_rq first.
-	p.avg.advance(s.now, capScale, load, runnable, p.state == taskRunning, uint64(s.cpus[p.cpu].cap), uint64(p.weight))
+	p.avg.advance(s.now, load, runnable, p.state == taskRunning, uint64(s.cpus[p.cpu].cap), uint64(p.weight))
 }
 
 // updateCfsRqLoadAvg is update_cfs_rq_load_avg() for one CPU.
@@ -156,7 +158,7 @@ func (s *sim) updateCfsRqLoadAvg(c *cpuState) {
 		return
 	}
 	// legacy2018: wall-rate clock, contribution scaled by capacity.
-	c.avg.advance(s.now, capScale, uint64(c.loadWeight), uint64(c.nrRunning), c.curr != nil, uint64(c.cap), 1)
+	c.avg.advance(s.now, uint64(c.loadWeight), uint64(c.nrRunning), c.curr != nil, uint64(c.cap), 1)
 }
 
 // attachEntityLoadAvg is attach_entity_load_avg(): a task's averages join a cfs_rq.

@@ -8,13 +8,15 @@ import (
 // rampTime runs an always-running entity from util 0 on a CPU of capacity
 // capv and returns when util_avg first reaches target (ms, 0.1 ms steps).
 func rampTime(capv int, legacy bool, target uint64) float64 {
-	clock, unit := uint64(capv), uint64(capScale)
-	if legacy {
-		clock, unit = capScale, uint64(capv)
-	}
 	var sa peltAvg
+	var pelt uint64 // modern: the rq's clock_pelt, at capv/1024 of wall time
 	for t := int64(100_000); t < 2_000_000_000; t += 100_000 {
-		sa.advance(t, clock, 1, 1, true, unit, 1024)
+		if legacy {
+			sa.advance(t, 1, 1, true, uint64(capv), 1024)
+		} else {
+			pelt += 100_000 * uint64(capv) / capScale
+			sa.updateAt(pelt, 1, 1, true, 1024)
+		}
 		if sa.utilAvg >= target {
 			return float64(t) / 1e6
 		}
@@ -68,15 +70,17 @@ func TestDecayLoadHalfLife(t *testing.T) {
 // or to its capacity (legacy2018).
 func TestPELTConverges(t *testing.T) {
 	var sa peltAvg
+	var pelt uint64 // the rq's clock_pelt on a 512 CPU: half of wall time
 	for ts := int64(1_000_000); ts <= 2_000_000_000; ts += 1_000_000 {
-		sa.advance(ts, 512, 1, 1, true, capScale, 1024)
+		pelt += 1_000_000 * 512 / capScale
+		sa.updateAt(pelt, 1, 1, true, 1024)
 	}
 	if sa.utilAvg < 1000 || sa.utilAvg > 1024 {
 		t.Errorf("modern util on a 512 CPU = %d; want → 1024", sa.utilAvg)
 	}
 	sa = peltAvg{}
 	for ts := int64(1_000_000); ts <= 2_000_000_000; ts += 1_000_000 {
-		sa.advance(ts, capScale, 1, 1, true, 462, 1024)
+		sa.advance(ts, 1, 1, true, 462, 1024)
 	}
 	if sa.utilAvg < 450 || sa.utilAvg > 462 {
 		t.Errorf("legacy2018 util on a 462 CPU = %d; want → 462", sa.utilAvg)
