@@ -193,38 +193,9 @@ func (s *sim) nohzBalancerKick(c *cpuState) {
 	if s.nohzHasBlocked && j > s.nohzNextBlocked {
 		flags = nohzStatsKick // refresh the idle CPUs' blocked load
 	}
-	if j < s.nohzNextBalance {
-		if flags != 0 {
-			s.kickILBTraced(c.id, flags, "nohz.has_blocked (stats only)")
-		}
-		return
-	}
 	kick := ""
-	switch {
-	case c.nrRunning >= 2:
-		kick = "nr_running >= 2"
-	default:
-		if sd := s.t.SDAsymPacking[c.id]; sd != nil {
-			for ci := sd.Span.First(); ci.Valid(); ci = sd.Span.Next(ci) {
-				i := int(ci)
-				if s.cpus[i].nohzIdle && s.schedAsym(sd, i, c.id) {
-					kick = "asym packing: idle preferred cpu"
-					break
-				}
-			}
-		}
-		if kick != "" {
-			break
-		}
-		if s.t.SDAsymCPUCapacity[c.id] != nil {
-			if c.misfitLoad != 0 {
-				kick = "misfit"
-			}
-			break
-		}
-		if s.llcs[s.t.SDLLCID[c.id]].nrBusyCPUs > 1 {
-			kick = "nr_busy_cpus > 1"
-		}
+	if j >= s.nohzNextBalance { // time_before(now, nohz.next_balance): goto out
+		kick = s.nohzKickReason(c)
 	}
 	if kick != "" {
 		flags = nohzStatsKick | nohzBalanceKick
@@ -234,6 +205,31 @@ func (s *sim) nohzBalancerKick(c *cpuState) {
 	if flags != 0 {
 		s.kickILBTraced(c.id, flags, kick)
 	}
+}
+
+// nohzKickReason is why nohz_balancer_kick() asks the ILB for a balance
+// pass, in its order of checks; "" when it does not.
+func (s *sim) nohzKickReason(c *cpuState) string {
+	if c.nrRunning >= 2 {
+		return "nr_running >= 2"
+	}
+	if sd := s.t.SDAsymPacking[c.id]; sd != nil {
+		for ci := sd.Span.First(); ci.Valid(); ci = sd.Span.Next(ci) {
+			if i := int(ci); s.cpus[i].nohzIdle && s.schedAsym(sd, i, c.id) {
+				return "asym packing: idle preferred cpu"
+			}
+		}
+	}
+	if s.t.SDAsymCPUCapacity[c.id] != nil {
+		if c.misfitLoad != 0 {
+			return "misfit"
+		}
+		return ""
+	}
+	if s.llcs[s.t.SDLLCID[c.id]].nrBusyCPUs > 1 {
+		return "nr_busy_cpus > 1"
+	}
+	return ""
 }
 
 // kickILBTraced is kickILB() noting why nohz_balancer_kick() fired.
