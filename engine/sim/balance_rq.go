@@ -261,11 +261,11 @@ func (s *sim) schedBalanceRq(cpu, sdIdx int, idle cpuIdleType, cause int) (int, 
 	sd := s.t.Domains[cpu][sdIdx]
 	st := &s.cpus[cpu].sd[sdIdx]
 	env := &s.env
-	*env = lbEnv{sd: sd, sdIdx: sdIdx, dst: cpu, idle: idle, cause: cause}
-	env.local = &sd.Groups[0]
 	allPinned := false // LBF_ALL_PINNED
 	var excluded topo.CPUSet
+	var mt migrationType // env->migration_type survives a redo
 	for {
+		*env = lbEnv{sd: sd, sdIdx: sdIdx, dst: cpu, idle: idle, cause: cause, local: &sd.Groups[0], excluded: excluded, migType: mt}
 		if !s.shouldWeBalance(env) {
 			s.lbOutBalanced(env, st, allPinned, true)
 			return 0, false // *continue_balancing = 0
@@ -295,8 +295,7 @@ func (s *sim) schedBalanceRq(cpu, sdIdx int, idle cpuIdleType, cause int) (int, 
 				}
 				excluded.Set(topo.CPU(busiest))
 				if s.lbCPUsLeft(sd, excluded) {
-					mt := env.migType
-					*env = lbEnv{sd: sd, sdIdx: sdIdx, dst: cpu, idle: idle, cause: cause, excluded: excluded, local: &sd.Groups[0], migType: mt}
+					mt = env.migType
 					continue
 				}
 				s.lbOutBalanced(env, st, allPinned, true) // out_all_pinned
