@@ -114,7 +114,7 @@ func (a *App) renderFigures() {
 			// A workload's own clock (perf bench futex's timed wake loop).
 			fig("timed-"+strconv.Itoa(i), t.Name, FormatNsStat(t.Time), timedTitle(t, n))
 		}
-		if sm.OpTime.Mean > 0 && len(sm.Timed) == 0 && !latency {
+		if res.ShowsOpTime() {
 			// elapsed/ops; a workload with timed sections is measured by
 			// them, and a latency workload's op time is its timer period.
 			fig("optime", "time per op", FormatNsStat(sm.OpTime), "")

@@ -146,10 +146,7 @@ func writeSummary(w io.Writer, r *scenario.Resolved, res *sim.Result) {
 		label := "Timed " + t.Name // a long name keeps two spaces before its value
 		fmt.Fprintf(w, "%-*s %s\n", max(18, len(label)+1), label, timedText(t))
 	}
-	// Op time is elapsed/ops: the benchmark's own figure for a loop such
-	// as sched pipe's, but not when the workload times its own sections
-	// (the futex benchmarks time the wake loop, not the pauses between).
-	if s.OpTime.Mean > 0 && len(s.Timed) == 0 && !res.IsLatency() {
+	if res.ShowsOpTime() {
 		row("Op time", pmScaled(s.OpTime, 1e-3)+" us/op")
 	}
 	for _, wn := range res.Warnings {

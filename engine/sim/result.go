@@ -249,3 +249,12 @@ func (r *Result) IsLatency() bool {
 	sm := &r.Summary
 	return r.Metric == scenario.MetricLatency || sm.LatencyP99.Mean > 0 && sm.Throughput.Mean == 0
 }
+
+// ShowsOpTime reports whether the result's op time (elapsed/ops) is a
+// figure: the benchmark's own for a loop such as sched pipe's, but not
+// when the workload times its own sections (the futex benchmarks time the
+// wake loop, not the pauses between) nor for a latency workload (a
+// periodic loop's op time is its period).
+func (r *Result) ShowsOpTime() bool {
+	return r.Summary.OpTime.Mean > 0 && len(r.Summary.Timed) == 0 && !r.IsLatency()
+}
