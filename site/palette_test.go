@@ -31,11 +31,6 @@ func hslParts(t *testing.T, c string) (h, s, l float64) {
 	return
 }
 
-func hueDist(a, b float64) float64 {
-	d := math.Abs(a - b)
-	return math.Min(d, 360-d)
-}
-
 // No task colour may be mistaken for a core mode (or the divergence
 // marks): its hue keeps a small distance from every mode colour's hue.
 func TestTaskColorsAvoidModeHues(t *testing.T) {
@@ -56,7 +51,7 @@ func TestTaskColorsAvoidModeHues(t *testing.T) {
 				t.Errorf("task %d (dark %v) colour %s is too grey, dark or light", task, dark, c)
 			}
 			for _, mh := range modeHues {
-				if d := hueDist(h, mh); d < minGap {
+				if d := enginepalette.HueDist(h, mh); d < minGap {
 					t.Errorf("task %d (dark %v) colour %s is %.0f° from a mode hue %.0f°", task, dark, c, d, mh)
 				}
 			}
@@ -72,7 +67,7 @@ func TestTaskColorsDistinct(t *testing.T) {
 			hi, _, li := hslParts(t, TaskColor(i, dark))
 			for j := range i {
 				hj, _, lj := hslParts(t, TaskColor(j, dark))
-				if hueDist(hi, hj) < 12 && math.Abs(li-lj) < 8 {
+				if enginepalette.HueDist(hi, hj) < 12 && math.Abs(li-lj) < 8 {
 					t.Errorf("tasks %d and %d (dark %v) look alike: %s, %s", i, j, dark, TaskColor(i, dark), TaskColor(j, dark))
 				}
 			}

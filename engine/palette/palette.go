@@ -144,3 +144,9 @@ func Hue(c color.RGBA) float64 {
 	}
 	return math.Mod(h*60+360, 360)
 }
+
+// HueDist is the distance between two hues on the colour wheel (degrees).
+func HueDist(a, b float64) float64 {
+	d := math.Abs(a - b)
+	return math.Min(d, 360-d)
+}

@@ -2,7 +2,6 @@ package palette
 
 import (
 	"image/color"
-	"math"
 	"testing"
 
 	"schedplay/engine/sim"
@@ -60,7 +59,7 @@ func TestTaskRGBAAvoidModeHues(t *testing.T) {
 				t.Errorf("task %d (dark %v) RGBA hue %.1f outside the task arcs", i, dark, h)
 			}
 			for _, mh := range modeHues {
-				if d := math.Min(math.Abs(h-mh), 360-math.Abs(h-mh)); d < 25 {
+				if d := HueDist(h, mh); d < 25 {
 					t.Errorf("task %d (dark %v) RGBA hue %.1f is %.1f° from mode hue %.1f", i, dark, h, d, mh)
 				}
 			}
