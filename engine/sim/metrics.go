@@ -2,8 +2,8 @@ package sim
 
 import (
 	"math"
-	"slices"
 
+	"schedplay/engine/hdr"
 	"schedplay/engine/scenario"
 )
 
@@ -15,14 +15,16 @@ type repAcc struct {
 	transitions, alternations int64
 	migr                      Migrations
 	ctx, wake                 int64
-	latPeriodic, latAll       []int64
-	busyNs                    []int64
-	modeRes                   []ModeResidency
-	ops                       int64
-	workDone                  float64
-	series                    []float64
-	seriesStep                int64
-	timed                     []timedAcc // by timed-section index
+	// latPeriodic and latAll count wake-up latencies in fixed-size
+	// histograms: bounded memory whatever the number of samples.
+	latPeriodic, latAll *hdr.Histogram
+	busyNs              []int64
+	modeRes             []ModeResidency
+	ops                 int64
+	workDone            float64
+	series              []float64
+	seriesStep          int64
+	timed               []timedAcc // by timed-section index
 }
 
 // init sizes the accumulators.
@@ -30,7 +32,7 @@ func (m *repAcc) init(ncpu, ncore int, duration int64) {
 	m.busyNs = make([]int64, ncpu)
 	m.modeRes = make([]ModeResidency, ncore)
 	m.series = make([]float64, seriesBuckets)
-	m.latAll = make([]int64, 0, 4096)
+	m.latPeriodic, m.latAll = new(hdr.Histogram), new(hdr.Histogram)
 	m.seriesStep = max(duration/seriesBuckets, 1)
 }
 
@@ -152,48 +154,26 @@ func (s *sim) recordLatency(d int64, periodic bool) {
 		return
 	}
 	if periodic {
-		s.m.latPeriodic = append(s.m.latPeriodic, d)
+		s.m.latPeriodic.Record(d)
 	}
-	s.m.latAll = append(s.m.latAll, d)
+	s.m.latAll.Record(d)
 }
 
-// latencyOf summarises samples (sorted in place).
-func latencyOf(v []int64) Latency {
-	var l Latency
-	if len(v) == 0 {
-		return l
+// latencyOf summarises a histogram: exact count, maximum and mean,
+// percentiles within hdr.RelativeError, exact log2 buckets.
+func latencyOf(h *hdr.Histogram) Latency {
+	if h.Count() == 0 {
+		return Latency{}
 	}
-	slices.Sort(v)
-	pct := func(q float64) int64 {
-		i := int(math.Ceil(q*float64(len(v)))) - 1
-		return v[min(max(i, 0), len(v)-1)]
+	return Latency{
+		Count:   h.Count(),
+		P50:     h.Percentile(0.50),
+		P99:     h.Percentile(0.99),
+		P999:    h.Percentile(0.999),
+		Max:     h.Max(),
+		Mean:    h.Mean(),
+		Buckets: h.Log2(),
 	}
-	l.Count = int64(len(v))
-	l.P50, l.P99, l.P999 = pct(0.50), pct(0.99), pct(0.999)
-	l.Max = v[len(v)-1]
-	var sum float64
-	for _, x := range v {
-		sum += float64(x)
-		b := 0
-		if x > 0 {
-			b = 63 - leadingZeros(uint64(x))
-		}
-		for len(l.Buckets) <= b {
-			l.Buckets = append(l.Buckets, 0)
-		}
-		l.Buckets[b]++
-	}
-	l.Mean = sum / float64(len(v))
-	return l
-}
-
-// leadingZeros is bits.LeadingZeros64.
-func leadingZeros(x uint64) int {
-	n := 0
-	for i := 63; i >= 0 && x&(1<<uint(i)) == 0; i-- {
-		n++
-	}
-	return n
 }
 
 // newResult is a Result's header for a resolved scenario: its name, the
@@ -257,7 +237,7 @@ func (s *sim) repMetrics(stop int64) RepMetrics {
 	rm.Migrations = m.migr
 	rm.ContextSwitches = m.ctx
 	rm.Wakeups = m.wake
-	if len(m.latPeriodic) > 0 {
+	if m.latPeriodic.Count() > 0 {
 		rm.Latency = latencyOf(m.latPeriodic)
 	} else {
 		rm.Latency = latencyOf(m.latAll)
