@@ -65,8 +65,21 @@ func numberCPUs(t *Topology) {
 }
 
 // CPUNumbers lists the logical CPU of every thread of every core, in core
-// order, the way Build numbers them (core-major when numbering is unset).
-func (m Machine) CPUNumbers() [][]CPU { return cpuNumbers(m.Numbering, m.CoreThreads()) }
+// order, the way Build numbers them (core-major when numbering is unset),
+// renumbered by cpu_ids when it is set and valid.
+func (m Machine) CPUNumbers() [][]CPU {
+	out := cpuNumbers(m.Numbering, m.CoreThreads())
+	ids, err := cpuIDs(m.CPUIDs, m.NumCPUs())
+	if err != nil || ids == nil {
+		return out
+	}
+	for _, cpus := range out {
+		for th, c := range cpus {
+			cpus[th] = ids[c]
+		}
+	}
+	return out
+}
 
 // cpuNumbers is the logical CPU of every thread of every core
 // (scenario-v1.md numbering), given each core's thread count. Core-major

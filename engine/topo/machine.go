@@ -15,9 +15,17 @@ type Machine struct {
 	LLC             LLCSpan `json:"llc,omitempty"`
 	// ThreadsPerCore is the hardware threads of a core; with core classes
 	// that set their own threads it is the maximum over the classes.
-	ThreadsPerCore int         `json:"threads_per_core"`
-	Numbering      Numbering   `json:"numbering,omitempty"`
-	CoreClasses    []CoreClass `json:"core_classes,omitempty"`
+	ThreadsPerCore int       `json:"threads_per_core"`
+	Numbering      Numbering `json:"numbering,omitempty"`
+	// CPUIDs renumbers the CPUs (schedplay addition): the Linux CPU
+	// number of each CPU the numbering scheme produces, in that order, as
+	// an ordered cpulist ("0-7,16-23,8-15,24-31"); it names every CPU
+	// once. Absent, the scheme's own numbers are the CPU numbers. Real
+	// machines number CPUs as their firmware lists them (the SG2042's
+	// NUMA nodes interleave in blocks of eight), which neither scheme
+	// gives.
+	CPUIDs      string      `json:"cpu_ids,omitempty"`
+	CoreClasses []CoreClass `json:"core_classes,omitempty"`
 	// Priorities are per-CPU arch_asym_cpu_priority() values for the "arch"
 	// priority mode (ITMT-like platforms), indexed by logical CPU.
 	Priorities []int `json:"priorities,omitempty"`

@@ -81,6 +81,9 @@ func normalizeMachine(m Machine) (Machine, error) {
 		return m, fieldErr("machine", "%d nodes × %d cores make %d CPUs; the limit is %d",
 			m.Nodes, m.CoresPerNode, ncpu, MaxCPUs)
 	}
+	if _, err := cpuIDs(m.CPUIDs, ncpu); err != nil {
+		return m, fieldErr("machine.cpu_ids", "%v", err)
+	}
 	if m.Priorities != nil && len(m.Priorities) != ncpu {
 		return m, fieldErr("machine.priorities", "%d values; the machine has %d CPUs", len(m.Priorities), ncpu)
 	}

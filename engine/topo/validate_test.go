@@ -29,6 +29,9 @@ func TestBuildErrors(t *testing.T) {
 		{"uneven clusters", func(m *topo.Machine, _ *topo.DomainPolicy) { m.ClustersPerNode = 5 }, "machine.clusters_per_node", "evenly"},
 		{"bad llc", func(m *topo.Machine, _ *topo.DomainPolicy) { m.LLC = "socket" }, "machine.llc", "socket"},
 		{"bad numbering", func(m *topo.Machine, _ *topo.DomainPolicy) { m.Numbering = "random" }, "machine.numbering", "random"},
+		{"cpu_ids short", func(m *topo.Machine, _ *topo.DomainPolicy) { m.CPUIDs = "0-174" }, "machine.cpu_ids", "175 CPU numbers; the machine has 176"},
+		{"cpu_ids twice", func(m *topo.Machine, _ *topo.DomainPolicy) { m.CPUIDs = "0-174,3" }, "machine.cpu_ids", "CPU 3 appears twice"},
+		{"cpu_ids range", func(m *topo.Machine, _ *topo.DomainPolicy) { m.CPUIDs = "1-176" }, "machine.cpu_ids", "CPU 176 does not exist"},
 		{"classes short", func(m *topo.Machine, _ *topo.DomainPolicy) {
 			m.CoreClasses = []topo.CoreClass{{Name: "a", Cores: 80, Capacity: 1024, Speed: 1}}
 		}, "machine.core_classes", "classes cover 80 cores; the machine has 88"},
