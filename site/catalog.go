@@ -29,9 +29,9 @@ type Catalog struct {
 	List []Preset
 }
 
-// embeddedCatalog is the catalog of the presets embedded in this binary:
+// EmbeddedCatalog is the catalog of the presets embedded in this binary:
 // the list GET /api/v1/presets returns, without its JSON round trip.
-func embeddedCatalog() (*Catalog, error) {
+func EmbeddedCatalog() (*Catalog, error) {
 	ps, err := presets.Load()
 	if err != nil {
 		return nil, fmt.Errorf("presets: %w", err)

@@ -1,6 +1,9 @@
-// Package site is the browser playground: pure state, reducer, geometry and
-// layout (files that build natively) plus DOM and canvas code in *_js.go
-// files. See architecture.md and style.md §5.
+// Package site holds what the page's views share: the scenario document
+// (Doc), the preset catalog, share links, the timeline geometry (time
+// scale, CPU lanes, pixel runs, hit-testing), number formats and the lstopo
+// layout. Each view is a subpackage (playground, compareview, embedview,
+// stepview); none imports another. Pure files build natively; DOM and
+// canvas code is in *_js.go files. See architecture.md and style.md §5.
 package site
 
 import (
@@ -252,7 +255,7 @@ func (d Doc) Edit(path string, v any, cat *Catalog) (Doc, error) {
 	}
 	secName := els[0].Key
 	if els[1].Key == "preset" && len(els) == 2 {
-		nd := d.clone()
+		nd := d.Clone()
 		if _, del := v.(deleteValue); del {
 			nd[secName] = Expand(d.Section(secName), secName, cat)
 		} else {
@@ -290,12 +293,13 @@ func (d Doc) Edit(path string, v any, cat *Catalog) (Doc, error) {
 	} else {
 		out = ne.(map[string]any)
 	}
-	nd := d.clone()
+	nd := d.Clone()
 	nd[secName] = out
 	return nd, nil
 }
 
-func (d Doc) clone() Doc {
+// Clone is a shallow copy of d: its sections are shared, not copied.
+func (d Doc) Clone() Doc {
 	nd := make(Doc, len(d)+1)
 	for k, v := range d {
 		nd[k] = v

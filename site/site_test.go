@@ -1,26 +1,24 @@
 package site
 
 import (
+	"os"
 	"strings"
 	"testing"
 
 	"schedplay/engine/sim"
 	"schedplay/engine/topo"
 	"schedplay/presets"
-	"schedplay/site/viewkit"
 )
 
+// testCatalog is the small catalog in testdata/catalog.json (the
+// playground's tests read it too).
 func testCatalog(t *testing.T) *Catalog {
 	t.Helper()
-	c, err := ParseCatalog([]byte(`[
-	 {"kind":"machine","name":"hikey960","description":"4+4","body":{"nodes":1,"cores_per_node":8,"threads_per_core":1}},
-	 {"kind":"policy","name":"mainline","description":"m","body":{"smt_asym_packing":"auto"}},
-	 {"kind":"policy","name":"v6-on","description":"v6","body":{"smt_asym_packing":"on","idle_select_asym":true}},
-	 {"kind":"workload","name":"sysbench-cpu","description":"s","body":{"groups":[{"name":"sb","count":4,"program":[{"compute":"1ms"}]}]}},
-	 {"kind":"scenario","name":"demo","description":"d","story":"s",
-	  "body":{"schedplay":1,"name":"Demo","machine":{"preset":"hikey960"},"policy":{"preset":"mainline"},"workload":{"preset":"sysbench-cpu"},"run":{"duration":"1s","seed":1,"reps":2}},
-	  "variants":[{"name":"8 threads","set":[{"path":"workload.groups[0].count","value":8}]}]}
-	]`))
+	b, err := os.ReadFile("testdata/catalog.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := ParseCatalog(b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,79 +124,6 @@ func TestShareRoundTrip(t *testing.T) {
 		if _, ok, err := DecodeFragment(bad); !ok || err == nil {
 			t.Errorf("DecodeFragment(%q): ok=%v err=%v, want an error", bad, ok, err)
 		}
-	}
-}
-
-func TestReduceFlow(t *testing.T) {
-	s := NewState()
-	s = Reduce(s, CatalogLoaded{Catalog: testCatalog(t)})
-	s = Reduce(s, SelectScenario{Name: "demo", Variant: "8 threads"})
-	if got := Compact(s.Doc.Get("workload.groups[0].count", s.Catalog)); got != "8" {
-		t.Errorf("variant count = %s", got)
-	}
-	if s.Doc.Name() != "Demo (8 threads)" {
-		t.Errorf("name = %q", s.Doc.Name())
-	}
-	s = Reduce(s, RunStarted{Seq: 1})
-	res := &sim.Result{Unit: "work/s"}
-	s = Reduce(s, RunDone{Seq: 1, Result: res, Doc: s.Doc.Canonical()})
-	if s.Run.Status != StatusDone || s.Run.Result != res {
-		t.Fatalf("run = %+v", s.Run)
-	}
-	// A stale reply is dropped.
-	s2 := Reduce(s, RunStarted{Seq: 2})
-	s2 = Reduce(s2, RunDone{Seq: 1, Result: &sim.Result{}})
-	if s2.Run.Status != StatusRunning {
-		t.Errorf("stale reply changed status to %q", s2.Run.Status)
-	}
-	// An edit makes the shown result stale.
-	s = Reduce(s, EditText{Path: "run.seed", Text: "7"})
-	if s.Run.Status != StatusStale || Compact(s.Doc.Get("run.seed", s.Catalog)) != "7" {
-		t.Errorf("after edit: status %q seed %v", s.Run.Status, s.Doc.Get("run.seed", s.Catalog))
-	}
-	// Bad JSON keeps the draft and names the field.
-	before := s.Doc.Canonical()
-	s = Reduce(s, EditText{Path: "workload.groups[0].program", Text: `[{"compute": }]`})
-	if s.Doc.Canonical() != before || s.Drafts["workload.groups[0].program"] == "" || s.IssueAt("workload.groups[0].program") == "" {
-		t.Errorf("bad JSON: drafts %v issues %v", s.Drafts, s.Issues)
-	}
-	s = Reduce(s, EditText{Path: "workload.groups[0].program", Text: `[{"compute":"2ms"}]`})
-	if len(s.Drafts) != 0 || s.IssueAt("workload.groups[0].program") != "" {
-		t.Errorf("good JSON kept draft/issue: %v %v", s.Drafts, s.Issues)
-	}
-	// Failures name their field; cancellations are silent.
-	s = Reduce(s, RunStarted{Seq: 3})
-	s = Reduce(s, RunFailed{Seq: 3, Cancelled: true})
-	if s.Run.Status != StatusRunning {
-		t.Errorf("cancel changed status to %q", s.Run.Status)
-	}
-	s = Reduce(s, Tick{Seq: 2, Ms: 900})
-	if s.Run.ElapsedMs == 900 {
-		t.Error("a tick of an older request changed the elapsed time")
-	}
-	s = Reduce(s, Tick{Seq: 3, Ms: 1200})
-	if s.Run.ElapsedMs != 1200 {
-		t.Errorf("elapsed = %v after a tick", s.Run.ElapsedMs)
-	}
-	s = Reduce(s, RunFailed{Seq: 3, Message: "hz must be > 0", Path: "policy.hz"})
-	if s.Run.Status != StatusFailed || s.IssueAt("policy.hz") == "" {
-		t.Errorf("failure: %+v %v", s.Run, s.Issues)
-	}
-}
-
-func TestLoadDocExpandsScenarioPreset(t *testing.T) {
-	s := Reduce(NewState(), CatalogLoaded{Catalog: testCatalog(t)})
-	d, _ := ParseDoc([]byte(`{"schedplay":1,"preset":"demo","run":{"seed":9}}`))
-	s = Reduce(s, LoadDoc{Doc: d})
-	if _, has := s.Doc["preset"]; has || s.Doc.Name() != "Demo" || Compact(s.Doc.Get("run.seed", s.Catalog)) != "9" {
-		t.Errorf("expanded doc = %s", s.Doc.Canonical())
-	}
-	if got := Compact(s.Doc.Get("machine.cores_per_node", s.Catalog)); got != "8" {
-		t.Errorf("machine not reachable through the expanded doc: %s", got)
-	}
-	unknown, _ := ParseDoc([]byte(`{"schedplay":1,"preset":"nope"}`))
-	if s2 := Reduce(s, LoadDoc{Doc: unknown}); s2.Doc["preset"] != "nope" {
-		t.Errorf("an unknown preset was dropped: %s", s2.Doc.Canonical())
 	}
 }
 
@@ -376,77 +301,6 @@ func TestFormat(t *testing.T) {
 	}
 }
 
-func TestTooltipExplainsPlacement(t *testing.T) {
-	cpus, _ := MachineCPUs(topo.Machine{Nodes: 1, CoresPerNode: 2, ThreadsPerCore: 2, Numbering: topo.SiblingMajor})
-	l := LayoutLanes(cpus, 300, false)
-	tl := &sim.Timeline{
-		Tasks: []sim.TaskInfo{{Name: "sgemm/0", PID: 1000}},
-		Runs:  [][]sim.Interval{{{Task: 0, Start: 100, End: 900, Decision: 0}}, nil, nil, nil},
-		Modes: [][]sim.ModeInterval{{{Mode: sim.ModeST, Start: 100, End: 900}}, nil},
-		Decisions: []sim.Decision{{At: 100, Task: 0, Kind: "wakeup", From: 2, To: 0,
-			Path: []string{"select_task_rq_fair", "select_idle_smt_cpu → cpu 0"}}},
-	}
-	s := TimeScale{T0: 0, T1: 1000, Left: 0, Right: 1000}
-	h := HitTest(l, s, tl, 500, l.Rows[0].Y+1)
-	lines := tooltipLines(h, l, tl, cpus, viewkit.ModeWords{})
-	joined := strings.Join(lines, "\n")
-	for _, want := range []string{"sgemm/0 (pid 1000)", "CPU 0 · core 0 · PE0", "ST (full resources)", "placed by wakeup", "select_idle_smt_cpu → cpu 0"} {
-		if !strings.Contains(joined, want) {
-			t.Errorf("tooltip lacks %q:\n%s", want, joined)
-		}
-	}
-	// CPU 2 is core 0's PE1 under sibling-major numbering: idle.
-	h = HitTest(l, s, tl, 500, l.Rows[1].Y+1)
-	if lines := tooltipLines(h, l, tl, cpus, viewkit.ModeWords{}); len(lines) != 2 || !strings.Contains(lines[0], "CPU 2 · core 0 · PE1") {
-		t.Errorf("idle PE1 tooltip = %q", lines)
-	}
-	seen := map[string]bool{}
-	for _, m := range []sim.Mode{sim.ModeIdle, sim.ModeST, sim.ModeSMT, sim.ModePartitioned, sim.ModeSwitching} {
-		c := modeColor(m, false)
-		if seen[c] {
-			t.Errorf("mode %d shares colour %s", m, c)
-		}
-		seen[c] = true
-	}
-}
-
-// The tooltip and row labels follow the machine's SMT model: folding
-// (POWER7) names the SMT level, a one-thread machine names no PE or mode.
-func TestTooltipModeWords(t *testing.T) {
-	p7 := topo.Machine{Nodes: 1, CoresPerNode: 1, ThreadsPerCore: 4, SMT: topo.SMTModel{Model: topo.SMTFolding}}
-	cpus, _ := MachineCPUs(p7)
-	l := LayoutLanes(cpus, 300, false)
-	tl := &sim.Timeline{
-		Tasks: []sim.TaskInfo{{Name: "a"}, {Name: "b"}},
-		Runs:  [][]sim.Interval{{{Task: 0, Start: 0, End: 900, Decision: -1}}, nil, {{Task: 1, Start: 0, End: 900, Decision: -1}}, nil},
-		Modes: [][]sim.ModeInterval{{{Mode: sim.ModeSMT, Start: 0, End: 900}}},
-	}
-	s := TimeScale{T0: 0, T1: 1000, Left: 0, Right: 1000}
-	h := HitTest(l, s, tl, 500, l.Rows[0].Y+1)
-	joined := strings.Join(tooltipLines(h, l, tl, cpus, viewkit.WordsFor(p7)), "\n")
-	if !strings.Contains(joined, "core SMT4") || strings.Contains(joined, "partitioned") {
-		t.Errorf("POWER7 tooltip (threads 0 and 2 busy) should say SMT4:\n%s", joined)
-	}
-	one := topo.Machine{Nodes: 1, CoresPerNode: 2, ThreadsPerCore: 1}
-	cpus, _ = MachineCPUs(one)
-	l = LayoutLanes(cpus, 300, false)
-	for _, r := range l.Rows {
-		if strings.Contains(viewkit.ShortLabel(r.Label), "PE") {
-			t.Errorf("one-thread core row labelled %q", viewkit.ShortLabel(r.Label))
-		}
-	}
-	tl = &sim.Timeline{
-		Tasks: []sim.TaskInfo{{Name: "a"}},
-		Runs:  [][]sim.Interval{{{Task: 0, Start: 0, End: 900, Decision: -1}}, nil},
-		Modes: [][]sim.ModeInterval{{{Mode: sim.ModeST, Start: 0, End: 900}}, nil},
-	}
-	h = HitTest(l, s, tl, 500, l.Rows[0].Y+1)
-	joined = strings.Join(tooltipLines(h, l, tl, cpus, viewkit.WordsFor(one)), "\n")
-	if strings.Contains(joined, "PE") || strings.Contains(joined, "ST") || !strings.Contains(joined, "CPU 0 · core 0") {
-		t.Errorf("no-SMT tooltip names a PE or mode:\n%s", joined)
-	}
-}
-
 func TestBusyColumns(t *testing.T) {
 	runs := [][]sim.Interval{
 		{{Start: 0, End: 100}},  // cpu0 busy in columns 0..9
@@ -471,7 +325,7 @@ func TestBusyColumns(t *testing.T) {
 // The page's embedded catalog is the one the API lists, with every seed
 // scenario and its story.
 func TestEmbeddedCatalog(t *testing.T) {
-	c, err := embeddedCatalog()
+	c, err := EmbeddedCatalog()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,8 +5,8 @@ import (
 	"schedplay/engine/sim"
 )
 
-// Palette is the drawing colours of one theme (a copy of site's palette so
-// the views stay independent of the playground's internals).
+// Palette is the drawing colours of one theme (a copy of the playground's
+// palette so the views stay independent of the playground's internals).
 type Palette struct{ FG, Muted, Grid, Accent, Busy, BG, Mark, MarkB string }
 
 // The two palettes and the mode colours as CSS strings, formatted once:

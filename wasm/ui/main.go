@@ -7,15 +7,15 @@
 package main
 
 import (
-	"schedplay/site"
 	"schedplay/site/compareview"
 	"schedplay/site/embedview"
+	"schedplay/site/playground"
 	"schedplay/site/stepview"
 )
 
 func main() {
 	if !embedview.Start() && !compareview.Start() && !stepview.Start() {
-		app := site.New()
+		app := playground.New()
 		app.Start()
 	}
 	select {}

@@ -5,8 +5,7 @@
 // one, and markers (vertical lines with an outlined CPU row).
 //
 // It imports package site, so site itself must not import it (nor the
-// views built on it); package viewkit and the export menu stay free of
-// site so the playground can use them.
+// views built on it).
 package canvastl
 
 // Marker is a vertical line on a timeline at a time (ns), with one CPU

@@ -1,14 +1,15 @@
 //go:build js && wasm
 
-package site
+package playground
 
+import "schedplay/site"
 import "honnef.co/go/js/dom/v2"
 
 // stepButton adds the playground's "Step" button: the step view
 // (site/stepview, ?step=1) on the current scenario, in a new tab.
 func (a *App) stepButton(b builder, parent dom.Element) {
 	st := b.button(parent, "open-step", "", "Step", func() {
-		dom.GetWindow().Open("?step=1#"+EncodeFragment(a.state.Doc), "_blank", "noopener")
+		dom.GetWindow().Open("?step=1#"+site.EncodeFragment(a.state.Doc), "_blank", "noopener")
 	})
 	st.SetAttribute("title", "Advance this scenario one scheduling event at a time and watch the runqueues (machines of up to 64 CPUs), in a new tab")
 }

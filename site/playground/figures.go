@@ -1,16 +1,17 @@
-package site
+package playground
 
 import (
 	"encoding/json"
 
 	"schedplay/engine/sim"
 	"schedplay/engine/units"
+	"schedplay/site"
 )
 
 // WarmupNs is run.warmup (ns) of a canonical scenario document, the one a
 // result belongs to (RunState.ResultDoc); 0 when it has none.
-func WarmupNs(doc string, cat *Catalog) int64 {
-	d, err := ParseDoc([]byte(doc))
+func WarmupNs(doc string, cat *site.Catalog) int64 {
+	d, err := site.ParseDoc([]byte(doc))
 	if err != nil {
 		return 0
 	}

@@ -1,10 +1,11 @@
-package site
+package playground
 
 import (
 	"fmt"
 	"sort"
 
 	"schedplay/engine/sim"
+	"schedplay/site"
 	"schedplay/site/viewkit"
 )
 
@@ -12,13 +13,13 @@ import (
 // interval, and the placement decision (wake-up path or migration cause)
 // that put the task there when the engine recorded one. Core modes are
 // named in the machine's SMT model's words (none on a one-thread core).
-func tooltipLines(h Hit, l Layout, tl *sim.Timeline, cpus []LaneCPU, w viewkit.ModeWords) []string {
+func tooltipLines(h site.Hit, l site.Layout, tl *sim.Timeline, cpus []site.LaneCPU, w viewkit.ModeWords) []string {
 	if h.Row < 0 || tl == nil {
 		return nil
 	}
 	r := l.Rows[h.Row]
 	if h.CPU < 0 {
-		return []string{r.Label, fmt.Sprintf("%d of %d CPUs busy at %s", h.Busy, len(r.CPUs), FormatNs(float64(h.T)))}
+		return []string{r.Label, fmt.Sprintf("%d of %d CPUs busy at %s", h.Busy, len(r.CPUs), site.FormatNs(float64(h.T)))}
 	}
 	where := fmt.Sprintf("CPU %d", h.CPU)
 	if h.CPU < len(cpus) {
@@ -32,7 +33,7 @@ func tooltipLines(h Hit, l Layout, tl *sim.Timeline, cpus []LaneCPU, w viewkit.M
 		}
 	}
 	if h.Interval < 0 || h.CPU >= len(tl.Runs) {
-		return []string{where, "idle at " + FormatNs(float64(h.T))}
+		return []string{where, "idle at " + site.FormatNs(float64(h.T))}
 	}
 	iv := tl.Runs[h.CPU][h.Interval]
 	task := fmt.Sprintf("task %d", iv.Task)
@@ -41,10 +42,10 @@ func tooltipLines(h Hit, l Layout, tl *sim.Timeline, cpus []LaneCPU, w viewkit.M
 		task = fmt.Sprintf("%s (pid %d)", ti.Name, ti.PID)
 	}
 	out := []string{task, where,
-		fmt.Sprintf("%s → %s (%s)", FormatNs(float64(iv.Start)), FormatNs(float64(iv.End)), FormatNs(float64(iv.End-iv.Start)))}
+		fmt.Sprintf("%s → %s (%s)", site.FormatNs(float64(iv.Start)), site.FormatNs(float64(iv.End)), site.FormatNs(float64(iv.End-iv.Start)))}
 	if iv.Decision >= 0 && iv.Decision < len(tl.Decisions) {
 		d := tl.Decisions[iv.Decision]
-		out = append(out, fmt.Sprintf("placed by %s at %s: CPU %d → %d", d.Kind, FormatNs(float64(d.At)), d.From, d.To))
+		out = append(out, fmt.Sprintf("placed by %s at %s: CPU %d → %d", d.Kind, site.FormatNs(float64(d.At)), d.From, d.To))
 		for _, p := range d.Path {
 			out = append(out, "  "+p)
 		}
@@ -70,7 +71,7 @@ func modeAt(tl *sim.Timeline, core int, t int64) (sim.Mode, bool) {
 }
 
 // coreThreads is the number of CPUs (hardware threads) of core.
-func coreThreads(cpus []LaneCPU, core int) int {
+func coreThreads(cpus []site.LaneCPU, core int) int {
 	n := 0
 	for _, c := range cpus {
 		if c.Core == core {
@@ -84,7 +85,7 @@ func coreThreads(cpus []LaneCPU, core int) int {
 // threads running tasks at t (coreEvaluate's SMTFolding case), 0 when
 // no thread past the first runs one (kernel noise alone can raise the
 // level, and the timeline does not record it).
-func foldLevelAt(tl *sim.Timeline, cpus []LaneCPU, core, threads int, t int64) int {
+func foldLevelAt(tl *sim.Timeline, cpus []site.LaneCPU, core, threads int, t int64) int {
 	hi := -1
 	for _, c := range cpus {
 		if c.Core != core || c.CPU >= len(tl.Runs) {

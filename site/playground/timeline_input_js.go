@@ -1,11 +1,13 @@
 //go:build js && wasm
 
-package site
+package playground
 
 import (
 	"math"
 
 	"honnef.co/go/js/dom/v2"
+
+	"schedplay/site"
 )
 
 // Timeline input: pointer drag and wheel pan/zoom, pinch and one-finger
@@ -48,7 +50,7 @@ func (t *timelineView) zoomBy(f, x float64) {
 	if x >= s.Left {
 		at = s.PxToTime(x)
 	}
-	n0, n1 := ZoomAt(t0, t1, at, f, end)
+	n0, n1 := site.ZoomAt(t0, t1, at, f, end)
 	t.a.dispatch(Zoom{T0: n0, T1: n1})
 }
 
@@ -57,7 +59,7 @@ func (t *timelineView) panPx(dx float64) {
 	if end == 0 {
 		return
 	}
-	n0, n1 := Pan(t0, t1, int64(dx*t.scale().NsPerPx()), end)
+	n0, n1 := site.Pan(t0, t1, int64(dx*t.scale().NsPerPx()), end)
 	t.a.dispatch(Zoom{T0: n0, T1: n1})
 }
 

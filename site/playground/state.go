@@ -1,7 +1,8 @@
-package site
+package playground
 
 import (
 	"schedplay/engine/sim"
+	"schedplay/site"
 	"schedplay/site/viewkit"
 )
 
@@ -50,7 +51,7 @@ type RunState struct {
 	ErrPath   string
 	ElapsedMs float64
 	// CPUs places the result's CPUs in the hardware (lane grouping).
-	CPUs []LaneCPU
+	CPUs []site.LaneCPU
 	// Words names the result machine's core modes (its SMT model).
 	Words viewkit.ModeWords
 	// Provisional > 0 says Result is repetition 0 only, shown while all
@@ -78,8 +79,8 @@ type View struct {
 
 // State is the whole page state. It is a value: Reduce returns a new one.
 type State struct {
-	Doc     Doc
-	Catalog *Catalog
+	Doc     site.Doc
+	Catalog *site.Catalog
 	// CatalogErr says why presets could not be loaded.
 	CatalogErr string
 	View       View
@@ -95,7 +96,7 @@ type State struct {
 
 // NewState is the state before anything is loaded.
 func NewState() State {
-	return State{Doc: DefaultDoc(), View: View{Tab: TabMachine}, Live: true}
+	return State{Doc: site.DefaultDoc(), View: View{Tab: TabMachine}, Live: true}
 }
 
 // IssueAt returns the message for a path, if any.

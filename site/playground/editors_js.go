@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package site
+package playground
 
 import (
 	"encoding/json"
@@ -10,6 +10,7 @@ import (
 	"honnef.co/go/js/dom/v2"
 
 	"schedplay/engine/scenario"
+	"schedplay/site"
 )
 
 func (a *App) renderEditor() {
@@ -19,7 +20,7 @@ func (a *App) renderEditor() {
 	if tab == TabJSON {
 		sec = ""
 	}
-	sig := fmt.Sprintf("%s|%p|%s|%v|%v|%d", tab, s.Catalog, Compact(s.Doc[sec]), s.Issues, s.Drafts, s.View.Group)
+	sig := fmt.Sprintf("%s|%p|%s|%v|%v|%d", tab, s.Catalog, site.Compact(s.Doc[sec]), s.Issues, s.Drafts, s.View.Group)
 	if tab == TabJSON || tab == TabWorkload {
 		sig += s.Doc.Canonical()
 	}
@@ -81,7 +82,7 @@ func (a *App) presetPicker(b builder, parent dom.Element, kind string) {
 		if v := sel.Value(); v != "" {
 			a.dispatch(SelectPreset{Kind: kind, Name: v})
 		} else {
-			a.dispatch(EditField{Path: kind + ".preset", Value: Delete})
+			a.dispatch(EditField{Path: kind + ".preset", Value: site.Delete})
 		}
 	})
 	if p, ok := s.Catalog.Get(kind, cur); ok {
@@ -142,7 +143,7 @@ func (a *App) field(b builder, parent dom.Element, f Field) {
 		b.on(in, "change", func(dom.Event) {
 			t := in.Value()
 			if t == "" {
-				a.dispatch(EditField{Path: f.Path, Value: Delete})
+				a.dispatch(EditField{Path: f.Path, Value: site.Delete})
 				return
 			}
 			a.dispatch(EditText{Path: f.Path, Text: t, AsString: asString})
@@ -164,7 +165,7 @@ func (a *App) field(b builder, parent dom.Element, f Field) {
 			t := sel.Value()
 			switch {
 			case t == "":
-				a.dispatch(EditField{Path: f.Path, Value: Delete})
+				a.dispatch(EditField{Path: f.Path, Value: site.Delete})
 			case f.Path == "machine.threads_per_core":
 				n, _ := strconv.Atoi(t)
 				a.dispatch(EditField{Path: f.Path, Value: n})
@@ -195,7 +196,7 @@ func (a *App) field(b builder, parent dom.Element, f Field) {
 			case "false":
 				a.dispatch(EditField{Path: f.Path, Value: false})
 			default:
-				a.dispatch(EditField{Path: f.Path, Value: Delete})
+				a.dispatch(EditField{Path: f.Path, Value: site.Delete})
 			}
 		})
 	case "levels":
@@ -212,7 +213,7 @@ func (a *App) field(b builder, parent dom.Element, f Field) {
 		case hasDraft:
 			text = draft
 		case v != nil:
-			text = IndentShallow(v)
+			text = site.IndentShallow(v)
 		}
 		ta.SetValue(text)
 		lines := 1
@@ -225,7 +226,7 @@ func (a *App) field(b builder, parent dom.Element, f Field) {
 		b.on(ta, "change", func(dom.Event) {
 			t := ta.Value()
 			if t == "" {
-				a.dispatch(EditField{Path: f.Path, Value: Delete})
+				a.dispatch(EditField{Path: f.Path, Value: site.Delete})
 				return
 			}
 			a.dispatch(EditText{Path: f.Path, Text: t})
@@ -248,7 +249,7 @@ func (a *App) levelsField(b builder, row dom.Element, f Field, v any, id string)
 	b.text(def, "span", "", "arch default")
 	b.on(dcb, "change", func(dom.Event) {
 		if dcb.Checked() {
-			a.dispatch(EditField{Path: f.Path, Value: Delete})
+			a.dispatch(EditField{Path: f.Path, Value: site.Delete})
 		} else {
 			a.dispatch(EditField{Path: f.Path, Value: []any{}})
 		}
@@ -337,7 +338,7 @@ func (a *App) groupsEditor(b builder, parent dom.Element) {
 	prefix := fmt.Sprintf("workload.groups[%d].", g)
 	a.fields(b, fs, GroupFields, prefix)
 	b.button(fs, "group-remove", "link danger", "Remove this group", func() {
-		a.dispatch(EditField{Path: fmt.Sprintf("workload.groups[%d]", g), Value: Delete})
+		a.dispatch(EditField{Path: fmt.Sprintf("workload.groups[%d]", g), Value: site.Delete})
 		a.dispatch(SelectGroup{Index: 0})
 	})
 }
@@ -352,7 +353,7 @@ func (a *App) jsonEditor(b builder, parent dom.Element) {
 	ta.SetAttribute("rows", "22")
 	text, hasDraft := s.Drafts["$doc"]
 	if !hasDraft {
-		text = Indent(map[string]any(s.Doc))
+		text = site.Indent(map[string]any(s.Doc))
 	}
 	ta.SetValue(text)
 	b.button(parent, "json-apply", "primary", "Apply", func() {
@@ -363,7 +364,7 @@ func (a *App) jsonEditor(b builder, parent dom.Element) {
 				"This scenario is %d characters long; the limit is %d bytes. Nothing was changed.", n, scenario.MaxDocumentSize)}})
 			return
 		}
-		d, err := ParseDoc([]byte(ta.Value()))
+		d, err := site.ParseDoc([]byte(ta.Value()))
 		if err != nil {
 			a.dispatch(SetNotice{Notice: Notice{Kind: "error", Text: "The scenario JSON does not parse: " + err.Error()}})
 			return
@@ -373,8 +374,8 @@ func (a *App) jsonEditor(b builder, parent dom.Element) {
 	resolved := b.el(parent, "details", "")
 	b.text(resolved, "summary", "", "Effective sections (presets expanded)")
 	exp := map[string]any{}
-	for _, sec := range Sections {
-		exp[sec] = Expand(s.Doc.Section(sec), sec, s.Catalog)
+	for _, sec := range site.Sections {
+		exp[sec] = site.Expand(s.Doc.Section(sec), sec, s.Catalog)
 	}
 	raw, _ := json.MarshalIndent(exp, "", "  ")
 	b.text(resolved, "pre", "", string(raw))
@@ -392,5 +393,5 @@ func scalarText(v any) string {
 	case bool:
 		return strconv.FormatBool(x)
 	}
-	return Compact(v)
+	return site.Compact(v)
 }

@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package site
+package playground
 
 import (
 	"encoding/json"
@@ -13,6 +13,7 @@ import (
 	"honnef.co/go/js/dom/v2"
 
 	"schedplay/engine/topo"
+	"schedplay/site"
 	"schedplay/site/viewkit"
 )
 
@@ -188,7 +189,7 @@ func (a *App) syncURL(push bool) {
 			u += "?" + enc
 		}
 	}
-	u += "#" + EncodeFragment(a.state.Doc)
+	u += "#" + site.EncodeFragment(a.state.Doc)
 	if push && a.urlDoc != "" {
 		historyPush(u)
 	} else {
@@ -200,14 +201,14 @@ func (a *App) syncURL(push bool) {
 // loadFromURL reads #s= (or ?preset=, or localStorage, or the default).
 func (a *App) loadFromURL(first bool) {
 	hash := locationHash()
-	d, ok, err := DecodeFragment(hash)
+	d, ok, err := site.DecodeFragment(hash)
 	switch {
 	case ok && err == nil:
 		a.urlDoc = d.Canonical()
 		a.dispatch(LoadDoc{Doc: d})
 	case ok:
 		a.urlDoc = ""
-		a.dispatch(LoadDoc{Doc: DefaultDoc(), Notice: Notice{Kind: "error",
+		a.dispatch(LoadDoc{Doc: site.DefaultDoc(), Notice: Notice{Kind: "error",
 			Text: "This link's scenario could not be read (" + err.Error() + "); showing the default scenario instead.", Detail: hash}})
 	case first && a.entryPreset != "":
 		name := a.entryPreset
@@ -219,17 +220,17 @@ func (a *App) loadFromURL(first bool) {
 				break
 			}
 		}
-		a.dispatch(LoadDoc{Doc: DefaultDoc(), Notice: Notice{Kind: "error", Text: "There is no scenario preset named “" + name + "”; showing the default scenario."}})
+		a.dispatch(LoadDoc{Doc: site.DefaultDoc(), Notice: Notice{Kind: "error", Text: "There is no scenario preset named “" + name + "”; showing the default scenario."}})
 	case first:
 		if last := storageGet(storageKey); last != "" {
-			if d, err := ParseDoc([]byte(last)); err == nil {
+			if d, err := site.ParseDoc([]byte(last)); err == nil {
 				a.dispatch(LoadDoc{Doc: d})
 				break
 			}
 		}
-		a.dispatch(LoadDoc{Doc: DefaultDoc()})
+		a.dispatch(LoadDoc{Doc: site.DefaultDoc()})
 	default:
-		a.dispatch(LoadDoc{Doc: DefaultDoc()})
+		a.dispatch(LoadDoc{Doc: site.DefaultDoc()})
 	}
 	if first && a.state.Run.Status == StatusIdle {
 		a.run()
@@ -247,7 +248,7 @@ func queryParam(k string) string {
 // soon as the page has booted, without a round trip to the engine first.
 func (a *App) loadCatalog() {
 	t0 := nowMs()
-	c, err := embeddedCatalog()
+	c, err := site.EmbeddedCatalog()
 	if err != nil {
 		a.dispatch(CatalogLoaded{Err: err.Error()})
 		return
@@ -258,7 +259,7 @@ func (a *App) loadCatalog() {
 
 // isSmall says whether a scenario whose machine has these CPUs (as
 // State.CPUs gives them) is cheap enough to re-run on every edit.
-func isSmall(cpus []LaneCPU, err error) bool {
+func isSmall(cpus []site.LaneCPU, err error) bool {
 	return err == nil && len(cpus) <= 64
 }
 
@@ -266,7 +267,7 @@ func isSmall(cpus []LaneCPU, err error) bool {
 // cancelled by the engine glue (the worker is replaced).
 func (a *App) run() {
 	m := a.state.Machine() // the machine section expanded once for both
-	cpus, cpuErr := MachineCPUs(m)
+	cpus, cpuErr := site.MachineCPUs(m)
 	if cpuErr != nil && a.state.Catalog != nil {
 		a.runSeq++
 		a.dispatch(RunStarted{Seq: a.runSeq})
@@ -293,7 +294,7 @@ func (a *App) run() {
 	// without its decision records (progressive refinement); the full run
 	// then brings every repetition and repetition 0's decisions. Small ones
 	// keep the one-request live path.
-	var first Doc
+	var first site.Doc
 	var reps int
 	provisional := false
 	if !small {

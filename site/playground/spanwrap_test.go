@@ -1,4 +1,4 @@
-package site
+package playground
 
 import (
 	"slices"

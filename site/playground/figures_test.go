@@ -1,4 +1,4 @@
-package site
+package playground
 
 import (
 	"math"
@@ -6,12 +6,13 @@ import (
 	"testing"
 
 	"schedplay/engine/sim"
+	"schedplay/site"
 )
 
 // TestWarmupNs reads run.warmup from the document a result belongs to:
 // vera-sgemm-nvpl measures after 500 ms; a run without one has none.
 func TestWarmupNs(t *testing.T) {
-	cat, err := embeddedCatalog()
+	cat, err := site.EmbeddedCatalog()
 	if err != nil {
 		t.Fatal(err)
 	}

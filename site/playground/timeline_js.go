@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package site
+package playground
 
 import (
 	"fmt"
@@ -10,6 +10,7 @@ import (
 	"honnef.co/go/js/dom/v2"
 
 	"schedplay/engine/sim"
+	"schedplay/site"
 	"schedplay/site/viewkit"
 )
 
@@ -41,14 +42,14 @@ type timelineView struct {
 	dirty  bool    // redraw even if drawSig is unchanged (resize, colour scheme)
 	drawn  drawSig // what the canvas shows
 	key    string  // what the cached layout was computed for
-	layout Layout
-	cpus   []LaneCPU
+	layout site.Layout
+	cpus   []site.LaneCPU
 	cols   []float64
 	w, h   float64
 	dragX  float64
 	drag   bool
 	pinch  float64
-	lanes  LaneBatcher
+	lanes  site.LaneBatcher
 }
 
 func newTimelineView(a *App, b builder, parent dom.Element) *timelineView {
@@ -112,9 +113,9 @@ func (t *timelineView) window() (int64, int64, int64) {
 	return v.T0, v.T1, end
 }
 
-func (t *timelineView) scale() TimeScale {
+func (t *timelineView) scale() site.TimeScale {
 	t0, t1, _ := t.window()
-	return TimeScale{T0: t0, T1: t1, Left: tlGutter, Right: t.w - tlPadR}
+	return site.TimeScale{T0: t0, T1: t1, Left: tlGutter, Right: t.w - tlPadR}
 }
 
 // drawSig is everything the canvas's pixels and tooltip depend on: a
@@ -122,7 +123,7 @@ func (t *timelineView) scale() TimeScale {
 // line) leaves the canvas as it is.
 type drawSig struct {
 	res            *sim.Result
-	cat            *Catalog
+	cat            *site.Catalog
 	allRows        bool
 	w              float64
 	t0, t1         int64
@@ -164,13 +165,13 @@ func (t *timelineView) draw() {
 			cpus, _ = s.CPUs() // the run started before the presets were known
 		}
 		if len(cpus) != len(tl.Runs) {
-			cpus = make([]LaneCPU, len(tl.Runs))
+			cpus = make([]site.LaneCPU, len(tl.Runs))
 			for i := range cpus {
-				cpus[i] = LaneCPU{CPU: i, Core: i}
+				cpus[i] = site.LaneCPU{CPU: i, Core: i}
 			}
 		}
 		t.cpus = cpus
-		t.layout = LayoutLanes(cpus, tlMaxH-tlAxisH, s.View.AllRows)
+		t.layout = site.LayoutLanes(cpus, tlMaxH-tlAxisH, s.View.AllRows)
 		t.canvas.SetAttribute("data-labels", t.layout.DrawnLabels())
 		h := t.layout.Height + tlAxisH + 2
 		if s.View.AllRows || h > tlMaxH {
@@ -200,7 +201,7 @@ func (t *timelineView) draw() {
 	ctx := t.ctx
 	ctx.ClearRect(0, 0, t.w, t.h)
 	top := tlAxisH - scrollY // content y → canvas y offset
-	DrawTimeAxis(ctx, sc, tlAxisH, t.w, t.h, pal.muted, pal.grid)
+	site.DrawTimeAxis(ctx, sc, tlAxisH, t.w, t.h, pal.muted, pal.grid)
 	// clip to the content area
 	ctx.Save()
 	ctx.BeginPath()
@@ -238,8 +239,8 @@ func (t *timelineView) draw() {
 		}
 		ctx.SetStrokeStyle(pal.fg)
 		ctx.BeginPath()
-		ctx.MoveTo(0, top+y-NodeGap/2)
-		ctx.LineTo(t.w, top+y-NodeGap/2)
+		ctx.MoveTo(0, top+y-site.NodeGap/2)
+		ctx.LineTo(t.w, top+y-site.NodeGap/2)
 		ctx.Stroke()
 	}
 	ctx.Restore()
@@ -254,37 +255,15 @@ func (t *timelineView) draw() {
 	setPerf("lastDrawMs", nowMs()-t0)
 }
 
-// DrawTimeAxis draws the time axis (labels in a band axisH tall) and its
-// grid lines down to h, on a canvas w wide; the compare view's timelines
-// use it too.
-func DrawTimeAxis(ctx *dom.CanvasRenderingContext2D, sc TimeScale, axisH, w, h float64, text, grid string) {
-	ticks, _ := sc.Ticks(90)
-	ctx.SetFont("11px system-ui, sans-serif")
-	ctx.SetTextBaseline("middle")
-	ctx.SetFillStyle(text)
-	ctx.SetStrokeStyle(grid)
-	ctx.SetLineWidth(1)
-	ctx.BeginPath()
-	for _, tk := range ticks {
-		x := math.Round(sc.TimeToPx(tk)) + 0.5
-		ctx.MoveTo(x, axisH-4)
-		ctx.LineTo(x, h)
-		if x < w-50 {
-			ctx.FillText(FormatNs(float64(tk)), x+3, axisH/2, 80)
-		}
-	}
-	ctx.Stroke()
-}
-
 // aggLevels quantises an aggregated row's busy fraction for batching.
 const aggLevels = 8
 
 // drawAggregated fills aggregated rows by the busy fraction of their CPUs
 // per pixel column, batched by quantised level (one fill per level).
-func (t *timelineView) drawAggregated(tl *sim.Timeline, sc TimeScale, top float64, i0, i1 int, busy string) {
+func (t *timelineView) drawAggregated(tl *sim.Timeline, sc site.TimeScale, top float64, i0, i1 int, busy string) {
 	for ri := i0; ri < i1; ri++ {
 		r := t.layout.Rows[ri]
-		t.cols = BusyColumns(tl.Runs, r.CPUs, sc, t.cols)
+		t.cols = site.BusyColumns(tl.Runs, r.CPUs, sc, t.cols)
 		start, cur := 0, -1
 		flush := func(end int) {
 			if cur > 0 {
@@ -305,7 +284,7 @@ func (t *timelineView) drawAggregated(tl *sim.Timeline, sc TimeScale, top float6
 }
 
 // drawHover draws the hover line and fills the tooltip (text only).
-func (t *timelineView) drawHover(tl *sim.Timeline, sc TimeScale, top, scrollY float64) {
+func (t *timelineView) drawHover(tl *sim.Timeline, sc site.TimeScale, top, scrollY float64) {
 	v := t.a.state.View
 	if !v.Hovering || v.HoverX < sc.Left || v.HoverY < tlAxisH {
 		t.tip.Style().SetProperty("display", "none", "")
@@ -319,7 +298,7 @@ func (t *timelineView) drawHover(tl *sim.Timeline, sc TimeScale, top, scrollY fl
 	t.ctx.LineTo(math.Round(v.HoverX)+0.5, t.h)
 	t.ctx.Stroke()
 	t.ctx.SetGlobalAlpha(1)
-	h := HitTest(t.layout, sc, tl, v.HoverX, v.HoverY-top)
+	h := site.HitTest(t.layout, sc, tl, v.HoverX, v.HoverY-top)
 	lines := tooltipLines(h, t.layout, tl, t.cpus, t.a.state.Run.Words)
 	if len(lines) == 0 {
 		t.tip.Style().SetProperty("display", "none", "")

@@ -1,9 +1,10 @@
-package site
+package playground
 
 import (
 	"testing"
 
 	"schedplay/engine/sim"
+	"schedplay/site"
 )
 
 func TestProvisionalDoc(t *testing.T) {
@@ -13,13 +14,13 @@ func TestProvisionalDoc(t *testing.T) {
 	if !ok || reps != 2 {
 		t.Fatalf("demo (reps 2): ok %v reps %d", ok, reps)
 	}
-	if got := Compact(first.Get("run.reps", cat)); got != "1" {
+	if got := site.Compact(first.Get("run.reps", cat)); got != "1" {
 		t.Errorf("first run.reps = %s, want 1", got)
 	}
-	if got := Compact(first.Get("run.seed", cat)); got != Compact(s.Doc.Get("run.seed", cat)) {
+	if got := site.Compact(first.Get("run.seed", cat)); got != site.Compact(s.Doc.Get("run.seed", cat)) {
 		t.Errorf("first run.seed = %s, want the full run's", got)
 	}
-	if got := Compact(s.Doc.Get("run.reps", cat)); got != "2" {
+	if got := site.Compact(s.Doc.Get("run.reps", cat)); got != "2" {
 		t.Errorf("ProvisionalDoc changed the scenario: reps %s", got)
 	}
 	one, err := s.Doc.Edit("run.reps", 1, cat)
@@ -29,7 +30,7 @@ func TestProvisionalDoc(t *testing.T) {
 	if _, reps, ok := ProvisionalDoc(one, cat); ok || reps != 1 {
 		t.Errorf("reps 1: ok %v reps %d", ok, reps)
 	}
-	if n := RunReps(Doc{"run": map[string]any{}}, cat); n != 1 {
+	if n := RunReps(site.Doc{"run": map[string]any{}}, cat); n != 1 {
 		t.Errorf("unset reps = %d, want 1", n)
 	}
 }

@@ -1,8 +1,10 @@
-package site
+package playground
 
 import (
 	"encoding/json"
 	"math"
+
+	"schedplay/site"
 )
 
 // Progressive refinement (issue #6): a large scenario with several
@@ -10,7 +12,7 @@ import (
 // provisional result, then all repetitions replace it.
 
 // RunReps returns the effective run.reps of a scenario (1 when unset).
-func RunReps(d Doc, cat *Catalog) int {
+func RunReps(d site.Doc, cat *site.Catalog) int {
 	switch v := d.Get("run.reps", cat).(type) {
 	case json.Number:
 		if n, err := v.Int64(); err == nil && n > 0 && n <= math.MaxInt32 {
@@ -31,7 +33,7 @@ func RunReps(d Doc, cat *Catalog) int {
 // ProvisionalDoc returns the scenario with run.reps = 1 (its repetition 0
 // is the full run's repetition 0: same seed) and the full run's
 // repetition count; ok is false when the scenario has a single repetition.
-func ProvisionalDoc(d Doc, cat *Catalog) (first Doc, reps int, ok bool) {
+func ProvisionalDoc(d site.Doc, cat *site.Catalog) (first site.Doc, reps int, ok bool) {
 	reps = RunReps(d, cat)
 	if reps <= 1 {
 		return d, reps, false

@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package site
+package playground
 
 import (
 	"fmt"
@@ -10,6 +10,7 @@ import (
 	"honnef.co/go/js/dom/v2"
 
 	"schedplay/engine/sim"
+	"schedplay/site"
 	"schedplay/site/viewkit"
 )
 
@@ -75,19 +76,19 @@ func (a *App) renderFigures() {
 		th, timedHeadline := res.TimedHeadline()
 		switch {
 		case latency:
-			fig("throughput", "wake-up latency p99", FormatNsStat(sm.LatencyP99), "mean ± sample stddev over repetitions")
+			fig("throughput", "wake-up latency p99", site.FormatNsStat(sm.LatencyP99), "mean ± sample stddev over repetitions")
 		case timedHeadline:
 			// perf bench futex: its first timed section is the figure
 			// (ops/s over the run would count the pauses between rounds).
-			fig("throughput", th.Name, FormatNsStat(th.Time), timedTitle(th, n))
+			fig("throughput", th.Name, site.FormatNsStat(th.Time), timedTitle(th, n))
 		case res.Unit == "GFLOP/s" || sm.GFLOPS.Mean > 0 && res.Unit == "":
-			fig("throughput", "throughput", FormatThroughput(sm.GFLOPS.Mean, sm.GFLOPS.Stddev, n, "GFLOP/s"), "mean ± sample stddev over repetitions")
+			fig("throughput", "throughput", site.FormatThroughput(sm.GFLOPS.Mean, sm.GFLOPS.Stddev, n, "GFLOP/s"), "mean ± sample stddev over repetitions")
 		default:
-			fig("throughput", "throughput", FormatThroughput(sm.Throughput.Mean, sm.Throughput.Stddev, n, res.Unit), "mean ± sample stddev over repetitions")
+			fig("throughput", "throughput", site.FormatThroughput(sm.Throughput.Mean, sm.Throughput.Stddev, n, res.Unit), "mean ± sample stddev over repetitions")
 		}
 		if sm.Completion.N > 0 {
 			// Completion covers the repetitions that finished before run.duration.
-			v, title := FormatNsStat(sm.Completion), ""
+			v, title := site.FormatNsStat(sm.Completion), ""
 			if sm.Completed < n {
 				v += fmt.Sprintf(" (%d of %d finished)", sm.Completed, n)
 				title = "mean over the repetitions that finished; the others reached run.duration first"
@@ -95,29 +96,29 @@ func (a *App) renderFigures() {
 			fig("completion", "completion", v, title)
 		}
 		if w := r.Words; w.SMT() { // one-thread cores have no modes or PEs to alternate
-			fig("modes", "mode transitions", FormatMeanSD(sm.ModeTransitions.Mean, sm.ModeTransitions.Stddev, n), w.TransitionsTitle())
-			fig("pealt", "PE alternations", FormatMeanSD(sm.PEAlternations.Mean, sm.PEAlternations.Stddev, n), "switches of the active PE inside a core")
+			fig("modes", "mode transitions", site.FormatMeanSD(sm.ModeTransitions.Mean, sm.ModeTransitions.Stddev, n), w.TransitionsTitle())
+			fig("pealt", "PE alternations", site.FormatMeanSD(sm.PEAlternations.Mean, sm.PEAlternations.Stddev, n), "switches of the active PE inside a core")
 		}
-		fig("migrations", "migrations", FormatMeanSD(sm.Migrations.Mean, sm.Migrations.Stddev, n), "")
-		fig("cs", "context switches", FormatMeanSD(sm.ContextSwitches.Mean, sm.ContextSwitches.Stddev, n), "")
+		fig("migrations", "migrations", site.FormatMeanSD(sm.Migrations.Mean, sm.Migrations.Stddev, n), "")
+		fig("cs", "context switches", site.FormatMeanSD(sm.ContextSwitches.Mean, sm.ContextSwitches.Stddev, n), "")
 		switch {
 		case latency && sm.LatencyP50.N > 0:
 			// p99 is the headline: the other percentiles, once each.
-			fig("lat", "wake-up latency p50 / p99.9 / max", FormatNs(sm.LatencyP50.Mean)+" / "+FormatNs(sm.LatencyP999.Mean)+" / "+FormatNs(sm.LatencyMax.Mean), "means over repetitions")
+			fig("lat", "wake-up latency p50 / p99.9 / max", site.FormatNs(sm.LatencyP50.Mean)+" / "+site.FormatNs(sm.LatencyP999.Mean)+" / "+site.FormatNs(sm.LatencyMax.Mean), "means over repetitions")
 		case sm.LatencyP50.N > 0 && (sm.LatencyP99.Mean > 0 || sm.LatencyMax.Mean > 0):
-			fig("lat", "wake-up latency p50 / p99", FormatNs(sm.LatencyP50.Mean)+" / "+FormatNs(sm.LatencyP99.Mean), "means over repetitions; p99.9 "+FormatNs(sm.LatencyP999.Mean)+", max "+FormatNs(sm.LatencyMax.Mean))
+			fig("lat", "wake-up latency p50 / p99", site.FormatNs(sm.LatencyP50.Mean)+" / "+site.FormatNs(sm.LatencyP99.Mean), "means over repetitions; p99.9 "+site.FormatNs(sm.LatencyP999.Mean)+", max "+site.FormatNs(sm.LatencyMax.Mean))
 		}
 		for i, t := range sm.Timed {
 			if i == 0 && timedHeadline {
 				continue // already the headline figure
 			}
 			// A workload's own clock (perf bench futex's timed wake loop).
-			fig("timed-"+strconv.Itoa(i), t.Name, FormatNsStat(t.Time), timedTitle(t, n))
+			fig("timed-"+strconv.Itoa(i), t.Name, site.FormatNsStat(t.Time), timedTitle(t, n))
 		}
 		if res.ShowsOpTime() {
 			// elapsed/ops; a workload with timed sections is measured by
 			// them, and a latency workload's op time is its timer period.
-			fig("optime", "time per op", FormatNsStat(sm.OpTime), "")
+			fig("optime", "time per op", site.FormatNsStat(sm.OpTime), "")
 		}
 		if provisional {
 			fig("reps", "repetitions", fmt.Sprintf("1 of %d (refining…)", r.Provisional), "provisional: repetition 0 only")
@@ -125,7 +126,7 @@ func (a *App) renderFigures() {
 			fig("reps", "repetitions", strconv.Itoa(len(res.Reps)), "")
 		}
 		if warm := WarmupNs(r.ResultDoc, s.Catalog); warm > 0 {
-			note := b.text(el, "p", "muted warmup-note", "measured after a "+FormatNs(float64(warm))+" warm-up: every figure leaves out the run's first "+FormatNs(float64(warm)))
+			note := b.text(el, "p", "muted warmup-note", "measured after a "+site.FormatNs(float64(warm))+" warm-up: every figure leaves out the run's first "+site.FormatNs(float64(warm)))
 			note.SetID("warmup-note")
 		}
 		for _, w := range res.Warnings {
@@ -210,23 +211,23 @@ func (a *App) seriesChart(b builder, parent dom.Element, res *sim.Result, warm i
 		ctx.SetFillStyle(pal.muted)
 		ctx.FillText("warm-up, not measured", l+4, bt-6, math.Max(xw-l-8, 40))
 		if warm < end {
-			ctx.FillText(FormatNs(float64(warm)), xw-16, h-4, 60)
+			ctx.FillText(site.FormatNs(float64(warm)), xw-16, h-4, 60)
 		}
 		c.SetAttribute("data-warmup-ns", strconv.FormatInt(warm, 10))
-		note := b.text(c, "p", "muted chart-note", "shaded: the "+FormatNs(float64(warm))+" warm-up, simulated but not measured")
+		note := b.text(c, "p", "muted chart-note", "shaded: the "+site.FormatNs(float64(warm))+" warm-up, simulated but not measured")
 		note.SetID("series-warmup")
 	}
 	axes(ctx, pal, l, r, t, bt)
 	ctx.SetFillStyle(pal.muted)
-	ctx.FillText(FormatNum(maxV), 2, t+8, l-4)
+	ctx.FillText(site.FormatNum(maxV), 2, t+8, l-4)
 	ctx.FillText("0", l-12, bt, 12)
 	// The axis ends where the longest repetition ended (completion or
 	// run.duration), not at a whole bucket past it.
-	ctx.FillText(FormatNs(float64(end)), r-48, h-4, 48)
+	ctx.FillText(site.FormatNs(float64(end)), r-48, h-4, 48)
 	c.SetAttribute("data-end-ns", strconv.FormatInt(end, 10))
 	ctx.SetLineWidth(1)
 	for i, pts := range reps {
-		ctx.SetStrokeStyle(TaskColor(i, a.dark))
+		ctx.SetStrokeStyle(site.TaskColor(i, a.dark))
 		ctx.SetGlobalAlpha(map[bool]float64{true: 1, false: 0.45}[i == 0])
 		ctx.BeginPath()
 		for k, p := range pts {
@@ -296,7 +297,7 @@ func (a *App) migrationBars(b builder, parent dom.Element, res *sim.Result) {
 			w = 100 * r.v / maxV
 		}
 		fill.Style().SetProperty("width", fmt.Sprintf("%.1f%%", w), "")
-		b.text(row, "span", "bar-v", FormatNum(r.v))
+		b.text(row, "span", "bar-v", site.FormatNum(r.v))
 	}
 }
 
@@ -310,7 +311,7 @@ func (a *App) latencyChart(b builder, parent dom.Element, res *sim.Result) {
 		return
 	}
 	pct := fmt.Sprintf("repetition 0: p50 %s · p99 %s · p99.9 %s · max %s · n=%d",
-		FormatNs(float64(lat.P50)), FormatNs(float64(lat.P99)), FormatNs(float64(lat.P999)), FormatNs(float64(lat.Max)), lat.Count)
+		site.FormatNs(float64(lat.P50)), site.FormatNs(float64(lat.P99)), site.FormatNs(float64(lat.P999)), site.FormatNs(float64(lat.Max)), lat.Count)
 	if len(res.Reps) > 1 {
 		pct += fmt.Sprintf(" (the figures above are means over %d repetitions)", len(res.Reps))
 	}
@@ -350,14 +351,14 @@ func (a *App) latencyChart(b builder, parent dom.Element, res *sim.Result) {
 		ctx.FillRect(x+1, bt-bh, math.Max(bw-2, 1), bh)
 		if nb <= 16 || (i-first)%2 == 0 {
 			ctx.SetFillStyle(pal.muted)
-			ctx.FillText(FormatNs(math.Exp2(float64(i))), x, h-4, math.Max(bw*2-2, 10))
+			ctx.FillText(site.FormatNs(math.Exp2(float64(i))), x, h-4, math.Max(bw*2-2, 10))
 		}
 	}
 	// Each label is its bucket's lower bound; the last bucket's upper
 	// bound closes the axis.
 	if nb <= 16 || nb%2 == 0 {
 		ctx.SetFillStyle(pal.muted)
-		ctx.FillText(FormatNs(math.Exp2(float64(last+1))), r+2, h-4, w-r-2)
+		ctx.FillText(site.FormatNs(math.Exp2(float64(last+1))), r+2, h-4, w-r-2)
 	}
 }
 
@@ -456,5 +457,5 @@ func palette(dark bool) pal {
 
 // timedTitle is the tooltip of a timed section's figure.
 func timedTitle(t sim.TimedStat, n int) string {
-	return fmt.Sprintf("timed section: mean duration, %s executions per repetition", FormatMeanSD(t.Count.Mean, t.Count.Stddev, n))
+	return fmt.Sprintf("timed section: mean duration, %s executions per repetition", site.FormatMeanSD(t.Count.Mean, t.Count.Stddev, n))
 }

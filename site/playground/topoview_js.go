@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package site
+package playground
 
 import (
 	"encoding/json"
@@ -12,6 +12,7 @@ import (
 	"honnef.co/go/js/dom/v2"
 
 	"schedplay/engine/topo"
+	"schedplay/site"
 )
 
 // renderTopology draws the machine in the spirit of hwloc's lstopo (nodes,
@@ -30,7 +31,7 @@ func (a *App) renderTopology() {
 	case show:
 		// Not the selected CPU: choosing one only moves the highlight
 		// and redraws the domain chain (below).
-		sig = fmt.Sprintf("%p|%s|%s|%v", s.Catalog, Compact(s.Doc["machine"]), Compact(s.Doc["policy"]), a.dark)
+		sig = fmt.Sprintf("%p|%s|%s|%v", s.Catalog, site.Compact(s.Doc["machine"]), site.Compact(s.Doc["policy"]), a.dark)
 	}
 	a.update("topology", sig, func(b builder, el dom.HTMLElement) {
 		if !show {
@@ -46,7 +47,7 @@ func (a *App) renderTopology() {
 			return
 		}
 		m := s.Machine()
-		cpus, err := MachineCPUs(m)
+		cpus, err := site.MachineCPUs(m)
 		if err != nil {
 			b.text(el, "p", "issue", err.Error())
 			return
@@ -82,7 +83,7 @@ func (a *App) renderTopology() {
 // choosing a CPU must not rebuild it).
 func (a *App) topology() (*topo.Topology, error) {
 	s := a.state
-	key := Compact(s.Doc["machine"]) + "\x00" + Compact(s.Doc["policy"])
+	key := site.Compact(s.Doc["machine"]) + "\x00" + site.Compact(s.Doc["policy"])
 	if a.topoKey != key { // the key is never empty: the first call builds
 		a.topoKey = key
 		a.topoVal, a.topoErr = topo.Build(s.Machine(), s.Policy().DomainPolicy)
@@ -122,8 +123,8 @@ func (a *App) deferTopology() bool {
 	return err == nil && len(cpus) > 64
 }
 
-func (a *App) drawMachine(b builder, el dom.Element, m topo.Machine, cpus []LaneCPU, prio map[int]int) {
-	d := BuildLstopo(m, cpus, prio, a.state.View.TopoCPU, a.dark)
+func (a *App) drawMachine(b builder, el dom.Element, m topo.Machine, cpus []site.LaneCPU, prio map[int]int) {
+	d := site.BuildLstopo(m, cpus, prio, a.state.View.TopoCPU, a.dark)
 	box := b.el(el, "div", "lstopo")
 	if d.Compact {
 		box.Class().Add("compact")

@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package site
+package playground
 
 import (
 	"fmt"
@@ -11,6 +11,7 @@ import (
 
 	"schedplay/engine/explain"
 	"schedplay/engine/sim"
+	"schedplay/site"
 	"schedplay/site/viewkit"
 )
 
@@ -125,12 +126,12 @@ func (x *explainer) onClick(ev dom.Event) {
 }
 
 // hit resolves a canvas position to a slice, as the tooltip does.
-func (x *explainer) hit(lx, ly float64) Hit {
+func (x *explainer) hit(lx, ly float64) site.Hit {
 	top := tlAxisH
 	if x.t.a.state.View.AllRows {
 		top -= x.t.a.state.View.ScrollY
 	}
-	return HitTest(x.t.layout, x.t.scale(), x.timeline(), lx, ly-top)
+	return site.HitTest(x.t.layout, x.t.scale(), x.timeline(), lx, ly-top)
 }
 
 // openKey opens the slice under the pointer, else the first in view.
@@ -188,7 +189,7 @@ func (x *explainer) open(cpu, idx int, focus bool) {
 	head := b.el(p, "div", "explain-head")
 	b.text(head, "h3", "", "Why is "+e.Task+" on cpu "+fmt.Sprint(cpu)+"?")
 	b.button(head, "explain-close", "link", "Close", func() { x.close(true) }).SetAttribute("aria-label", "Close the explanation (Escape)")
-	b.text(p, "p", "explain-slice", fmt.Sprintf("This slice: %s → %s (%s).", FormatNs(float64(e.Slice.Start)), FormatNs(float64(e.Slice.End)), FormatNs(float64(e.Slice.End-e.Slice.Start))))
+	b.text(p, "p", "explain-slice", fmt.Sprintf("This slice: %s → %s (%s).", site.FormatNs(float64(e.Slice.Start)), site.FormatNs(float64(e.Slice.End)), site.FormatNs(float64(e.Slice.End-e.Slice.Start))))
 	if len(e.Lines) > 0 {
 		ol := b.el(p, "ol", "explain-path")
 		ol.SetID("explain-path")

@@ -1,17 +1,18 @@
-package site
+package playground
 
 import (
 	"encoding/json"
 
 	"schedplay/engine/scenario"
 	"schedplay/engine/topo"
+	"schedplay/site"
 )
 
 // Machine decodes the effective machine section (preset expanded, defaults
 // filled) leniently: the editor must draw half-valid machines too.
 func (s State) Machine() topo.Machine {
 	var m topo.Machine
-	b, _ := json.Marshal(Expand(s.Doc.Section("machine"), "machine", s.Catalog))
+	b, _ := json.Marshal(site.Expand(s.Doc.Section("machine"), "machine", s.Catalog))
 	_ = json.Unmarshal(b, &m)
 	return scenario.MachineWithDefaults(m)
 }
@@ -19,13 +20,13 @@ func (s State) Machine() topo.Machine {
 // Policy decodes the effective policy section leniently.
 func (s State) Policy() scenario.Policy {
 	var p scenario.Policy
-	b, _ := json.Marshal(Expand(s.Doc.Section("policy"), "policy", s.Catalog))
+	b, _ := json.Marshal(site.Expand(s.Doc.Section("policy"), "policy", s.Catalog))
 	_ = json.Unmarshal(b, &p)
 	return p
 }
 
 // CPUs numbers the current machine's CPUs (an error for an unusable or
 // too-large machine).
-func (s State) CPUs() ([]LaneCPU, error) {
-	return MachineCPUs(s.Machine())
+func (s State) CPUs() ([]site.LaneCPU, error) {
+	return site.MachineCPUs(s.Machine())
 }

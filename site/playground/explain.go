@@ -1,4 +1,4 @@
-package site
+package playground
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 
 	"schedplay/engine/explain"
 	"schedplay/engine/sim"
+	"schedplay/site"
 )
 
 // The explain panel's content (explain_js.go draws it): why a run interval
@@ -139,7 +140,7 @@ func taskPlacements(tl *sim.Timeline, task int) []Placement {
 
 // PlacementText is a placement as one line ("cpu 3, 1.2 ms → 4 ms, woken").
 func PlacementText(tl *sim.Timeline, p Placement) string {
-	s := fmt.Sprintf("cpu %d, %s → %s", p.CPU, FormatNs(float64(p.Start)), FormatNs(float64(p.End)))
+	s := fmt.Sprintf("cpu %d, %s → %s", p.CPU, site.FormatNs(float64(p.Start)), site.FormatNs(float64(p.End)))
 	if p.Decision >= 0 && p.Decision < len(tl.Decisions) {
 		d := tl.Decisions[p.Decision]
 		s += fmt.Sprintf(" (%s, from cpu %d)", d.Kind, d.From)

@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package site
+package playground
 
 import (
 	"fmt"
@@ -10,6 +10,7 @@ import (
 	"honnef.co/go/js/dom/v2"
 
 	"schedplay/engine/embed"
+	"schedplay/site"
 	"schedplay/site/exportmenu"
 )
 
@@ -122,7 +123,7 @@ func (a *App) renderToolbar() {
 		live.SetAttribute("title", "Re-run small scenarios (≤ 64 CPUs) on every edit")
 		b.button(el, "copy-link", "", "Copy link", func() {
 			a.spawn(func() {
-				ok := copyText(locationBase() + "#" + EncodeFragment(a.state.Doc))
+				ok := copyText(locationBase() + "#" + site.EncodeFragment(a.state.Doc))
 				msg := "Link copied."
 				if !ok {
 					msg = "Could not copy; the address bar holds the link."
@@ -133,7 +134,7 @@ func (a *App) renderToolbar() {
 		b.button(el, "copy-embed", "", "Embed", func() {
 			a.spawn(func() {
 				base, _, _ := strings.Cut(locationBase(), "?")
-				snip, err := embed.Snippet(base, EncodeFragment(a.state.Doc), a.state.Doc.Name())
+				snip, err := embed.Snippet(base, site.EncodeFragment(a.state.Doc), a.state.Doc.Name())
 				msg := "Embed snippet copied: paste it into a documentation page."
 				if err != nil || !copyText(snip) {
 					msg = "Could not copy the embed snippet; here it is:"
@@ -142,7 +143,7 @@ func (a *App) renderToolbar() {
 			})
 		})
 		cmp := b.button(el, "open-compare", "", "Compare", func() {
-			dom.GetWindow().Open("?compare=1#"+EncodeFragment(a.state.Doc), "_blank", "noopener")
+			dom.GetWindow().Open("?compare=1#"+site.EncodeFragment(a.state.Doc), "_blank", "noopener")
 		})
 		cmp.SetAttribute("title", "Compare this scenario under two policies in a new tab: its seed scenario's pair, else its own policy against a counterpart (docs/compare.md)")
 		a.stepButton(b, el) // step_js.go

@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package site
+package playground
 
 import (
 	"schedplay/engine/sim"

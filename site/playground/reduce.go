@@ -1,7 +1,8 @@
-package site
+package playground
 
 import (
 	"schedplay/engine/sim"
+	"schedplay/site"
 	"schedplay/site/viewkit"
 )
 
@@ -10,13 +11,13 @@ type Action interface{ isAction() }
 
 // CatalogLoaded stores the presets listed by the API.
 type CatalogLoaded struct {
-	Catalog *Catalog
+	Catalog *site.Catalog
 	Err     string
 }
 
 // LoadDoc replaces the scenario (share link, history, localStorage, gallery).
 type LoadDoc struct {
-	Doc    Doc
+	Doc    site.Doc
 	Notice Notice
 }
 
@@ -57,7 +58,7 @@ type RunDone struct {
 	Doc       string
 	ElapsedMs float64
 	// CPUs is the machine's CPU placement when the run started (lane layout).
-	CPUs []LaneCPU
+	CPUs []site.LaneCPU
 	// Words names the machine's core modes when the run started.
 	Words viewkit.ModeWords
 }
@@ -69,7 +70,7 @@ type RunPartial struct {
 	Result *sim.Result
 	Doc    string
 	Of     int
-	CPUs   []LaneCPU
+	CPUs   []site.LaneCPU
 	Words  viewkit.ModeWords
 }
 
@@ -175,7 +176,7 @@ func Reduce(s State, a Action) State {
 	case EditText:
 		var v any = a.Text
 		if !a.AsString {
-			pv, err := ParseValue(a.Text)
+			pv, err := site.ParseValue(a.Text)
 			if err != nil {
 				s.Drafts = setDraft(s.Drafts, a.Path, a.Text)
 				s.Issues = setIssue(s.Issues, a.Path, "not valid JSON: "+err.Error())
@@ -269,7 +270,7 @@ func Reduce(s State, a Action) State {
 }
 
 // withDoc installs a new scenario; a shown result becomes stale.
-func withDoc(s State, d Doc) State {
+func withDoc(s State, d site.Doc) State {
 	s.Doc = d
 	s.Issues = nil
 	if s.Run.Result != nil && s.Run.ResultDoc != d.Canonical() {
@@ -287,7 +288,7 @@ func withDoc(s State, d Doc) State {
 // naming a seed scenario, as `schedplay share` writes for ?preset= links)
 // into that scenario's document with the other keys on top, so the
 // editors can show it. Unknown names are left for the engine to report.
-func expandScenarioPreset(d Doc, cat *Catalog) Doc {
+func expandScenarioPreset(d site.Doc, cat *site.Catalog) site.Doc {
 	name, ok := d["preset"].(string)
 	if !ok {
 		return d
@@ -296,7 +297,7 @@ func expandScenarioPreset(d Doc, cat *Catalog) Doc {
 	if !ok {
 		return d
 	}
-	out := base.clone()
+	out := base.Clone()
 	for k, v := range d {
 		if k != "preset" {
 			out[k] = v
@@ -310,14 +311,14 @@ func groupsLen(s State) int {
 	return len(g)
 }
 
-func applyVariant(d Doc, cat *Catalog, scen, variant string) Doc {
+func applyVariant(d site.Doc, cat *site.Catalog, scen, variant string) site.Doc {
 	p, _ := cat.Get("scenario", scen)
 	for _, v := range p.Variants {
 		if v.Name != variant {
 			continue
 		}
 		for _, o := range v.Set {
-			val, err := ParseValue(string(o.Value))
+			val, err := site.ParseValue(string(o.Value))
 			if err != nil {
 				continue
 			}
