@@ -7,6 +7,7 @@
 #   ./build.sh bench     engine benchmarks (go test -bench), written to bench.txt
 #   ./build.sh worker    build the Cloudflare Worker into dist-worker/ (runtime cloudflare)
 #   ./build.sh fuzz      run every fuzz target for FUZZTIME (default 30s) each
+#   ./build.sh fidelity  run every published figure (engine/fidelity/figures.json): published vs model
 # Each installs what it needs on a fresh Debian machine and says what it is doing.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -153,6 +154,12 @@ cmd_bench() {
 	say "summarise with: go run golang.org/x/perf/cmd/benchstat@latest bench.txt"
 }
 
+cmd_fidelity() {
+	need_go
+	say "every published figure vs the model (docs/calibration.md is generated from the same table)"
+	go run ./cmd/schedplay fidelity
+}
+
 cmd_fuzz() {
 	need_go
 	t="${FUZZTIME:-30s}"
@@ -171,8 +178,9 @@ test) cmd_test ;;
 bench) cmd_bench ;;
 worker) build_worker ;;
 fuzz) cmd_fuzz ;;
+fidelity) cmd_fidelity ;;
 *)
-	sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'
 	exit 2
 	;;
 esac

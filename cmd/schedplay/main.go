@@ -43,6 +43,7 @@ func verbs() []verb {
 		{"topo", "print the sched-domain hierarchy of a machine under a policy", cmdTopo},
 		{"run", "simulate a scenario and print its metrics", cmdRun},
 		{"compare", "run two policies over the same seeds and print the mailing-list table", cmdCompare},
+		{"fidelity", "run every published figure the project knows and print published vs model", cmdFidelity},
 		{"validate", "check a scenario and print every error with its field path", cmdValidate},
 		{"share", "print the share link of a scenario", cmdShare},
 		{"serve", "serve the playground and the API", cmdServe},

@@ -1,0 +1,137 @@
+// Package fidelity checks schedplay against every published figure the
+// project knows. A figure is data (figures.json): which seed scenario to
+// run (variant, policy, overrides), which metric of its summary to read,
+// optionally against a second run (a ratio or a change), the published
+// value with its source, and a tolerance. Run simulates each distinct run
+// once and returns one Row per figure; WriteText prints the table of
+// `schedplay fidelity`, WriteMarkdown the generated part of
+// docs/calibration.md. The model outputs are deterministic, so the
+// tolerances are asserted by a Go test.
+package fidelity
+
+import (
+	"bytes"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+//go:embed figures.json
+var figuresJSON []byte
+
+// RunSpec is one simulation: a seed scenario preset with a variant, a
+// policy preset and `--set`-style overrides ("path=value").
+type RunSpec struct {
+	Scenario string   `json:"scenario"`
+	Variant  string   `json:"variant,omitempty"`
+	Policy   string   `json:"policy,omitempty"`
+	Set      []string `json:"set,omitempty"`
+}
+
+// key identifies a run for the cache (the same run serves every figure
+// that reads it).
+func (r RunSpec) key() string {
+	b, _ := json.Marshal(r)
+	return string(b)
+}
+
+// String is the run as the CLI would be told it.
+func (r RunSpec) String() string {
+	s := "schedplay run " + r.Scenario
+	if r.Variant != "" {
+		s += fmt.Sprintf(" --variant %q", r.Variant)
+	}
+	if r.Policy != "" {
+		s += " --set policy.preset=" + r.Policy
+	}
+	for _, o := range r.Set {
+		s += " --set " + o
+	}
+	return s
+}
+
+// Combine says how a figure's value comes from its runs.
+type Combine string
+
+const (
+	CombineValue  Combine = ""       // the run's statistic
+	CombineRatio  Combine = "ratio"  // run ÷ vs
+	CombineChange Combine = "change" // run ÷ vs − 1
+)
+
+// Stat is the statistic of a metric over the repetitions.
+type Stat string
+
+const (
+	StatMean   Stat = ""       // mean over the repetitions
+	StatSpread Stat = "spread" // sample standard deviation ÷ mean
+)
+
+// Figure is one published figure and how schedplay reproduces it.
+type Figure struct {
+	Name string  `json:"name"`
+	Run  RunSpec `json:"run"`
+	// Vs is the second run of a ratio or change.
+	Vs      *RunSpec `json:"vs,omitempty"`
+	Combine Combine  `json:"combine,omitempty"`
+	// Metric names a summary statistic (Metrics lists them) or
+	// "timed:NAME" for a timed section's mean duration.
+	Metric string `json:"metric"`
+	Stat   Stat   `json:"stat,omitempty"`
+	// Published is the figure in the model's unit (Unit); Scale turns
+	// both into the unit the table prints (e.g. 0.001 for TFLOP/s).
+	Published float64 `json:"published"`
+	Unit      string  `json:"unit"`
+	Scale     float64 `json:"scale,omitempty"`
+	// Source cites the figure; URL points at it when public.
+	Source string `json:"source"`
+	URL    string `json:"url,omitempty"`
+	// Tolerance bounds |model ÷ published − 1|; for a change (a
+	// difference around 0) it bounds |model − published| instead.
+	Tolerance float64 `json:"tolerance"`
+	// KnownOff, when set, says why the model is known to miss this
+	// figure; the row then reports the miss without failing the test.
+	KnownOff string `json:"known_off,omitempty"`
+}
+
+// Figures returns the project's published figures, in table order.
+func Figures() ([]Figure, error) {
+	return decodeFigures(figuresJSON)
+}
+
+// decodeFigures reads a figure table strictly and checks every figure.
+func decodeFigures(b []byte) ([]Figure, error) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	var figs []Figure
+	if err := dec.Decode(&figs); err != nil {
+		return nil, fmt.Errorf("figures.json: %w", err)
+	}
+	seen := map[string]bool{}
+	for i, f := range figs {
+		at := fmt.Sprintf("figures.json[%d] (%s)", i, f.Name)
+		switch {
+		case f.Name == "" || seen[f.Name]:
+			return nil, fmt.Errorf("%s: name empty or repeated", at)
+		case f.Run.Scenario == "":
+			return nil, fmt.Errorf("%s: run.scenario missing", at)
+		case (f.Combine == CombineValue) != (f.Vs == nil):
+			return nil, fmt.Errorf("%s: a ratio or change needs vs, a value has none", at)
+		case f.Combine != CombineValue && f.Combine != CombineRatio && f.Combine != CombineChange:
+			return nil, fmt.Errorf("%s: combine %q is not ratio or change", at, f.Combine)
+		case f.Stat != StatMean && f.Stat != StatSpread:
+			return nil, fmt.Errorf("%s: stat %q is not spread", at, f.Stat)
+		case !knownMetric(f.Metric):
+			return nil, fmt.Errorf("%s: metric %q is not one of %s or timed:NAME", at, f.Metric, strings.Join(Metrics(), ", "))
+		case f.Source == "":
+			return nil, fmt.Errorf("%s: source missing", at)
+		case f.Tolerance <= 0:
+			return nil, fmt.Errorf("%s: tolerance must be positive", at)
+		case f.Combine != CombineChange && f.Published == 0:
+			return nil, fmt.Errorf("%s: published value missing", at)
+		}
+		seen[f.Name] = true
+	}
+	return figs, nil
+}

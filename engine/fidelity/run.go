@@ -1,0 +1,207 @@
+package fidelity
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"schedplay/engine/scenario"
+	"schedplay/engine/sim"
+	"schedplay/presets"
+)
+
+// metrics maps a metric name to its summary statistic.
+var metrics = map[string]func(s *sim.Summary) sim.Stat{
+	"throughput":       func(s *sim.Summary) sim.Stat { return s.Throughput },
+	"completion_ns":    func(s *sim.Summary) sim.Stat { return s.Completion },
+	"mode_transitions": func(s *sim.Summary) sim.Stat { return s.ModeTransitions },
+	"pe_alternations":  func(s *sim.Summary) sim.Stat { return s.PEAlternations },
+	"migrations":       func(s *sim.Summary) sim.Stat { return s.Migrations },
+	"context_switches": func(s *sim.Summary) sim.Stat { return s.ContextSwitches },
+	"latency_p50_ns":   func(s *sim.Summary) sim.Stat { return s.LatencyP50 },
+	"latency_p99_ns":   func(s *sim.Summary) sim.Stat { return s.LatencyP99 },
+	"latency_p999_ns":  func(s *sim.Summary) sim.Stat { return s.LatencyP999 },
+	"latency_max_ns":   func(s *sim.Summary) sim.Stat { return s.LatencyMax },
+	"op_time_ns":       func(s *sim.Summary) sim.Stat { return s.OpTime },
+}
+
+// Metrics lists the metric names a figure may read (besides timed:NAME).
+func Metrics() []string {
+	var names []string
+	for k := range metrics {
+		names = append(names, k)
+	}
+	slices.Sort(names)
+	return names
+}
+
+func knownMetric(m string) bool {
+	if name, ok := strings.CutPrefix(m, "timed:"); ok {
+		return name != ""
+	}
+	return metrics[m] != nil
+}
+
+// statOf reads metric m of a summary.
+func statOf(s *sim.Summary, m string) (sim.Stat, error) {
+	if name, ok := strings.CutPrefix(m, "timed:"); ok {
+		for _, t := range s.Timed {
+			if t.Name == name {
+				return t.Time, nil
+			}
+		}
+		return sim.Stat{}, fmt.Errorf("no timed section %q", name)
+	}
+	return metrics[m](s), nil
+}
+
+// value is the statistic st of metric m.
+func value(s *sim.Summary, m string, st Stat) (float64, error) {
+	v, err := statOf(s, m)
+	if err != nil {
+		return 0, err
+	}
+	if st == StatSpread {
+		if v.Mean == 0 {
+			return 0, fmt.Errorf("%s: spread of a zero mean", m)
+		}
+		return v.Stddev / v.Mean, nil
+	}
+	return v.Mean, nil
+}
+
+// Row is one figure's outcome.
+type Row struct {
+	Figure
+	Model float64 // the model's value, in the figure's unit
+	// Off is the model's departure: model ÷ published − 1, or for a
+	// change model − published.
+	Off    float64
+	Within bool
+	Err    error // the run failed or the metric is missing
+}
+
+// Runner runs the simulations of a figure table, each distinct run once.
+type Runner struct {
+	Presets *presets.Set
+	// Progress, when set, hears about each simulation before it starts.
+	Progress func(run RunSpec)
+	cache    map[string]*sim.Result
+}
+
+// resolve expands a run into the scenario the engine runs.
+func (r *Runner) resolve(spec RunSpec) (*scenario.Resolved, error) {
+	p, ok := r.Presets.Get(presets.Scenario, spec.Scenario)
+	if !ok {
+		return nil, fmt.Errorf("no scenario preset %q", spec.Scenario)
+	}
+	doc, err := scenario.Decode(p.Body)
+	if err != nil {
+		return nil, err
+	}
+	var ovs []scenario.Override
+	if spec.Variant != "" {
+		i := slices.IndexFunc(p.Variants, func(v presets.Variant) bool { return v.Name == spec.Variant })
+		if i < 0 {
+			return nil, fmt.Errorf("scenario %s has no variant %q", spec.Scenario, spec.Variant)
+		}
+		ovs = append(ovs, p.Variants[i].Set...)
+	}
+	sets := spec.Set
+	if spec.Policy != "" {
+		sets = append([]string{"policy.preset=" + spec.Policy}, sets...)
+	}
+	for _, s := range sets {
+		o, err := scenario.ParseSet(s)
+		if err != nil {
+			return nil, err
+		}
+		ovs = append(ovs, o)
+	}
+	if doc, err = scenario.Apply(doc, r.Presets, ovs); err != nil {
+		return nil, err
+	}
+	return scenario.Resolve(doc, r.Presets)
+}
+
+// result runs spec (or returns its cached result).
+func (r *Runner) result(ctx context.Context, spec RunSpec) (*sim.Result, error) {
+	if r.cache == nil {
+		r.cache = map[string]*sim.Result{}
+	}
+	k := spec.key()
+	if res, ok := r.cache[k]; ok {
+		return res, nil
+	}
+	res0, err := r.resolve(spec)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", spec, err)
+	}
+	if r.Progress != nil {
+		r.Progress(spec)
+	}
+	res, err := sim.Run(ctx, res0, sim.Options{})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", spec, err)
+	}
+	r.cache[k] = res
+	return res, nil
+}
+
+// Run computes every figure's row, in order. A failed run fails its rows
+// (Row.Err), not the table; ctx cancels the whole.
+func (r *Runner) Run(ctx context.Context, figs []Figure) ([]Row, error) {
+	rows := make([]Row, 0, len(figs))
+	for _, f := range figs {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		row := Row{Figure: f}
+		row.Model, row.Err = r.model(ctx, f)
+		if row.Err == nil {
+			row.Off, row.Within = judge(f, row.Model)
+		}
+		rows = append(rows, row)
+	}
+	return rows, nil
+}
+
+// model is the model's value of figure f.
+func (r *Runner) model(ctx context.Context, f Figure) (float64, error) {
+	res, err := r.result(ctx, f.Run)
+	if err != nil {
+		return 0, err
+	}
+	v, err := value(&res.Summary, f.Metric, f.Stat)
+	if err != nil || f.Combine == CombineValue {
+		return v, err
+	}
+	resB, err := r.result(ctx, *f.Vs)
+	if err != nil {
+		return 0, err
+	}
+	w, err := value(&resB.Summary, f.Metric, f.Stat)
+	if err != nil {
+		return 0, err
+	}
+	if w == 0 {
+		return 0, fmt.Errorf("%s: the vs run's value is 0", f.Metric)
+	}
+	if f.Combine == CombineChange {
+		return v/w - 1, nil
+	}
+	return v / w, nil
+}
+
+// judge is the departure of model from the published figure and whether
+// it is within the figure's tolerance.
+func judge(f Figure, model float64) (off float64, within bool) {
+	if f.Combine == CombineChange {
+		off = model - f.Published
+	} else {
+		off = model/f.Published - 1
+	}
+	return off, math.Abs(off) <= f.Tolerance
+}
