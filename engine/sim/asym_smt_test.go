@@ -81,3 +81,28 @@ func TestV6BudgetedScanStacksOnBusyPE0(t *testing.T) {
 		t.Errorf("full budget: got cpu %d; want an idle PE1", got)
 	}
 }
+
+// TestSelectIdleCapacityClearsHintWhenNothingIdle: the SMT-aware
+// select_idle_capacity() ends with "if (has_idle_core && best_fits >
+// ASYM_IDLE_COMPLETE_MISFIT) set_idle_cores(target, false)", where
+// best_fits starts at ASYM_IDLE_THREAD_MISFIT (0): a scan that finds no idle
+// CPU at all clears the stale idle-core hint too, not only one that found a
+// partially idle core.
+func TestSelectIdleCapacityClearsHintWhenNothingIdle(t *testing.T) {
+	s := wakeSim(t, `{"preset":"mainline"}`)
+	var node0 []int
+	for c := 0; c < 88; c++ {
+		node0 = append(node0, c, c+176)
+	}
+	s.busy(node0...)
+	s.llcs[0].hasIdleCores = true
+	p := s.wakee(990)
+	p.cpu = 10
+	sd := s.t.SDAsymCPUCapacity[10]
+	if got := s.selectIdleCapacity(p, sd, 10, 990); got != noCPU {
+		t.Fatalf("select_idle_capacity on a busy node = %d; want -1", got)
+	}
+	if s.llcs[0].hasIdleCores {
+		t.Error("has_idle_cores still set after a scan that found no idle CPU")
+	}
+}

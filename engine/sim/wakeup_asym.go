@@ -126,7 +126,9 @@ func (s *sim) selectIdleCapacity(p *task, sd *topo.Domain, target, util int) int
 	if s.tracing && nr > 0 { // the budget exit already closed the step
 		s.scanEnd("")
 	}
-	if smtAware && hasIdleCore && best >= 0 && bestRank > -3 {
+	// best_fits starts at ASYM_IDLE_THREAD_MISFIT: a scan that found no idle
+	// CPU clears the hint as well (rank 1 > -3).
+	if smtAware && hasIdleCore && bestRank > -3 {
 		llc.hasIdleCores = false
 	}
 	return best
