@@ -5,6 +5,7 @@
 //	presets/policy/<name>.json    {"description": "...", "policy":   {...}}
 //	presets/workload/<name>.json  {"description": "...", "workload": {...}}
 //	presets/scenario/<name>.json  {"description": "...", "story": "...", "scenario": {...}, "variants": [...]}
+//	presets/generation/<name>.json {"description": "...", "generation": {"features": {...}}}
 //
 // The file name (without .json) is the preset name. See README.md here.
 package presets
@@ -21,22 +22,25 @@ import (
 	"sync"
 )
 
-//go:embed machine policy workload scenario
+//go:embed machine policy workload scenario generation
 var files embed.FS
 
 // Kind is a preset's section kind.
 type Kind string
 
-// The four preset kinds, also the directory names.
+// The preset kinds, also the directory names. A generation is the fair.c
+// generation a policy models (its feature flags and function forms); a
+// policy names one in its "generation" field.
 const (
-	Machine  Kind = "machine"
-	Policy   Kind = "policy"
-	Workload Kind = "workload"
-	Scenario Kind = "scenario"
+	Machine    Kind = "machine"
+	Policy     Kind = "policy"
+	Workload   Kind = "workload"
+	Scenario   Kind = "scenario"
+	Generation Kind = "generation"
 )
 
 // Kinds lists the kinds in display order.
-var Kinds = []Kind{Scenario, Machine, Policy, Workload}
+var Kinds = []Kind{Scenario, Machine, Policy, Workload, Generation}
 
 // Variant is a named set of overrides of a seed scenario (e.g. one thread
 // count of a scaling experiment).
@@ -97,6 +101,7 @@ type fileFormat struct {
 	Policy      json.RawMessage `json:"policy,omitempty"`
 	Workload    json.RawMessage `json:"workload,omitempty"`
 	Scenario    json.RawMessage `json:"scenario,omitempty"`
+	Generation  json.RawMessage `json:"generation,omitempty"`
 	Variants    []Variant       `json:"variants,omitempty"`
 	Compare     []string        `json:"compare,omitempty"`
 }
@@ -181,7 +186,7 @@ func loadFile(fsys fs.FS, k Kind, fn string) (Preset, error) {
 	if err := dec.Decode(&f); err != nil {
 		return Preset{}, err
 	}
-	body := map[Kind]json.RawMessage{Machine: f.Machine, Policy: f.Policy, Workload: f.Workload, Scenario: f.Scenario}[k]
+	body := map[Kind]json.RawMessage{Machine: f.Machine, Policy: f.Policy, Workload: f.Workload, Scenario: f.Scenario, Generation: f.Generation}[k]
 	if len(body) == 0 {
 		return Preset{}, fmt.Errorf("missing %q object", k)
 	}

@@ -116,6 +116,9 @@ func expandedTree(s *Scenario, ps *presets.Set) (map[string]any, error) {
 		}
 		if kind := sectionKind(k); kind != "" {
 			doc[k] = expandSection(k, kind, v, ps, 0, &errs)
+			if kind == presets.Policy {
+				doc[k] = applyGeneration(doc[k], ps, &errs)
+			}
 		} else {
 			doc[k] = mergePatch(nil, v)
 		}

@@ -44,6 +44,10 @@ type Resolved struct {
 // topo.DomainPolicy (inlined); the rest steers the simulated fair class.
 type Policy struct {
 	topo.DomainPolicy
+	// Generation names the fair.c generation this policy models
+	// (presets/generation): its feature flags and function forms are the
+	// defaults under Features. Empty: the Features defaults.
+	Generation string `json:"generation,omitempty"`
 	// IdleSelectAsym is the v6 idle-selection change: after the core is
 	// chosen, take its highest-priority idle sibling (select_idle_smt_cpu()).
 	IdleSelectAsym bool `json:"idle_select_asym,omitempty"`
