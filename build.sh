@@ -150,7 +150,16 @@ cmd_serve() {
 cmd_bench() {
 	need_go
 	say "engine benchmarks (go test -bench, -benchmem); results in bench.txt"
-	go test -run '^$' -bench "${BENCH:-.}" -benchmem -count "${COUNT:-5}" ./engine/... | tee bench.txt
+	# BenchmarkSpeed and BenchmarkScaling are docs/speed.md's tables: each
+	# case reports the heap-loop floor measured around it (floor-ns) and
+	# its ratio to it (×floor, sim-s/s@floor), since these machines are noisy.
+	go test -run '^$' -bench "${BENCH:-.}" -benchmem -count "${COUNT:-3}" ./engine/... | tee bench.txt
+	if [ -z "${BENCH:-}" ] || [ -n "${WASM:-}" ]; then
+		need_node
+		say "engine speed under wasm (node): BenchmarkHeapFloor and BenchmarkSpeed/vera; results in bench-wasm.txt"
+		GOOS=js GOARCH=wasm go test -exec="$ROOT/tools/wasmexec/go_js_wasm_exec" -run '^$' \
+			-bench "${WASM_BENCH:-HeapFloor|Speed/vera-(sgemm-nvpl|full)}" -benchmem -count "${COUNT:-3}" ./engine/sim/ | tee bench-wasm.txt
+	fi
 	say "summarise with: go run golang.org/x/perf/cmd/benchstat@latest bench.txt"
 }
 
