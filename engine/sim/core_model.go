@@ -45,30 +45,32 @@ func (s *sim) stallOf(c *cpuState) int64 {
 	return st
 }
 
-// reprogram schedules the running task's next compute-end (or spin-end) event.
+// reprogram (re)arms the CPU's compute-end timer for the running task's
+// next compute-end (or spin-end), or cancels it when nothing runs.
 func (s *sim) reprogram(c *cpuState) {
-	c.gen++
 	p := c.curr
 	if p == nil {
+		s.q.disarm(c.id)
 		return
 	}
 	if p.spinning {
-		s.q.push(event{at: max(p.spinEnd, s.now), kind: evComputeEnd, a: int32(c.id), gen: c.gen})
+		s.q.arm(c.id, event{at: max(p.spinEnd, s.now), kind: evComputeEnd, a: int32(c.id)})
 		return
 	}
 	start := s.taskClock(c)
 	if p.remaining < 0.5 {
-		s.q.push(event{at: start, kind: evComputeEnd, a: int32(c.id), gen: c.gen})
+		s.q.arm(c.id, event{at: start, kind: evComputeEnd, a: int32(c.id)})
 		return
 	}
 	if c.rate <= 0 {
+		s.q.disarm(c.id)
 		return
 	}
 	d := math.Ceil(p.remaining / c.rate)
 	if d > 1e15 {
 		d = 1e15
 	}
-	s.q.push(event{at: start + int64(d), kind: evComputeEnd, a: int32(c.id), gen: c.gen})
+	s.q.arm(c.id, event{at: start + int64(d), kind: evComputeEnd, a: int32(c.id)})
 }
 
 // peBusy reports whether a CPU's PE is executing (a task, spinning, or kernel noise).
@@ -312,11 +314,16 @@ func (s *sim) coreEvaluate(core int) {
 		c.rate = c.speed * k.factor[c.thread] * b
 		s.reprogram(c)
 	}
-	k.gen++
 	if next > s.now {
-		s.q.push(event{at: next, kind: evCoreEval, a: int32(core), gen: k.gen})
+		s.q.arm(s.coreTimer(core), event{at: next, kind: evCoreEval, a: int32(core)})
+	} else {
+		s.q.disarm(s.coreTimer(core))
 	}
 }
+
+// coreTimer is the id of a core's mode re-evaluation timer (after the
+// CPUs' compute-end timers).
+func (s *sim) coreTimer(core int) int { return len(s.cpus) + core }
 
 // coreTransition counts one ST↔SMT change and starts its switch stall.
 func (s *sim) coreTransition(k *coreState) {

@@ -33,7 +33,7 @@ func (s *sim) evalAt(at int64) {
 			break
 		}
 		s.q.pop()
-		if ev.kind == evCoreEval && ev.gen == s.cores[ev.a].gen {
+		if ev.kind == evCoreEval {
 			s.now = ev.at
 			s.coreEvaluate(int(ev.a))
 		}

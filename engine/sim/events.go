@@ -21,8 +21,8 @@ const (
 
 // event is one entry of the queue: integer-ns time, what to do and on
 // what (ties fire in insertion order: the heap entry carries the
-// sequence). gen lets an object invalidate its earlier events without
-// removing them.
+// sequence). gen is a small third argument (a wake-up's sync flag, a
+// stopper's migration cause).
 type event struct {
 	at   int64
 	kind evKind
@@ -34,6 +34,14 @@ type event struct {
 // small entries (time, sequence, slot) and the events' payloads sit in
 // slots recycled through a free list, so sifting moves 16 bytes per level
 // instead of a whole event. Steady-state push/pop do not allocate.
+//
+// Beside it sits a heap of timers: one slot per object that has at most
+// one pending event of a kind (a CPU's compute end, a core's mode
+// re-evaluation), re-armed in place like an hrtimer (hrtimer_start() on an
+// armed timer moves it). Re-arming takes a new sequence number, exactly
+// as pushing a new event and ignoring the old one would, so the order of
+// the events that fire is the same; the superseded ones are simply never
+// queued.
 type eventQueue struct {
 	h     []heapEntry
 	slots []event
@@ -43,6 +51,10 @@ type eventQueue struct {
 	// repetition); later events are never processed, so push drops them
 	// (0: no horizon).
 	horizon int64
+
+	th   []heapEntry // armed timers (slot = timer id)
+	tpos []int32     // timer id → its index in th, -1 when not armed
+	tev  []event     // timer id → its event
 }
 
 // heapEntry is one heap element: the event's time, its insertion sequence
@@ -55,12 +67,19 @@ type heapEntry struct {
 	slot uint32
 }
 
-// init sizes the queue for about n pending events that fire up to horizon.
-func (q *eventQueue) init(n int, horizon int64) {
+// init sizes the queue for about n pending events that fire up to
+// horizon, and timers timers (ids 0…timers-1).
+func (q *eventQueue) init(n, timers int, horizon int64) {
 	q.horizon = horizon
 	q.h = make([]heapEntry, 0, n)
 	q.slots = make([]event, 0, n)
 	q.free = make([]uint32, 0, n)
+	q.th = make([]heapEntry, 0, timers)
+	q.tpos = make([]int32, timers)
+	for i := range q.tpos {
+		q.tpos[i] = -1
+	}
+	q.tev = make([]event, timers)
 }
 
 // before orders entries by time, then insertion.
@@ -104,6 +123,11 @@ func (q *eventQueue) push(e event) {
 
 // pop removes and returns the earliest event; ok is false when empty.
 func (q *eventQueue) pop() (event, bool) {
+	if len(q.th) > 0 && (len(q.h) == 0 || before(&q.th[0], &q.h[0])) {
+		id := q.th[0].slot
+		q.removeTimerAt(0)
+		return q.tev[id], true
+	}
 	n := len(q.h)
 	if n == 0 {
 		return event{}, false
@@ -142,8 +166,87 @@ func (q *eventQueue) pop() (event, bool) {
 
 // peek returns the earliest event without removing it.
 func (q *eventQueue) peek() (event, bool) {
+	if len(q.th) > 0 && (len(q.h) == 0 || before(&q.th[0], &q.h[0])) {
+		return q.tev[q.th[0].slot], true
+	}
 	if len(q.h) == 0 {
 		return event{}, false
 	}
 	return q.slots[q.h[0].slot], true
+}
+
+// arm sets timer id to fire e, replacing its pending event if it has one
+// (an event past the horizon disarms it).
+func (q *eventQueue) arm(id int, e event) {
+	if q.horizon > 0 && e.at > q.horizon {
+		q.disarm(id)
+		return
+	}
+	q.seq++
+	q.tev[id] = e
+	x := heapEntry{at: e.at, seq: uint32(q.seq), slot: uint32(id)}
+	i := int(q.tpos[id])
+	if i < 0 {
+		i = len(q.th)
+		q.th = append(q.th, x)
+	} else {
+		q.th[i] = x
+	}
+	q.siftTimer(i)
+}
+
+// disarm cancels timer id's pending event, if any.
+func (q *eventQueue) disarm(id int) {
+	if i := q.tpos[id]; i >= 0 {
+		q.removeTimerAt(int(i))
+	}
+}
+
+// removeTimerAt removes the timer at index i of th.
+func (q *eventQueue) removeTimerAt(i int) {
+	th := q.th
+	q.tpos[th[i].slot] = -1
+	n := len(th) - 1
+	if i != n {
+		th[i] = th[n]
+		q.tpos[th[i].slot] = int32(i)
+	}
+	q.th = th[:n]
+	if i < n {
+		q.siftTimer(i)
+	}
+}
+
+// siftTimer restores the (binary) timer heap around index i, whose entry
+// changed, keeping tpos in step.
+func (q *eventQueue) siftTimer(i int) {
+	th := q.th
+	x := th[i]
+	for i > 0 {
+		p := (i - 1) / 2
+		if !before(&x, &th[p]) {
+			break
+		}
+		th[i] = th[p]
+		q.tpos[th[i].slot] = int32(i)
+		i = p
+	}
+	n := len(th)
+	for {
+		c := 2*i + 1
+		if c >= n {
+			break
+		}
+		if c+1 < n && before(&th[c+1], &th[c]) {
+			c++
+		}
+		if !before(&th[c], &x) {
+			break
+		}
+		th[i] = th[c]
+		q.tpos[th[i].slot] = int32(i)
+		i = c
+	}
+	th[i] = x
+	q.tpos[x.slot] = int32(i)
 }

@@ -74,10 +74,7 @@ func (s *sim) dispatch(ev event) {
 	case evTick:
 		s.tick(&s.cpus[ev.a])
 	case evComputeEnd:
-		c := &s.cpus[ev.a]
-		if ev.gen == c.gen {
-			s.computeEnd(c)
-		}
+		s.computeEnd(&s.cpus[ev.a])
 	case evTimer:
 		s.timerFire(s.tasks[ev.a])
 	case evWakeIssue:
@@ -98,10 +95,7 @@ func (s *sim) dispatch(ev event) {
 			s.peBusyChanged(c)
 		}
 	case evCoreEval:
-		k := &s.cores[ev.a]
-		if ev.gen == k.gen {
-			s.coreEvaluate(int(ev.a))
-		}
+		s.coreEvaluate(int(ev.a))
 	case evILB:
 		s.nohzIdleBalance(int(ev.a))
 	case evStopper:

@@ -37,7 +37,7 @@ const heapFloorEvents = 352
 // pending events, each popped one pushed back at a seeded random delay.
 func heapFloor(n int) int64 {
 	var q eventQueue
-	q.init(heapFloorEvents, 0)
+	q.init(heapFloorEvents, 0, 0)
 	rng := rand.New(rand.NewPCG(1, 2))
 	for i := range heapFloorEvents {
 		q.push(event{at: rng.Int64N(1_000_000), kind: evTick, a: int32(i)})

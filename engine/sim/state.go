@@ -107,7 +107,6 @@ type cpuState struct {
 	hkEnd      int64
 	irqBusy    bool // softirq on the idle task (ILB): the PE is busy, the CPU still idle
 	irqEnd     int64
-	gen        uint32 // invalidates evComputeEnd
 	lastUpd    int64
 	rate       float64
 
@@ -163,7 +162,6 @@ type coreState struct {
 	idleSince      []int64
 	lastTaskThread int
 	lastTaskIdle   int64
-	gen            uint32
 	mode           uint8 // displayed Mode
 	modeSince      int64
 	factor         []float64 // per-thread rate factor

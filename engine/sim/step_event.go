@@ -80,10 +80,6 @@ func (x *Stepper) Next() (StepEvent, bool, error) {
 // moved on since it was queued).
 func (s *sim) staleEvent(ev event) bool {
 	switch ev.kind {
-	case evComputeEnd:
-		return ev.gen != s.cpus[ev.a].gen
-	case evCoreEval:
-		return ev.gen != s.cores[ev.a].gen
 	case evHousekeepingEnd:
 		c := &s.cpus[ev.a]
 		return !c.hkBusy || s.now < c.hkEnd
