@@ -14,6 +14,9 @@ type Options struct {
 	// Progress, when set, is called now and then with the fraction done
 	// (0..1) over all repetitions. It must not block.
 	Progress func(done float64)
+	// verifySums checks every read of the group sums against a walk of
+	// the group's span (tests).
+	verifySums bool
 }
 
 // DefaultMaxEvents is the per-repetition event budget when Options.MaxEvents is 0.

@@ -95,8 +95,35 @@ func (s *sim) schedAsym(sd *topo.Domain, dst, src int) bool {
 // idleCPU is idle_cpu(): nothing running, nothing queued, no wake pending.
 func (s *sim) idleCPU(cpu int) bool { return s.availableIdle(cpu) }
 
-// updateSgLbStats is update_sg_lb_stats().
+// updateSgLbStats is update_sg_lb_stats(): the span's sums from the
+// group sums (group_sums.go), or from a walk of the span when an
+// all-pinned pass left CPUs out of env->cpus; then the group's flags and
+// type.
 func (s *sim) updateSgLbStats(env *lbEnv, g *topo.Group, local bool, sgs *sgStats) {
+	if env.excluded.Size() != 0 {
+		s.sgLbStatsWalk(env, g, local, sgs)
+	} else {
+		overloaded := env.overloaded
+		s.sgLbStatsFromSums(env, g, local, sgs)
+		if s.gs.verify {
+			s.verifySgLbStats(env, g, local, sgs, overloaded)
+		}
+	}
+	if !local && env.idle != cpuNotIdle && sgs.sumHNrRunning > 0 && s.schedGroupAsym(env, sgs, g) {
+		sgs.asymPacking = true
+	}
+	if !local && env.idle != cpuNotIdle && g.Flags&topo.SDShareCPUCapacity != 0 && sgs.sumHNrRunning > 1 {
+		sgs.smtBalance = true // smt_balance()
+	}
+	sgs.groupType = groupClassify(env.sd.ImbalancePct, sgs)
+	if sgs.groupType == groupOverloaded {
+		sgs.avgLoad = sgs.groupLoad * capScale / max(sgs.groupCapacity, 1)
+	}
+}
+
+// sgLbStatsWalk is the for_each_cpu_and(i, sched_group_span(group),
+// env->cpus) loop of update_sg_lb_stats().
+func (s *sim) sgLbStatsWalk(env *lbEnv, g *topo.Group, local bool, sgs *sgStats) {
 	*sgs = sgStats{minCap: 1 << 30}
 	asymCap := env.sd.Flags&topo.SDAsymCPUCapacity != 0
 	for ci := g.Span.First(); ci.Valid(); ci = g.Span.Next(ci) {
@@ -131,16 +158,6 @@ func (s *sim) updateSgLbStats(env *lbEnv, g *topo.Group, local bool, sgs *sgStat
 			sgs.misfitTaskLoad = c.misfitLoad
 			env.overloaded = true
 		}
-	}
-	if !local && env.idle != cpuNotIdle && sgs.sumHNrRunning > 0 && s.schedGroupAsym(env, sgs, g) {
-		sgs.asymPacking = true
-	}
-	if !local && env.idle != cpuNotIdle && g.Flags&topo.SDShareCPUCapacity != 0 && sgs.sumHNrRunning > 1 {
-		sgs.smtBalance = true // smt_balance()
-	}
-	sgs.groupType = groupClassify(env.sd.ImbalancePct, sgs)
-	if sgs.groupType == groupOverloaded {
-		sgs.avgLoad = sgs.groupLoad * capScale / max(sgs.groupCapacity, 1)
 	}
 }
 
@@ -269,6 +286,7 @@ func hasSpareBusier(sgs, busiest *sgStats) bool {
 
 // updateSdLbStats is update_sd_lb_stats(): local group first, then the rest.
 func (s *sim) updateSdLbStats(env *lbEnv) {
+	s.flushGroupSums()
 	env.dstCoreIdle = !s.smtActive || s.isCoreIdle(env.dst)
 	if s.tracing {
 		s.lbGroups = s.lbGroups[:0]

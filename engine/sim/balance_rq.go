@@ -201,6 +201,7 @@ func (s *sim) moveQueuedTask(p *task, src, dst, cause int, env *lbEnv) {
 	s.updateEntityLag(sc, p)
 	sc.rqRemove(p)
 	sc.utilEstSum = max(sc.utilEstSum-p.utilEst, 0)
+	s.cpuChanged(sc)
 	s.detachEntityLoadAvg(sc, p)
 	s.enqueueTask(dc, p, false, true)
 	s.attachEntityLoadAvg(dc, p)
@@ -439,6 +440,7 @@ func (s *sim) updateMisfitStatus(c *cpuState, p *task) {
 	if !s.asymCapActive {
 		return
 	}
+	s.cpuChanged(c)
 	if p == nil || p.nrAllowed == 1 || c.cap == p.maxAllowedCap || s.utilFitsCPU(s.taskUtilEst(p), c.id) > 0 {
 		c.misfitLoad = 0
 		return

@@ -98,6 +98,7 @@ func newidleCost(sd *topo.Domain) int64 { return 2000 + 50*int64(sd.Span.Weight(
 // schedBalanceNewidle is sched_balance_newidle(); returns tasks pulled.
 func (s *sim) schedBalanceNewidle(c *cpuState) int {
 	c.misfitLoad = 0
+	s.cpuChanged(c)
 	if c.pending > 0 || len(c.sd) == 0 {
 		return 0
 	}

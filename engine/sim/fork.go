@@ -58,6 +58,7 @@ func (s *sim) parentArrive(c *cpuState, par *task) {
 	s.postInitEntityUtilAvg(c, par)
 	s.attachEntityLoadAvg(c, par)
 	c.nrRunning++
+	s.cpuChanged(c)
 	if c.nrRunning >= 2 {
 		s.rdOverloaded = true // add_nr_running() → set_rd_overloaded()
 	}
@@ -69,6 +70,7 @@ func (s *sim) parentArrive(c *cpuState, par *task) {
 func (s *sim) parentLeave(c *cpuState, par *task) {
 	s.detachEntityLoadAvg(c, par)
 	c.nrRunning--
+	s.cpuChanged(c)
 	if c.curr == nil && len(c.rq) == 0 {
 		s.schedule(c)
 	}

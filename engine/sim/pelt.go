@@ -153,6 +153,7 @@ func (s *sim) updateTaskLoadAvg(p *task) {
 
 // updateCfsRqLoadAvg is update_cfs_rq_load_avg() for one CPU.
 func (s *sim) updateCfsRqLoadAvg(c *cpuState) {
+	s.cpuChanged(c)
 	if s.peltModern() {
 		c.avg.updateAt(s.rqClockPelt(c), uint64(c.loadWeight), uint64(c.nrRunning), c.curr != nil, 1)
 		return
@@ -173,6 +174,7 @@ func (s *sim) attachEntityLoadAvg(c *cpuState, p *task) {
 	c.avg.loadSum += p.avg.loadAvg * c.avg.divider()
 	c.avg.runnableAvg += p.avg.runnableAvg
 	c.avg.runnableSum += p.avg.runnableAvg * c.avg.divider()
+	s.cpuChanged(c)
 }
 
 // detachEntityLoadAvg is detach_entity_load_avg() / remove_entity_load_avg().
@@ -196,6 +198,7 @@ func (s *sim) detachEntityLoadAvg(c *cpuState, p *task) {
 	if min := c.avg.utilAvg * (loadAvgMax - 1024); c.avg.utilSum < min {
 		c.avg.utilSum = min
 	}
+	s.cpuChanged(c)
 }
 
 // postInitEntityUtilAvg is post_init_entity_util_avg() for a new task on c.

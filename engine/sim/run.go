@@ -125,6 +125,8 @@ func newSim(r *scenario.Resolved, t *topo.Topology, opt Options, seed uint64, ti
 			c.speed = 1
 		}
 	}
+	s.initGroupSums()
+	s.gs.verify = opt.verifySums
 	s.nohzIdleCount = n
 	for i := range s.llcs {
 		if t.SDLLC[i] != nil && int(t.SDLLCID[i]) == i {

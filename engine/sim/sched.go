@@ -20,6 +20,7 @@ func (s *sim) enqueueTask(c *cpuState, p *task, initial, migrated bool) {
 	s.placeEntity(c, p, initial, migrated)
 	c.rqAdd(p)
 	c.utilEstSum += p.utilEst
+	s.cpuChanged(c)
 	if c.nrRunning >= 2 {
 		s.rdOverloaded = true // add_nr_running() → set_rd_overloaded()
 	}
@@ -43,6 +44,7 @@ func (s *sim) dequeueCurr(c *cpuState, p *task, exiting bool) {
 	c.curr = nil
 	c.nrRunning--
 	c.loadWeight -= p.weight
+	s.cpuChanged(c)
 	p.sleepStart = s.now
 	if exiting {
 		s.detachEntityLoadAvg(c, p)
@@ -115,6 +117,7 @@ func (s *sim) setCurr(c *cpuState, p *task) {
 	s.updateTaskLoadAvg(p)
 	c.cfsListHead(p) // __set_next_task_fair(): the MRU task goes to the head
 	c.curr = p
+	s.cpuChanged(c)
 	p.state = taskRunning
 	p.execStart = s.now
 	p.protected = true
@@ -209,6 +212,7 @@ func (s *sim) tryToWakeUp(p *task, waker int, sync bool) {
 		d += int64(lat.IdleExit)
 	}
 	tc.pending++
+	s.cpuChanged(tc)
 	s.q.push(event{at: s.now + d, kind: evWakeArrive, a: int32(p.id)})
 }
 
@@ -216,6 +220,7 @@ func (s *sim) tryToWakeUp(p *task, waker int, sync bool) {
 func (s *sim) wakeArrive(p *task) {
 	c := &s.cpus[p.wakeCPU]
 	c.pending--
+	s.cpuChanged(c)
 	prev := p.cpu
 	s.updateTaskLoadAvg(p)
 	if prev != c.id {
@@ -287,6 +292,7 @@ func (s *sim) tick(c *cpuState) {
 func (s *sim) enterIdle(c *cpuState) {
 	c.idleStamp = s.now
 	c.misfitLoad = 0
+	s.cpuChanged(c)
 	c.hasBlockedLoad = true // nohz_balance_enter_idle(): assume blocked load
 	s.nohzHasBlocked = true
 	if c.nextBalance < s.nohzNextBalance {
@@ -355,6 +361,7 @@ func (s *sim) housekeeping(c *cpuState) {
 	}
 	s.syncCPU(c)
 	c.hkBusy = true
+	s.cpuChanged(c)
 	c.hkEnd = s.now + int64(hk.Run)
 	c.stallUntil = max(c.stallUntil, c.hkEnd)
 	s.peBusyChanged(c)
@@ -364,6 +371,7 @@ func (s *sim) housekeeping(c *cpuState) {
 // housekeepingEnd ends the noise burst.
 func (s *sim) housekeepingEnd(c *cpuState) {
 	c.hkBusy = false
+	s.cpuChanged(c)
 	s.peBusyChanged(c)
 	if c.curr == nil && c.nrRunning > 0 {
 		s.schedule(c)
@@ -380,5 +388,6 @@ func (s *sim) putPrevTaskFair(c *cpuState, p *task) {
 	c.curr = nil
 	p.state = taskRunnable
 	c.rq = append(c.rq, p)
+	s.cpuChanged(c)
 	p.protected = false
 }

@@ -80,6 +80,11 @@ type speedCase struct{ name, doc string }
 // seedRep0 is repetition 0 of a seed scenario, as the playground's first
 // picture runs it.
 func seedRep0(tb testing.TB, name string) speedCase {
+	return seedRep0Under(tb, name, "")
+}
+
+// seedRep0Under is seedRep0 under policy preset policy ("": the seed's own).
+func seedRep0Under(tb testing.TB, name, policy string) speedCase {
 	ps, err := presets.Load()
 	if err != nil {
 		tb.Fatal(err)
@@ -93,6 +98,9 @@ func seedRep0(tb testing.TB, name string) speedCase {
 		tb.Fatal(err)
 	}
 	doc["run"].(map[string]any)["reps"] = 1
+	if policy != "" {
+		doc["policy"] = map[string]any{"preset": policy}
+	}
 	out, err := json.Marshal(doc)
 	if err != nil {
 		tb.Fatal(err)

@@ -261,6 +261,7 @@ type sim struct {
 	coreMark   []uint32
 	env        lbEnv
 	lbExcluded topo.CPUSet // scratch: env->cpus cleared by all-pinned passes
+	gs         groupSums   // update_sg_lb_stats()'s sums per group span
 
 	// tracing detail (trace_detail.go)
 	scan        scanTrace

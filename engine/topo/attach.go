@@ -152,11 +152,33 @@ func (b *builder) ringGroups(sd *sdBuild) []Group {
 		r.out = make([]Group, 2*k)
 		for j, sg := range r.groups {
 			g := Group{Span: sg.span, Flags: sg.flags, Weight: sg.weight, Cores: sg.cores,
-				Capacity: sg.capacity, AsymPreferCPU: sg.asymPrefer}
+				Capacity: sg.capacity, AsymPreferCPU: sg.asymPrefer, ID: b.spanID(sg.span, sg.weight)}
 			r.out[j], r.out[j+k] = g, g
 		}
 	}
 	return r.out[sd.local : sd.local+k : sd.local+k]
+}
+
+// spanID is the Group.ID of a group span of weight CPUs: the first
+// group with an equal span gave it a new one.
+func (b *builder) spanID(span CPUSet, weight int) int {
+	h := uint64(14695981039346656037) // FNV-1a over the words
+	for _, w := range span.words {
+		h = (h ^ w) * 1099511628211
+	}
+	k := groupKey{first: span.First(), weight: weight, hash: h}
+	for _, id := range b.groupIDs[k] {
+		if b.t.GroupSpans[id].Equal(span) {
+			return id
+		}
+	}
+	if b.groupIDs == nil {
+		b.groupIDs = map[groupKey][]int{}
+	}
+	id := len(b.t.GroupSpans)
+	b.t.GroupSpans = append(b.t.GroupSpans, span)
+	b.groupIDs[k] = append(b.groupIDs[k], id)
+	return id
 }
 
 // updateTopCacheDomain models update_top_cache_domain().

@@ -62,6 +62,14 @@ type builder struct {
 	attachedBase []*sdBuild // rq->sd per CPU after cpu_attach_domain()
 	coreSeen     []int      // scratch for counting cores: generation per core
 	seenGen      int
+	groupIDs     map[groupKey][]int // Group.ID by span (ids with that key)
+}
+
+// groupKey buckets group spans for numbering them (spanID).
+type groupKey struct {
+	first  CPU
+	weight int
+	hash   uint64
 }
 
 func newBuilder(t *Topology, p DomainPolicy) *builder {

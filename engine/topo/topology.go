@@ -28,6 +28,10 @@ type Group struct {
 	Capacity int `json:"capacity"`
 	// AsymPreferCPU is sg->asym_prefer_cpu when the domain has SD_ASYM_PACKING, else NoCPU.
 	AsymPreferCPU CPU `json:"asym_prefer_cpu"`
+	// ID numbers the group's span: groups of any CPU's domains with the
+	// same span have the same ID, an index of Topology.GroupSpans (the
+	// simulator keeps per-span statistics by it).
+	ID int `json:"-"`
 }
 
 // Domain is one sched_domain of one CPU's chain, after degeneration.
@@ -75,6 +79,8 @@ type Topology struct {
 	// core's CPUs in thread order.
 	SiblingMask []CPUSet `json:"-"`
 	CoreCPUs    [][]CPU  `json:"-"`
+	// GroupSpans is the span of every Group.ID.
+	GroupSpans []CPUSet `json:"-"`
 	// SMTActive is sched_smt_active(); AsymCPUCapacityActive is the
 	// sched_asym_cpucapacity static key; ClusterActive sched_cluster_active.
 	SMTActive             bool `json:"smt_active"`

@@ -1,0 +1,177 @@
+package sim
+
+import (
+	"fmt"
+
+	"schedplay/engine/topo"
+)
+
+// Per-group sums of the CPU statistics update_sg_lb_stats() adds up, kept
+// up to date as CPUs change instead of re-added over the whole span at
+// every balance pass. The kernel sums the span each time (its cost grows
+// with the span, so a newidle pass on a 352-CPU machine reads every CPU);
+// the sums are the same integers added in another order, so the result is
+// the same. A CPU whose statistics may have changed is marked (cpuChanged)
+// at every place that changes them; the marks are folded into the sums
+// when a balance pass reads them (flushGroupSums).
+
+// cpuLbStats is one CPU's share of its groups' sums.
+type cpuLbStats struct {
+	load, util, runnable int64 // cpu_load(), cpu_util_cfs(), runnable_avg
+	nr                   int   // nr_running
+	idle                 bool  // idle_cpu()
+	overloaded           bool  // nr_running > 1
+	misfit               int64 // rq->misfit_task_load of a busy CPU (0 when idle)
+}
+
+// groupLbSums is the sum of its CPUs' cpuLbStats over one group span.
+type groupLbSums struct {
+	load, util, runnable int64
+	nr, idle, overloaded int
+	// misfitMax is the largest misfit share; misfitStale says the CPU
+	// that held it lowered its share, so it is found again when read.
+	misfitMax      int64
+	misfitStale    bool
+	minCap, maxCap int // capacity_orig extremes (static)
+}
+
+// groupSums holds the sums of every group span (topo.Group.ID) and the
+// CPUs whose share is not folded in yet.
+type groupSums struct {
+	sums    []groupLbSums
+	of      [][]int32    // CPU → the IDs of the group spans holding it
+	share   []cpuLbStats // CPU → its share as folded into sums
+	dirty   []bool
+	pending []int32 // CPUs marked dirty, in marking order
+	// verify makes every read check the sums against a fresh walk of
+	// the span (tests).
+	verify bool
+}
+
+// initGroupSums sizes the sums for the topology (every CPU idle, empty).
+func (s *sim) initGroupSums() {
+	g := &s.gs
+	spans := s.t.GroupSpans
+	n := len(s.cpus)
+	g.sums = make([]groupLbSums, len(spans))
+	g.of = make([][]int32, n)
+	g.share = make([]cpuLbStats, n)
+	g.dirty = make([]bool, n)
+	g.pending = make([]int32, 0, n)
+	for id, span := range spans {
+		gs := &g.sums[id]
+		gs.minCap = 1 << 30
+		for c := span.First(); c.Valid(); c = span.Next(c) {
+			g.of[c] = append(g.of[c], int32(id))
+			capv := s.cpus[c].cap
+			gs.minCap = min(gs.minCap, capv)
+			gs.maxCap = max(gs.maxCap, capv)
+		}
+	}
+	for i := range s.cpus {
+		s.cpuChanged(&s.cpus[i])
+	}
+}
+
+// cpuChanged marks c: something update_sg_lb_stats() reads of it may
+// have changed (its load averages, nr_running, util_est, curr, wake-ups
+// pending, housekeeping, misfit load).
+func (s *sim) cpuChanged(c *cpuState) {
+	g := &s.gs
+	if !g.dirty[c.id] {
+		g.dirty[c.id] = true
+		g.pending = append(g.pending, int32(c.id))
+	}
+}
+
+// lbStatsOf is c's share of the sums now.
+func (s *sim) lbStatsOf(c *cpuState) cpuLbStats {
+	idle := s.idleCPU(c.id)
+	st := cpuLbStats{load: cpuLoad(c), util: int64(s.cpuUtilCfs(c)), runnable: int64(c.avg.runnableAvg),
+		nr: c.nrRunning, idle: idle, overloaded: c.nrRunning > 1}
+	if !idle {
+		st.misfit = c.misfitLoad
+	}
+	return st
+}
+
+// flushGroupSums folds the marked CPUs' new shares into the sums.
+func (s *sim) flushGroupSums() {
+	g := &s.gs
+	for _, cpu := range g.pending {
+		g.dirty[cpu] = false
+		c := &s.cpus[cpu]
+		now := s.lbStatsOf(c)
+		old := &g.share[cpu]
+		if now == *old {
+			continue
+		}
+		d := groupLbSums{load: now.load - old.load, util: now.util - old.util, runnable: now.runnable - old.runnable,
+			nr: now.nr - old.nr, idle: b2i(now.idle) - b2i(old.idle),
+			overloaded: b2i(now.overloaded) - b2i(old.overloaded)}
+		for _, id := range g.of[cpu] {
+			gs := &g.sums[id]
+			gs.load += d.load
+			gs.util += d.util
+			gs.runnable += d.runnable
+			gs.nr += d.nr
+			gs.idle += d.idle
+			gs.overloaded += d.overloaded
+			if now.misfit >= gs.misfitMax {
+				gs.misfitMax = now.misfit
+			} else if old.misfit == gs.misfitMax {
+				gs.misfitStale = true
+			}
+		}
+		*old = now
+	}
+	g.pending = g.pending[:0]
+}
+
+// b2i is 1 for true.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// sgLbStatsFromSums is update_sg_lb_stats()'s walk of the group's span,
+// read from the group's sums: the same sg_lb_stats fields (before the
+// flags and the classification) and the same env->overloaded. The sums
+// must be flushed.
+func (s *sim) sgLbStatsFromSums(env *lbEnv, g *topo.Group, local bool, sgs *sgStats) {
+	gs := &s.gs.sums[g.ID]
+	*sgs = sgStats{groupCapacity: int64(g.Capacity), groupWeight: g.Weight, minCap: gs.minCap, maxCap: gs.maxCap,
+		groupLoad: gs.load, groupUtil: gs.util, groupRunnable: gs.runnable,
+		sumNrRunning: gs.nr, sumHNrRunning: gs.nr, idleCPUs: gs.idle}
+	if gs.overloaded > 0 {
+		env.overloaded = true
+	}
+	if local || env.sd.Flags&topo.SDAsymCPUCapacity == 0 {
+		return
+	}
+	if gs.misfitStale {
+		gs.misfitMax, gs.misfitStale = 0, false
+		for ci := g.Span.First(); ci.Valid(); ci = g.Span.Next(ci) {
+			gs.misfitMax = max(gs.misfitMax, s.gs.share[ci].misfit)
+		}
+	}
+	if gs.misfitMax > 0 {
+		sgs.misfitTaskLoad = gs.misfitMax
+		env.overloaded = true
+	}
+}
+
+// verifySgLbStats panics when the sums gave other statistics than a walk
+// of the span (tests set groupSums.verify).
+// overloaded is env->overloaded before the group.
+func (s *sim) verifySgLbStats(env *lbEnv, g *topo.Group, local bool, sgs *sgStats, overloaded bool) {
+	var walk sgStats
+	e := *env
+	e.overloaded = overloaded
+	s.sgLbStatsWalk(&e, g, local, &walk)
+	if walk != *sgs || e.overloaded != env.overloaded {
+		panic(fmt.Sprintf("sim: group sums of %s at t=%d: %+v, a walk gives %+v", g.Span, s.now, *sgs, walk))
+	}
+}
