@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # schedplay build script. Subcommands:
 #   ./build.sh build     build the site into dist/ (UI wasm, engine worker wasm, static files)
-#   ./build.sh serve     build, then serve the playground on 127.0.0.1:8080 (ADDR=… to change)
+#   ./build.sh serve     build (uncompressed), then serve the playground on 127.0.0.1:8080 (ADDR=… to change)
 #   ./build.sh test      every check and test suite: gofmt, vet (native + js), staticcheck,
 #                        go test (native), wasm tests under node, browser end-to-end tests
 #   ./build.sh bench     engine benchmarks (go test -bench), written to bench.txt
@@ -12,6 +12,8 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 ROOT=$PWD
+# CACHE keeps build outputs by input (compressed files, wasm binaries).
+CACHE="$ROOT/.cache/build"
 export GOFLAGS="${GOFLAGS:--buildvcs=false}"
 
 say() { printf '\033[1m==> %s\033[0m\n' "$*"; }
@@ -46,25 +48,35 @@ need_chromium() {
 	fi
 }
 
+# build_site builds the site into dist/. $1 is "release" (./build.sh build,
+# the tests: gzip -9 and brotli q11 siblings) or "dev" (./build.sh serve:
+# no compression, the server is on the same machine). Slow steps are cached
+# under .cache/ by input: the Go build cache keeps compiled packages and
+# linked binaries (-trimpath makes them independent of the clone's path),
+# and compressed files are kept by the hash of their content.
 build_site() {
+	local mode="${1:-release}"
 	need_go
-	say "building the site into dist/"
+	say "building the site into dist/ ($mode)"
 	rm -rf dist
-	mkdir -p dist/ui
-	# workers-assets-gen rm -rf's its -o directory: run it before go build.
-	go tool workers-assets-gen -mode=go -runtime=browser -o dist/build
+	mkdir -p dist/ui dist/build "$CACHE/wasm"
+	# workers-assets-gen rm -rf's its -o directory: generate into the cache,
+	# then copy.
+	go tool workers-assets-gen -mode=go -runtime=browser -o "$CACHE/assets"
+	cp -r "$CACHE/assets/." dist/build/
 	# Let the worker script live anywhere (toolchain.md §2).
 	sed -i 's#fetch("./build/app.wasm")#fetch(new URL("./app.wasm", import.meta.url))#' dist/build/runtime.mjs
-	GOOS=js GOARCH=wasm go build -trimpath -ldflags='-s -w' -o dist/build/app.wasm ./wasm/engine
-	if [ -d wasm/ui ] && ls wasm/ui/*.go >/dev/null 2>&1; then
-		GOOS=js GOARCH=wasm go build -trimpath -ldflags='-s -w' -o dist/ui/ui.wasm ./wasm/ui
-	fi
+	# Both wasm binaries in one go build: one package graph, so the js/wasm
+	# standard library is compiled once for both on a cold cache.
+	GOOS=js GOARCH=wasm go build -trimpath -ldflags='-s -w' -o "$CACHE/wasm/" ./wasm/engine ./wasm/ui
+	cp "$CACHE/wasm/engine" dist/build/app.wasm
+	cp "$CACHE/wasm/ui" dist/ui/ui.wasm
 	cp "$(go env GOROOT)/lib/wasm/wasm_exec.js" dist/ui/wasm_exec.js
 	cp index.html dist/
 	if [ -d site/static ]; then cp -r site/static/. dist/; fi
 	# The compare view links kernel function names to their KERNEL-MAP entries.
 	mkdir -p dist/docs && cp docs/KERNEL-MAP.md dist/docs/
-	compress_site
+	if [ "$mode" = release ]; then compress_site; fi
 	say "site built: $(du -sh dist | cut -f1) in dist/"
 }
 
@@ -72,28 +84,38 @@ build_site() {
 # files of dist/: .gz (gzip -9) and .br (brotli, quality BROTLI_Q, default 11:
 # ~25% smaller than gzip for the wasm). `schedplay serve` and the browser
 # tests send the best one the browser accepts (Chromium asks for br even on
-# http://127.0.0.1).
+# http://127.0.0.1). Each compressed file is cached under .cache/z by the
+# hash of its input and the settings, so an unchanged file costs a copy.
 compress_site() {
 	if ! command -v brotli >/dev/null && [ "$(id -u)" = 0 ]; then
 		say "installing brotli (apt) for the precompressed site"
 		apt_install brotli || true
 	fi
-	local files
-	files=$(find dist -type f \( -name '*.wasm' -o -name '*.mjs' -o -name '*.js' -o -name '*.css' -o -name '*.html' -o -name '*.md' \))
-	if command -v gzip >/dev/null; then
-		for f in $files; do gzip -9 -k -f "$f"; done
-	fi
-	if command -v brotli >/dev/null; then
-		say "brotli -q ${BROTLI_Q:-11} (the wasm takes ~20 s at quality 11; BROTLI_Q=5 is quick)"
-		local pids=()
-		for f in $files; do
-			brotli -q "${BROTLI_Q:-11}" --lgwin=24 -k -f "$f" &
+	local q="${BROTLI_Q:-11}" have_br=""
+	command -v brotli >/dev/null && have_br=1
+	[ -n "$have_br" ] || echo "brotli not found: serving gzip only (apt-get install brotli)"
+	mkdir -p "$CACHE/z"
+	local f h pids=() todo=0
+	while IFS= read -r f; do
+		h=$(sha256sum "$f" | cut -c1-32)
+		if [ ! -f "$CACHE/z/$h.gz" ]; then
+			gzip -9 -c "$f" >"$CACHE/z/$h.gz.tmp" && mv "$CACHE/z/$h.gz.tmp" "$CACHE/z/$h.gz"
+		fi
+		cp "$CACHE/z/$h.gz" "$f.gz"
+		[ -n "$have_br" ] || continue
+		if [ -f "$CACHE/z/$h.q$q.br" ]; then
+			cp "$CACHE/z/$h.q$q.br" "$f.br"
+		else
+			todo=$((todo + 1))
+			(brotli -q "$q" --lgwin=24 -c "$f" >"$CACHE/z/$h.q$q.br.tmp" &&
+				mv "$CACHE/z/$h.q$q.br.tmp" "$CACHE/z/$h.q$q.br" && cp "$CACHE/z/$h.q$q.br" "$f.br") &
 			pids+=($!)
-		done
-		for p in "${pids[@]}"; do wait "$p"; done
-	else
-		echo "brotli not found: serving gzip only (apt-get install brotli)"
+		fi
+	done < <(find dist -type f \( -name '*.wasm' -o -name '*.mjs' -o -name '*.js' -o -name '*.css' -o -name '*.html' -o -name '*.md' \))
+	if [ "$todo" -gt 0 ]; then
+		say "brotli -q $q for $todo changed files (the wasm takes ~20 s at quality 11; BROTLI_Q=5 is quick)"
 	fi
+	for p in "${pids[@]}"; do wait "$p"; done
 }
 
 build_worker() {
@@ -141,10 +163,16 @@ cmd_test() {
 }
 
 cmd_serve() {
-	build_site
+	need_go
+	# The server builds (native) while the site builds (js/wasm).
+	mkdir -p "$CACHE/bin"
+	go build -o "$CACHE/bin/schedplay" ./cmd/schedplay &
+	local srv=$!
+	build_site dev
+	wait "$srv"
 	addr="${ADDR:-127.0.0.1:8080}"
 	say "serving the playground on http://$addr (Ctrl-C stops)"
-	go run ./cmd/schedplay serve --addr "$addr" --dir dist
+	exec "$CACHE/bin/schedplay" serve --addr "$addr" --dir dist
 }
 
 cmd_bench() {
@@ -181,7 +209,7 @@ cmd_fuzz() {
 }
 
 case "${1:-}" in
-build) build_site ;;
+build) build_site release ;;
 serve) cmd_serve ;;
 test) cmd_test ;;
 bench) cmd_bench ;;
