@@ -44,6 +44,7 @@ func verbs() []verb {
 		{"run", "simulate a scenario and print its metrics", cmdRun},
 		{"compare", "run two policies over the same seeds and print the mailing-list table", cmdCompare},
 		{"fidelity", "run every published figure the project knows and print published vs model", cmdFidelity},
+		{"sweep", "run a grid of points × policies × repetitions on every core or on remote backends", cmdSweep},
 		{"validate", "check a scenario and print every error with its field path", cmdValidate},
 		{"share", "print the share link of a scenario", cmdShare},
 		{"serve", "serve the playground and the API", cmdServe},

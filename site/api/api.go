@@ -7,6 +7,7 @@
 //	POST /api/v1/simulate   run a scenario, reply with the sim.Result JSON
 //	POST /api/v1/compare    run two policies over the same seeds, reply with the table
 //	POST /api/v1/validate   check a scenario, reply with every error or the resolved form
+//	GET  /api/v1/health     "ok" and the build: commit, Go version, platform, presets digest
 //
 // Request bodies are a scenario document or a request object wrapping one
 // (see docs/scenario.md). Errors are JSON: status 400 with
@@ -34,6 +35,8 @@ type server struct {
 	run     compare.Runner
 	maxBody int64
 	timeout time.Duration
+	runtime string       // health.go
+	cors    OriginPolicy // cors.go
 }
 
 // Option configures New.
@@ -58,14 +61,15 @@ func New(ps *presets.Set, opts ...Option) http.Handler {
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/api/v1/presets", only(http.MethodGet, s.handlePresets))
+	mux.Handle("/api/v1/health", only(http.MethodGet, s.handleHealth)) // health.go
 	mux.Handle("/api/v1/simulate", only(http.MethodPost, s.handleSimulate))
 	mux.Handle("/api/v1/compare", only(http.MethodPost, s.handleCompare))
 	mux.Handle("/api/v1/validate", only(http.MethodPost, s.handleValidate))
 	mux.Handle("/api/v1/step", only(http.MethodPost, s.handleStep)) // step.go
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, http.StatusNotFound, &scenario.Error{Msg: "no such endpoint: " + r.URL.Path + "; see /api/v1/presets, /api/v1/simulate, /api/v1/compare, /api/v1/validate"})
+		writeError(w, http.StatusNotFound, &scenario.Error{Msg: "no such endpoint: " + r.URL.Path + "; see /api/v1/presets, /api/v1/simulate, /api/v1/compare, /api/v1/validate, /api/v1/health"})
 	})
-	return recoverPanics(mux)
+	return withCORS(s.cors, recoverPanics(mux))
 }
 
 // only restricts a handler to one method (405 with Allow otherwise).
