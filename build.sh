@@ -68,7 +68,7 @@ build_site() {
 	sed -i 's#fetch("./build/app.wasm")#fetch(new URL("./app.wasm", import.meta.url))#' dist/build/runtime.mjs
 	# Both wasm binaries in one go build: one package graph, so the js/wasm
 	# standard library is compiled once for both on a cold cache.
-	GOOS=js GOARCH=wasm go build -trimpath -ldflags='-s -w' -o "$CACHE/wasm/" ./wasm/engine ./wasm/ui
+	GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w $(stamp)" -o "$CACHE/wasm/" ./wasm/engine ./wasm/ui
 	cp "$CACHE/wasm/engine" dist/build/app.wasm
 	cp "$CACHE/wasm/ui" dist/ui/ui.wasm
 	cp "$(go env GOROOT)/lib/wasm/wasm_exec.js" dist/ui/wasm_exec.js
@@ -118,14 +118,27 @@ compress_site() {
 	for p in "${pids[@]}"; do wait "$p"; done
 }
 
+# stamp is the linker flag naming the source revision, which
+# GET /api/v1/health reports (a sweep compares its backends' with its own).
+stamp() {
+	local rev
+	rev=$(git describe --always --dirty --abbrev=12 2>/dev/null || echo dev)
+	echo "-X schedplay/site/api.commit=$rev"
+}
+
 build_worker() {
 	need_go
 	say "building the Cloudflare Worker into dist-worker/"
 	rm -rf dist-worker/build
 	mkdir -p dist-worker
 	go tool workers-assets-gen -mode=go -runtime=cloudflare -o dist-worker/build
-	GOOS=js GOARCH=wasm go build -trimpath -ldflags='-s -w' -o dist-worker/build/app.wasm ./wasm/edge
+	GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w $(stamp)" -o dist-worker/build/app.wasm ./wasm/edge
 	cp wasm/edge/wrangler.jsonc dist-worker/wrangler.jsonc
+	local gz
+	gz=$(gzip -9 -c dist-worker/build/app.wasm | wc -c)
+	say "Worker built: dist-worker/build/app.wasm, $(( $(wc -c <dist-worker/build/app.wasm) / 1024 )) KiB, $(( gz / 1024 )) KiB gzipped (docs/sweep.md)"
+	echo "To deploy it to your Cloudflare account (after 'npx wrangler@4.86.0 login'; set ALLOWED_ORIGINS to your playground's origin):"
+	echo "  npx --yes wrangler@4.86.0 deploy --config dist-worker/wrangler.jsonc --var ALLOWED_ORIGINS:https://your-playground.example"
 }
 
 cmd_test() {
@@ -136,12 +149,14 @@ cmd_test() {
 	say "go vet (native, and the e2e suite)"
 	go vet ./...
 	go vet -tags e2e ./e2e/
+	go vet -tags workerd ./cmd/schedplay/
 	say "go vet (js/wasm)"
 	GOOS=js GOARCH=wasm go vet ./...
 	say "staticcheck (native and js/wasm)"
 	SC=$(go tool -n staticcheck)
 	"$SC" ./...
 	"$SC" -tags e2e ./e2e/
+	"$SC" -tags workerd ./cmd/schedplay/
 	GOOS=js GOARCH=wasm "$SC" ./...
 	say "go test (native)"
 	go test -count=1 ./...
@@ -158,6 +173,8 @@ cmd_test() {
 		say "Cloudflare Worker under wrangler dev (workerd)"
 		build_worker
 		bash wasm/edge/edge_test.sh
+		say "sweep over two wrangler dev (workerd) and one schedplay serve, one Worker killed mid-sweep"
+		go test -count=1 -tags workerd -run Workerd -v ./cmd/schedplay/
 	fi
 	say "all tests passed"
 }

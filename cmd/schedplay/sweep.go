@@ -23,6 +23,7 @@ type sweepFlags struct {
 	concurrency int
 	timeout     time.Duration
 	metric      string
+	batch       int
 }
 
 // cmdSweep runs a grid of points (the cross product of --vary lists)
@@ -46,6 +47,8 @@ func cmdSweep(e *env, args []string) int {
 	fs.Var(&on, "on", "run on the schedplay API at `URL` (a deployed Worker, wrangler dev, schedplay serve) instead of the local cores;\n"+
 		"repeatable or comma-separated; \"local\" adds the local cores")
 	fs.IntVar(&f.concurrency, "concurrency", 0, "requests in flight per backend `N` (default: the cores locally, 4 per URL)")
+	fs.IntVar(&f.batch, "batch", 0, "runs per request `N` to each URL (POST /api/v1/batch; default: 8 to a Cloudflare Worker,\n"+
+		"where each request starts a fresh instance, 1 elsewhere: docs/sweep.md)")
 	fs.DurationVar(&f.timeout, "timeout", 10*time.Minute, "give up one request after `D` and retry it")
 	pos, err := parseInterspersed(e, fs, args)
 	if err != nil {
@@ -63,6 +66,10 @@ func cmdSweep(e *env, args []string) int {
 	}
 	if f.concurrency < 0 {
 		fmt.Fprintf(e.stderr, "schedplay sweep: --concurrency %d: give at least 1\n", f.concurrency)
+		return exitUsage
+	}
+	if f.batch < 0 || f.batch > api.MaxBatch {
+		fmt.Fprintf(e.stderr, "schedplay sweep: --batch %d: give 1 to %d\n", f.batch, api.MaxBatch)
 		return exitUsage
 	}
 	spec, code := sweepSpec(e, pos[0], *variant, sets, varies, policies, reps, seed)
@@ -146,7 +153,7 @@ func sweepTargets(e *env, f sweepFlags) ([]fanout.Target, error) {
 		if n == 0 {
 			n = 4
 		}
-		out = append(out, fanout.Target{Backend: fanout.NewRemote(u, f.timeout), Slots: n})
+		out = append(out, fanout.Target{Backend: fanout.NewRemote(u, f.timeout), Slots: n, Batch: f.batch})
 	}
 	return out, nil
 }

@@ -30,7 +30,7 @@ func runSweep(ctx context.Context, e *env, plan *sweep.Plan, targets []fanout.Ta
 		fmt.Fprintf(e.stderr, "schedplay sweep: resuming: %d of %d runs already done\n", done, total)
 	}
 	if done < total {
-		if !checkBackends(ctx, e, targets) {
+		if !checkBackends(ctx, e, targets, f.batch) {
 			return exitFailed
 		}
 		if code := runUnits(ctx, e, plan, targets, f.out, done); code != exitOK {
@@ -66,18 +66,14 @@ func runUnits(ctx context.Context, e *env, plan *sweep.Plan, targets []fanout.Ta
 	w := bufio.NewWriterSize(file, 1<<16)
 	total := plan.NumUnits()
 	prog := newProgress(e.stderr, total, done)
-	lastFlush := time.Now()
 	body := func(i int) []byte { return plan.Body(plan.Unit(done + i)) }
 	deliver := func(i int, r fanout.Reply) error {
-		u := plan.Unit(done + i)
-		if _, err := w.Write(plan.Line(u, r.Status, r.Body)); err != nil {
+		// One write per line: a run costs milliseconds, a write
+		// microseconds, and a killed sweep keeps every line delivered.
+		if _, err := w.Write(plan.Line(plan.Unit(done+i), r.Status, r.Body)); err != nil {
 			return err
 		}
-		if time.Since(lastFlush) > 500*time.Millisecond {
-			lastFlush = time.Now()
-			return w.Flush()
-		}
-		return nil
+		return w.Flush()
 	}
 	opt := fanout.Options{Progress: func(st fanout.Stats) { prog.update(done+st.Delivered, st) }}
 	st, err := fanout.Run(ctx, targets, total-done, body, opt, deliver)
@@ -102,22 +98,25 @@ func runUnits(ctx context.Context, e *env, plan *sweep.Plan, targets []fanout.Ta
 // one whose build or presets differ from this program's is warned about
 // (its results may differ from a local run). It fails when no backend
 // answers.
-func checkBackends(ctx context.Context, e *env, targets []fanout.Target) bool {
+func checkBackends(ctx context.Context, e *env, targets []fanout.Target, batch int) bool {
 	mine := api.BuildOf(e.presets)
 	up := 0
-	for _, t := range targets {
+	for i, t := range targets {
 		r, ok := t.Backend.(*fanout.Remote)
 		if !ok {
 			up++
 			continue
 		}
-		b, err := remoteBuild(ctx, r)
+		b, runtime, err := remoteHealth(ctx, r)
+		if batch == 0 {
+			targets[i].Batch = autoBatch(runtime)
+		}
 		if err != nil {
 			fmt.Fprintf(e.stderr, "schedplay sweep: %s: %v (set aside until it answers)\n", r.Name(), err)
 			continue
 		}
 		up++
-		fmt.Fprintf(e.stderr, "schedplay sweep: %s: %s/%s, commit %s, %d in flight\n", r.Name(), b.GOOS, b.GOARCH, b.Commit, t.Slots)
+		fmt.Fprintf(e.stderr, "schedplay sweep: %s: %s/%s, commit %s, %d in flight, %d runs per request\n", r.Name(), b.GOOS, b.GOARCH, b.Commit, t.Slots, max(targets[i].Batch, 1))
 		if b.Presets != mine.Presets || (b.Commit != mine.Commit && b.Commit != "dev" && mine.Commit != "dev") {
 			fmt.Fprintf(e.stderr, "schedplay sweep: warning: %s runs commit %s with presets %s; this schedplay is commit %s with presets %s: its results may differ from a local run\n",
 				r.Name(), b.Commit, b.Presets, mine.Commit, mine.Presets)
@@ -130,24 +129,37 @@ func checkBackends(ctx context.Context, e *env, targets []fanout.Target) bool {
 	return true
 }
 
-// remoteBuild reads a backend's GET /api/v1/health.
-func remoteBuild(ctx context.Context, r *fanout.Remote) (api.Build, error) {
+// autoBatch is the default runs per request to a backend running in
+// runtime: a Worker starts a fresh Go instance (and loads the presets)
+// for each request, about 10 ms under workerd, which 8 runs share; a
+// native server's request costs a fraction of a millisecond
+// (docs/sweep.md has the measurements).
+func autoBatch(runtime string) int {
+	if runtime == "cloudflare" {
+		return 8
+	}
+	return 1
+}
+
+// remoteHealth reads a backend's GET /api/v1/health: its build and runtime.
+func remoteHealth(ctx context.Context, r *fanout.Remote) (api.Build, string, error) {
 	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
 	defer cancel()
 	rep, err := r.Get(ctx, "/api/v1/health")
 	if err != nil {
-		return api.Build{}, err
+		return api.Build{}, "", err
 	}
 	if rep.Status != 200 {
-		return api.Build{}, &fanout.StatusError{Reply: rep}
+		return api.Build{}, "", &fanout.StatusError{Reply: rep}
 	}
 	var h struct {
-		Build api.Build `json:"build"`
+		Runtime string    `json:"runtime"`
+		Build   api.Build `json:"build"`
 	}
 	if err := json.Unmarshal(rep.Body, &h); err != nil {
-		return api.Build{}, fmt.Errorf("health reply: %v", err)
+		return api.Build{}, "", fmt.Errorf("health reply: %v", err)
 	}
-	return h.Build, nil
+	return h.Build, h.Runtime, nil
 }
 
 func hasMetric(ms []string, m string) bool {

@@ -58,16 +58,20 @@ func TestSweepLocalEqualsRemote(t *testing.T) {
 	srv := httptest.NewServer(serveHandler(ps, t.TempDir()))
 	defer srv.Close()
 	dir := t.TempDir()
-	local, remote := filepath.Join(dir, "local"), filepath.Join(dir, "remote")
+	local, remote, batched := filepath.Join(dir, "local"), filepath.Join(dir, "remote"), filepath.Join(dir, "batched")
 	if code, out, errs := run(t, "", sweepArgs(file, local)...); code != exitOK {
 		t.Fatalf("local sweep exit %d\n%s%s", code, out, errs)
 	}
 	if code, out, errs := run(t, "", sweepArgs(file, remote, "--on", srv.URL)...); code != exitOK {
 		t.Fatalf("remote sweep exit %d\n%s%s", code, out, errs)
 	}
+	if code, out, errs := run(t, "", sweepArgs(file, batched, "--on", srv.URL, "--batch", "5")...); code != exitOK {
+		t.Fatalf("batched sweep exit %d\n%s%s", code, out, errs)
+	}
 	for _, name := range []string{resultsName, summaryName, plotName} {
-		if a, b := readFile(t, filepath.Join(local, name)), readFile(t, filepath.Join(remote, name)); !bytes.Equal(a, b) {
-			t.Errorf("%s differs between the local and the remote sweep", name)
+		a := readFile(t, filepath.Join(local, name))
+		if b, c := readFile(t, filepath.Join(remote, name)), readFile(t, filepath.Join(batched, name)); !bytes.Equal(a, b) || !bytes.Equal(a, c) {
+			t.Errorf("%s differs between the local, the remote and the batched sweep", name)
 		}
 	}
 	plan := sweepPlan(t)
@@ -174,6 +178,7 @@ func TestSweepUsageErrors(t *testing.T) {
 	}{
 		{[]string{"sweep", file, "--vary", "policy.hz", "--out", out}, exitUsage, "--vary"},
 		{[]string{"sweep", file, "--on", "ftp://x", "--out", out}, exitUsage, "http://"},
+		{[]string{"sweep", file, "--batch", "65", "--out", out}, exitUsage, "--batch 65"},
 		{[]string{"sweep", file, "--policy", "nope", "--out", out}, exitInvalid, `no policy preset "nope"`},
 		{[]string{"sweep", file, "--vary", "policy.hz=250,-1", "--out", out}, exitInvalid, "policy.hz"},
 		{[]string{"sweep", file, "--metric", "Nothing", "--out", out}, exitUsage, `--metric "Nothing"`},

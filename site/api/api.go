@@ -7,6 +7,7 @@
 //	POST /api/v1/simulate   run a scenario, reply with the sim.Result JSON
 //	POST /api/v1/compare    run two policies over the same seeds, reply with the table
 //	POST /api/v1/validate   check a scenario, reply with every error or the resolved form
+//	POST /api/v1/batch      up to 64 simulate requests in one, each reply as simulate gives it
 //	GET  /api/v1/health     "ok" and the build: commit, Go version, platform, presets digest
 //
 // Request bodies are a scenario document or a request object wrapping one
@@ -62,6 +63,7 @@ func New(ps *presets.Set, opts ...Option) http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("/api/v1/presets", only(http.MethodGet, s.handlePresets))
 	mux.Handle("/api/v1/health", only(http.MethodGet, s.handleHealth)) // health.go
+	mux.Handle("/api/v1/batch", only(http.MethodPost, s.handleBatch))  // batch.go
 	mux.Handle("/api/v1/simulate", only(http.MethodPost, s.handleSimulate))
 	mux.Handle("/api/v1/compare", only(http.MethodPost, s.handleCompare))
 	mux.Handle("/api/v1/validate", only(http.MethodPost, s.handleValidate))

@@ -100,14 +100,11 @@ func badRequest(err error) error { return &statusError{http.StatusBadRequest, er
 // readRequest reads and parses the body: either a bare scenario document or
 // a Request. It returns the scenario with the request's overrides applied.
 func (s *server) readRequest(w http.ResponseWriter, r *http.Request) (*scenario.Scenario, *Request, error) {
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.maxBody))
-	var mbe *http.MaxBytesError
-	switch {
-	case errors.As(err, &mbe):
-		return nil, nil, &statusError{http.StatusRequestEntityTooLarge, &scenario.Error{Msg: fmt.Sprintf("request body is larger than the limit of %d bytes", mbe.Limit)}}
-	case err != nil:
-		return nil, nil, badRequest(&scenario.Error{Msg: "reading the request body: " + err.Error()})
-	case len(bytes.TrimSpace(body)) == 0:
+	body, err := s.readBody(w, r)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(bytes.TrimSpace(body)) == 0 {
 		return nil, nil, badRequest(&scenario.Error{Msg: "empty request body; send a scenario document ({\"schedplay\": 1, …}) or {\"scenario\": …}"})
 	}
 	var top map[string]json.RawMessage
@@ -136,6 +133,19 @@ func (s *server) readRequest(w http.ResponseWriter, r *http.Request) (*scenario.
 		return nil, nil, badRequest(err)
 	}
 	return doc, req, nil
+}
+
+// readBody reads the request body up to the server's limit (413 past it).
+func (s *server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.maxBody))
+	var mbe *http.MaxBytesError
+	switch {
+	case errors.As(err, &mbe):
+		return nil, &statusError{http.StatusRequestEntityTooLarge, &scenario.Error{Msg: fmt.Sprintf("request body is larger than the limit of %d bytes", mbe.Limit)}}
+	case err != nil:
+		return nil, badRequest(&scenario.Error{Msg: "reading the request body: " + err.Error()})
+	}
+	return body, nil
 }
 
 // readResolved is readRequest followed by scenario.Resolve.

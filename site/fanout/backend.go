@@ -18,11 +18,15 @@ package fanout
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"strconv"
 	"strings"
 	"time"
+
+	"schedplay/site/api"
 )
 
 // Reply is a backend's answer to one request.
@@ -46,6 +50,13 @@ type Backend interface {
 	Simulate(ctx context.Context, body []byte) (Reply, error)
 }
 
+// Batcher is a Backend that can run several requests in one
+// (POST /api/v1/batch). An error fails them all; a reply per request
+// otherwise, in order.
+type Batcher interface {
+	SimulateBatch(ctx context.Context, bodies [][]byte) ([]Reply, error)
+}
+
 // Prober is a Backend that can say whether it is up again after failing.
 type Prober interface {
 	Probe(ctx context.Context) error
@@ -62,40 +73,8 @@ func (Local) Name() string { return "local" }
 
 // Simulate serves the request in process.
 func (l Local) Simulate(ctx context.Context, body []byte) (Reply, error) {
-	return Do(ctx, l.Handler, "/api/v1/simulate", body), nil
-}
-
-// Do serves one POST to path on h in process and returns its reply.
-func Do(ctx context.Context, h http.Handler, path string, body []byte) Reply {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, "http://local"+path, bytes.NewReader(body))
-	if err != nil {
-		return Reply{Status: http.StatusInternalServerError, Body: []byte(err.Error())}
-	}
-	req.Header.Set("Content-Type", "application/json")
-	w := &memWriter{h: http.Header{}}
-	h.ServeHTTP(w, req)
-	if w.status == 0 {
-		w.status = http.StatusOK
-	}
-	return Reply{Status: w.status, Body: w.body.Bytes(), RetryAfter: retryAfter(w.h)}
-}
-
-// memWriter is an in-memory http.ResponseWriter.
-type memWriter struct {
-	h      http.Header
-	status int
-	body   bytes.Buffer
-}
-
-func (w *memWriter) Header() http.Header { return w.h }
-func (w *memWriter) WriteHeader(s int) {
-	if w.status == 0 {
-		w.status = s
-	}
-}
-func (w *memWriter) Write(b []byte) (int, error) {
-	w.WriteHeader(http.StatusOK)
-	return w.body.Write(b)
+	status, h, reply := api.Do(ctx, l.Handler, http.MethodPost, "/api/v1/simulate", body)
+	return Reply{Status: status, Body: reply, RetryAfter: retryAfter(h)}, nil
 }
 
 // Remote sends requests to a schedplay API at a base URL (a deployed
@@ -118,6 +97,46 @@ func (r *Remote) Name() string { return r.URL }
 // Simulate POSTs body to /api/v1/simulate.
 func (r *Remote) Simulate(ctx context.Context, body []byte) (Reply, error) {
 	return r.Post(ctx, "/api/v1/simulate", body)
+}
+
+// SimulateBatch POSTs the bodies to /api/v1/batch and returns each
+// reply as /api/v1/simulate would have given it.
+func (r *Remote) SimulateBatch(ctx context.Context, bodies [][]byte) ([]Reply, error) {
+	var req bytes.Buffer
+	req.WriteString(`{"requests":[`)
+	for i, b := range bodies {
+		if i > 0 {
+			req.WriteByte(',')
+		}
+		req.Write(b)
+	}
+	req.WriteString("]}")
+	rep, err := r.Post(ctx, "/api/v1/batch", req.Bytes())
+	if err != nil {
+		return nil, err
+	}
+	if rep.Status != http.StatusOK {
+		// The whole batch refused or failed: each request gets that reply.
+		out := make([]Reply, len(bodies))
+		for i := range out {
+			out[i] = rep
+		}
+		return out, nil
+	}
+	var reply struct {
+		Replies []struct {
+			Status int             `json:"status"`
+			Body   json.RawMessage `json:"body"`
+		} `json:"replies"`
+	}
+	if err := json.Unmarshal(rep.Body, &reply); err != nil {
+		return nil, fmt.Errorf("reading the batch reply: %w", err)
+	}
+	out := make([]Reply, len(reply.Replies))
+	for i, x := range reply.Replies {
+		out[i] = Reply{Status: x.Status, Body: append(x.Body, '\n')}
+	}
+	return out, nil
 }
 
 // Post sends body to path and reads the whole reply.

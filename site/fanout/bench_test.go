@@ -64,7 +64,7 @@ func BenchmarkSweepLocal(b *testing.B) {
 			single := float64(n) / time.Since(t0).Seconds()
 			b.ResetTimer()
 			units := max(b.N, 4*cores)
-			_, err := Run(context.Background(), []Target{{l, cores}}, units, body, Options{}, func(int, Reply) error { return nil })
+			_, err := Run(context.Background(), []Target{{Backend: l, Slots: cores}}, units, body, Options{}, func(int, Reply) error { return nil })
 			if err != nil {
 				b.Fatal(err)
 			}

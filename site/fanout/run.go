@@ -11,6 +11,9 @@ import (
 type Target struct {
 	Backend Backend
 	Slots   int
+	// Batch, when the backend is a Batcher, is the most units one request
+	// carries (0 or 1: one unit per request).
+	Batch int
 }
 
 // Options tune Run; the zero value takes the defaults.
@@ -29,15 +32,15 @@ type Options struct {
 	// (default 60s).
 	GiveUp time.Duration
 	// Window bounds the units taken beyond the first one not yet
-	// delivered (default 4 × the slots, at least 16): the memory of
-	// replies held back for order.
+	// delivered (default 4 × the units in flight, slots × batch, at
+	// least 16): the memory of replies held back for order.
 	Window int
 	// Progress, when set, is called after each delivery (from Run's
 	// goroutine).
 	Progress func(Stats)
 }
 
-func (o *Options) defaults(slots int) {
+func (o *Options) defaults(inFlight int) {
 	if o.Attempts <= 0 {
 		o.Attempts = 8
 	}
@@ -54,7 +57,7 @@ func (o *Options) defaults(slots int) {
 		o.GiveUp = time.Minute
 	}
 	if o.Window <= 0 {
-		o.Window = max(4*slots, 16)
+		o.Window = max(4*inFlight, 16)
 	}
 }
 
@@ -83,14 +86,15 @@ type BackendStats struct {
 // delivered), or a unit failed Attempts times or every backend stayed
 // down for GiveUp (an error saying so).
 func Run(ctx context.Context, targets []Target, n int, body func(i int) []byte, opt Options, deliver func(i int, r Reply) error) (Stats, error) {
-	slots := 0
+	slots, units := 0, 0
 	for _, t := range targets {
 		slots += max(t.Slots, 1)
+		units += max(t.Slots, 1) * max(t.Batch, 1)
 	}
 	if slots == 0 && n > 0 {
 		return Stats{}, errors.New("fanout: no backend")
 	}
-	opt.defaults(slots)
+	opt.defaults(units)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	s := newSched(n, targets, opt)
@@ -142,46 +146,73 @@ type result struct {
 }
 
 // slot is one request in flight on backend b, taking units until there
-// are none.
+// are none: several at once when the target batches.
 func (s *sched) slot(ctx context.Context, b int, body func(int) []byte, done chan<- result) {
-	be := s.targets[b].Backend
+	t := s.targets[b]
+	batcher, _ := t.Backend.(Batcher)
+	limit := 1
+	if batcher != nil {
+		limit = max(t.Batch, 1)
+	}
+	send := func(r result) bool {
+		select {
+		case done <- r:
+			return true
+		case <-ctx.Done():
+			return false
+		}
+	}
 	for {
-		w, ok := s.take(ctx, b)
+		ws, ok := s.take(ctx, b, limit)
 		if !ok {
 			return
 		}
-		if w.probe {
-			if fatal := s.probed(b, be.(Prober).Probe(ctx)); fatal != nil && ctx.Err() == nil {
-				select {
-				case done <- result{err: fatal}:
-				case <-ctx.Done():
-				}
+		if ws[0].probe {
+			if fatal := s.probed(b, t.Backend.(Prober).Probe(ctx)); fatal != nil && ctx.Err() == nil {
+				send(result{err: fatal})
 				return
 			}
 			continue
 		}
-		rep, err := be.Simulate(ctx, body(w.i))
+		var reps []Reply
+		var err error
+		if len(ws) == 1 {
+			var rep Reply
+			rep, err = t.Backend.Simulate(ctx, body(ws[0].i))
+			reps = []Reply{rep}
+		} else {
+			bodies := make([][]byte, len(ws))
+			for k, w := range ws {
+				bodies[k] = body(w.i)
+			}
+			reps, err = batcher.SimulateBatch(ctx, bodies)
+			if err == nil && len(reps) != len(ws) {
+				err = fmt.Errorf("batch of %d answered %d replies", len(ws), len(reps))
+			}
+		}
 		if ctx.Err() != nil {
 			return
 		}
-		if err == nil && !rep.Transient() {
-			s.answered(b)
-			select {
-			case done <- result{i: w.i, reply: rep}:
-			case <-ctx.Done():
+		for k, w := range ws {
+			var rep Reply
+			failure := err
+			if err == nil {
+				rep = reps[k]
+				if rep.Transient() {
+					failure = &StatusError{Reply: rep}
+				}
+			}
+			if failure == nil {
+				s.answered(b)
+				if !send(result{i: w.i, reply: rep}) {
+					return
+				}
+				continue
+			}
+			if fatal := s.failed(b, w, failure, rep.RetryAfter); fatal != nil {
+				send(result{err: fatal})
 				return
 			}
-			continue
-		}
-		if err == nil {
-			err = &StatusError{Reply: rep}
-		}
-		if fatal := s.failed(b, w, err, rep.RetryAfter); fatal != nil {
-			select {
-			case done <- result{err: fatal}:
-			case <-ctx.Done():
-			}
-			return
 		}
 	}
 }

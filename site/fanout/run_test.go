@@ -72,7 +72,7 @@ func fast() Options {
 func TestRunDeliversInOrder(t *testing.T) {
 	a := &echo{name: "a", delay: time.Millisecond}
 	b := &echo{name: "b", delay: 100 * time.Microsecond}
-	got, st, err := collect(t, []Target{{a, 3}, {b, 2}}, 200, fast())
+	got, st, err := collect(t, []Target{{Backend: a, Slots: 3}, {Backend: b, Slots: 2}}, 200, fast())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +106,7 @@ func TestRunRetriesPassingFailures(t *testing.T) {
 		}
 		return Reply{}, nil, false
 	}}
-	got, st, err := collect(t, []Target{{flaky, 2}, {refuse, 1}}, 40, fast())
+	got, st, err := collect(t, []Target{{Backend: flaky, Slots: 2}, {Backend: refuse, Slots: 1}}, 40, fast())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +137,7 @@ func TestRunSurvivesADeadBackend(t *testing.T) {
 		return Reply{}, nil, false
 	}}
 	ok := &echo{name: "ok", delay: 200 * time.Microsecond}
-	got, st, err := collect(t, []Target{{dying, 4}, {ok, 2}}, 300, fast())
+	got, st, err := collect(t, []Target{{Backend: dying, Slots: 4}, {Backend: ok, Slots: 2}}, 300, fast())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,7 +160,7 @@ func TestRunGivesUp(t *testing.T) {
 	}}
 	opt := fast()
 	opt.Attempts = 3
-	got, _, err := collect(t, []Target{{bad, 1}}, 10, opt)
+	got, _, err := collect(t, []Target{{Backend: bad, Slots: 1}}, 10, opt)
 	if err == nil || !strings.Contains(err.Error(), "unit 3 failed 3 attempts") || !strings.Contains(err.Error(), "boom") {
 		t.Errorf("error %v", err)
 	}
@@ -171,7 +171,7 @@ func TestRunGivesUp(t *testing.T) {
 	opt = fast()
 	opt.GiveUp = 20 * time.Millisecond
 	opt.Attempts = 1000
-	if _, _, err := collect(t, []Target{{down, 2}}, 5, opt); err == nil || !strings.Contains(err.Error(), "every backend") {
+	if _, _, err := collect(t, []Target{{Backend: down, Slots: 2}}, 5, opt); err == nil || !strings.Contains(err.Error(), "every backend") {
 		t.Errorf("error %v; want every backend failed", err)
 	}
 }
@@ -181,7 +181,7 @@ func TestRunCancel(t *testing.T) {
 	slow := &echo{name: "slow", delay: 2 * time.Millisecond}
 	ctx, cancel := context.WithCancel(context.Background())
 	n := 0
-	_, err := Run(ctx, []Target{{slow, 2}}, 1000, bodies, Options{}, func(i int, r Reply) error {
+	_, err := Run(ctx, []Target{{Backend: slow, Slots: 2}}, 1000, bodies, Options{}, func(i int, r Reply) error {
 		if i != n {
 			t.Fatalf("delivered %d after %d", i, n)
 		}
@@ -216,7 +216,7 @@ func TestRunWindow(t *testing.T) {
 	}}
 	opt := fast()
 	opt.Window = 8
-	_, err := Run(context.Background(), []Target{{b, 4}}, 400, bodies, opt, func(i int, r Reply) error {
+	_, err := Run(context.Background(), []Target{{Backend: b, Slots: 4}}, 400, bodies, opt, func(i int, r Reply) error {
 		delivered.Store(int64(i + 1))
 		return nil
 	})
@@ -258,7 +258,63 @@ func TestLocalAndRemoteAgree(t *testing.T) {
 			t.Errorf("%s: local %d %.80s…, remote %d %.80s…", body, a.Status, a.Body, b.Status, b.Body)
 		}
 	}
+	var bodies [][]byte
+	var want []Reply
+	for i := range 3 {
+		b := []byte(fmt.Sprintf(`{"scenario": "hikey960-sysbench", "set": ["policy.hz=%d"], "reps": 1}`, []int{250, 0, 1000}[i]))
+		r, _ := local.Simulate(context.Background(), b)
+		bodies, want = append(bodies, b), append(want, r)
+	}
+	got, err := remote.SimulateBatch(context.Background(), bodies)
+	if err != nil || len(got) != 3 {
+		t.Fatalf("batch: %v, %d replies", err, len(got))
+	}
+	for i := range got {
+		if got[i].Status != want[i].Status || !bytes.Equal(got[i].Body, want[i].Body) {
+			t.Errorf("batch reply %d: %d %.80s…; simulate %d %.80s…", i, got[i].Status, got[i].Body, want[i].Status, want[i].Body)
+		}
+	}
 	if r, _ := local.Simulate(context.Background(), []byte(`{"scenario": "hikey960-sysbench", "set": ["policy.hz=0"]}`)); r.Status != http.StatusBadRequest {
 		t.Errorf("a bad request answers %d", r.Status)
+	}
+}
+
+// batcher records the sizes of its batches; its first batch fails.
+type batcher struct {
+	echo
+	sizes []int
+}
+
+func (b *batcher) SimulateBatch(ctx context.Context, bodies [][]byte) ([]Reply, error) {
+	b.mu.Lock()
+	b.sizes = append(b.sizes, len(bodies))
+	first := len(b.sizes) == 1
+	b.mu.Unlock()
+	if first {
+		return nil, errors.New("connection reset")
+	}
+	var out []Reply
+	for _, body := range bodies {
+		r, _ := b.Simulate(ctx, body)
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// A batching target takes several units per request; a failed batch's
+// units are all retried.
+func TestRunBatches(t *testing.T) {
+	b := &batcher{echo: echo{name: "b"}}
+	got, _, err := collect(t, []Target{{Backend: b, Slots: 1, Batch: 4}}, 10, fast())
+	if err != nil || len(got) != 10 {
+		t.Fatalf("%d replies, %v", len(got), err)
+	}
+	for i, r := range got {
+		if string(r.Body) != fmt.Sprintf("ok %d", i) {
+			t.Errorf("reply %d: %q", i, r.Body)
+		}
+	}
+	if fmt.Sprint(b.sizes) != "[4 4 4 2]" {
+		t.Errorf("batch sizes %v; want [4 4 4 2] (the first one failed)", b.sizes)
 	}
 }

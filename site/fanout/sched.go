@@ -51,9 +51,10 @@ func (s *sched) changed() {
 	s.wake = make(chan struct{})
 }
 
-// take returns the next work for a slot of backend b, waiting when there
-// is none yet; false when the run is over for this slot.
-func (s *sched) take(ctx context.Context, b int) (work, bool) {
+// take returns the next work for a slot of backend b, up to limit units
+// (or a probe of b), waiting when there is none yet; false when the run is
+// over for this slot.
+func (s *sched) take(ctx context.Context, b, limit int) ([]work, bool) {
 	for {
 		s.mu.Lock()
 		now := time.Now()
@@ -66,7 +67,7 @@ func (s *sched) take(ctx context.Context, b int) (work, bool) {
 			if _, ok := s.targets[b].Backend.(Prober); ok && !bs.probing {
 				bs.probing = true
 				s.mu.Unlock()
-				return work{probe: true}, true
+				return []work{{probe: true}}, true
 			}
 			if !bs.probing {
 				bs.downUntil = time.Time{} // cannot probe: try a unit
@@ -76,19 +77,13 @@ func (s *sched) take(ctx context.Context, b int) (work, bool) {
 			}
 			wait = s.opt.Down // another slot probes
 		default:
-			if w, ok := s.due(now); ok {
+			if ws := s.ready(now, limit); len(ws) > 0 {
 				s.mu.Unlock()
-				return w, true
-			}
-			if s.next < s.n && s.next < s.base+s.opt.Window {
-				w := work{i: s.next}
-				s.next++
-				s.mu.Unlock()
-				return w, true
+				return ws, true
 			}
 			if s.base >= s.n {
 				s.mu.Unlock()
-				return work{}, false
+				return nil, false
 			}
 			for _, r := range s.retries {
 				if d := r.due.Sub(now); wait < 0 || d < wait {
@@ -113,9 +108,28 @@ func (s *sched) take(ctx context.Context, b int) (work, bool) {
 			t.Stop()
 		}
 		if ctx.Err() != nil {
-			return work{}, false
+			return nil, false
 		}
 	}
+}
+
+// ready takes up to limit units that can run now: due retries first,
+// then fresh units inside the window; mu is held.
+func (s *sched) ready(now time.Time, limit int) []work {
+	var ws []work
+	for len(ws) < limit {
+		if w, ok := s.due(now); ok {
+			ws = append(ws, w)
+			continue
+		}
+		if s.next < s.n && s.next < s.base+s.opt.Window {
+			ws = append(ws, work{i: s.next})
+			s.next++
+			continue
+		}
+		break
+	}
+	return ws
 }
 
 // due pops the retry that is due first; mu is held.

@@ -15,5 +15,5 @@ func main() {
 	if err != nil {
 		panic(err) // the embedded presets are checked by presets' tests
 	}
-	workers.Serve(api.New(ps))
+	workers.Serve(api.New(ps, api.WithRuntime("browser")))
 }
