@@ -47,6 +47,8 @@ func verbs() []verb {
 		{"sweep", "run a grid of points × policies × repetitions on every core or on remote backends", cmdSweep},
 		{"validate", "check a scenario and print every error with its field path", cmdValidate},
 		{"share", "print the share link of a scenario", cmdShare},
+		{"import", "turn a machine description, an rt-app use case or a trace into a scenario", cmdImport},
+		{"collect", "print the shell script that snapshots a machine for import", cmdCollect},
 		{"serve", "serve the playground and the API", cmdServe},
 	}
 }

@@ -26,8 +26,9 @@ type topoOptions struct {
 // CPU, in the style of the kernel's sched_domain debug output.
 func cmdTopo(e *env, args []string) int {
 	fs := newFlagSet(e, "topo", "MACHINE [--policy P] [--cpus LIST] [--groups N] [--json]\n\n"+
-		"MACHINE is a machine preset name or a JSON file holding a machine object\n"+
-		"(or {\"machine\": {...}}); P is a policy preset name or a JSON file.")
+		"MACHINE is a machine preset name or a JSON file holding a machine object,\n"+
+		"{\"machine\": {...}} or a whole scenario (as `schedplay import` writes);\n"+
+		"P is a policy preset name or a JSON file.")
 	var o topoOptions
 	fs.StringVar(&o.policy, "policy", "mainline", "policy preset name or JSON file")
 	fs.BoolVar(&o.json, "json", false, "print CPUs, domains, groups and shortcuts as JSON")
@@ -103,6 +104,19 @@ func topoLoadMachine(ps *presets.Set, arg string) (topo.Machine, string, error) 
 	if err != nil {
 		return m, "", err
 	}
+	if isFile && topoIsScenario(data) {
+		// A whole scenario (as `schedplay import` writes): its machine,
+		// presets expanded and defaults filled.
+		sc, err := scenario.Decode(data)
+		if err != nil {
+			return m, "", fmt.Errorf("%s: %v", arg, err)
+		}
+		r, err := scenario.Resolve(sc, ps)
+		if err != nil {
+			return m, "", fmt.Errorf("%s: %v", arg, err)
+		}
+		return r.Machine, arg, nil
+	}
 	if isFile {
 		if data, err = topoUnwrap(data, "machine"); err != nil {
 			return m, "", fmt.Errorf("%s: %v", arg, err)
@@ -112,6 +126,17 @@ func topoLoadMachine(ps *presets.Set, arg string) (topo.Machine, string, error) 
 		return m, "", fmt.Errorf("%s: machine: %v", arg, err)
 	}
 	return m, arg, nil
+}
+
+// topoIsScenario reports a JSON object with the scenario's "schedplay"
+// version key.
+func topoIsScenario(data []byte) bool {
+	var top map[string]json.RawMessage
+	if json.Unmarshal(data, &top) != nil {
+		return false
+	}
+	_, ok := top["schedplay"]
+	return ok
 }
 
 // topoLoadPolicy resolves --policy: a preset name or a JSON file (a bare

@@ -1,0 +1,50 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestImportVerb: a real snapshot imports to a scenario on stdout that
+// validate, topo and share accept; the notes go to stderr; a bad input
+// exits 3 with the file named; collect prints the script.
+func TestImportVerb(t *testing.T) {
+	snap := filepath.Join("..", "..", "engine", "importer", "testdata", "sysfs", "x86_64-epyc_7451.tar.gz")
+	code, out, errs := run(t, "", "import", snap)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !strings.Contains(errs, "sysfs snapshot: 96 CPUs") || !strings.Contains(errs, "note: no node distances") {
+		t.Errorf("stderr lacks the summary and notes:\n%s", errs)
+	}
+	file := writeFile(t, "epyc.json", out)
+	for _, verb := range [][]string{{"validate", file}, {"topo", file, "--cpus", "0"}, {"share", file}} {
+		if code, _, errs := run(t, "", verb...); code != exitOK {
+			t.Errorf("%v: exit %d: %s", verb, code, errs)
+		}
+	}
+	_, topoOut, _ := run(t, "", "topo", file, "--cpus", "0")
+	if !strings.Contains(topoOut, "8 node(s) × 6 cores × 2 thread(s) = 96 CPUs") {
+		t.Errorf("topo of the import:\n%s", topoOut)
+	}
+	dest := filepath.Join(t.TempDir(), "s.json")
+	if code, _, errs := run(t, "", "import", snap, "--out", dest); code != exitOK {
+		t.Fatalf("--out: exit %d: %s", code, errs)
+	}
+	if b, _ := os.ReadFile(dest); string(b) != out {
+		t.Errorf("--out wrote a different document")
+	}
+	bad := writeFile(t, "bad.txt", "# CPU,Core,Socket,Node\n0,0,0\n")
+	if code, _, errs := run(t, "", "import", bad); code != exitInvalid || !strings.Contains(errs, "bad.txt:2:") {
+		t.Errorf("bad input: exit %d: %s", code, errs)
+	}
+	if code, _, errs := run(t, "# CPU,Core,Socket,Node\n0,0,0,0\n1,1,0,0\n", "import", "-"); code != exitOK {
+		t.Errorf("stdin: exit %d: %s", code, errs)
+	}
+	code, out, _ = run(t, "", "collect")
+	if code != exitOK || !strings.HasPrefix(out, "#!/bin/sh\n") || !strings.Contains(out, "topology/thread_siblings_list") {
+		t.Errorf("collect: exit %d:\n%.200s", code, out)
+	}
+}

@@ -1,0 +1,121 @@
+package collect_test
+
+import (
+	"archive/tar"
+	"compress/gzip"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"schedplay/engine/importer"
+	"schedplay/engine/importer/collect"
+	"schedplay/engine/importer/sysfs"
+	"schedplay/presets"
+)
+
+// unpack extracts a tar.gz into dir.
+func unpack(t *testing.T, file, dir string) {
+	t.Helper()
+	f, err := os.Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	z, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := tar.NewReader(z)
+	for {
+		h, err := tr.Next()
+		if err == io.EOF {
+			return
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(dir, filepath.FromSlash(h.Name))
+		switch h.Typeflag {
+		case tar.TypeReg:
+			os.MkdirAll(filepath.Dir(p), 0o755)
+			b, _ := io.ReadAll(tr)
+			os.WriteFile(p, b, 0o644)
+		case tar.TypeSymlink:
+			os.MkdirAll(filepath.Dir(p), 0o755)
+			os.Symlink(h.Linkname, p)
+		}
+	}
+}
+
+// TestScriptCollectsWhatImportReads runs the script with /bin/sh on an
+// unpacked real dump (as if it were /), then checks that the tarball it
+// writes holds only files import reads, and imports to the same scenario
+// as the dump itself.
+func TestScriptCollectsWhatImportReads(t *testing.T) {
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	if _, err := exec.LookPath("tar"); err != nil {
+		t.Skip("no tar")
+	}
+	dump := filepath.Join("..", "testdata", "sysfs", "original-arm-A510-A710-A715-X3.tar.gz")
+	dir := t.TempDir()
+	unpack(t, dump, dir)
+	script := filepath.Join(dir, "collect.sh")
+	os.WriteFile(script, []byte(collect.Script()), 0o755)
+	out := filepath.Join(dir, "out.tar.gz")
+	cmd := exec.Command(sh, script, out)
+	cmd.Env = append(os.Environ(), "SCHEDPLAY_ROOT="+filepath.Join(dir, "arm-A510-A710-A715-X3"), "TMPDIR="+dir)
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%v: %s", err, msg)
+	}
+	f, err := os.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	z, _ := gzip.NewReader(f)
+	tr := tar.NewReader(z)
+	files := 0
+	for {
+		h, err := tr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h.Typeflag == tar.TypeReg {
+			files++
+			if !sysfs.Keep(h.Name) {
+				t.Errorf("collected %s, which import does not read", h.Name)
+			}
+		}
+	}
+	f.Close()
+	if files < 100 {
+		t.Errorf("collected %d files; want the dump's topology (over 100)", files)
+	}
+	ps, _ := presets.Load()
+	imp := func(p string) string {
+		f, err := os.Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		res, err := importer.Import("x.tar.gz", f, importer.Options{Presets: ps})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(res.Scenario)
+	}
+	if a, b := imp(out), imp(dump); a != b {
+		t.Errorf("collected snapshot imports to\n%s\nthe dump to\n%s", a, b)
+	}
+	if !strings.Contains(collect.Script(), "sched/domains") {
+		t.Error("the script does not collect the sched domains")
+	}
+}
