@@ -124,22 +124,8 @@ func machineDefaults(m topo.Machine, unset unsetFunc) topo.Machine {
 	if unset("machine.smt.partitioned_single", s.PartitionedSingle == 0) {
 		s.PartitionedSingle = 0.60
 	}
-	l := &m.Latency
-	if unset("machine.latency.wakeup", l.Wakeup == 0) {
-		l.Wakeup = 2 * units.Microsecond
-	}
-	if unset("machine.latency.ipi", l.IPI == 0) {
-		l.IPI = 3 * units.Microsecond
-	}
-	if unset("machine.latency.idle_exit", l.IdleExit == 0) {
-		l.IdleExit = 2 * units.Microsecond
-	}
-	if unset("machine.latency.context_switch", l.ContextSwitch == 0) {
-		l.ContextSwitch = 1 * units.Microsecond
-	}
-	if unset("machine.latency.process_switch", l.ProcessSwitch == 0) {
-		l.ProcessSwitch = 500 * units.Nanosecond
-	}
+	m.Latency = latencyDefaults(m.Latency, unset)
+	m.IPC = ipcDefaults(m.IPC, unset)
 	if unset("machine.boost", len(m.Boost) == 0) {
 		m.Boost = [][2]float64{{0, 1}, {1, 1}}
 	}
@@ -194,3 +180,50 @@ func (f Features) SMTAwareAsymCapacityOn() bool { return on(f.SMTAwareAsymCapaci
 
 // ILBIdleCoreOn: 293f9611ae73 fully-idle-core ILB choice unless set false.
 func (f Features) ILBIdleCoreOn() bool { return on(f.ILBIdleCore, true) }
+
+// durationDefault gives *d its default when the field at path was left out.
+func durationDefault(unset unsetFunc, path string, d *units.Duration, def units.Duration) {
+	if unset(path, *d == 0) {
+		*d = def
+	}
+}
+
+// intDefault gives *v its default when the field at path was left out.
+func intDefault(unset unsetFunc, path string, v *int, def int) {
+	if unset(path, *v == 0) {
+		*v = def
+	}
+}
+
+// latencyDefaults fills the wake-up cost model of an Arm server core
+// (docs/model.md, "The cost of IPC and wake-ups", has each derivation).
+func latencyDefaults(l topo.Latency, unset unsetFunc) topo.Latency {
+	const p = "machine.latency."
+	durationDefault(unset, p+"wakeup", &l.Wakeup, 800*units.Nanosecond)
+	durationDefault(unset, p+"ipi", &l.IPI, 1000*units.Nanosecond)
+	durationDefault(unset, p+"ipi_send", &l.IPISend, 300*units.Nanosecond)
+	durationDefault(unset, p+"idle_exit", &l.IdleExit, 500*units.Nanosecond)
+	durationDefault(unset, p+"context_switch", &l.ContextSwitch, 700*units.Nanosecond)
+	durationDefault(unset, p+"process_switch", &l.ProcessSwitch, 200*units.Nanosecond)
+	durationDefault(unset, p+"syscall", &l.Syscall, 100*units.Nanosecond)
+	durationDefault(unset, p+"cacheline.smt", &l.Cacheline.SMT, 10*units.Nanosecond)
+	durationDefault(unset, p+"cacheline.llc", &l.Cacheline.LLC, 100*units.Nanosecond)
+	durationDefault(unset, p+"cacheline.remote", &l.Cacheline.Remote, 600*units.Nanosecond)
+	return l
+}
+
+// ipcDefaults fills the kernel IPC paths (the same derivations) and the
+// kernel's buffer sizes: SK_WMEM_MAX, PIPE_DEF_BUFFERS, a 4 KiB page.
+func ipcDefaults(c topo.IPC, unset unsetFunc) topo.IPC {
+	const p = "machine.ipc."
+	durationDefault(unset, p+"pipe_write", &c.PipeWrite, 300*units.Nanosecond)
+	durationDefault(unset, p+"pipe_read", &c.PipeRead, 250*units.Nanosecond)
+	durationDefault(unset, p+"socket_send", &c.SocketSend, 800*units.Nanosecond)
+	durationDefault(unset, p+"socket_recv", &c.SocketRecv, 700*units.Nanosecond)
+	durationDefault(unset, p+"futex_wake", &c.FutexWake, 200*units.Nanosecond)
+	intDefault(unset, p+"sock_sndbuf", &c.SockSndbuf, 212992)
+	intDefault(unset, p+"pipe_buffers", &c.PipeBuffers, 16)
+	intDefault(unset, p+"page_size", &c.PageSize, 4096)
+	intDefault(unset, p+"message_lines", &c.MessageLines, 6)
+	return c
+}

@@ -116,6 +116,10 @@ type Workload struct {
 	// code reaches per unit of work (schedplay addition; default 1.0): an
 	// OpenBLAS-like GEMM does the same FLOPs with more work than NVPL's.
 	Efficiency float64 `json:"efficiency,omitempty"`
+	// CPUDMALatency is a PM QoS limit on idle-state exit latency while the
+	// workload runs (/dev/cpu_dma_latency: cyclictest writes 0, which
+	// keeps every CPU in WFI); absent = no limit (schedplay addition).
+	CPUDMALatency *units.Duration `json:"cpu_dma_latency,omitempty"`
 }
 
 // Group is a set of identical tasks.
@@ -138,8 +142,12 @@ type Group struct {
 	// it forks the group's tasks (wake_up_new_task() from that CPU);
 	// absent = drawn per repetition from the group's cpus (schedplay
 	// addition).
-	ParentCPU *int   `json:"parent_cpu,omitempty"`
-	Program   []Step `json:"program"`
+	ParentCPU *int `json:"parent_cpu,omitempty"`
+	// TimerSlack is the tasks' timer_slack_ns: a sleep or periodic timer
+	// expires up to this late (hrtimer_set_expires_range_ns()); absent =
+	// DefaultTimerSlack, SCHED_OTHER's (schedplay addition).
+	TimerSlack *units.Duration `json:"timer_slack,omitempty"`
+	Program    []Step          `json:"program"`
 }
 
 // Pin says how a group's tasks divide its CPU mask.
@@ -163,16 +171,42 @@ type Step struct {
 	Sync     bool            `json:"sync,omitempty"`     // send: WF_SYNC wake-up
 	Wake     int             `json:"wake,omitempty"`     // send: messages posted at once (futex wake n)
 	Capacity int             `json:"capacity,omitempty"` // send: channel buffer limit (0 = unbounded)
-	Periodic *Periodic       `json:"periodic,omitempty"`
-	Repeat   int             `json:"repeat,omitempty"` // repeat Do this many times
-	Pool     string          `json:"pool,omitempty"`   // repeat Do while the shared pool has tokens
-	Total    int             `json:"total,omitempty"`  // pool: tokens in the shared pool
+	// IPC names the kernel object a send writes to: "pipe", "socket"
+	// (unix stream) or "futex"; its recv steps then pay the object's read
+	// path, its buffer follows the kernel's, and both pay machine.ipc and
+	// the syscall (schedplay addition).
+	IPC IPCKind `json:"ipc,omitempty"`
+	// Bytes is a pipe or socket message's size (default 100, perf's
+	// DATASIZE).
+	Bytes    int       `json:"bytes,omitempty"`
+	Periodic *Periodic `json:"periodic,omitempty"`
+	Repeat   int       `json:"repeat,omitempty"` // repeat Do this many times
+	Pool     string    `json:"pool,omitempty"`   // repeat Do while the shared pool has tokens
+	Total    int       `json:"total,omitempty"`  // pool: tokens in the shared pool
 	// Timed names a timed section: Do runs once and each execution's
 	// duration is recorded under this name (schedplay addition; perf's
 	// gettimeofday() around a loop).
 	Timed string `json:"timed,omitempty"`
 	Do    []Step `json:"do,omitempty"`
 }
+
+// IPCKind is the kernel object behind a channel.
+type IPCKind string
+
+const (
+	IPCNone   IPCKind = ""       // an abstract channel: no kernel path cost
+	IPCPipe   IPCKind = "pipe"   // pipe(2): pipe_write()/pipe_read()
+	IPCSocket IPCKind = "socket" // socketpair(AF_UNIX, SOCK_STREAM)
+	IPCFutex  IPCKind = "futex"  // futex(FUTEX_WAKE/FUTEX_WAIT)
+)
+
+// DefaultMessageBytes is a pipe or socket message's default size
+// (tools/perf/bench/sched-messaging.c DATASIZE).
+const DefaultMessageBytes = 100
+
+// DefaultTimerSlack is a SCHED_OTHER task's timer slack
+// (init_task.timer_slack_ns, 50 µs).
+const DefaultTimerSlack = 50 * units.Microsecond
 
 // Periodic runs Do every Every (absolute timer, like cyclictest) and records
 // the wake-up latency of each period. Count 0 means until the run ends.

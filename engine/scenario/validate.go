@@ -10,18 +10,23 @@ import (
 // Limits enforced by Validate, so that any accepted scenario runs in bounded
 // time and memory in a browser tab.
 const (
-	MaxCPUs            = 4096
-	MaxNodes           = 64
-	MaxTasks           = 16384
-	MaxGroups          = 256
-	MaxRunDuration     = 60 * units.Second
-	MaxReps            = 100
-	MaxProgramDepth    = 8
-	MaxProgramSteps    = 1024
-	MaxRepeat          = 1_000_000_000
-	MaxEventsPerRep    = 100_000_000 // at ≤ cpuCostScale CPUs; fewer on larger machines
-	MaxEventsTotal     = 400_000_000
-	maxLatencyParam    = 100 * units.Millisecond
+	MaxCPUs         = 4096
+	MaxNodes        = 64
+	MaxTasks        = 16384
+	MaxGroups       = 256
+	MaxRunDuration  = 60 * units.Second
+	MaxReps         = 100
+	MaxProgramDepth = 8
+	MaxProgramSteps = 1024
+	MaxRepeat       = 1_000_000_000
+	MaxEventsPerRep = 100_000_000 // at ≤ cpuCostScale CPUs; fewer on larger machines
+	MaxEventsTotal  = 400_000_000
+	maxLatencyParam = 100 * units.Millisecond
+	// MaxIdleStates bounds machine.latency.idle_states (CPUIDLE_STATE_MAX is 10).
+	MaxIdleStates    = 10
+	MaxIdleStateName = 64
+	// MaxMessageBytes bounds a pipe or socket message (one 64 KiB pipe slot).
+	MaxMessageBytes    = 65536
 	maxPolicyDuration  = 1 * units.Second
 	maxSpeed           = 16.0
 	maxBoostMultiplier = 10.0
@@ -138,13 +143,8 @@ func validateMachine(errs *ErrorList, m *topo.Machine) int {
 	validateSMT(errs, &m.SMT, m.ThreadsPerCore)
 	validateBoost(errs, m.Boost)
 	checkFloat(errs, "machine.gflops_per_core", m.GflopsPerCore, 0, 1e6, false)
-	l := &m.Latency
-	for _, f := range []struct {
-		k string
-		d units.Duration
-	}{{"wakeup", l.Wakeup}, {"ipi", l.IPI}, {"idle_exit", l.IdleExit}, {"context_switch", l.ContextSwitch}, {"process_switch", l.ProcessSwitch}} {
-		checkDuration(errs, "machine.latency."+f.k, f.d, maxLatencyParam)
-	}
+	validateLatency(errs, &m.Latency)
+	validateIPC(errs, &m.IPC)
 	if m.Housekeeping != nil {
 		validateHousekeeping(errs, "machine.housekeeping", m.Housekeeping)
 	}
@@ -275,4 +275,50 @@ func validateRun(errs *ErrorList, r *Run) {
 	if r.Duration > 0 && r.Warmup >= r.Duration {
 		errs.Add("run.warmup", "%s leaves nothing of the %s run to measure", r.Warmup, r.Duration)
 	}
+}
+
+// validateLatency checks the wake-up cost parameters.
+func validateLatency(errs *ErrorList, l *topo.Latency) {
+	const p = "machine.latency."
+	for _, f := range []struct {
+		k string
+		d units.Duration
+	}{{"wakeup", l.Wakeup}, {"ipi", l.IPI}, {"ipi_send", l.IPISend}, {"idle_exit", l.IdleExit},
+		{"context_switch", l.ContextSwitch}, {"process_switch", l.ProcessSwitch}, {"syscall", l.Syscall},
+		{"cacheline.smt", l.Cacheline.SMT}, {"cacheline.llc", l.Cacheline.LLC}, {"cacheline.remote", l.Cacheline.Remote}} {
+		checkDuration(errs, p+f.k, f.d, maxLatencyParam)
+	}
+	if len(l.IdleStates) > MaxIdleStates {
+		errs.Add(p+"idle_states", "has %d states; the limit is %d", len(l.IdleStates), MaxIdleStates)
+		return
+	}
+	prev := topo.IdleState{ExitLatency: l.IdleExit}
+	for i, st := range l.IdleStates {
+		at := indexPath(p+"idle_states", i)
+		if st.Name == "" || len(st.Name) > MaxIdleStateName {
+			errs.Add(at+".name", "must be 1 to %d bytes", MaxIdleStateName)
+		}
+		checkDuration(errs, at+".exit_latency", st.ExitLatency, maxLatencyParam)
+		checkDuration(errs, at+".target_residency", st.TargetResidency, MaxRunDuration)
+		if st.ExitLatency < prev.ExitLatency || st.TargetResidency < prev.TargetResidency {
+			errs.Add(at, "is shallower than the state before it; list the states from the shallowest (exit_latency and target_residency must not decrease, starting from idle_exit)")
+		}
+		prev = st
+	}
+}
+
+// validateIPC checks the kernel IPC path costs and buffer sizes.
+func validateIPC(errs *ErrorList, c *topo.IPC) {
+	const p = "machine.ipc."
+	for _, f := range []struct {
+		k string
+		d units.Duration
+	}{{"pipe_write", c.PipeWrite}, {"pipe_read", c.PipeRead}, {"socket_send", c.SocketSend},
+		{"socket_recv", c.SocketRecv}, {"futex_wake", c.FutexWake}} {
+		checkDuration(errs, p+f.k, f.d, maxLatencyParam)
+	}
+	checkRange(errs, p+"sock_sndbuf", c.SockSndbuf, 4608, 1<<30) // SOCK_MIN_SNDBUF … a GiB
+	checkRange(errs, p+"pipe_buffers", c.PipeBuffers, 1, 1<<20)
+	checkRange(errs, p+"page_size", c.PageSize, 4096, 1<<20)
+	checkRange(errs, p+"message_lines", c.MessageLines, 0, 1024)
 }

@@ -43,6 +43,9 @@ func validateWorkload(errs *ErrorList, w *Workload, n int) {
 		}
 		checkRange(errs, p+".nice", g.Nice, -20, 19)
 		checkDuration(errs, p+".start", g.Start, MaxRunDuration)
+		if g.TimerSlack != nil {
+			checkDuration(errs, p+".timer_slack", *g.TimerSlack, maxLatencyParam)
+		}
 		if g.ParentCPU != nil && n > 0 && (*g.ParentCPU < 0 || *g.ParentCPU >= n) {
 			errs.Add(p+".parent_cpu", "CPU %d does not exist; this machine has CPUs 0-%d", *g.ParentCPU, n-1)
 		}
@@ -51,6 +54,7 @@ func validateWorkload(errs *ErrorList, w *Workload, n int) {
 		}
 		steps += validateSteps(errs, p+".program", g.Program, 1)
 	}
+	checkChannelKinds(errs, w.Groups)
 	if total > MaxTasks {
 		errs.Add("workload.groups", "%d tasks in total exceed the limit of %d", total, MaxTasks)
 	}
@@ -63,6 +67,9 @@ func validateWorkload(errs *ErrorList, w *Workload, n int) {
 		validateHousekeeping(errs, "workload.housekeeping", w.Housekeeping)
 	}
 	checkFloat(errs, "workload.efficiency", w.Efficiency, 0, 1, true)
+	if w.CPUDMALatency != nil {
+		checkDuration(errs, "workload.cpu_dma_latency", *w.CPUDMALatency, maxLatencyParam)
+	}
 	known := false
 	for _, m := range metricNames {
 		known = known || w.Metric == m
@@ -141,6 +148,17 @@ func validateStep(errs *ErrorList, p string, s *Step, depth int) int {
 	only(s.Sync, "sync", "send")
 	only(s.Wake != 0, "wake", "send")
 	only(s.Capacity != 0, "capacity", "send")
+	only(s.IPC != IPCNone, "ipc", "send")
+	only(s.Bytes != 0, "bytes", "send")
+	switch s.IPC {
+	case IPCNone, IPCPipe, IPCSocket, IPCFutex:
+	default:
+		errs.Add(p+".ipc", "unknown kind %q; want pipe, socket or futex", s.IPC)
+	}
+	if s.Bytes != 0 && s.IPC != IPCPipe && s.IPC != IPCSocket {
+		errs.Add(p+".bytes", "needs ipc pipe or socket")
+	}
+	checkRange(errs, p+".bytes", s.Bytes, 0, MaxMessageBytes)
 	only(s.Total != 0, "total", "pool")
 	only(len(s.Do) > 0, "do", "repeat", "pool", "timed")
 	if s.Compute != nil {

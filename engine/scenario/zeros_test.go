@@ -68,8 +68,9 @@ func TestAbsentFieldsDefaulted(t *testing.T) {
 		t.Fatal(err)
 	}
 	l := r.Machine.Latency
-	if l.IPI != 3*units.Microsecond || l.Wakeup != 2*units.Microsecond || l.IdleExit != 2*units.Microsecond ||
-		l.ContextSwitch != units.Microsecond || l.ProcessSwitch != 500*units.Nanosecond {
+	if l.IPI != units.Microsecond || l.Wakeup != 800*units.Nanosecond || l.IdleExit != 500*units.Nanosecond ||
+		l.ContextSwitch != 700*units.Nanosecond || l.ProcessSwitch != 200*units.Nanosecond || l.Syscall != 100*units.Nanosecond ||
+		l.Cacheline.LLC != 100*units.Nanosecond || r.Machine.IPC.SockSndbuf != 212992 || r.Machine.IPC.PipeBuffers != 16 {
 		t.Errorf("latency defaults: %+v", l)
 	}
 	if r.Machine.SMT.Qual != 3*units.Microsecond || r.Machine.SMT.PartitionedSingle != 0.60 || len(r.Machine.Boost) != 2 {
@@ -128,7 +129,7 @@ func TestExplicitZeroRefused(t *testing.T) {
 // treats zero as unset.
 func TestWithDefaultsHandBuilt(t *testing.T) {
 	r := Resolved{}.WithDefaults()
-	if r.Policy.HZ != DefaultHZ || r.Policy.MigrationCost != DefaultMigrationCost || r.Run.Reps != 1 || r.Machine.Latency.IPI != 3*units.Microsecond {
+	if r.Policy.HZ != DefaultHZ || r.Policy.MigrationCost != DefaultMigrationCost || r.Run.Reps != 1 || r.Machine.Latency.IPI != units.Microsecond {
 		t.Errorf("hand-built defaults: %+v", r)
 	}
 }

@@ -1,7 +1,6 @@
 package sim_test
 
 import (
-	"math"
 	"testing"
 
 	"schedplay/engine/scenario"
@@ -32,24 +31,27 @@ func seedVariant(t *testing.T, name, variant string) (*scenario.Resolved, *sim.R
 }
 
 // timedCost walks a timed section's body and returns the compute it runs
-// (ns, at speed 1) and the try_to_wake_up()s its sends issue.
-func timedCost(steps []scenario.Step) (compute float64, wakes int) {
+// (ns, at speed 1), the futex_wake() calls its sends make and the
+// try_to_wake_up()s they issue.
+func timedCost(steps []scenario.Step) (compute float64, calls, wakes int) {
 	for _, st := range steps {
 		n := 1
 		if st.Repeat > 0 {
 			n = st.Repeat
 		}
-		c, w := timedCost(st.Do)
+		c, k, w := timedCost(st.Do)
 		if st.Compute != nil {
 			c += float64(*st.Compute)
 		}
 		if st.Send != "" {
+			k++
 			w += max(st.Wake, 1)
 		}
 		compute += float64(n) * c
+		calls += n * k
 		wakes += n * w
 	}
-	return compute, wakes
+	return compute, calls, wakes
 }
 
 // timedBody finds the body of the timed section named name.
@@ -68,12 +70,12 @@ func timedBody(steps []scenario.Step, name string) []scenario.Step {
 // TestSeedVeraFutex: the vera-futex variants report perf bench futex's
 // own figures, the timed wake loop (not elapsed/ops, which the 1 ms
 // pauses between rounds dominate): wake one is 8 sequential futex_wake(1)
-// per round and wake all one futex_wake(8); each call costs the waker its
-// own work (the preset's compute step) and then its try_to_wake_up()s of
-// latency.wakeup each, so wake one takes longer than wake all;
-// wake-parallel's 4 wakers each time one futex_wake(2), a quarter of the
-// batch, so the average waker time is below wake all's. The costs and the
-// tolerance (half a wake-up) come from the presets.
+// per round and wake all one futex_wake(8); each call costs the waker the
+// machine's syscall and futex_wake paths (and the bucket's cache line when
+// another CPU touched it last), then per woken waiter a try_to_wake_up()
+// (latency.wakeup) and, for a waiter on another CPU, an IPI's sending part
+// (latency.ipi_send); so wake one takes longer than wake all, and
+// wake-parallel's 4 wakers, each timing one futex_wake(2), take less.
 func TestSeedVeraFutex(t *testing.T) {
 	const waiters, wakers = 8, 4
 	for _, c := range []struct {
@@ -86,20 +88,23 @@ func TestSeedVeraFutex(t *testing.T) {
 	} {
 		r, res := seedVariant(t, "vera-futex", c.variant)
 		rr := r.WithDefaults()
-		w := float64(rr.Machine.Latency.Wakeup)
+		l, ipc := rr.Machine.Latency, rr.Machine.IPC
 		if len(res.Summary.Timed) != 1 || res.Summary.Timed[0].Name != c.section {
 			t.Fatalf("%s: timed sections %+v; want %q", c.variant, res.Summary.Timed, c.section)
 		}
-		compute, wakes := timedCost(timedBody(rr.Workload.Groups[0].Program, c.section))
-		if wakes != c.wakes {
-			t.Fatalf("%s: the timed section issues %d wake-ups; want %d", c.variant, wakes, c.wakes)
+		compute, calls, wakes := timedCost(timedBody(rr.Workload.Groups[0].Program, c.section))
+		if wakes != c.wakes || compute != 0 {
+			t.Fatalf("%s: the timed section issues %d wake-ups and computes %.0f ns; want %d and none (the calls' cost is the machine's)", c.variant, wakes, compute, c.wakes)
 		}
 		s := res.Summary.Timed[0]
 		if s.Count.Min != float64(c.runs) || s.Time.N != len(res.Reps) {
 			t.Errorf("%s: %+v; want %d executions in every repetition", c.variant, s, c.runs)
 		}
-		if want := compute + float64(wakes)*w; math.Abs(s.Time.Mean-want) > w/2 {
-			t.Errorf("%s: %s %.0f ns; want %.0f ns of the calls' own work + %d wake-ups × %.0f = %.0f ± %.0f", c.variant, c.section, s.Time.Mean, compute, wakes, w, want, w/2)
+		lo := float64(calls)*float64(l.Syscall+ipc.FutexWake) + float64(wakes)*float64(l.Wakeup)
+		hi := lo + float64(wakes)*float64(l.IPISend) + 2*float64(calls)*float64(l.Cacheline.Remote)
+		if s.Time.Mean < lo || s.Time.Mean > hi {
+			t.Errorf("%s: %s %.0f ns; want %d calls × (syscall + futex_wake) + %d × wakeup = %.0f ns, plus at most an IPI send per wake-up and two remote lines per call (%.0f ns)",
+				c.variant, c.section, s.Time.Mean, calls, wakes, lo, hi)
 		}
 	}
 	_, one := seedVariant(t, "vera-futex", "wake one")

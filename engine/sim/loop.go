@@ -76,7 +76,7 @@ func (s *sim) dispatch(ev event) {
 	case evComputeEnd:
 		s.computeEnd(&s.cpus[ev.a])
 	case evTimer:
-		s.timerFire(s.tasks[ev.a])
+		s.timerFire(s.tasks[ev.a], ev.gen == 1)
 	case evWakeIssue:
 		s.wakeIssue(s.tasks[ev.a], int(ev.b), ev.gen == 1)
 	case evWakeArrive:

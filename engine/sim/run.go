@@ -186,6 +186,11 @@ func (s *sim) buildTasks() error {
 	n := s.t.NumCPUs()
 	cp := &compiler{barriers: map[string]int{}, chans: map[string]int{}, pools: map[string]int{}, timed: map[string]int{}}
 	s.groupAlive = make([]int, len(w.Groups))
+	s.timerSlack = make([]int64, len(w.Groups))
+	s.pmQoS = -1
+	if w.CPUDMALatency != nil {
+		s.pmQoS = int64(*w.CPUDMALatency)
+	}
 	s.groupProg = make([][]op, len(w.Groups))
 	groupCPUs := make([][]topo.CPU, len(w.Groups)) // each group's allowed CPUs, in order
 	pid := 1
@@ -195,6 +200,10 @@ func (s *sim) buildTasks() error {
 			return fmt.Errorf("workload.groups[%d].program: %w", gi, err)
 		}
 		s.groupProg[gi] = prog
+		s.timerSlack[gi] = int64(scenario.DefaultTimerSlack)
+		if g.TimerSlack != nil {
+			s.timerSlack[gi] = int64(*g.TimerSlack)
+		}
 		allowed := topo.NewCPUSet(n)
 		if g.CPUs == "" {
 			for c := 0; c < n; c++ {
@@ -248,8 +257,12 @@ func (s *sim) buildTasks() error {
 	for i := 0; i < cp.nBar; i++ {
 		s.barrierList = append(s.barrierList, &barrierState{arrived: make([]*task, 0, len(s.tasks))})
 	}
-	for _, c := range cp.chanCap {
-		s.chanList = append(s.chanList, &chanState{capacity: c})
+	for i, c := range cp.chanCap {
+		ch := &chanState{capacity: c}
+		if k := cp.chanKind[i]; k != scenario.IPCNone {
+			ch.ipc = newIPCChan(k, cp.chanBytes[i], &s.r.Machine.IPC)
+		}
+		s.chanList = append(s.chanList, ch)
 	}
 	s.pools = append([]int(nil), cp.poolTot...)
 	s.timedNames = cp.timedNames

@@ -89,6 +89,7 @@ func (s *sim) schedule(c *cpuState) {
 	}
 	if next == nil {
 		s.updateRqClockPelt(c) // set_next_task_idle() → update_idle_rq_clock_pelt()
+		c.idleState = s.cpuidleSelect(c)
 		if !c.inIdle {
 			c.inIdle = true
 			s.enterIdle(c)
@@ -135,8 +136,9 @@ func (s *sim) setCurr(c *cpuState, p *task) {
 	s.notePEStart(c)
 	s.updateMisfitStatus(c, p)
 	if p.recordLatency {
+		// the task's first instruction runs once the switch is done
 		p.recordLatency = false
-		s.recordLatency(s.now-p.wakeIssued, p.periodicLatency)
+		s.recordLatency(c.stallUntil-p.wakeIssued, p.periodicLatency)
 	}
 	if !c.tickOn {
 		s.startTick(c)
@@ -189,7 +191,8 @@ func (s *sim) computeEnd(c *cpuState) {
 }
 
 // tryToWakeUp is try_to_wake_up(): choose the CPU (select_task_rq_fair)
-// and send the task there; it arrives after the wake-up latency.
+// and send the task there; it arrives after the wake-up latency
+// (ttwuLatency).
 func (s *sim) tryToWakeUp(p *task, waker int, sync bool) {
 	if p.state != taskBlocked {
 		return
@@ -202,18 +205,29 @@ func (s *sim) tryToWakeUp(p *task, waker int, sync bool) {
 	p.wakeCPU = target
 	p.wakeIssued = s.now
 	p.recordLatency = true
+	d := s.ttwuLatency(waker, target)
 	tc := &s.cpus[target]
-	lat := s.r.Machine.Latency
-	d := int64(lat.Wakeup)
-	if target != waker && s.cpus[target].core != s.cpus[waker].core {
-		d += int64(lat.IPI)
-	}
-	if tc.curr == nil && !tc.hkBusy {
-		d += int64(lat.IdleExit)
-	}
 	tc.pending++
 	s.cpuChanged(tc)
 	s.q.push(event{at: s.now + d, kind: evWakeArrive, a: int32(p.id)})
+}
+
+// ttwuLatency is the time from try_to_wake_up() on waker to the task
+// queued on target (docs/model.md, "The cost of IPC and wake-ups"):
+// ttwu's own work; for another CPU, ttwu_queue_wakelist() or the remote
+// enqueue, whose lines come from the target, and the IPI that makes the
+// target act (the waker pays the IPI's sending part: endWakeBatch); the
+// exit latency of the idle state the target is in.
+func (s *sim) ttwuLatency(waker, target int) int64 {
+	lat := &s.r.Machine.Latency
+	d := int64(lat.Wakeup)
+	if target != waker {
+		d += int64(lat.IPI) + wakeRemoteLines*s.cachelineCost(waker, target)
+	}
+	if tc := &s.cpus[target]; tc.curr == nil && !tc.hkBusy {
+		d += s.idleExitLatency(tc)
+	}
+	return d
 }
 
 // wakeArrive is ttwu_do_activate() on the target CPU.
@@ -260,13 +274,31 @@ func (s *sim) forkTask(p *task, parentCPU int) {
 	}
 }
 
-// timerFire wakes a task whose sleep or period expired (hrtimer on its CPU).
-func (s *sim) timerFire(p *task) {
+// timerFire handles a sleep's or period's hrtimer at its soft expiry
+// (hard false) or when it fires (hard true). hrtimer_nanosleep() arms the
+// timer with the task's slack (hrtimer_set_expires_range_ns()): the
+// clockevent is programmed for soft + slack, and the timer runs earlier
+// only when another interrupt's hrtimer_interrupt() runs the expired soft
+// timers first: here the CPU's tick, when it is running (a busy CPU) and
+// its next jiffy falls in the window.
+func (s *sim) timerFire(p *task, hard bool) {
 	if p.state != taskBlocked || p.blockOn != waitTimer {
 		return
 	}
+	if !hard {
+		c := &s.cpus[p.cpu]
+		fire := s.now + s.timerSlack[p.group]
+		if tb := (s.now + s.tickNs - 1) / s.tickNs * s.tickNs; c.tickOn && tb < fire {
+			fire = tb
+		}
+		if fire > s.now {
+			s.q.push(event{at: fire, kind: evTimer, a: int32(p.id), gen: 1})
+			return
+		}
+	}
+	soft := p.timerSoft
 	s.tryToWakeUp(p, p.cpu, false)
-	p.wakeIssued = s.now
+	p.wakeIssued = soft // latency counts from the expiry the task asked for
 }
 
 // tick is sched_tick() → task_tick_fair() plus sched_balance_trigger().
@@ -326,6 +358,7 @@ func (s *sim) updateAvgIdle(c *cpuState) {
 		return
 	}
 	delta := s.now - c.idleStamp
+	c.idlePredict += (delta - c.idlePredict) / 8 // the governor's own, uncapped history
 	maxCost := 2 * s.migCost
 	for i := range c.sd {
 		maxCost = max(maxCost, 2*c.sd[i].maxNewidleLBCost)

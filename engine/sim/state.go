@@ -56,6 +56,7 @@ type task struct {
 	blockOn   int8 // what it waits on (for spin fall-through)
 	blockID   int
 	granted   bool // the object it waits on released it
+	ipcWaited bool // it slept in its current pipe/socket call (pipe_write()'s wake_next_writer)
 	requested float64
 	done      float64
 
@@ -80,6 +81,7 @@ type task struct {
 	lastWakee       int
 	recentUsedCPU   int
 	wakeIssued      int64 // when the wake-up (or timer expiry) happened
+	timerSoft       int64 // the soft expiry of its sleep or period timer
 	wakeReq         int64 // when the waker started the wake-up batch
 	recordLatency   bool
 	periodicLatency bool
@@ -133,6 +135,8 @@ type cpuState struct {
 	activeBalance bool     // rq->active_balance: a stopper is queued
 	stopPath      []string // the decision path that queued the stopper (tracing)
 	inIdle        bool     // running the idle task
+	idleState     int      // cpuidle state entered (0 = WFI, k = machine.latency.idle_states[k-1])
+	idlePredict   int64    // the governor's predicted idle time (an average of past idle periods)
 }
 
 // sdState is the mutable part of one CPU's sched_domain.
@@ -183,8 +187,9 @@ type barrierState struct {
 type chanState struct {
 	msgs      int
 	capacity  int
-	receivers []*task // blocked receivers, FIFO
-	senders   []*task // blocked senders (buffer full)
+	receivers []*task  // blocked receivers, FIFO
+	senders   []*task  // blocked senders (buffer full)
+	ipc       *ipcChan // the kernel object (ipc kind), nil for an abstract channel
 }
 
 // sim is one repetition's whole state.
@@ -216,6 +221,8 @@ type sim struct {
 
 	// configuration
 	tickNs        int64
+	timerSlack    []int64 // per group: its tasks' timer_slack_ns
+	pmQoS         int64   // cpu_dma_latency limit on idle exit latency (-1 none)
 	baseSlice     int64
 	migCost       int64
 	peltMode      scenario.PELTMode
@@ -236,17 +243,18 @@ type sim struct {
 	nohzHasBlocked  bool  // nohz.has_blocked
 	nohzNextBlocked int64 // nohz.next_blocked (jiffies)
 
-	alive     int
-	wakeBatch int
-	budget    int64
-	err       error
-	forksLeft int
-	parentCPU []int // per group: the CPU its parent forks from (fork.go)
-	parent    task  // the forking parent's entity while it is on a CPU
-	stopped   bool
-	stopAt    int64
-	finished  int64
-	events    int64
+	alive         int
+	wakeBatch     int
+	wakeBatchIPIs int // wakees of the batch that last ran on another CPU (an IPI each)
+	budget        int64
+	err           error
+	forksLeft     int
+	parentCPU     []int // per group: the CPU its parent forks from (fork.go)
+	parent        task  // the forking parent's entity while it is on a CPU
+	stopped       bool
+	stopAt        int64
+	finished      int64
+	events        int64
 
 	rdOverloaded bool
 

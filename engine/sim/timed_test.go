@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 	"testing"
+
+	"schedplay/engine/scenario"
 )
 
 // wakeLoopDoc is perf bench futex wake with k pinned waiters on vera and a
@@ -23,13 +25,15 @@ func wakeLoopDoc(k, wakes int, run string) string {
 const plainRun = `{"duration":"1s","seed":1,"reps":2}`
 
 // A timed section around k sends of wake 1 measures the waker's k
-// try_to_wake_up()s: k × latency.wakeup of the machine (its CPU is stalled
-// for each; the context switch that brought it in precedes the section).
-// The tolerance, half a wake-up, tells k wakes from k ± 1.
+// try_to_wake_up()s of waiters on other CPUs: k × (latency.wakeup +
+// latency.ipi_send) of the machine (its CPU is stalled for each; the
+// context switch that brought it in precedes the section). The tolerance,
+// half a wake-up, tells k wakes from k ± 1.
 func TestTimedWakeLoopCostsKWakes(t *testing.T) {
 	for _, k := range []int{1, 3, 8} {
 		r := resolveJSON(t, wakeLoopDoc(k, 1, plainRun))
-		w := float64(r.WithDefaults().Machine.Latency.Wakeup)
+		l := r.WithDefaults().Machine.Latency
+		w := float64(l.Wakeup + l.IPISend)
 		res := mustRun(t, r, Options{})
 		for i, rep := range res.Reps {
 			got, ok := rep.TimedSection("wake loop")
@@ -37,7 +41,7 @@ func TestTimedWakeLoopCostsKWakes(t *testing.T) {
 				t.Fatalf("k=%d rep %d: timed %+v; want 10 executions of \"wake loop\"", k, i, rep.Timed)
 			}
 			if want := float64(k) * w; math.Abs(got.MeanNs-want) > w/2 {
-				t.Errorf("k=%d rep %d: wake loop %.0f ns; want %d × latency.wakeup %.0f = %.0f ± %.0f", k, i, got.MeanNs, k, w, want, w/2)
+				t.Errorf("k=%d rep %d: wake loop %.0f ns; want %d × (latency.wakeup + ipi_send) %.0f = %.0f ± %.0f", k, i, got.MeanNs, k, w, want, w/2)
 			}
 		}
 		s := res.Summary.Timed
@@ -48,10 +52,11 @@ func TestTimedWakeLoopCostsKWakes(t *testing.T) {
 }
 
 // One send of wake 8 is one batch: the waker waits for its 8
-// try_to_wake_up()s too.
+// try_to_wake_up()s and IPI sends too.
 func TestTimedWakeAllCostsTheBatch(t *testing.T) {
 	r := resolveJSON(t, wakeLoopDoc(8, 8, plainRun))
-	w := float64(r.WithDefaults().Machine.Latency.Wakeup)
+	l := r.WithDefaults().Machine.Latency
+	w := float64(l.Wakeup + l.IPISend)
 	got, _ := mustRun(t, r, Options{}).Reps[0].TimedSection("wake loop")
 	if want := 8 * w; got.Count != 10 || math.Abs(got.MeanNs-want) > w/2 {
 		t.Errorf("wake all: %+v; want 10 × %.0f ± %.0f ns", got, want, w/2)
@@ -59,16 +64,18 @@ func TestTimedWakeAllCostsTheBatch(t *testing.T) {
 }
 
 // A section counts time blocked, as wall time does: a timed sleep of 1ms
-// lasts from 1ms to 1ms plus the latencies of its wake-up and switch-in.
+// on an idle CPU (its tick stopped) lasts 1ms plus the task's 50us timer
+// slack, plus the latencies of its wake-up and switch-in.
 func TestTimedSectionCountsBlockedTime(t *testing.T) {
 	r := resolveJSON(t, `{"schedplay":1,"machine":{"preset":"vera"},"policy":{"preset":"v6-on"},
 		"workload":{"groups":[{"name":"s","count":1,"program":[{"repeat":5,"do":[{"timed":"nap","do":[{"sleep":"1ms"}]},{"compute":"50us"}]}]}]},
 		"run":{"duration":"1s","seed":1,"reps":1}}`)
 	l := r.WithDefaults().Machine.Latency
-	slack := float64(l.Wakeup + l.IPI + l.IdleExit + l.ContextSwitch + l.ProcessSwitch)
+	lat := float64(l.Wakeup + l.IPI + l.IdleExit + l.ContextSwitch + l.ProcessSwitch)
+	lo := 1e6 + float64(scenario.DefaultTimerSlack)
 	got, _ := mustRun(t, r, Options{}).Reps[0].TimedSection("nap")
-	if got.Count != 5 || got.MeanNs < 1e6 || got.MeanNs > 1e6+slack {
-		t.Errorf("timed sleep: %+v; want 5 executions in [1ms, 1ms + %.0f ns]", got, slack)
+	if got.Count != 5 || got.MeanNs < lo || got.MeanNs > lo+lat {
+		t.Errorf("timed sleep: %+v; want 5 executions in [1ms + slack, 1ms + slack + %.0f ns]", got, lat)
 	}
 }
 

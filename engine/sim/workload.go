@@ -19,6 +19,7 @@ const (
 	opRepeat
 	opPool
 	opTimed
+	opKernel // a send's or recv's kernel path on an ipc channel (id = channel, sync = it is the send's)
 )
 
 // op is one compiled step: names resolved to indices so the interpreter
@@ -52,6 +53,8 @@ type compiler struct {
 	timed      map[string]int
 	timedNames []string // timed-section names by index
 	chanCap    []int
+	chanKind   []scenario.IPCKind
+	chanBytes  []int
 	poolTot    []int
 	nBar       int
 }
@@ -64,7 +67,14 @@ func (cp *compiler) compileProgram(group int, steps []scenario.Step) ([]op, erro
 		if err != nil {
 			return nil, fmt.Errorf("step %d: %w", i, err)
 		}
-		out = append(out, o)
+		switch o.kind {
+		case opSend: // write(): the kernel path, then the message is queued
+			out = append(out, op{kind: opKernel, id: o.id, sync: true}, o)
+		case opRecv: // read(): the message is taken, then the rest of the path
+			out = append(out, o, op{kind: opKernel, id: o.id})
+		default:
+			out = append(out, o)
+		}
 	}
 	return out, nil
 }
@@ -91,6 +101,9 @@ func (cp *compiler) compileStep(group int, st scenario.Step) (op, error) {
 		o = op{kind: opSend, id: cp.chanID(st.Send), sync: st.Sync, wake: max(st.Wake, 1)}
 		if st.Capacity > 0 {
 			cp.chanCap[o.id] = st.Capacity
+		}
+		if st.IPC != scenario.IPCNone {
+			cp.chanKind[o.id], cp.chanBytes[o.id] = st.IPC, st.Bytes
 		}
 	case st.Recv != "":
 		o = op{kind: opRecv, id: cp.chanID(st.Recv), spin: int64(st.Spin)}
@@ -127,6 +140,8 @@ func (cp *compiler) chanID(name string) int {
 		id = len(cp.chanCap)
 		cp.chans[name] = id
 		cp.chanCap = append(cp.chanCap, 0)
+		cp.chanKind = append(cp.chanKind, scenario.IPCNone)
+		cp.chanBytes = append(cp.chanBytes, 0)
 	}
 	return id
 }
@@ -163,14 +178,9 @@ func (s *sim) advance(c *cpuState, p *task) {
 			if o.jitter > 0 {
 				w *= 1 + float64(o.jitter*(2*s.rng.Float64()-1)) // no FMA fusion
 			}
-			if w < 1 {
-				continue
+			if s.startWork(c, p, w) {
+				return
 			}
-			p.remaining = w
-			p.requested += w
-			s.syncCPU(c)
-			s.reprogram(c)
-			return
 		case opSleep:
 			s.blockTimer(c, p, s.now+o.dur)
 			return
@@ -196,6 +206,10 @@ func (s *sim) advance(c *cpuState, p *task) {
 			}
 		case opTimed:
 			s.enterTimed(c, p, o)
+		case opKernel:
+			if ch := s.chanList[o.id].ipc; ch != nil && s.startWork(c, p, float64(s.ipcPathCost(ch, c.id, o.sync))) {
+				return
+			}
 		case opPeriodic:
 			cnt := o.count
 			if cnt == 0 {
@@ -207,6 +221,19 @@ func (s *sim) advance(c *cpuState, p *task) {
 			}
 		}
 	}
+}
+
+// startWork starts w reference-ns of CPU work for p on c (a compute step
+// or a kernel path); false when there is none to do.
+func (s *sim) startWork(c *cpuState, p *task, w float64) bool {
+	if w < 1 {
+		return false
+	}
+	p.remaining = w
+	p.requested += w
+	s.syncCPU(c)
+	s.reprogram(c)
+	return true
 }
 
 // frameLoop handles the end of a frame body: loop again, or pop. It
@@ -267,6 +294,7 @@ func (s *sim) countOp(p *task) {
 // blockTimer puts the task to sleep until at (hrtimer on its CPU).
 func (s *sim) blockTimer(c *cpuState, p *task, at int64) {
 	p.blockOn = waitTimer
+	p.timerSoft = at
 	s.blockTask(c, p)
 	s.q.push(event{at: at, kind: evTimer, a: int32(p.id)})
 }
@@ -289,7 +317,7 @@ func (s *sim) barrierArrive(c *cpuState, p *task, o *op) bool {
 
 // barrierRelease wakes every waiter of b (futex_wake(INT_MAX)).
 func (s *sim) barrierRelease(waker int, b *barrierState) {
-	s.wakeBatch = 0
+	s.wakeBatch, s.wakeBatchIPIs = 0, 0
 	for i, w := range b.arrived {
 		b.arrived[i] = nil
 		s.grant(waker, w, false)
@@ -298,10 +326,13 @@ func (s *sim) barrierRelease(waker int, b *barrierState) {
 	s.endWakeBatch(waker)
 }
 
-// endWakeBatch charges the waker's CPU for the wake-ups it issued.
+// endWakeBatch charges the waker's CPU for the wake-ups it issued: a
+// try_to_wake_up() each, and the sending part of an IPI for each wakee
+// that last ran on another CPU (the later wake-ups of a batch are placed
+// only when they are issued, so their task's CPU stands for the target).
 func (s *sim) endWakeBatch(waker int) {
-	n := s.wakeBatch
-	s.wakeBatch = 0
+	n, ipis := s.wakeBatch, s.wakeBatchIPIs
+	s.wakeBatch, s.wakeBatchIPIs = 0, 0
 	if n == 0 {
 		return
 	}
@@ -309,8 +340,9 @@ func (s *sim) endWakeBatch(waker int) {
 	if c.curr == nil {
 		return
 	}
+	lat := &s.r.Machine.Latency
 	s.syncCPU(c)
-	c.stallUntil = max(c.stallUntil, s.now) + int64(n)*int64(s.r.Machine.Latency.Wakeup)
+	c.stallUntil = max(c.stallUntil, s.now) + int64(n)*int64(lat.Wakeup) + int64(ipis)*int64(lat.IPISend)
 	s.reprogram(c)
 }
 
@@ -333,6 +365,9 @@ func (s *sim) grant(waker int, w *task, sync bool) {
 	switch w.state {
 	case taskBlocked:
 		w.wakeReq = s.now
+		if w.cpu != waker {
+			s.wakeBatchIPIs++
+		}
 		if s.wakeBatch == 0 {
 			s.tryToWakeUp(w, waker, sync)
 		} else {
@@ -368,24 +403,19 @@ func (s *sim) waitOrSpin(c *cpuState, p *task, spin int64) {
 // chanSend posts o.wake messages, handing them to blocked receivers first.
 func (s *sim) chanSend(c *cpuState, p *task, o *op) bool {
 	ch := s.chanList[o.id]
+	if ch.ipc != nil && ch.ipc.kind != scenario.IPCFutex {
+		return s.ipcWrite(c, p, o, ch)
+	}
 	if ch.capacity > 0 && ch.msgs >= ch.capacity && len(ch.receivers) == 0 {
-		ch.senders = append(ch.senders, p)
-		p.granted = false
-		p.blockOn = waitSend
-		p.stack[len(p.stack)-1].pc-- // retry the send when woken
-		s.blockTask(c, p)
+		s.waitWritable(c, p, ch)
 		return false
 	}
 	s.countOp(p)
-	s.wakeBatch = 0
+	s.wakeBatch, s.wakeBatchIPIs = 0, 0
 	defer s.endWakeBatch(c.id)
 	for n := 0; n < o.wake; n++ {
 		if len(ch.receivers) > 0 {
-			w := ch.receivers[0]
-			copy(ch.receivers, ch.receivers[1:])
-			ch.receivers[len(ch.receivers)-1] = nil
-			ch.receivers = ch.receivers[:len(ch.receivers)-1]
-			s.grant(c.id, w, o.sync)
+			s.grant(c.id, popTask(&ch.receivers), o.sync)
 			continue
 		}
 		ch.msgs++
@@ -393,28 +423,120 @@ func (s *sim) chanSend(c *cpuState, p *task, o *op) bool {
 	return true
 }
 
+// waitWritable blocks a sender on a full buffer; it retries its send
+// when woken.
+func (s *sim) waitWritable(c *cpuState, p *task, ch *chanState) {
+	ch.senders = append(ch.senders, p)
+	p.granted = false
+	p.blockOn = waitSend
+	p.ipcWaited = true
+	p.stack[len(p.stack)-1].pc-- // retry the send when woken
+	s.blockTask(c, p)
+}
+
+// popTask removes and returns the first task of a wait list.
+func popTask(l *[]*task) *task {
+	q := *l
+	w := q[0]
+	copy(q, q[1:])
+	q[len(q)-1] = nil
+	*l = q[:len(q)-1]
+	return w
+}
+
+// ipcWrite is the queueing half of pipe_write() / unix_stream_sendmsg():
+// a full object puts the writer to sleep (it retries when woken); else the
+// message is queued and the readers' wait queue is woken with WF_SYNC
+// (pipe_write(): wake_up_interruptible_sync_poll(&pipe->rd_wait) when the
+// pipe was empty, one exclusive reader; sock_def_readable(): every
+// reader).
+func (s *sim) ipcWrite(c *cpuState, p *task, o *op, ch *chanState) bool {
+	if !ch.ipc.writable() || (ch.capacity > 0 && ch.msgs >= ch.capacity) {
+		s.waitWritable(c, p, ch)
+		return false
+	}
+	s.countOp(p)
+	s.wakeBatch, s.wakeBatchIPIs = 0, 0
+	defer s.endWakeBatch(c.id)
+	for n := 0; n < o.wake; n++ {
+		ch.msgs++
+		ch.ipc.enqueue()
+		s.wakeWaiters(c.id, &ch.receivers, ch.ipc.wakesAllReaders(), o.sync)
+	}
+	// pipe_write(): a writer that waited wakes the next one while the
+	// pipe has a free slot (wake_next_writer).
+	if p.ipcWaited && !ch.ipc.wakesAllWriters() && len(ch.ipc.slots) < ch.ipc.maxSlots {
+		s.wakeWaiters(c.id, &ch.senders, false, true)
+	}
+	p.ipcWaited = false
+	return true
+}
+
+// wakeWaiters wakes the first waiter of a wait queue, or all of them
+// (__wake_up_common() with nr_exclusive 1, or non-exclusive waiters).
+func (s *sim) wakeWaiters(waker int, l *[]*task, all, sync bool) {
+	for len(*l) > 0 {
+		s.grant(waker, popTask(l), sync)
+		if !all {
+			return
+		}
+	}
+}
+
 // chanRecv takes a message or waits for one; a blocked sender is woken.
 func (s *sim) chanRecv(c *cpuState, p *task, o *op) bool {
 	ch := s.chanList[o.id]
+	if ch.ipc != nil && ch.ipc.kind != scenario.IPCFutex {
+		return s.ipcRead(c, p, o, ch)
+	}
 	if ch.msgs > 0 {
 		ch.msgs--
 		if len(ch.senders) > 0 {
-			w := ch.senders[0]
-			copy(ch.senders, ch.senders[1:])
-			ch.senders[len(ch.senders)-1] = nil
-			ch.senders = ch.senders[:len(ch.senders)-1]
-			s.wakeBatch = 0
-			s.grant(c.id, w, true)
+			s.wakeBatch, s.wakeBatchIPIs = 0, 0
+			s.grant(c.id, popTask(&ch.senders), true)
 			s.endWakeBatch(c.id)
 		}
 		return true
 	}
+	s.waitReadable(c, p, o, ch)
+	return false
+}
+
+// waitReadable puts a receiver on the channel's wait list, spinning first
+// when its step says so.
+func (s *sim) waitReadable(c *cpuState, p *task, o *op, ch *chanState) {
 	ch.receivers = append(ch.receivers, p)
 	p.granted = false
 	p.blockOn = waitRecv
 	p.blockID = o.id
 	s.waitOrSpin(c, p, o.spin)
-	return false
+}
+
+// ipcRead is the dequeueing half of pipe_read() / unix_stream_read_generic():
+// an empty object puts the reader to sleep (it retries when woken); a
+// message read may wake the writers (pipe_read(): one, when a slot of a
+// full pipe was freed; sock_wfree() → unix_write_space(): every one, once
+// unix_writable()).
+func (s *sim) ipcRead(c *cpuState, p *task, o *op, ch *chanState) bool {
+	if ch.msgs == 0 {
+		p.ipcWaited = true
+		p.stack[len(p.stack)-1].pc-- // read again when woken
+		s.waitReadable(c, p, o, ch)
+		return false
+	}
+	ch.msgs--
+	s.wakeBatch, s.wakeBatchIPIs = 0, 0
+	if ch.ipc.dequeue() && len(ch.senders) > 0 {
+		s.wakeWaiters(c.id, &ch.senders, ch.ipc.wakesAllWriters(), true)
+	}
+	// pipe_read(): a reader that waited wakes the next one while the pipe
+	// is not empty (wake_next_reader).
+	if p.ipcWaited && !ch.ipc.wakesAllReaders() && ch.msgs > 0 {
+		s.wakeWaiters(c.id, &ch.receivers, false, true)
+	}
+	p.ipcWaited = false
+	s.endWakeBatch(c.id)
+	return true
 }
 
 // spinEnded handles the end of a spin: continue if granted, else block.

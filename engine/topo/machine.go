@@ -39,6 +39,10 @@ type Machine struct {
 	GflopsPerCore float64      `json:"gflops_per_core,omitempty"`
 	// Latency is the wake-up / context-switch cost model (schedplay addition).
 	Latency Latency `json:"latency"`
+	// IPC is the cost of the kernel's pipe, socket and futex paths
+	// (schedplay addition). An all-zero IPC (a machine built in Go, or
+	// an importer's) is left out, so the defaults fill it.
+	IPC IPC `json:"ipc,omitzero"`
 	// Housekeeping is the machine's own per-CPU kernel noise (schedplay
 	// addition); a workload's housekeeping section replaces it.
 	Housekeeping *Housekeeping `json:"housekeeping,omitempty"`
@@ -199,14 +203,59 @@ type SMTModel struct {
 }
 
 // Latency holds the named wake-up cost parameters (kernel-model.md §7.2,
-// "Wake and IPI latency model"). All are schedplay additions. 0 is a valid
-// cost, so they are always written out.
+// "Wake and IPI latency model"; docs/model.md, "The cost of IPC and
+// wake-ups"). All are schedplay additions. 0 is a valid cost, so the
+// durations are always written out.
 type Latency struct {
-	Wakeup        units.Duration `json:"wakeup"`         // ttwu on the waker's CPU
-	IPI           units.Duration `json:"ipi"`            // cross-core wake-up IPI
-	IdleExit      units.Duration `json:"idle_exit"`      // leaving the idle state (WFI)
-	ContextSwitch units.Duration `json:"context_switch"` // thread switch
+	Wakeup        units.Duration `json:"wakeup"`         // try_to_wake_up() on the waker's CPU
+	IPI           units.Duration `json:"ipi"`            // an IPI's delivery to another CPU (TTWU_QUEUE wake list, resched)
+	IPISend       units.Duration `json:"ipi_send"`       // the sender's part of an IPI (GIC SGI / APIC ICR write)
+	IdleExit      units.Duration `json:"idle_exit"`      // leaving the shallowest idle state (WFI)
+	ContextSwitch units.Duration `json:"context_switch"` // __schedule() + switch_to() of a thread
 	ProcessSwitch units.Duration `json:"process_switch"` // extra for an address-space switch
+	// Syscall is a system call's entry and exit (el0_svc / entry_SYSCALL_64).
+	Syscall units.Duration `json:"syscall"`
+	// Cacheline is the time to pull a written cache line from another CPU,
+	// by distance.
+	Cacheline Cacheline `json:"cacheline"`
+	// IdleStates are the CPU idle states deeper than WFI (cpuidle), the
+	// shallowest first; none means WFI only.
+	IdleStates []IdleState `json:"idle_states,omitempty"`
+}
+
+// Cacheline is the cost of one cache-line transfer between two CPUs.
+type Cacheline struct {
+	SMT    units.Duration `json:"smt"`    // SMT siblings (shared L1/L2)
+	LLC    units.Duration `json:"llc"`    // other core, same LLC
+	Remote units.Duration `json:"remote"` // other LLC (other socket)
+}
+
+// IdleState is a cpuidle state (struct cpuidle_state): its exit latency
+// and the target residency below which the governor does not pick it.
+type IdleState struct {
+	Name            string         `json:"name"`
+	ExitLatency     units.Duration `json:"exit_latency"`
+	TargetResidency units.Duration `json:"target_residency"`
+}
+
+// IPC holds the kernel paths of the IPC objects a workload's send and recv
+// steps name (docs/model.md, "The cost of IPC and wake-ups"); schedplay
+// additions.
+type IPC struct {
+	PipeWrite  units.Duration `json:"pipe_write"`  // pipe_write() of a small message, no wake-up
+	PipeRead   units.Duration `json:"pipe_read"`   // pipe_read() of a small message
+	SocketSend units.Duration `json:"socket_send"` // unix_stream_sendmsg(): skb alloc, copy, queue
+	SocketRecv units.Duration `json:"socket_recv"` // unix_stream_read_generic(): dequeue, copy, free
+	FutexWake  units.Duration `json:"futex_wake"`  // futex_wake(): hash, bucket lock, wake_q
+	// SockSndbuf is a unix socket's sk_sndbuf in bytes (net.core.wmem_default).
+	SockSndbuf int `json:"sock_sndbuf"`
+	// PipeBuffers is a pipe's slots (pipe->max_usage, PIPE_DEF_BUFFERS);
+	// PageSize the bytes of one slot.
+	PipeBuffers int `json:"pipe_buffers"`
+	PageSize    int `json:"page_size"`
+	// MessageLines is the cache lines a message hands from its sender's CPU
+	// to its receiver's (skb or pipe buffer, queue head, lock).
+	MessageLines int `json:"message_lines"`
 }
 
 // Housekeeping is per-CPU kernel noise: every Period each CPU runs kernel

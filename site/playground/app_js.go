@@ -34,10 +34,7 @@ type App struct {
 	runSeq int
 	urlDoc string // canonical scenario the URL currently shows
 	editAt float64
-	// editDrawn says the first picture of the edit at editAt (repetition
-	// 0 on a large machine, else the result) is drawn.
-	editDrawn bool
-	gotRes    bool
+	gotRes bool
 	// gotPreview: a provisional (repetition 0) result was drawn once.
 	gotPreview bool
 	renders    int
@@ -136,22 +133,18 @@ func (a *App) dispatch(act Action) {
 	changed := before != after
 	if changed {
 		switch act.(type) {
-		case EditField, EditText, SelectPreset:
+		case EditField, EditText:
 			a.editAt = nowMs()
-			a.editDrawn = false
 			a.liveEdit = shown
 		}
 		defer func() { a.liveEdit = false }()
 		defer storageSet(storageKey, after)
-		_, cpuErr := a.state.CPUs()
+		cpus, cpuErr := a.state.CPUs()
 		switch act.(type) {
 		case SelectScenario, LoadDoc:
 			a.run() // an explicit choice always shows its result
 		default:
-			// Live re-runs every machine: a large one shows its first
-			// repetition first (ProvisionalDoc), and the next edit cancels
-			// a run still going (engineFetch replaces its worker).
-			if a.state.Live || (cpuErr != nil && a.state.Catalog != nil) {
+			if (a.state.Live && isSmall(cpus, cpuErr)) || (cpuErr != nil && a.state.Catalog != nil) {
 				a.run() // (a machine too large to run is refused at once, with the reason)
 			} else {
 				// Not re-run: ask the engine to check the edit so problems

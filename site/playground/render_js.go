@@ -79,11 +79,6 @@ func (a *App) render() {
 		setPerf("previewRenderMs", nowMs()-t0)
 		a.scheduleRender() // the deferred machine drawing (deferTopology)
 	}
-	if s := a.state.Run; a.editAt > 0 && !a.editDrawn && s.Result != nil && s.ResultDoc == a.state.Doc.Canonical() {
-		// knob → first redrawn timeline (repetition 0 on a large machine)
-		a.editDrawn = true
-		setPerf("knobToFirstDrawMs", nowMs()-a.editAt)
-	}
 	if s := a.state.Run; s.Status == StatusDone && s.Result != nil {
 		if !a.gotRes {
 			a.gotRes = true
@@ -125,7 +120,7 @@ func (a *App) renderToolbar() {
 		cb.SetChecked(s.Live)
 		b.on(cb, "change", func(dom.Event) { a.dispatch(SetLive{On: cb.Checked()}) })
 		b.text(live, "span", "", "live")
-		live.SetAttribute("title", "Re-run on every edit (a large machine shows its first repetition at once, then refines)")
+		live.SetAttribute("title", "Re-run small scenarios (≤ 64 CPUs) on every edit")
 		b.button(el, "copy-link", "", "Copy link", func() {
 			a.spawn(func() {
 				ok := copyText(locationBase() + "#" + site.EncodeFragment(a.state.Doc))

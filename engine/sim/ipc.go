@@ -1,0 +1,227 @@
+package sim
+
+import (
+	"schedplay/engine/scenario"
+	"schedplay/engine/topo"
+)
+
+// The cost of IPC (docs/model.md, "The cost of IPC and wake-ups"): a send
+// or recv on a channel with an ipc kind is a write()/read() or futex()
+// system call. The task runs the kernel path as CPU work (entry/exit, the
+// object's path, the cache lines it pulls from the CPU that touched the
+// object last), the object's buffer follows the kernel's accounting, and
+// its wake-ups follow the kernel's wait queues.
+
+// Kernel layout constants of a 64-bit kernel with 64-byte cache lines
+// (include/linux/skbuff.h, net/core/skbuff.c).
+const (
+	smpCacheBytes       = 64
+	skbSharedInfoBytes  = 320 // SKB_DATA_ALIGN(sizeof(struct skb_shared_info)), MAX_SKB_FRAGS 17
+	skbStructBytes      = 256 // SKB_DATA_ALIGN(sizeof(struct sk_buff)) (232 bytes)
+	skbSmallHeadCache   = 640 // SKB_SMALL_HEAD_CACHE_SIZE: SKB_HEAD_ALIGN(MAX_TCP_HEADER = 320)
+	sendSharedLines     = 2   // unix_state_lock(other) + sk_receive_queue.lock (pipe: pipe->mutex, head)
+	wakeRemoteLines     = 2   // the target's wake_list llist head and the task's p->on_rq/state line
+	defaultMessageBytes = scenario.DefaultMessageBytes
+)
+
+// skbTruesize models the skb->truesize __alloc_skb() gives the head of a
+// small unix_stream_sendmsg() (net/core/skbuff.c kmalloc_reserve(),
+// __finalize_skb_around()): a head that fits SKB_SMALL_HEAD_CACHE_SIZE
+// comes from skb_small_head_cache, a larger one from the next kmalloc
+// size; truesize = SKB_TRUESIZE(head − shared info).
+func skbTruesize(bytes int) int {
+	obj := (bytes+smpCacheBytes-1)/smpCacheBytes*smpCacheBytes + skbSharedInfoBytes // SKB_HEAD_ALIGN()
+	head := skbSmallHeadCache
+	if obj > skbSmallHeadCache {
+		head = 1024 // kmalloc_size_roundup(): the power-of-two caches above 640
+		for head < obj {
+			head *= 2
+		}
+	}
+	return head - skbSharedInfoBytes + skbStructBytes + skbSharedInfoBytes // SKB_TRUESIZE(SKB_WITH_OVERHEAD(head))
+}
+
+// ipcChan is the kernel object behind a channel with an ipc kind.
+type ipcChan struct {
+	kind  scenario.IPCKind
+	bytes int
+	// socket: sk_wmem_alloc of the sending socket (bytes of queued skbs)
+	truesize, wmem, sndbuf int
+	// pipe: messages per occupied slot, oldest first; the slot limit and
+	// how many messages merge into one slot
+	slots            []int
+	maxSlots, merges int
+	// lastCPU touched the object last (its lines are there); -1 none
+	lastCPU int
+}
+
+// newIPCChan sets up the object of kind for messages of bytes on machine m.
+func newIPCChan(kind scenario.IPCKind, bytes int, m *topo.IPC) *ipcChan {
+	if bytes <= 0 {
+		bytes = defaultMessageBytes
+	}
+	ch := &ipcChan{kind: kind, bytes: bytes, lastCPU: -1, sndbuf: m.SockSndbuf, maxSlots: m.PipeBuffers}
+	ch.truesize = skbTruesize(bytes)
+	ch.merges = max(m.PageSize/bytes, 1)
+	return ch
+}
+
+// sockAllocSendFits models sock_alloc_send_pskb()'s wait condition
+// (net/core/sock.c): a sender allocates its skb while
+// sk_wmem_alloc_get() < sk_sndbuf, else it sleeps (sock_wait_for_wmem()).
+func (ch *ipcChan) sockAllocSendFits() bool { return ch.wmem < ch.sndbuf }
+
+// unixWritable models unix_writable() in net/unix/af_unix.c: the sender
+// is woken once the queued bytes (with the socket's own reference) fall
+// to a quarter of sk_sndbuf.
+func (ch *ipcChan) unixWritable() bool { return (ch.wmem+1)<<2 <= ch.sndbuf }
+
+// pipeFull models pipe_full() in include/linux/pipe_fs_i.h: every slot
+// (pipe->max_usage) holds a buffer, and the last cannot take the write.
+func (ch *ipcChan) pipeFull() bool {
+	if len(ch.slots) < ch.maxSlots {
+		return false
+	}
+	return ch.slots[len(ch.slots)-1] >= ch.merges
+}
+
+// writable says whether a send goes through now.
+func (ch *ipcChan) writable() bool {
+	switch ch.kind {
+	case scenario.IPCSocket:
+		return ch.sockAllocSendFits()
+	case scenario.IPCPipe:
+		return !ch.pipeFull()
+	}
+	return true
+}
+
+// pipeWrite models pipe_write() in fs/pipe.c for one small message: it
+// merges into the last buffer when the pipe was not empty and the page has
+// room (PIPE_BUF_FLAG_CAN_MERGE), else takes a new slot.
+func (ch *ipcChan) pipeWrite() {
+	if n := len(ch.slots); n > 0 && ch.slots[n-1] < ch.merges {
+		ch.slots[n-1]++
+		return
+	}
+	ch.slots = append(ch.slots, 1)
+}
+
+// pipeRead models pipe_read() consuming one message: a buffer whose last
+// message is read is released (its slot freed). It reports whether a
+// slot was freed while the pipe was full (pipe_read()'s was_full wake-up).
+func (ch *ipcChan) pipeRead() (freedFull bool) {
+	wasFull := len(ch.slots) >= ch.maxSlots // pipe_full(head, tail, max_usage)
+	ch.slots[0]--
+	if ch.slots[0] > 0 {
+		return false
+	}
+	copy(ch.slots, ch.slots[1:])
+	ch.slots = ch.slots[:len(ch.slots)-1]
+	return wasFull
+}
+
+// enqueue accounts one message written.
+func (ch *ipcChan) enqueue() {
+	switch ch.kind {
+	case scenario.IPCSocket:
+		ch.wmem += ch.truesize // skb_set_owner_w()
+	case scenario.IPCPipe:
+		ch.pipeWrite()
+	}
+}
+
+// dequeue accounts one message read and reports whether blocked writers
+// are to be woken: a socket once unix_writable() holds again (sock_wfree()
+// → unix_write_space()), a pipe when a slot of a full pipe was freed.
+func (ch *ipcChan) dequeue() bool {
+	switch ch.kind {
+	case scenario.IPCSocket:
+		ch.wmem -= ch.truesize
+		return ch.unixWritable()
+	case scenario.IPCPipe:
+		return ch.pipeRead()
+	}
+	return true
+}
+
+// wakesAllWriters: unix sockets wait non-exclusively in
+// sock_wait_for_wmem() (every sleeping sender is woken); pipe writers wait
+// exclusively (wait_event_interruptible_exclusive(), one woken).
+func (ch *ipcChan) wakesAllWriters() bool { return ch.kind == scenario.IPCSocket }
+
+// wakesAllReaders: a unix stream reader waits non-exclusively
+// (unix_stream_data_wait()), a pipe reader exclusively.
+func (ch *ipcChan) wakesAllReaders() bool { return ch.kind == scenario.IPCSocket }
+
+// cachelineCost is the time to pull a line last written on CPU from to
+// CPU to (machine.latency.cacheline by distance; 0 on the same CPU).
+func (s *sim) cachelineCost(from, to int) int64 {
+	if from < 0 || from == to {
+		return 0
+	}
+	cl := &s.r.Machine.Latency.Cacheline
+	switch {
+	case s.cpus[from].core == s.cpus[to].core:
+		return int64(cl.SMT)
+	case s.t.SDLLCID[from] == s.t.SDLLCID[to]:
+		return int64(cl.LLC)
+	}
+	return int64(cl.Remote)
+}
+
+// ipcPathCost is the CPU time a send (or recv) on ch costs the task on
+// CPU cpu: syscall entry/exit, the object's path, and the object's cache
+// lines pulled from the CPU that touched it last (for a recv, the message
+// itself). It marks cpu as the object's last toucher.
+func (s *sim) ipcPathCost(ch *ipcChan, cpu int, send bool) int64 {
+	m := &s.r.Machine
+	cost := int64(m.Latency.Syscall)
+	lines := int64(sendSharedLines)
+	switch {
+	case ch.kind == scenario.IPCSocket && send:
+		cost += int64(m.IPC.SocketSend)
+	case ch.kind == scenario.IPCSocket:
+		cost += int64(m.IPC.SocketRecv)
+		lines = int64(m.IPC.MessageLines)
+	case ch.kind == scenario.IPCPipe && send:
+		cost += int64(m.IPC.PipeWrite)
+	case ch.kind == scenario.IPCPipe:
+		cost += int64(m.IPC.PipeRead)
+		lines = int64(m.IPC.MessageLines)
+	case ch.kind == scenario.IPCFutex && send:
+		cost += int64(m.IPC.FutexWake)
+		lines = 1 // the futex hash bucket's lock
+	default: // futex_wait() returning: the syscall exit only
+		lines = 0
+	}
+	cost += lines * s.cachelineCost(ch.lastCPU, cpu)
+	ch.lastCPU = cpu
+	return cost
+}
+
+// cpuidleSelect models the cpuidle governor's choice at idle entry
+// (menu_select() in drivers/cpuidle/governors/menu.c, simplified): the
+// deepest state whose target residency the predicted idle time reaches
+// and whose exit latency the PM QoS limit (cpu_dma_latency) allows; 0 is
+// WFI. The prediction is an average of the CPU's past idle periods (the
+// governor's correction factors and the next timer are not modelled).
+func (s *sim) cpuidleSelect(c *cpuState) int {
+	st := 0
+	for i, is := range s.r.Machine.Latency.IdleStates {
+		if int64(is.TargetResidency) > c.idlePredict || (s.pmQoS >= 0 && int64(is.ExitLatency) > s.pmQoS) {
+			break
+		}
+		st = i + 1
+	}
+	return st
+}
+
+// idleExitLatency is the exit latency of the state an idle CPU is in
+// (struct cpuidle_state.exit_latency_ns; WFI's is machine.latency.idle_exit).
+func (s *sim) idleExitLatency(c *cpuState) int64 {
+	if c.idleState == 0 {
+		return int64(s.r.Machine.Latency.IdleExit)
+	}
+	return int64(s.r.Machine.Latency.IdleStates[c.idleState-1].ExitLatency)
+}

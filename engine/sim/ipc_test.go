@@ -1,0 +1,131 @@
+package sim
+
+import (
+	"math"
+	"testing"
+
+	"schedplay/engine/scenario"
+	"schedplay/engine/scenario/scenariotest"
+	"schedplay/engine/topo"
+)
+
+// A 100-byte unix stream message is charged 896 bytes (a 640-byte
+// skb_small_head_cache head: SKB_TRUESIZE(320)); with the default
+// sk_sndbuf (SK_WMEM_MAX = 212992) a socket holds 238 of them and wakes
+// its writers once 59 are left (unix_writable(): (wmem + 1) × 4 ≤ sndbuf).
+func TestUnixSocketBuffer(t *testing.T) {
+	if got := skbTruesize(100); got != 896 {
+		t.Fatalf("truesize of 100 bytes = %d, want 896", got)
+	}
+	if got := skbTruesize(1000); got != 2048+256 {
+		t.Errorf("truesize of 1000 bytes = %d, want a 2048-byte kmalloc head (1024 + 320 bytes): 2304", got)
+	}
+	m := topo.IPC{SockSndbuf: 212992, PipeBuffers: 16, PageSize: 4096}
+	ch := newIPCChan(scenario.IPCSocket, 100, &m)
+	n := 0
+	for ch.writable() {
+		ch.enqueue()
+		n++
+	}
+	if n != 238 {
+		t.Errorf("the socket holds %d messages, want 238", n)
+	}
+	woke := 0
+	for left := n; left > 0; left-- {
+		if ch.dequeue() {
+			woke = left - 1
+			break
+		}
+	}
+	if woke != 59 {
+		t.Errorf("writers woken with %d messages left, want 59", woke)
+	}
+}
+
+// Small writes merge into a non-empty pipe's last page (40 of 100 bytes
+// to a 4 KiB page) and a new slot is taken otherwise; a pipe of 16 slots
+// is full at 640 messages; reading a page's last message frees its slot,
+// which wakes a writer only when the pipe was full.
+func TestPipeSlots(t *testing.T) {
+	m := topo.IPC{SockSndbuf: 212992, PipeBuffers: 16, PageSize: 4096}
+	ch := newIPCChan(scenario.IPCPipe, 100, &m)
+	n := 0
+	for ch.writable() {
+		ch.enqueue()
+		n++
+	}
+	if n != 640 || len(ch.slots) != 16 {
+		t.Fatalf("the pipe holds %d messages in %d slots, want 640 in 16", n, len(ch.slots))
+	}
+	for i := 0; i < 39; i++ {
+		if ch.dequeue() {
+			t.Fatalf("message %d woke a writer before its page was free", i)
+		}
+	}
+	if !ch.dequeue() || !ch.writable() {
+		t.Fatal("freeing a slot of a full pipe should wake a writer and take a write")
+	}
+	// An emptied pipe starts a new slot per write until one merges.
+	e := newIPCChan(scenario.IPCPipe, 100, &m)
+	e.enqueue()
+	e.dequeue()
+	e.enqueue()
+	if len(e.slots) != 1 {
+		t.Errorf("slots after write/read/write: %v", e.slots)
+	}
+}
+
+// pipePingPong is sched-pipe's two processes pinned on cpus a and b of
+// vera, with machine.latency/ipc overrides in sets.
+func pipePingPong(t *testing.T, a, b string, sets ...string) float64 {
+	t.Helper()
+	doc := `{"schedplay":1,"machine":{"preset":"vera"},"policy":{"preset":"v6-on"},"workload":{"preset":"sched-pipe"},
+		"run":{"duration":"2s","reps":1,"seed":1}}`
+	sets = append([]string{`workload.groups[0].cpus="` + a + `"`, `workload.groups[1].cpus="` + b + `"`, "workload.groups[0].program[0].repeat=2000", "workload.groups[1].program[0].repeat=2000"}, sets...)
+	r := scenariotest.ResolveSets(t, doc, sets...)
+	return mustRun(t, r, Options{}).Summary.OpTime.Mean
+}
+
+// An IPC cost shows up in op time by the amount the critical path holds
+// it: per sched-pipe loop two wake-ups (each ttwu, an IPI to the other
+// core and a context switch there), two writes and two reads, four
+// syscalls. The kernel paths run as CPU work, at the core's speed (vera's
+// core 0 runs at 0.957, core 1 at 1.0); the wake-up path is wall time.
+// The waker's own IPI send is off the path (the woken side is still on its
+// way when the waker blocks in its read).
+func TestIPCCostsMoveSchedPipeOpTime(t *testing.T) {
+	base := pipePingPong(t, "0", "1")
+	r := scenariotest.ResolveSets(t, `{"schedplay":1,"machine":{"preset":"vera"},"workload":{"preset":"sched-pipe"}}`)
+	tp, err := topo.Build(r.Machine, r.Policy.DomainPolicy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	perSide := 1/tp.CPUs[0].Speed + 1/tp.CPUs[1].Speed // one path on each side
+	for _, c := range []struct {
+		set   string
+		delta float64 // ns added per loop
+	}{
+		{"machine.latency.context_switch=1700ns", 2 * 1000},
+		{"machine.latency.ipi=2us", 2 * 1000},
+		{"machine.latency.wakeup=1800ns", 2 * 1000},
+		{"machine.latency.syscall=600ns", 2 * 500 * perSide},
+		{"machine.ipc.pipe_write=800ns", 500 * perSide},
+		{"machine.ipc.pipe_read=750ns", 500 * perSide},
+		{"machine.latency.ipi_send=1300ns", 0},
+	} {
+		got := pipePingPong(t, "0", "1", c.set) - base
+		if math.Abs(got-c.delta) > 0.02*c.delta+5 {
+			t.Errorf("%s: op time moved %+.0f ns per loop; want %+.0f", c.set, got, c.delta)
+		}
+	}
+	// An SMT pair pulls the pipe's lines from the sibling's L1/L2, not
+	// across the mesh: cheaper by about 2 × (message_lines + send lines +
+	// wake lines) × (llc − smt), less what the pair loses to running both
+	// sides on core 0 (speed, and the spatial core partitioning while the
+	// waker finishes its call).
+	smt := pipePingPong(t, "0", "176")
+	lines := 2 * float64(6+sendSharedLines+wakeRemoteLines) * (100 - 10)
+	if d := base - smt; d < 0.7*lines || d > 1.1*lines {
+		t.Errorf("SMT pair %.0f ns/loop, separate cores %.0f: difference %.0f, want about %.0f", smt, base, d, lines)
+	}
+}
