@@ -405,3 +405,8 @@ func TestDomainsCheck(t *testing.T) {
 		t.Errorf("format %s, check %+v", res.Format, res.Check)
 	}
 }
+
+func jsonOf(v any) (string, error) {
+	b, err := json.Marshal(v)
+	return string(b), err
+}

@@ -9,6 +9,7 @@ package lscpu
 
 import (
 	"bytes"
+	"regexp"
 	"strings"
 
 	"schedplay/engine/importer/hw"
@@ -26,13 +27,17 @@ const (
 	JSONSummary Form = "lscpu --json"
 )
 
+// jsonTable is the start of `lscpu -e --json`: a "cpus" list of objects
+// with a "cpu" key.
+var jsonTable = regexp.MustCompile(`^\{\s*"cpus"\s*:\s*\[\s*\{\s*"cpu"\s*:`)
+
 // Detect recognises an lscpu output by its first lines; "" when it is
 // none of them.
 func Detect(head []byte) Form {
 	s := strings.TrimLeft(string(head), " \t\r\n\ufeff")
 	switch {
 	case strings.HasPrefix(s, "{"):
-		if strings.Contains(s, `"cpus"`) {
+		if jsonTable.MatchString(s) {
 			return JSONTable
 		}
 		if strings.Contains(s, `"lscpu"`) {

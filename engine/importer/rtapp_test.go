@@ -1,0 +1,151 @@
+package importer_test
+
+import (
+	"bytes"
+	"slices"
+	"strings"
+	"testing"
+
+	exportrtapp "schedplay/engine/export/rtapp"
+	"schedplay/engine/importer"
+	"schedplay/engine/scenario"
+	"schedplay/engine/scenario/scenariotest"
+	"schedplay/presets"
+)
+
+// TestRTAppRoundTrip: every workload preset exported to rt-app JSON and
+// imported back exports to the same bytes, and where the export was
+// faithful (no notes) the workload imported is the one exported.
+func TestRTAppRoundTrip(t *testing.T) {
+	ps, err := presets.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	machine := []byte(`{"preset": "vera"}`)
+	roundTrip := func(t *testing.T, in []byte) (*scenario.Resolved, []byte) {
+		t.Helper()
+		res, err := importer.Import("u.json", bytes.NewReader(in), importer.Options{Presets: ps, Machine: machine})
+		if err != nil {
+			t.Fatalf("%v\n%s", err, in)
+		}
+		back := resolve(t, res)
+		out, _, err := exportrtapp.JSON(back)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return back, out
+	}
+	faithful := 0
+	for _, name := range ps.Names(presets.Workload) {
+		t.Run(name, func(t *testing.T) {
+			r := scenariotest.Resolve(t, `{"schedplay":1,"machine":{"preset":"vera"},"workload":{"preset":"`+name+`"},"run":{"duration":"2s"}}`)
+			first, notes, err := exportrtapp.JSON(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(r.Workload.Groups) == 0 {
+				_, err := importer.Import("u.json", bytes.NewReader(first), importer.Options{Presets: ps, Machine: machine})
+				if err == nil || !strings.Contains(err.Error(), "no \"tasks\"") {
+					t.Errorf("a use case of no thread: %v", err)
+				}
+				return
+			}
+			back, second := roundTrip(t, first)
+			if len(notes) == 0 {
+				faithful++
+				if !bytes.Equal(first, second) {
+					t.Errorf("exported again differs:\n%s\nfirst:\n%s", second, first)
+				}
+				a, _ := jsonOf(measured(r.Workload.Groups))
+				b, _ := jsonOf(back.Workload.Groups)
+				if a != b {
+					t.Errorf("faithful export imported to another workload:\n%s\nwant\n%s", b, a)
+				}
+				return
+			}
+			// A lossy export (notes) loses the same once: export ∘ import
+			// is then a fixed point.
+			if _, third := roundTrip(t, second); !bytes.Equal(second, third) {
+				t.Errorf("export ∘ import is not a fixed point:\n%s\nthen\n%s", second, third)
+			}
+		})
+	}
+	if faithful < 3 {
+		t.Errorf("only %d presets export faithfully: the test compares little", faithful)
+	}
+}
+
+// measured is groups as the export sees them: timed sections (a
+// measurement, not behaviour) replaced by their bodies, "wake": 1
+// written as the default.
+func measured(groups []scenario.Group) []scenario.Group {
+	var flat func([]scenario.Step) []scenario.Step
+	flat = func(steps []scenario.Step) []scenario.Step {
+		var out []scenario.Step
+		for _, st := range steps {
+			if st.Timed != "" {
+				out = append(out, flat(st.Do)...)
+				continue
+			}
+			if st.Wake == 1 {
+				st.Wake = 0
+			}
+			st.Do = flat(st.Do)
+			if st.Periodic != nil {
+				pd := *st.Periodic
+				pd.Do = flat(pd.Do)
+				st.Periodic = &pd
+			}
+			out = append(out, st)
+		}
+		return out
+	}
+	out := slices.Clone(groups)
+	for i := range out {
+		out[i].Program = flat(out[i].Program)
+	}
+	return out
+}
+
+// TestRTAppExamples: rt-app's own examples (workgen syntax: comments,
+// repeated keys, trailing commas) import, and what schedplay does not
+// model is reported.
+func TestRTAppExamples(t *testing.T) {
+	for _, tc := range []struct {
+		file   string
+		groups int
+		notes  []string
+	}{
+		{"rtapp/example5.json", 2, []string{"mutexes (lock/unlock) are not modelled", "resume/suspend have no memory", "timer \"tick\" is shared"}},
+		{"rtapp/browser-short.json", 9, []string{"resume/suspend have no memory", "loops until the run ends (loop -1) (thread BrowserSub1, BrowserSub2,"}},
+		{"rtapp/mp3-short.json", 5, []string{"a relative timer runs as an absolute one", "timer \"tick\" is shared"}},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			res, r := importFile(t, tc.file, importer.Options{})
+			if got := len(r.Workload.Groups); got != tc.groups {
+				t.Errorf("%d groups; want %d", got, tc.groups)
+			}
+			for _, n := range tc.notes {
+				if !hasNote(res, n) {
+					t.Errorf("no note mentioning %q in %q", n, res.Notes)
+				}
+			}
+		})
+	}
+}
+
+// TestRTAppErrors: bad use cases are refused at their line.
+func TestRTAppErrors(t *testing.T) {
+	ps, _ := presets.Load()
+	for _, tc := range []struct{ doc, want string }{
+		{"{\n \"tasks\": {\n  \"t\": {\"run\": -5}\n }\n}", "u.json:3: thread \"t\": run must be a number of µs ≥ 0"},
+		{"{\n \"tasks\": {\n  \"t\": {\"instance\": 1.5, \"run\": 5}\n }\n}", "u.json:3: thread \"t\": instance must be a whole number"},
+		{"{\n \"tasks\": {\n  \"t\": {\"run\": 5,\n", "u.json:"},
+		{"{\"tasks\": {\"t\": {\"cpus\": [0, 99], \"run\": 5}}}", "cpus"},
+	} {
+		_, err := importer.Import("u.json", strings.NewReader(tc.doc), importer.Options{Presets: ps, Machine: []byte(`{"preset": "hikey960"}`)})
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: error %v; want %q", tc.doc, err, tc.want)
+		}
+	}
+}
