@@ -156,8 +156,10 @@ func Systrace(tl *sim.Timeline) string { return systrace(tl, tgids(tl, nil)) }
 // systrace writes the ftrace text of tl; tg[i] is task i's tgid (tgids).
 func systrace(tl *sim.Timeline, tg []int) string {
 	var ls []line
-	// add appends a line in the context of task i (-1: the idle task).
-	add := func(ts int64, cpu, i int, event, args string) {
+	// addCtx appends a line in the context of task i (-1: the idle task)
+	// with the irq-context flags given ("d..2" in a task, "d.h2" in a
+	// hardirq).
+	addCtx := func(ts int64, cpu, i int, flags, event, args string) {
 		name, pid, tgid := "<idle>", 0, "-----"
 		if i >= 0 {
 			name, pid = task(tl, i)
@@ -165,9 +167,10 @@ func systrace(tl *sim.Timeline, tg []int) string {
 				tgid = fmt.Sprintf("%5d", tg[i])
 			}
 		}
-		ls = append(ls, line{ts, cpu, len(ls), fmt.Sprintf("%16s-%-5d (%s) [%03d] d..2 %5d.%09d: %s: %s",
-			name, pid, tgid, cpu, ts/1e9, ts%1e9, event, args)})
+		ls = append(ls, line{ts, cpu, len(ls), fmt.Sprintf("%16s-%-5d (%s) [%03d] %s %5d.%09d: %s: %s",
+			name, pid, tgid, cpu, flags, ts/1e9, ts%1e9, event, args)})
 	}
+	add := func(ts int64, cpu, i int, event, args string) { addCtx(ts, cpu, i, "d..2", event, args) }
 	state := func(i int, out sim.SwitchOut) string {
 		_, pid := task(tl, i)
 		tgid := pid
@@ -206,14 +209,21 @@ func systrace(tl *sim.Timeline, tg []int) string {
 	for _, d := range tl.Decisions {
 		name, pid := task(tl, d.Task)
 		from := max(d.From, 0)
-		// The waker is whatever runs on the waking CPU at that instant.
+		// sched_waking is written in the waker's context: on the CPU a
+		// task issued the wake-up from (its current task is the waker),
+		// else, for a timer, in hardirq context on the sleeper's CPU
+		// over whatever runs there.
+		cpu, flags := from, "d.h2"
+		if d.Waker > 0 {
+			cpu, flags = d.Waker-1, "d..2"
+		}
 		waker := -1
-		if from < len(tl.Runs) {
-			waker = runningAt(tl.Runs[from], d.At)
+		if cpu < len(tl.Runs) {
+			waker = runningAt(tl.Runs[cpu], d.At)
 		}
 		switch d.Kind {
 		case "wakeup":
-			add(d.At, from, waker, "sched_waking", fmt.Sprintf("comm=%s pid=%d prio=120 target_cpu=%03d", name, pid, d.To))
+			addCtx(d.At, cpu, waker, flags, "sched_waking", fmt.Sprintf("comm=%s pid=%d prio=120 target_cpu=%03d", name, pid, d.To))
 		case "fork":
 			add(d.At, from, waker, "sched_wakeup_new", fmt.Sprintf("comm=%s pid=%d prio=120 target_cpu=%03d", name, pid, d.To))
 		default:

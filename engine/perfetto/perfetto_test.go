@@ -24,9 +24,10 @@ func timeline() *sim.Result {
 				{{Task: 0, Start: 1000, End: 5000, Decision: 0, Out: sim.OutPreempt}, {Task: 1, Start: 5000, End: 9000, Decision: -1}, {Task: 0, Start: 12000, End: 20000, Decision: 1, Out: sim.OutRunning}},
 				{},
 			},
-			Modes:     [][]sim.ModeInterval{{{Mode: sim.ModeST, Start: 1000, End: 9000}, {Mode: sim.ModeIdle, Start: 9000, End: 12000}, {Mode: sim.ModeSMT, Start: 12000, End: 20000}}},
-			Decisions: []sim.Decision{{At: 900, Task: 0, Kind: "fork", From: 1, To: 0}, {At: 11000, Task: 0, Kind: "wakeup", From: 1, To: 0}, {At: 19000, Task: 1, Kind: "misfit", From: 0, To: 1}},
-			EndNs:     20000,
+			Modes: [][]sim.ModeInterval{{{Mode: sim.ModeST, Start: 1000, End: 9000}, {Mode: sim.ModeIdle, Start: 9000, End: 12000}, {Mode: sim.ModeSMT, Start: 12000, End: 20000}}},
+			Decisions: []sim.Decision{{At: 900, Task: 0, Kind: "fork", From: 1, To: 0}, {At: 11000, Task: 0, Kind: "wakeup", From: 1, To: 0}, {At: 19000, Task: 1, Kind: "misfit", From: 0, To: 1},
+				{At: 7000, Task: 0, Kind: "wakeup", From: 1, To: 1, Waker: 1}},
+			EndNs: 20000,
 		}}
 }
 
@@ -41,7 +42,11 @@ func TestSystrace(t *testing.T) {
 		"sgemm_0-4     (    4) [000] d..2     0.000005000: sched_switch: prev_comm=sgemm_0 prev_pid=4 prev_prio=120 prev_state=R ==> next_comm=<b>x</b> next_pid=5 next_prio=120",
 		"<b>x</b>-5     (    4) [000] d..2     0.000009000: sched_switch: prev_comm=<b>x</b> prev_pid=5 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120",
 		"[000] d..2     0.000009000: cpu_idle: state=1 cpu_id=0",
-		"<idle>-0     (-----) [001] d..2     0.000011000: sched_waking: comm=sgemm_0 pid=4 prio=120 target_cpu=000",
+		// A timer wake-up: hardirq context on the sleeper's CPU.
+		"<idle>-0     (-----) [001] d.h2     0.000011000: sched_waking: comm=sgemm_0 pid=4 prio=120 target_cpu=000",
+		// A task's wake-up: on the CPU it was issued from, in the context of
+		// the task running there (the waker).
+		"<b>x</b>-5     (    4) [000] d..2     0.000007000: sched_waking: comm=sgemm_0 pid=4 prio=120 target_cpu=001",
 		"<b>x</b>-5     (    4) [000] d..2     0.000019000: sched_migrate_task: comm=<b>x</b> pid=5 prio=120 orig_cpu=0 dest_cpu=1",
 		"0.000020000: sched_switch: prev_comm=sgemm_0 prev_pid=4",
 	}

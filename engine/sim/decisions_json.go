@@ -8,7 +8,7 @@ import (
 // decodeDecisions reads a timeline's "decisions" array. Tens of thousands
 // of records in the playground's full reply took encoding/json over a
 // second under wasm, freezing the page as the result arrived; this reader
-// handles the form EncodeResult writes (keys at, t, k, from, to, path;
+// handles the form EncodeResult writes (keys at, t, k, from, to, w, path;
 // plain strings) and gives anything else to encoding/json, so the result
 // is always what json.Unmarshal gives. Repeated path steps share one
 // string.
@@ -97,6 +97,8 @@ func (p *flatParser) decision(intern map[string]string) (d Decision, ok bool) {
 		case "path":
 			bit = 32
 			d.Path, ok = p.strings(intern)
+		case "w":
+			bit, ip = 64, &d.Waker
 		}
 		if ip != nil {
 			var v int64

@@ -235,6 +235,11 @@ type Decision struct {
 	Kind string `json:"k"`
 	From int    `json:"from"` // prev / source CPU
 	To   int    `json:"to"`
+	// Waker is, for a wake-up a task issued (a send, a barrier release),
+	// the CPU it was issued from plus one: sched_waking's CPU, whose
+	// current task is the waker. 0 when no task issued it (a timer
+	// expiring, which the kernel reports in hardirq context).
+	Waker int `json:"w,omitempty"`
 	// Path is the kernel decision path, e.g.
 	// ["select_task_rq_fair", "wake_affine → prev idle", "select_idle_sibling: prev idle", "select_idle_smt_cpu → cpu 0"].
 	Path []string `json:"path"`

@@ -139,6 +139,9 @@ func TestDecodeDecisions(t *testing.T) {
 	if _, ok := fastDecisions([]byte(`[{"at":1,"t":2,"k":"wakeup","from":3,"to":4,"path":["a"]}]`)); !ok {
 		t.Error("the encoder's form did not take the fast path")
 	}
+	if d, ok := fastDecisions([]byte(`[{"at":1,"t":2,"k":"wakeup","from":3,"to":4,"w":6,"path":["a"]}]`)); !ok || d[0].Waker != 6 {
+		t.Errorf("a task's wake-up (w) did not take the fast path: %v %v", d, ok)
+	}
 	if _, ok := fastDecisions([]byte(`[{"at":01}]`)); ok {
 		t.Error("a leading zero took the fast path")
 	}

@@ -193,7 +193,11 @@ func (s *sim) computeEnd(c *cpuState) {
 // tryToWakeUp is try_to_wake_up(): choose the CPU (select_task_rq_fair)
 // and send the task there; it arrives after the wake-up latency
 // (ttwuLatency).
-func (s *sim) tryToWakeUp(p *task, waker int, sync bool) {
+//
+// waker is the CPU the wake-up is issued from; byTask says a task running
+// there issued it (a send, a barrier release), not a timer expiring in
+// hardirq context on it.
+func (s *sim) tryToWakeUp(p *task, waker int, sync, byTask bool) {
 	if p.state != taskBlocked {
 		return
 	}
@@ -201,6 +205,9 @@ func (s *sim) tryToWakeUp(p *task, waker int, sync bool) {
 	s.m.wakeups(s)
 	prev := p.cpu
 	target := s.selectTaskRq(p, prev, waker, sync, false)
+	if byTask {
+		s.recordWaker(p, waker)
+	}
 	p.state = taskWaking
 	p.wakeCPU = target
 	p.wakeIssued = s.now
@@ -297,7 +304,7 @@ func (s *sim) timerFire(p *task, hard bool) {
 		}
 	}
 	soft := p.timerSoft
-	s.tryToWakeUp(p, p.cpu, false)
+	s.tryToWakeUp(p, p.cpu, false, false)
 	p.wakeIssued = soft // latency counts from the expiry the task asked for
 }
 

@@ -51,6 +51,18 @@ func (t *tracer) mode(core int, m Mode, start, end int64) {
 }
 
 // recordDecision stores the decision path that placed p on `to`.
+// recordWaker notes on p's wake-up decision, just recorded, the CPU a
+// task issued it from: sched_waking's CPU, whose current task is the
+// waker.
+func (s *sim) recordWaker(p *task, cpu int) {
+	if !s.tracing || s.tr == nil || p.decision < 0 || p.decision >= len(s.tr.tl.Decisions) {
+		return
+	}
+	if d := &s.tr.tl.Decisions[p.decision]; d.At == s.now && d.Task == p.id && d.Kind == "wakeup" {
+		d.Waker = cpu + 1
+	}
+}
+
 func (s *sim) recordDecision(p *task, kind string, from, to int) {
 	if !s.tracing || s.tr == nil {
 		return

@@ -351,7 +351,7 @@ func (s *sim) wakeIssue(p *task, waker int, sync bool) {
 	if p.state != taskBlocked {
 		return
 	}
-	s.tryToWakeUp(p, waker, sync)
+	s.tryToWakeUp(p, waker, sync, true)
 	p.wakeIssued = p.wakeReq
 }
 
@@ -369,7 +369,7 @@ func (s *sim) grant(waker int, w *task, sync bool) {
 			s.wakeBatchIPIs++
 		}
 		if s.wakeBatch == 0 {
-			s.tryToWakeUp(w, waker, sync)
+			s.tryToWakeUp(w, waker, sync, true)
 		} else {
 			var flag uint32
 			if sync {
