@@ -10,7 +10,7 @@
 //	sleep µs                                        → sleep
 //	timer {period} in a phase with loop c           → periodic {every, count c, do: the phase's other events}
 //	barrier NAME                                    → barrier NAME (the group prefix export adds is dropped)
-//	sem_post NAME (k in a row) / sem_wait NAME      → send NAME (wake k) / recv NAME
+//	sem_post NAME (k in a row) / sem_wait NAME      → send NAME (wake k, ipc futex) / recv NAME
 //	signal/broad REF, wait {ref}, sync {ref}        → send REF, recv REF
 //	resume THREAD / suspend                         → send THREAD / recv <own name>
 //	thread objects NAME_0 … NAME_n-1 with one CPU each and the same phases
@@ -438,14 +438,14 @@ func (c *conv) event(kind string, v *node) (*scenario.Step, error) {
 		c.barrier[name] = appendOnce(c.barrier[name], c.task)
 		return &scenario.Step{Barrier: strings.TrimPrefix(name, c.task+"_")}, nil
 	case "sem_post":
-		return &scenario.Step{Send: c.str(v)}, nil
+		return &scenario.Step{Send: c.str(v), IPC: scenario.IPCFutex}, nil
 	case "sem_wait":
 		return &scenario.Step{Recv: c.str(v)}, nil
 	case "signal":
-		return &scenario.Step{Send: c.str(v)}, nil
+		return &scenario.Step{Send: c.str(v), IPC: scenario.IPCFutex}, nil
 	case "broad":
 		c.issue("broad wakes every waiter in rt-app; schedplay's send wakes one")
-		return &scenario.Step{Send: c.str(v)}, nil
+		return &scenario.Step{Send: c.str(v), IPC: scenario.IPCFutex}, nil
 	case "wait":
 		return &scenario.Step{Recv: c.ref(v)}, nil
 	case "sync":
@@ -453,7 +453,7 @@ func (c *conv) event(kind string, v *node) (*scenario.Step, error) {
 		return &scenario.Step{Recv: c.ref(v)}, nil
 	case "resume":
 		c.issue("resume/suspend have no memory in rt-app; schedplay's channel keeps a resume sent before the suspend")
-		return &scenario.Step{Send: c.str(v)}, nil
+		return &scenario.Step{Send: c.str(v), IPC: scenario.IPCFutex}, nil
 	case "suspend":
 		return &scenario.Step{Recv: c.task}, nil
 	case "lock", "unlock":
