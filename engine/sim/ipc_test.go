@@ -129,3 +129,37 @@ func TestIPCCostsMoveSchedPipeOpTime(t *testing.T) {
 		t.Errorf("SMT pair %.0f ns/loop, separate cores %.0f: difference %.0f, want about %.0f", smt, base, d, lines)
 	}
 }
+
+// belowFraction is the share of a repetition's latency samples below 2^k ns.
+func belowFraction(l Latency, k int) float64 {
+	var below, all int64
+	for i, c := range l.Buckets {
+		all += c
+		if i < k {
+			below += c
+		}
+	}
+	return float64(below) / float64(max(all, 1))
+}
+
+// On a busy CPU the tick runs, and hrtimer_interrupt() at a jiffy that
+// falls inside a sleeper's slack window expires its timer there: a 1 ms
+// cyclictest whose expiries sit 20 µs before every fourth jiffy (HZ 250)
+// wakes early a quarter of the time when a hog keeps its CPU busy, and
+// never when it is alone (the idle CPU's tick is stopped).
+func TestTimerSlackEndsAtBusyTick(t *testing.T) {
+	doc := func(hog string) string {
+		return `{"schedplay":1,"machine":{"preset":"vera"},"policy":{"preset":"v6-on"},
+		"workload":{"metric":"latency","groups":[
+			{"name":"c","count":1,"cpus":"0","nice":-20,"start":"3980us","program":[{"periodic":{"every":"1ms","do":[{"compute":"2us"}]}}]}` + hog + `]},
+		"run":{"duration":"400ms","until":"duration","reps":1,"seed":1}}`
+	}
+	alone := mustRun(t, resolveJSON(t, doc("")), Options{}).Reps[0].Latency
+	busy := mustRun(t, resolveJSON(t, doc(`,{"name":"hog","count":1,"cpus":"0","program":[{"compute":"1s"}]}`)), Options{}).Reps[0].Latency
+	if f := belowFraction(alone, 15); f != 0 {
+		t.Errorf("alone: %.2f of the wake-ups under 32 µs; want none (slack 50 µs, tick stopped)", f)
+	}
+	if f := belowFraction(busy, 15); f < 0.2 || f > 0.3 {
+		t.Errorf("with a hog: %.2f of the wake-ups under 32 µs; want about a quarter (the expiries 20 µs before a jiffy)", f)
+	}
+}

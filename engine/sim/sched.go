@@ -295,7 +295,9 @@ func (s *sim) timerFire(p *task, hard bool) {
 	if !hard {
 		c := &s.cpus[p.cpu]
 		fire := s.now + s.timerSlack[p.group]
-		if tb := (s.now + s.tickNs - 1) / s.tickNs * s.tickNs; c.tickOn && tb < fire {
+		// An idle CPU stopped its tick on idle entry (tick_nohz_idle_stop_tick()):
+		// only a busy CPU's tick runs the timer early.
+		if tb := (s.now + s.tickNs - 1) / s.tickNs * s.tickNs; c.curr != nil && c.tickOn && tb < fire {
 			fire = tb
 		}
 		if fire > s.now {
