@@ -12,6 +12,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"schedplay/engine/scenario"
 )
 
 // Doc is a scenario document as a JSON tree (map[string]any, []any, string,
@@ -22,16 +24,13 @@ type Doc map[string]any
 // Sections are the scenario's section keys, in display order.
 var Sections = []string{"machine", "policy", "workload", "run"}
 
-// ParseDoc decodes a scenario document, keeping numbers exact.
+// ParseDoc decodes a scenario document, keeping numbers exact, with the
+// scenario reader's JSON rules and messages (scenario.ParseJSON: errors
+// name the line and column).
 func ParseDoc(b []byte) (Doc, error) {
-	d := json.NewDecoder(bytes.NewReader(b))
-	d.UseNumber()
-	var v any
-	if err := d.Decode(&v); err != nil {
+	v, err := scenario.ParseJSON(b)
+	if err != nil {
 		return nil, err
-	}
-	if d.More() {
-		return nil, fmt.Errorf("trailing data after the scenario object")
 	}
 	m, ok := v.(map[string]any)
 	if !ok {
@@ -40,18 +39,9 @@ func ParseDoc(b []byte) (Doc, error) {
 	return Doc(m), nil
 }
 
-// ParseValue decodes one JSON value (numbers kept exact).
+// ParseValue decodes one JSON value (numbers kept exact) as ParseDoc does.
 func ParseValue(s string) (any, error) {
-	d := json.NewDecoder(strings.NewReader(s))
-	d.UseNumber()
-	var v any
-	if err := d.Decode(&v); err != nil {
-		return nil, err
-	}
-	if d.More() {
-		return nil, fmt.Errorf("trailing data after the value")
-	}
-	return v, nil
+	return scenario.ParseJSON([]byte(s))
 }
 
 // Canonical is the document's canonical JSON: keys sorted, no spaces.

@@ -40,6 +40,13 @@ func parseTree(data []byte) (any, error) {
 	return v, nil
 }
 
+// ParseJSON reads one JSON value as the scenario reader does: numbers kept
+// exact (json.Number), duplicate keys, nesting deeper than 64 levels and
+// trailing data refused, and errors that name the line and column ("invalid
+// JSON at line 2, column 14: …"). The page's editors parse with it, so they
+// say what the CLI says.
+func ParseJSON(data []byte) (any, error) { return parseTree(data) }
+
 func parseValue(dec *json.Decoder, path string, depth int) (any, error) {
 	tok, err := dec.Token()
 	if err != nil {

@@ -62,6 +62,9 @@ type App struct {
 	// liveEdit says the run being started re-runs an edit (EditField,
 	// EditText) of the scenario whose finished result the page shows.
 	liveEdit bool
+	// shown lists the field paths the editor panel's last build showed
+	// (its issues are at those fields; the rest are listed below them).
+	shown []string
 }
 
 // renderHoldMs bounds how long a re-run holds the page's renders.
@@ -133,7 +136,7 @@ func (a *App) dispatch(act Action) {
 	changed := before != after
 	if changed {
 		switch act.(type) {
-		case EditField, EditText:
+		case EditField, EditText, EditDoc:
 			a.editAt = nowMs()
 			a.liveEdit = shown
 		}
@@ -269,9 +272,12 @@ func (a *App) run() {
 	m := a.state.Machine() // the machine section expanded once for both
 	cpus, cpuErr := site.MachineCPUs(m)
 	if cpuErr != nil && a.state.Catalog != nil {
+		// The page cannot lay this machine out: the engine's validator
+		// (the CLI's, in the worker) says why, every problem at its field.
 		a.runSeq++
-		a.dispatch(RunStarted{Seq: a.runSeq})
-		a.dispatch(RunFailed{Seq: a.runSeq, Message: "Not run: " + cpuErr.Error(), Path: "machine"})
+		seq, doc := a.runSeq, a.state.Doc.Canonical()
+		a.dispatch(RunStarted{Seq: seq})
+		a.spawn(func() { a.refuse(seq, doc, cpuErr) })
 		return
 	}
 	small := isSmall(cpus, cpuErr)
@@ -351,10 +357,11 @@ func (a *App) run() {
 		}
 		if r.Status != 200 {
 			e := apiError(r)
-			if issues := apiIssues(r); len(issues) > 0 && a.state.Doc.Canonical() == doc {
+			issues := apiIssues(r)
+			if len(issues) > 0 && a.state.Doc.Canonical() == doc {
 				a.dispatch(Validated{Issues: issues})
 			}
-			a.dispatch(RunFailed{Seq: seq, Message: e.Message, Path: e.Path})
+			a.dispatch(RunFailed{Seq: seq, Message: e.Message, Path: e.Path, Invalid: r.Status == 400 && len(issues) > 0})
 			return
 		}
 		setPerf("engineMs", r.Ms)
@@ -369,6 +376,25 @@ func (a *App) run() {
 		setPerf("replyAt", nowMs())
 		a.dispatch(RunDone{Seq: seq, Result: res, Doc: doc, ElapsedMs: nowMs() - t0, CPUs: cpus, Words: words})
 	})
+}
+
+// refuse ends run seq of a machine the page cannot lay out (cpuErr) with
+// the validator's issues; only if the validator accepts the scenario does
+// the page's own reason show.
+func (a *App) refuse(seq int, doc string, cpuErr error) {
+	r := engineFetch("POST", "/api/v1/validate", doc)
+	if a.runSeq != seq {
+		return
+	}
+	issues := apiIssues(r)
+	if len(issues) == 0 {
+		a.dispatch(RunFailed{Seq: seq, Message: "Not run: " + cpuErr.Error(), Path: "machine"})
+		return
+	}
+	if a.state.Doc.Canonical() == doc {
+		a.dispatch(Validated{Issues: issues})
+	}
+	a.dispatch(RunFailed{Seq: seq, Message: issues[0].Message, Path: issues[0].Path, Invalid: true})
 }
 
 // tick shows the elapsed time of a long run (the engine reports no

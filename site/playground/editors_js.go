@@ -25,6 +25,8 @@ func (a *App) renderEditor() {
 		sig += s.Doc.Canonical()
 	}
 	a.update("editor", sig, func(b builder, el dom.HTMLElement) {
+		a.shown = a.shown[:0]
+		defer func() { a.otherIssues(b, el, tab) }()
 		switch tab {
 		case TabMachine:
 			a.presetPicker(b, el, "machine")
@@ -115,6 +117,7 @@ func (a *App) field(b builder, parent dom.Element, f Field) {
 	}
 	draft, hasDraft := s.Drafts[f.Path]
 	invalid := len(s.IssuesUnder(f.Path)) > 0
+	a.shown = append(a.shown, f.Path)
 	mark := func(e dom.Element) {
 		e.SetID(id)
 		if invalid {
@@ -146,7 +149,7 @@ func (a *App) field(b builder, parent dom.Element, f Field) {
 				a.dispatch(EditField{Path: f.Path, Value: site.Delete})
 				return
 			}
-			a.dispatch(EditText{Path: f.Path, Text: t, AsString: asString})
+			a.dispatch(EditText{Path: f.Path, Text: t, AsString: asString, Scalar: !asString})
 		})
 	case "select":
 		sel := b.el(row, "select", "").(*dom.HTMLSelectElement)
@@ -286,6 +289,42 @@ func (a *App) levelsField(b builder, row dom.Element, f Field, v any, id string)
 	}
 }
 
+// otherIssues lists the tab's issues that no control on it shows: unknown
+// fields, a whole section's problems, another workload group's fields (on
+// the JSON tab: every issue). Each links to where it can be fixed.
+func (a *App) otherIssues(b builder, parent dom.Element, tab string) {
+	var rest []Issue
+	for _, is := range a.state.Issues {
+		if tab != TabJSON && sectionOf(is.Path) != tab {
+			continue
+		}
+		covered := false
+		for _, p := range a.shown {
+			if under(is.Path, p) {
+				covered = true
+				break
+			}
+		}
+		if !covered {
+			rest = append(rest, is)
+		}
+	}
+	if len(rest) == 0 {
+		return
+	}
+	box := b.el(parent, "div", "issue other-issues")
+	box.SetID("issues-" + tab)
+	for _, x := range rest {
+		label := x.Message
+		if x.Path != "" {
+			label = x.Path + ": " + x.Message
+		}
+		path := x.Path
+		btn := b.button(b.el(box, "p", ""), "", "link issue-link", label, func() { a.goToField(path) })
+		btn.SetAttribute("data-path", path)
+	}
+}
+
 func (a *App) issues(b builder, parent dom.Element, path string) {
 	is := a.state.IssuesUnder(path)
 	if len(is) == 0 {
@@ -356,6 +395,12 @@ func (a *App) jsonEditor(b builder, parent dom.Element) {
 		text = site.Indent(map[string]any(s.Doc))
 	}
 	ta.SetValue(text)
+	if _, bad := s.Drafts["$doc"]; bad {
+		ta.SetAttribute("aria-invalid", "true")
+		ta.SetAttribute("aria-describedby", "f-json-issue")
+	}
+	a.shown = append(a.shown, "$doc")
+	a.issues(b, parent, "$doc")
 	b.button(parent, "json-apply", "primary", "Apply", func() {
 		if n := textLength(ta); n > scenario.MaxDocumentSize {
 			// Refused before the text is even copied into Go or parsed,
@@ -364,12 +409,7 @@ func (a *App) jsonEditor(b builder, parent dom.Element) {
 				"This scenario is %d characters long; the limit is %d bytes. Nothing was changed.", n, scenario.MaxDocumentSize)}})
 			return
 		}
-		d, err := site.ParseDoc([]byte(ta.Value()))
-		if err != nil {
-			a.dispatch(SetNotice{Notice: Notice{Kind: "error", Text: "The scenario JSON does not parse: " + err.Error()}})
-			return
-		}
-		a.dispatch(LoadDoc{Doc: d})
+		a.dispatch(EditDoc{Text: ta.Value()})
 	})
 	resolved := b.el(parent, "details", "")
 	b.text(resolved, "summary", "", "Effective sections (presets expanded)")

@@ -1,6 +1,9 @@
 package playground
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // Field describes one editor control: the scenario path it edits, its
 // label, and the kernel name it corresponds to (shown beside it).
@@ -75,19 +78,69 @@ var RunFields = []Field{
 // Levels are the topology levels that may carry SD_ASYM_PACKING.
 var Levels = []string{"SMT", "CLS", "MC", "PKG", "NUMA"}
 
+// DocPath is the issue and draft path of the JSON tab's whole-document
+// text (it is not a scenario path).
+const DocPath = "$doc"
+
 // IssuesUnder returns the issues at path or below it.
 func (s State) IssuesUnder(path string) []Issue {
 	var out []Issue
 	for _, is := range s.Issues {
-		if is.Path == path || strings.HasPrefix(is.Path, path+".") || strings.HasPrefix(is.Path, path+"[") {
+		if under(is.Path, path) {
 			out = append(out, is)
 		}
 	}
 	return out
 }
 
+// under says whether path is p or lies below it.
+func under(path, p string) bool {
+	return path == p || strings.HasPrefix(path, p+".") || strings.HasPrefix(path, p+"[")
+}
+
+// sectionOf is the editor tab that shows path: its first element when that
+// is a section, else the JSON tab (top-level keys, the document's text).
+func sectionOf(path string) string {
+	head := path
+	if i := strings.IndexAny(path, ".["); i >= 0 {
+		head = path[:i]
+	}
+	switch head {
+	case TabMachine, TabPolicy, TabWorkload, TabRun:
+		return head
+	}
+	return TabJSON
+}
+
+// parentPath drops path's last element ("a.b[2]" → "a.b", "a.b" → "a",
+// "a" → "").
+func parentPath(path string) string {
+	i := strings.LastIndexAny(path, ".[")
+	if i < 0 {
+		return ""
+	}
+	return path[:i]
+}
+
 // FieldID is the DOM id of a field's control.
 func FieldID(path string) string {
+	if path == DocPath {
+		return "f-json"
+	}
 	r := strings.NewReplacer(".", "-", "[", "-", "]", "")
 	return "f-" + r.Replace(path)
+}
+
+// groupIndex is i when path lies in workload.groups[i].
+func groupIndex(path string) (int, bool) {
+	rest, ok := strings.CutPrefix(path, "workload.groups[")
+	if !ok {
+		return 0, false
+	}
+	end := strings.IndexByte(rest, ']')
+	if end < 0 {
+		return 0, false
+	}
+	n, err := strconv.Atoi(rest[:end])
+	return n, err == nil && n >= 0
 }

@@ -34,13 +34,22 @@ type EditField struct {
 	Value any
 }
 
-// EditText is an editor's raw text for a path: JSON when it parses (or a
-// plain string when AsString), else kept as a draft with an issue.
+// EditText is an editor's raw text for a path. AsString stores it as a
+// string; Scalar (a number box) stores the JSON value it spells, else the
+// text as a string, as the CLI's --set does, so the validator names the
+// problem at the field and the text stays in the scenario; otherwise (a
+// JSON editor) text that does not parse is kept as a draft with the
+// parser's message (line and column).
 type EditText struct {
 	Path     string
 	Text     string
 	AsString bool
+	Scalar   bool
 }
+
+// EditDoc is the JSON tab's text for the whole scenario: loaded when it
+// parses, else kept as a draft with the parser's message (line, column).
+type EditDoc struct{ Text string }
 
 // SetTab switches the editor tab.
 type SetTab struct{ Tab string }
@@ -75,11 +84,14 @@ type RunPartial struct {
 }
 
 // RunFailed reports a failed request (Path is the field the error names).
+// Invalid says the validator refused the scenario: its issues (Validated)
+// are the reason, and the header lists them as they change.
 type RunFailed struct {
 	Seq       int
 	Message   string
 	Path      string
 	Cancelled bool
+	Invalid   bool
 }
 
 // Validated delivers POST /api/v1/validate's issues.
@@ -121,6 +133,7 @@ func (SelectScenario) isAction() {}
 func (SelectPreset) isAction()   {}
 func (EditField) isAction()      {}
 func (EditText) isAction()       {}
+func (EditDoc) isAction()        {}
 func (SetTab) isAction()         {}
 func (SelectGroup) isAction()    {}
 func (RunStarted) isAction()     {}
@@ -177,14 +190,25 @@ func Reduce(s State, a Action) State {
 		var v any = a.Text
 		if !a.AsString {
 			pv, err := site.ParseValue(a.Text)
-			if err != nil {
+			switch {
+			case err == nil:
+				v = pv
+			case !a.Scalar:
 				s.Drafts = setDraft(s.Drafts, a.Path, a.Text)
-				s.Issues = setIssue(s.Issues, a.Path, "not valid JSON: "+err.Error())
+				s.Issues = setIssue(s.Issues, a.Path, err.Error())
 				return s
 			}
-			v = pv
 		}
 		return Reduce(s, EditField{Path: a.Path, Value: v})
+	case EditDoc:
+		d, err := site.ParseDoc([]byte(a.Text))
+		if err != nil {
+			s.Drafts = setDraft(s.Drafts, DocPath, a.Text)
+			s.Issues = setIssue(s.Issues, DocPath, err.Error())
+			return s
+		}
+		s = withDoc(s, expandScenarioPreset(d, s.Catalog))
+		s.Drafts = nil
 	case SetTab:
 		s.View.Tab = a.Tab
 	case SelectGroup:
@@ -194,6 +218,7 @@ func Reduce(s State, a Action) State {
 		s.Run.Status = StatusRunning
 		s.Run.ElapsedMs = 0
 		s.Run.Err, s.Run.ErrPath = "", ""
+		s.Run.Invalid = false
 		s.Run.Provisional = 0
 	case RunPartial:
 		if a.Seq != s.Run.Seq || s.Run.Status != StatusRunning || a.Doc != s.Doc.Canonical() {
@@ -232,10 +257,13 @@ func Reduce(s State, a Action) State {
 		s.Run.Status = StatusFailed
 		s.Run.Provisional = 0
 		s.Run.Err, s.Run.ErrPath = a.Message, a.Path
-		if a.Path != "" {
+		s.Run.Invalid = a.Invalid
+		if a.Path != "" && !a.Invalid {
 			s.Issues = setIssue(s.Issues, a.Path, a.Message)
 		}
 	case Validated:
+		// The validator's list replaces every earlier issue but the
+		// drafts' (text that never reached the scenario).
 		issues := append([]Issue(nil), a.Issues...)
 		for _, is := range s.Issues {
 			if _, draft := s.Drafts[is.Path]; draft {
@@ -243,6 +271,14 @@ func Reduce(s State, a Action) State {
 			}
 		}
 		s.Issues = issues
+		if s.Run.Status == StatusFailed && s.Run.Invalid && len(a.Issues) == 0 {
+			// Refused as invalid, now valid: nothing failed any more.
+			s.Run.Err, s.Run.ErrPath, s.Run.Invalid = "", "", false
+			s.Run.Status = StatusIdle
+			if s.Run.Result != nil {
+				s.Run.Status = StatusStale
+			}
+		}
 	case Zoom:
 		s.View.T0, s.View.T1 = a.T0, a.T1
 	case Hover:

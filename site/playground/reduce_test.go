@@ -1,6 +1,7 @@
 package playground
 
 import (
+	"strings"
 	"testing"
 
 	"schedplay/engine/sim"
@@ -77,5 +78,90 @@ func TestLoadDocExpandsScenarioPreset(t *testing.T) {
 	unknown, _ := site.ParseDoc([]byte(`{"schedplay":1,"preset":"nope"}`))
 	if s2 := Reduce(s, LoadDoc{Doc: unknown}); s2.Doc["preset"] != "nope" {
 		t.Errorf("an unknown preset was dropped: %s", s2.Doc.Canonical())
+	}
+}
+
+// A number box stores the JSON value its text spells, else the text as a
+// string (as `schedplay --set` does), so the validator names the problem
+// and nothing typed is lost; a JSON editor keeps unparsable text as a
+// draft with the parser's line and column.
+func TestEditTextScalarAndJSON(t *testing.T) {
+	s := Reduce(NewState(), CatalogLoaded{Catalog: testCatalog(t)})
+	s = Reduce(s, SelectScenario{Name: "demo"})
+	s = Reduce(s, EditText{Path: "run.seed", Text: "4.5", Scalar: true})
+	if got := site.Compact(s.Doc.Get("run.seed", s.Catalog)); got != "4.5" {
+		t.Errorf("seed 4.5 stored as %s", got)
+	}
+	s = Reduce(s, EditText{Path: "run.seed", Text: "12abc", Scalar: true})
+	if got := site.Compact(s.Doc.Get("run.seed", s.Catalog)); got != `"12abc"` || len(s.Drafts) != 0 || len(s.Issues) != 0 {
+		t.Errorf("seed 12abc: stored %s, drafts %v, issues %v (the validator reports it)", got, s.Drafts, s.Issues)
+	}
+	s = Reduce(s, EditText{Path: "workload.groups[0].program", Text: "[\n {\"compute\": }]"})
+	msg := s.IssueAt("workload.groups[0].program")
+	if !strings.Contains(msg, "line 2, column") || strings.Contains(msg, "not valid JSON") {
+		t.Errorf("program parse error %q lacks its line and column", msg)
+	}
+	s = Reduce(s, EditDoc{Text: "{\"schedplay\": 1,\n  \"name\": x}"})
+	if msg := s.IssueAt(DocPath); !strings.Contains(msg, "line 2, column 11") {
+		t.Errorf("document parse error %q lacks its line and column", msg)
+	}
+	if s.Drafts[DocPath] == "" || s.Doc.Name() != "Demo" {
+		t.Errorf("a bad document replaced the scenario or lost its text: drafts %v name %q", s.Drafts, s.Doc.Name())
+	}
+	s = Reduce(s, EditDoc{Text: `{"schedplay":1,"preset":"demo","name":"Mine"}`})
+	if s.Doc.Name() != "Mine" || s.IssueAt(DocPath) != "" || len(s.Drafts) != 0 {
+		t.Errorf("a good document: name %q issues %v drafts %v", s.Doc.Name(), s.Issues, s.Drafts)
+	}
+}
+
+// A run refused by the validator shows the issues as they are now: a new
+// validation replaces them, and once the scenario is valid nothing has
+// failed any more.
+func TestValidatedReplacesRefusal(t *testing.T) {
+	s := Reduce(NewState(), CatalogLoaded{Catalog: testCatalog(t)})
+	s = Reduce(s, SelectScenario{Name: "demo"})
+	s = Reduce(s, RunStarted{Seq: 1})
+	s = Reduce(s, Validated{Issues: []Issue{{Path: "machine.cores_per_node", Message: "0 is out of range; want 1..4096"}}})
+	s = Reduce(s, RunFailed{Seq: 1, Message: "0 is out of range; want 1..4096", Path: "machine.cores_per_node", Invalid: true})
+	if s.Run.Status != StatusFailed || !s.Run.Invalid || len(s.Issues) != 1 {
+		t.Fatalf("refusal: %+v issues %v", s.Run, s.Issues)
+	}
+	s = Reduce(s, Validated{Issues: []Issue{{Path: "policy.hz", Message: "must be > 0"}}})
+	if len(s.Issues) != 1 || s.Issues[0].Path != "policy.hz" || s.Run.Status != StatusFailed {
+		t.Errorf("a new validation kept old issues: %v (%s)", s.Issues, s.Run.Status)
+	}
+	s = Reduce(s, Validated{})
+	if s.Run.Status != StatusIdle || s.Run.Invalid || s.Run.Err != "" || len(s.Issues) != 0 {
+		t.Errorf("valid again: %+v issues %v", s.Run, s.Issues)
+	}
+	// A failure that is not the validator's keeps its own message.
+	s = Reduce(s, RunStarted{Seq: 2})
+	s = Reduce(s, RunFailed{Seq: 2, Message: "the engine did not answer"})
+	s = Reduce(s, Validated{})
+	if s.Run.Status != StatusFailed || s.Run.Err == "" {
+		t.Errorf("an engine failure was cleared by a validation: %+v", s.Run)
+	}
+}
+
+func TestSectionOfAndParentPath(t *testing.T) {
+	for _, c := range []struct{ path, sec, parent string }{
+		{"machine.bogus", TabMachine, "machine"},
+		{"workload.groups[1].program[0].compute", TabWorkload, "workload.groups[1].program[0]"},
+		{"name", TabJSON, ""},
+		{DocPath, TabJSON, ""},
+		{"", TabJSON, ""},
+	} {
+		if got := sectionOf(c.path); got != c.sec {
+			t.Errorf("sectionOf(%q) = %q, want %q", c.path, got, c.sec)
+		}
+		if got := parentPath(c.path); got != c.parent {
+			t.Errorf("parentPath(%q) = %q, want %q", c.path, got, c.parent)
+		}
+	}
+	if g, ok := groupIndex("workload.groups[12].count"); !ok || g != 12 {
+		t.Errorf("groupIndex = %d %v", g, ok)
+	}
+	if _, ok := groupIndex("workload.housekeeping"); ok {
+		t.Error("groupIndex of a non-group path")
 	}
 }

@@ -242,10 +242,23 @@ var tabNames = []struct{ id, label string }{
 
 func (a *App) renderTabs() {
 	cur := a.state.View.Tab
-	a.update("tabs", cur, func(b builder, el dom.HTMLElement) {
+	// Each tab says how many issues it shows (the JSON tab shows all).
+	count := map[string]int{TabJSON: len(a.state.Issues)}
+	for _, is := range a.state.Issues {
+		if sec := sectionOf(is.Path); sec != TabJSON {
+			count[sec]++
+		}
+	}
+	a.update("tabs", fmt.Sprint(cur, count), func(b builder, el dom.HTMLElement) {
 		for i, t := range tabNames {
 			id := t.id
 			btn := b.button(el, "tab-"+id, "tab", t.label, func() { a.dispatch(SetTab{Tab: id}) })
+			if n := count[id]; n > 0 {
+				badge := b.text(btn, "span", "tab-issues", strconv.Itoa(n))
+				badge.SetAttribute("aria-hidden", "true")
+				btn.SetAttribute("aria-label", t.label+" ("+problems(n)+")")
+				btn.SetAttribute("data-issues", strconv.Itoa(n))
+			}
 			btn.SetAttribute("role", "tab")
 			btn.SetAttribute("aria-selected", strconv.FormatBool(id == cur))
 			if id != cur {
@@ -267,6 +280,33 @@ func (a *App) renderTabs() {
 				a.focusAfterRender("tab-" + a.state.View.Tab)
 			})
 		}
+	})
+}
+
+// goToField shows the control of path (its tab, its workload group) and
+// focuses it, or the nearest control above it (a step of a program is
+// edited in the program's field).
+func (a *App) goToField(path string) {
+	tab := sectionOf(path)
+	if path == DocPath {
+		tab = TabJSON
+	}
+	if g, ok := groupIndex(path); ok {
+		a.dispatch(SelectGroup{Index: g})
+	}
+	a.dispatch(SetTab{Tab: tab})
+	requestFrame(func(float64) {
+		requestFrame(func(float64) {
+			for p := path; p != ""; p = parentPath(p) {
+				if e := a.doc.GetElementByID(FieldID(p)); e != nil {
+					if h, ok := e.(dom.HTMLElement); ok {
+						h.Focus()
+						h.Underlying().Call("scrollIntoView", map[string]any{"block": "center"})
+						return
+					}
+				}
+			}
+		})
 	})
 }
 

@@ -17,7 +17,7 @@ import (
 func (a *App) renderFigures() {
 	s := a.state
 	r := s.Run
-	sig := fmt.Sprintf("%p|%s|%s|%s|%d", r.Result, r.Status, r.Err, s.Doc.Name(), r.Provisional)
+	sig := fmt.Sprintf("%p|%s|%s|%v|%s|%d|%v", r.Result, r.Status, r.Err, r.Invalid, s.Doc.Name(), r.Provisional, s.Issues)
 	// provisional: repetition 0 shown while all repetitions run.
 	provisional := r.Provisional > 0 && r.Status == StatusRunning && r.Result != nil
 	a.update("figures", sig, func(b builder, el dom.HTMLElement) {
@@ -34,13 +34,22 @@ func (a *App) renderFigures() {
 		}
 		h := b.text(head, "h2", "", title)
 		h.SetID("scenario-title")
-		if r.Status == StatusFailed {
+		switch {
+		case r.Status == StatusFailed && r.Invalid:
+			// The validator's issues are the reason, as they are now.
+			msg := "Not run: checking the scenario…"
+			if n := len(s.Issues); n > 0 {
+				msg = "Not run: " + problems(n) + " in the scenario."
+			}
+			b.text(el, "p", "issue run-error", msg).SetID("run-error")
+		case r.Status == StatusFailed:
 			e := b.text(el, "p", "issue run-error", r.Err)
 			e.SetID("run-error")
 			if r.ErrPath != "" {
 				b.text(e, "code", "", " ("+r.ErrPath+")")
 			}
 		}
+		a.issueList(b, el)
 		res := r.Result
 		if res == nil {
 			if r.Status == StatusRunning {
@@ -133,6 +142,37 @@ func (a *App) renderFigures() {
 			b.text(el, "p", "warn", "⚠ "+w)
 		}
 	})
+}
+
+// problems is "1 problem" or "n problems".
+func problems(n int) string {
+	if n == 1 {
+		return "1 problem"
+	}
+	return strconv.Itoa(n) + " problems"
+}
+
+// issueList lists every issue of the scenario (the validator's messages
+// and the editors' parse errors) under the title, each a link to its field.
+func (a *App) issueList(b builder, parent dom.Element) {
+	is := a.state.Issues
+	if len(is) == 0 {
+		return
+	}
+	ul := b.el(parent, "ul", "issue issue-list")
+	ul.SetID("issue-list")
+	ul.SetAttribute("aria-label", problems(len(is)))
+	for _, x := range is {
+		li := b.el(ul, "li", "")
+		path := x.Path
+		label := x.Message
+		if path != "" {
+			label = path + ": " + x.Message
+		}
+		btn := b.button(li, "", "link issue-link", label, func() { a.goToField(path) })
+		btn.SetAttribute("data-path", path)
+		btn.SetAttribute("title", "show this field")
+	}
 }
 
 func (a *App) renderCharts() {

@@ -49,6 +49,9 @@ type RunState struct {
 	ResultDoc string
 	Err       string
 	ErrPath   string
+	// Invalid says the validator refused the scenario (Status failed):
+	// State.Issues, not Err, are the reason shown.
+	Invalid   bool
 	ElapsedMs float64
 	// CPUs places the result's CPUs in the hardware (lane grouping).
 	CPUs []site.LaneCPU
