@@ -179,6 +179,34 @@ func systrace(tl *sim.Timeline, tg []int) string {
 		}
 		return prevState(out, pid, tgid)
 	}
+	// Wake-ups first: at one instant on one CPU, a task wakes another
+	// and then switches out (a send, then a blocking recv), in that
+	// order, as the kernel writes them.
+	for _, d := range tl.Decisions {
+		name, pid := task(tl, d.Task)
+		from := max(d.From, 0)
+		// sched_waking is written in the waker's context: on the CPU a
+		// task issued the wake-up from (its current task is the waker),
+		// else, for a timer, in hardirq context on the sleeper's CPU
+		// over whatever runs there.
+		cpu, flags := from, "d.h2"
+		if d.Waker > 0 {
+			cpu, flags = d.Waker-1, "d..2"
+		}
+		waker := -1
+		if cpu < len(tl.Runs) {
+			waker = runningAt(tl.Runs[cpu], d.At)
+			if d.Waker > 0 {
+				waker = wakerAt(tl.Runs[cpu], d.At)
+			}
+		}
+		switch d.Kind {
+		case "wakeup":
+			addCtx(d.At, cpu, waker, flags, "sched_waking", fmt.Sprintf("comm=%s pid=%d prio=120 target_cpu=%03d", name, pid, d.To))
+		case "fork":
+			add(d.At, from, waker, "sched_wakeup_new", fmt.Sprintf("comm=%s pid=%d prio=120 target_cpu=%03d", name, pid, d.To))
+		}
+	}
 	for cpu, runs := range tl.Runs {
 		idle := fmt.Sprintf("swapper/%d", cpu)
 		prev := -1 // the run interval before, when it ended where iv starts
@@ -206,30 +234,11 @@ func systrace(tl *sim.Timeline, tg []int) string {
 			}
 		}
 	}
+	// Migrations after: a pushed task switches out, then moves.
 	for _, d := range tl.Decisions {
-		name, pid := task(tl, d.Task)
-		from := max(d.From, 0)
-		// sched_waking is written in the waker's context: on the CPU a
-		// task issued the wake-up from (its current task is the waker),
-		// else, for a timer, in hardirq context on the sleeper's CPU
-		// over whatever runs there.
-		cpu, flags := from, "d.h2"
-		if d.Waker > 0 {
-			cpu, flags = d.Waker-1, "d..2"
-		}
-		waker := -1
-		if cpu < len(tl.Runs) {
-			waker = runningAt(tl.Runs[cpu], d.At)
-		}
-		switch d.Kind {
-		case "wakeup":
-			addCtx(d.At, cpu, waker, flags, "sched_waking", fmt.Sprintf("comm=%s pid=%d prio=120 target_cpu=%03d", name, pid, d.To))
-		case "fork":
-			add(d.At, from, waker, "sched_wakeup_new", fmt.Sprintf("comm=%s pid=%d prio=120 target_cpu=%03d", name, pid, d.To))
-		default:
-			if d.From != d.To && d.From >= 0 {
-				add(d.At, from, d.Task, "sched_migrate_task", fmt.Sprintf("comm=%s pid=%d prio=120 orig_cpu=%d dest_cpu=%d", name, pid, d.From, d.To))
-			}
+		if d.Kind != "wakeup" && d.Kind != "fork" && d.From != d.To && d.From >= 0 {
+			name, pid := task(tl, d.Task)
+			add(d.At, d.From, d.Task, "sched_migrate_task", fmt.Sprintf("comm=%s pid=%d prio=120 orig_cpu=%d dest_cpu=%d", name, pid, d.From, d.To))
 		}
 	}
 	slices.SortStableFunc(ls, func(a, b line) int {
@@ -259,6 +268,19 @@ func runningAt(runs []sim.Interval, ts int64) int {
 		return runs[i-1].Task
 	}
 	return -1
+}
+
+// wakerAt returns the task that issued a wake-up at ts on a CPU: the one
+// whose run ends at ts (it woke another task just before it switched
+// out), else the one running at ts, else -1.
+func wakerAt(runs []sim.Interval, ts int64) int {
+	i, _ := slices.BinarySearchFunc(runs, ts+1, func(x sim.Interval, s int64) int { return cmp.Compare(x.Start, s) })
+	for j := i - 1; j >= 0 && j >= i-2; j-- {
+		if runs[j].End == ts && runs[j].Start < ts {
+			return runs[j].Task
+		}
+	}
+	return runningAt(runs, ts)
 }
 
 // nextStart is the start of the interval after iv on its CPU, or -1.
