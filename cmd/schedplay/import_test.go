@@ -48,3 +48,24 @@ func TestImportVerb(t *testing.T) {
 		t.Errorf("collect: exit %d:\n%.200s", code, out)
 	}
 }
+
+// TestImportTraceVerb: a trace imports with --machine and runs; --strict
+// refuses a malformed line with its number.
+func TestImportTraceVerb(t *testing.T) {
+	tr := filepath.Join("..", "..", "engine", "importer", "testdata", "trace", "surfaceflinger.systrace.txt.gz")
+	code, out, errs := run(t, "", "import", tr, "--machine", "hikey960", "--policy", "mainline")
+	if code != exitOK || !strings.Contains(errs, "ftrace text:") || !strings.Contains(out, `"until": "duration"`) {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	file := writeFile(t, "replay.json", out)
+	if code, _, errs := run(t, "", "run", file, "--reps", "1"); code != exitOK {
+		t.Errorf("run of the replay: exit %d: %s", code, errs)
+	}
+	bad := writeFile(t, "bad.txt", "  a-1 [000] d..2 1.000000: sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=a next_pid=1 next_prio=120\n  a-1 [000] d..2 1.000100: sched_switch: broken\n")
+	if code, _, errs := run(t, "", "import", bad, "--strict"); code != exitInvalid || !strings.Contains(errs, "bad.txt:2:") {
+		t.Errorf("--strict: exit %d: %s", code, errs)
+	}
+	if code, _, errs := run(t, "", "import", bad); code != exitOK || !strings.Contains(errs, "1 malformed lines skipped (first at line 2") {
+		t.Errorf("skip: exit %d: %s", code, errs)
+	}
+}

@@ -17,6 +17,7 @@ import (
 	"schedplay/engine/importer/input"
 	"schedplay/engine/importer/lscpu"
 	"schedplay/engine/importer/sysfs"
+	"schedplay/engine/importer/trace"
 	"schedplay/engine/importer/tree"
 	"schedplay/engine/scenario"
 	"schedplay/engine/topo"
@@ -65,6 +66,10 @@ type Result struct {
 	// Check compares the kernel's sched domains with schedplay's when
 	// the input holds them (a domains dump, or a snapshot with one).
 	Check *domains.Diff
+	// Replay and Trace are a trace import's workload summary and the
+	// trace's own per-task totals (nil for other formats).
+	Replay *trace.Replay
+	Trace  *trace.Trace
 }
 
 // sniffBytes is how much of an input detection looks at.
