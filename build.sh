@@ -150,6 +150,7 @@ cmd_test() {
 	go vet ./...
 	go vet -tags e2e ./e2e/
 	go vet -tags workerd ./cmd/schedplay/
+	go vet -tags e2e,workerd ./e2e/
 	say "go vet (js/wasm)"
 	GOOS=js GOARCH=wasm go vet ./...
 	say "staticcheck (native and js/wasm)"
@@ -157,6 +158,7 @@ cmd_test() {
 	"$SC" ./...
 	"$SC" -tags e2e ./e2e/
 	"$SC" -tags workerd ./cmd/schedplay/
+	"$SC" -tags e2e,workerd ./e2e/
 	GOOS=js GOARCH=wasm "$SC" ./...
 	say "go test (native)"
 	go test -count=1 ./...
@@ -175,6 +177,10 @@ cmd_test() {
 		bash wasm/edge/edge_test.sh
 		say "sweep over two wrangler dev (workerd) and one schedplay serve, one Worker killed mid-sweep"
 		go test -count=1 -tags workerd -run Workerd -v ./cmd/schedplay/
+		if [ -d e2e ]; then
+			say "the compare view's sweep on a Worker URL (headless chromium + workerd)"
+			SCHEDPLAY_DIST="$ROOT/dist" go test -count=1 -tags e2e,workerd -run Worker ./e2e/...
+		fi
 	fi
 	say "all tests passed"
 }

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/page"
-	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
 	"schedplay/engine/compare"
@@ -231,20 +230,7 @@ func TestCompareSweepCompletesAndCancels(t *testing.T) {
 	setField(t, ctx, "sweep-values", "8,16,32,64,128")
 	before := eval[int](t, ctx, `window.__terminated`)
 	click(t, ctx, "#sweep-run")
-	// Click Cancel from inside the page the moment the first point lands:
-	// a round trip through the test driver can let further points finish
-	// on a loaded machine.
-	var first bool
-	run(t, ctx, "cancel after the first point", chromedp.Evaluate(`new Promise(resolve => {
-		const iv = setInterval(() => {
-			// >= 1, not === 1: two points landing between two polls must not hang the test
-			if (Number(document.getElementById("sweep-progress").getAttribute("value")) >= 1) {
-				clearInterval(iv);
-				document.getElementById("sweep-cancel").click();
-				resolve(true);
-			}
-		}, 1);
-	})`, &first, func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }))
+	cancelAfterFirstPoint(t, ctx)
 	if st := waitAttr(t, ctx, "#sweep", "data-state", "done", "cancelled"); st != "cancelled" {
 		t.Fatalf("second sweep ended %q; want cancelled", st)
 	}

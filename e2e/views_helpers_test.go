@@ -94,6 +94,24 @@ func runSweep(t *testing.T, ctx context.Context, path, values string) string {
 	return waitAttr(t, ctx, "#sweep", "data-state", "done", "cancelled", "invalid")
 }
 
+// cancelAfterFirstPoint clicks the sweep's Cancel from inside the page
+// the moment its first point lands: a round trip through the test driver
+// can let further points finish on a loaded machine.
+func cancelAfterFirstPoint(t *testing.T, ctx context.Context) {
+	t.Helper()
+	var first bool
+	run(t, ctx, "cancel after the first point", chromedp.Evaluate(`new Promise(resolve => {
+		const iv = setInterval(() => {
+			// >= 1, not === 1: two points landing between two polls must not hang the test
+			if (Number(document.getElementById("sweep-progress").getAttribute("value")) >= 1) {
+				clearInterval(iv);
+				document.getElementById("sweep-cancel").click();
+				resolve(true);
+			}
+		}, 1);
+	})`, &first, awaitPromise))
+}
+
 // sweepRows are the sweep table's rows, cell texts.
 func sweepRows(t *testing.T, ctx context.Context) [][]string {
 	t.Helper()

@@ -14,6 +14,7 @@ import (
 	"schedplay/engine/sweep"
 	"schedplay/site/api"
 	"schedplay/site/fanout"
+	"schedplay/site/fanout/httpbackend"
 )
 
 // sweepFlags are the options of `schedplay sweep` past the plan.
@@ -86,7 +87,7 @@ func cmdSweep(e *env, args []string) int {
 		return exitUsage
 	}
 	if f.out == "" {
-		f.out = "sweep-" + plan.Key()[:12]
+		f.out = "sweep-" + sweepKey(plan)[:12]
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -103,14 +104,17 @@ func sweepSpec(e *env, arg, variant string, sets setFlags, varies, policies mult
 	if err != nil {
 		return sweep.Spec{}, reportError(e, "sweep", err)
 	}
-	spec := sweep.Spec{Scenario: doc, Presets: e.presets, Set: append(vs, sets...), Policies: policies, Reps: reps.n}
+	spec := sweep.Spec{Scenario: doc, Presets: e.presets, Set: append(vs, sets...), Reps: reps.n}
 	if seed.set {
 		spec.Seed = &seed.v
 	}
 	if len(policies) == 0 {
 		if p, ok := presetOf(e, doc); ok && len(p.Compare) == 2 {
-			spec.Policies = p.Compare
+			policies = p.Compare
 		}
+	}
+	for _, name := range policies {
+		spec.Sides = append(spec.Sides, compare.PolicySide(name))
 	}
 	for _, v := range varies {
 		path, values, err := compare.ParseVary(v)
@@ -130,7 +134,7 @@ func sweepTargets(e *env, f sweepFlags) ([]fanout.Target, error) {
 		if n == 0 {
 			n = runtime.GOMAXPROCS(0)
 		}
-		return fanout.Target{Backend: fanout.Local{Handler: api.New(e.presets)}, Slots: n}
+		return fanout.Target{Backend: httpbackend.Local{Handler: api.New(e.presets)}, Slots: n}
 	}
 	if len(f.on) == 0 {
 		return []fanout.Target{local()}, nil
@@ -153,7 +157,7 @@ func sweepTargets(e *env, f sweepFlags) ([]fanout.Target, error) {
 		if n == 0 {
 			n = 4
 		}
-		out = append(out, fanout.Target{Backend: fanout.NewRemote(u, f.timeout), Slots: n, Batch: f.batch})
+		out = append(out, fanout.Target{Backend: httpbackend.NewRemote(u, f.timeout), Slots: n, Batch: f.batch})
 	}
 	return out, nil
 }

@@ -3,6 +3,8 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -30,6 +32,13 @@ const (
 	summaryName  = "summary.csv"
 	plotName     = "plot.svg"
 )
+
+// sweepKey is the hex SHA-256 of the sweep's definition: a directory
+// holds the results of one key.
+func sweepKey(plan *sweep.Plan) string {
+	sum := sha256.Sum256(plan.Definition())
+	return hex.EncodeToString(sum[:])
+}
 
 // manifest is manifest.json.
 type manifest struct {
@@ -60,14 +69,14 @@ func openSweepDir(dir string, plan *sweep.Plan, command []string) (int, error) {
 		if json.Unmarshal(old, &m) != nil || m.Key == "" {
 			return 0, fmt.Errorf("%s is not a sweep manifest; give another --out", mpath)
 		}
-		if m.Key != plan.Key() {
-			return 0, fmt.Errorf("%s holds another sweep (key %.12s, this one is %.12s: its scenario, overrides, values, policies, repetitions or seed differ); give another --out", dir, m.Key, plan.Key())
+		if m.Key != sweepKey(plan) {
+			return 0, fmt.Errorf("%s holds another sweep (key %.12s, this one is %.12s: its scenario, overrides, values, policies, repetitions or seed differ); give another --out", dir, m.Key, sweepKey(plan))
 		}
 	case errors.Is(err, os.ErrNotExist):
 		if err := checkEmptyish(dir); err != nil {
 			return 0, err
 		}
-		m := manifest{Version: 1, Key: plan.Key(), Units: plan.NumUnits(), Points: plan.NumPoints(), Policies: plan.Policies(),
+		m := manifest{Version: 1, Key: sweepKey(plan), Units: plan.NumUnits(), Points: plan.NumPoints(), Policies: plan.Policies(),
 			Reps: plan.Reps(), Seed: strconv.FormatUint(plan.Seed(), 10), Command: command, Definition: plan.Definition()}
 		b, _ := json.MarshalIndent(m, "", "  ")
 		if err := writeFileAtomic(mpath, append(b, '\n')); err != nil {

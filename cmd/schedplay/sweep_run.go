@@ -14,6 +14,7 @@ import (
 	"schedplay/engine/sweep"
 	"schedplay/site/api"
 	"schedplay/site/fanout"
+	"schedplay/site/fanout/httpbackend"
 )
 
 // runSweep runs plan's missing units into f.out and summarises them.
@@ -102,7 +103,7 @@ func checkBackends(ctx context.Context, e *env, targets []fanout.Target, batch i
 	mine := api.BuildOf(e.presets)
 	up := 0
 	for i, t := range targets {
-		r, ok := t.Backend.(*fanout.Remote)
+		r, ok := t.Backend.(*httpbackend.Remote)
 		if !ok {
 			up++
 			continue
@@ -142,7 +143,7 @@ func autoBatch(runtime string) int {
 }
 
 // remoteHealth reads a backend's GET /api/v1/health: its build and runtime.
-func remoteHealth(ctx context.Context, r *fanout.Remote) (api.Build, string, error) {
+func remoteHealth(ctx context.Context, r *httpbackend.Remote) (api.Build, string, error) {
 	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
 	defer cancel()
 	rep, err := r.Get(ctx, "/api/v1/health")

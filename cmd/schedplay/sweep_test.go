@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"schedplay/engine/compare"
 	"schedplay/engine/scenario"
 	"schedplay/engine/sweep"
 	"schedplay/presets"
@@ -41,7 +42,7 @@ func sweepPlan(t *testing.T) *sweep.Plan {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := sweep.NewPlan(sweep.Spec{Scenario: doc, Presets: ps, Policies: []string{"mainline", "none"}, Reps: 3,
+	p, err := sweep.NewPlan(sweep.Spec{Scenario: doc, Presets: ps, Sides: []compare.Side{compare.PolicySide("mainline"), compare.PolicySide("none")}, Reps: 3,
 		Vary: []sweep.Vary{{Path: "workload.groups[0].count", Values: []string{"2", "3"}}, {Path: "policy.hz", Values: []string{"250", "1000"}}}})
 	if err != nil {
 		t.Fatal(err)
@@ -179,7 +180,7 @@ func TestSweepUsageErrors(t *testing.T) {
 		{[]string{"sweep", file, "--vary", "policy.hz", "--out", out}, exitUsage, "--vary"},
 		{[]string{"sweep", file, "--on", "ftp://x", "--out", out}, exitUsage, "http://"},
 		{[]string{"sweep", file, "--batch", "65", "--out", out}, exitUsage, "--batch 65"},
-		{[]string{"sweep", file, "--policy", "nope", "--out", out}, exitInvalid, `no policy preset "nope"`},
+		{[]string{"sweep", file, "--policy", "nope", "--out", out}, exitInvalid, `unknown policy preset "nope"`},
 		{[]string{"sweep", file, "--vary", "policy.hz=250,-1", "--out", out}, exitInvalid, "policy.hz"},
 		{[]string{"sweep", file, "--metric", "Nothing", "--out", out}, exitUsage, `--metric "Nothing"`},
 	} {

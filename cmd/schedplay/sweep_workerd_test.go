@@ -18,11 +18,9 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime"
@@ -33,85 +31,8 @@ import (
 	"time"
 
 	"schedplay/presets"
+	"schedplay/wasm/edge/edgetest"
 )
-
-// wrangler is one `wrangler dev` process group.
-type wrangler struct {
-	cmd *exec.Cmd
-	url string
-	log bytes.Buffer
-}
-
-func repoRoot(t *testing.T) string {
-	root, err := filepath.Abs("../..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return root
-}
-
-func freePort(t *testing.T) int {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
-}
-
-// startWrangler starts `wrangler dev` on a free port and waits for its
-// /api/v1/health; it stops it when the test ends.
-func startWrangler(t *testing.T) *wrangler {
-	root := repoRoot(t)
-	bin := filepath.Join(root, "wasm/edge/node_modules/.bin/wrangler")
-	dir := filepath.Join(root, "dist-worker")
-	for _, f := range []string{bin, filepath.Join(dir, "build/app.wasm")} {
-		if _, err := os.Stat(f); err != nil {
-			t.Fatalf("%s missing: run ./build.sh worker and (cd wasm/edge && npm install) first", f)
-		}
-	}
-	port := freePort(t)
-	w := &wrangler{url: fmt.Sprintf("http://127.0.0.1:%d", port)}
-	w.cmd = exec.Command(bin, "dev", "--ip", "127.0.0.1", "--port", strconv.Itoa(port))
-	w.cmd.Dir = dir
-	w.cmd.Env = append(os.Environ(), "WRANGLER_SEND_METRICS=false", "CI=true", "CLOUDFLARE_CF_FETCH_ENABLED=false")
-	w.cmd.Stdout, w.cmd.Stderr = &w.log, &w.log
-	w.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := w.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { w.stop(syscall.SIGINT) })
-	deadline := time.Now().Add(90 * time.Second)
-	for {
-		res, err := http.Get(w.url + "/api/v1/health")
-		if err == nil {
-			res.Body.Close()
-			if res.StatusCode == 200 {
-				return w
-			}
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("wrangler on %s not ready after 90 s:\n%s", w.url, w.log.String())
-		}
-		time.Sleep(300 * time.Millisecond)
-	}
-}
-
-// stop signals the process group (wrangler and its workerd) and waits.
-func (w *wrangler) stop(sig syscall.Signal) {
-	if w.cmd.Process == nil || w.cmd.ProcessState != nil {
-		return
-	}
-	syscall.Kill(-w.cmd.Process.Pid, sig)
-	done := make(chan struct{})
-	go func() { w.cmd.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(5 * time.Second):
-		syscall.Kill(-w.cmd.Process.Pid, syscall.SIGKILL)
-		<-done
-	}
-}
 
 // grid is the done-when grid: 2 thread counts × 2 tick rates × 3
 // policies on hikey960, 3 repetitions each (36 runs).
@@ -146,7 +67,7 @@ func sameFiles(t *testing.T, a, b string, names ...string) {
 }
 
 func TestWorkerdSweep(t *testing.T) {
-	w1, w2 := startWrangler(t), startWrangler(t)
+	w1, w2 := edgetest.Start(t), edgetest.Start(t)
 	ps, _ := presets.Load()
 	serve := httptest.NewServer(serveHandler(ps, t.TempDir()))
 	defer serve.Close()
@@ -156,7 +77,7 @@ func TestWorkerdSweep(t *testing.T) {
 	t.Logf("MEASURE sweep local (%d cores): %.1f runs/s", runtime.GOMAXPROCS(0), rate)
 
 	// The 2×2×3 grid through one workerd: the same bytes and summary.
-	sweepRate(t, grid(filepath.Join(dir, "w1"), "--on", w1.url)...)
+	sweepRate(t, grid(filepath.Join(dir, "w1"), "--on", w1.URL)...)
 	sameFiles(t, local, filepath.Join(dir, "w1"), resultsName, summaryName, plotName)
 
 	// Split over all three, batched, killing the second Worker once a
@@ -169,22 +90,22 @@ func TestWorkerdSweep(t *testing.T) {
 		defer close(killed)
 		for ctx.Err() == nil {
 			if n := countLines(filepath.Join(split, resultsName)); n >= 8 {
-				w2.stop(syscall.SIGKILL)
+				w2.Stop(syscall.SIGKILL)
 				killed <- n
 				return
 			}
 			time.Sleep(20 * time.Millisecond)
 		}
 	}()
-	_, errs := sweepRate(t, grid(split, "--on", w1.url+","+w2.url+","+serve.URL, "--concurrency", "2", "--batch", "2", "--reps", "24")...)
+	_, errs := sweepRate(t, grid(split, "--on", w1.URL+","+w2.URL+","+serve.URL, "--concurrency", "2", "--batch", "2", "--reps", "24")...)
 	cancel()
 	n, ok := <-killed
 	if !ok {
 		t.Fatalf("the sweep ended before a Worker could be killed:\n%s", errs)
 	}
-	t.Logf("killed %s after %d runs; the sweep said:\n%s", w2.url, n, errs)
-	if !strings.Contains(errs, w2.url+" ") || !regexp.MustCompile(regexp.QuoteMeta(w2.url)+` \d+ \(down\)`).MatchString(errs) {
-		t.Errorf("the sweep's last line does not show %s down:\n%s", w2.url, errs)
+	t.Logf("killed %s after %d runs; the sweep said:\n%s", w2.URL, n, errs)
+	if !strings.Contains(errs, w2.URL+" ") || !regexp.MustCompile(regexp.QuoteMeta(w2.URL)+` \d+ \(down\)`).MatchString(errs) {
+		t.Errorf("the sweep's last line does not show %s down:\n%s", w2.URL, errs)
 	}
 	local24 := filepath.Join(dir, "local24")
 	sweepRate(t, grid(local24, "--reps", "24")...)
@@ -192,11 +113,11 @@ func TestWorkerdSweep(t *testing.T) {
 
 	// Rates on 1, 2 and 3 backends, and per isolate (one request at a
 	// time) for a Vera and a hikey point, one point per request or 8.
-	w3 := startWrangler(t) // the second one is dead; a fresh one takes its place
+	w3 := edgetest.Start(t) // the second one is dead; a fresh one takes its place
 	for _, tc := range []struct {
 		name string
 		on   string
-	}{{"1 backend (workerd)", w1.url}, {"2 backends (workerd ×2)", w1.url + "," + w3.url}, {"3 backends (workerd ×2 + serve)", w1.url + "," + w3.url + "," + serve.URL}} {
+	}{{"1 backend (workerd)", w1.URL}, {"2 backends (workerd ×2)", w1.URL + "," + w3.URL}, {"3 backends (workerd ×2 + serve)", w1.URL + "," + w3.URL + "," + serve.URL}} {
 		for _, batch := range []string{"1", "8"} {
 			r, _ := sweepRate(t, grid(filepath.Join(dir, "rate", tc.name, batch), "--on", tc.on, "--concurrency", "2", "--batch", batch, "--reps", "12")...)
 			t.Logf("MEASURE sweep %s, 2 in flight each, batch %s: %.2f runs/s", tc.name, batch, r)
@@ -205,11 +126,11 @@ func TestWorkerdSweep(t *testing.T) {
 	for _, p := range []struct{ name, scenario string }{{"hikey", "hikey960-sysbench"}, {"vera", "vera-sgemm-nvpl"}} {
 		for _, batch := range []string{"1", "8"} {
 			out := filepath.Join(dir, "isolate", p.name, batch)
-			r, _ := sweepRate(t, "sweep", p.scenario, "--reps", "8", "--out", out, "--on", w1.url, "--concurrency", "1", "--batch", batch)
+			r, _ := sweepRate(t, "sweep", p.scenario, "--reps", "8", "--out", out, "--on", w1.URL, "--concurrency", "1", "--batch", batch)
 			t.Logf("MEASURE isolate %s point, batch %s: %.2f points/s", p.name, batch, r)
 		}
 	}
-	for _, be := range []struct{ name, url string }{{"workerd", w1.url}, {"serve", serve.URL}} {
+	for _, be := range []struct{ name, url string }{{"workerd", w1.URL}, {"serve", serve.URL}} {
 		for _, p := range []struct{ name, scenario string }{{"hikey", "hikey960-sysbench"}, {"vera", "vera-sgemm-nvpl"}} {
 			for _, batch := range []int{1, 8} {
 				wall, own := overhead(t, be.url, p.scenario, 16, batch)

@@ -10,10 +10,9 @@ package sweep
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 
 	"schedplay/engine/compare"
@@ -43,15 +42,19 @@ type Spec struct {
 	Set []scenario.Override
 	// Vary are the varied fields; the points are their cross product.
 	Vary []Vary
-	// Policies are policy presets, each point runs under each; the first
-	// is the reference of the summary's p-values. Empty: the scenario's
-	// own policy, labelled "scenario".
-	Policies []string
+	// Sides are what each point runs under, usually policies
+	// (compare.PolicySide); the first is the reference of the summary's
+	// p-values. Empty: the scenario as it is, labelled "scenario".
+	Sides []compare.Side
 	// Reps is the repetitions per point; 0 takes the scenario's run.reps.
 	Reps int
 	// Seed is the seed of repetition 0 (repetition r has Seed+r); nil
 	// takes the scenario's run.seed.
 	Seed *uint64
+	// PerPoint leaves the varied values unchecked: a bad value fails its
+	// own points (refused runs) instead of the whole sweep, as the page's
+	// sweep reports it.
+	PerPoint bool
 }
 
 // Plan is a checked sweep: its units, their requests and its key.
@@ -59,11 +62,10 @@ type Plan struct {
 	doc      json.RawMessage // canonical scenario document
 	set      []scenario.Override
 	vary     []varied
-	policies []string // labels; "" entries of policyOv mean no override
-	policyOv []bool
+	sides    []compare.Side
+	policies []string // the sides' labels
 	reps     int
 	seed     uint64
-	key      string
 	def      json.RawMessage
 }
 
@@ -85,19 +87,17 @@ func NewPlan(s Spec) (*Plan, error) {
 		return nil, err
 	}
 	p.doc = doc
-	if len(s.Policies) == 0 {
-		p.policies, p.policyOv = []string{ScenarioPolicy}, []bool{false}
+	p.sides = s.Sides
+	if len(p.sides) == 0 {
+		p.sides = []compare.Side{{Label: ScenarioPolicy}}
 	}
 	seen := map[string]bool{}
-	for _, name := range s.Policies {
-		if _, ok := s.Presets.Get(presets.Policy, name); !ok {
-			return nil, scenario.ErrorList{{Path: "policy", Msg: fmt.Sprintf("no policy preset %q (schedplay presets lists them)", name)}}
+	for _, sd := range p.sides {
+		if seen[sd.Label] {
+			return nil, scenario.ErrorList{{Path: "policy", Msg: fmt.Sprintf("%s is named twice", sd.Label)}}
 		}
-		if seen[name] {
-			return nil, scenario.ErrorList{{Path: "policy", Msg: fmt.Sprintf("policy %s is named twice", name)}}
-		}
-		seen[name] = true
-		p.policies, p.policyOv = append(p.policies, name), append(p.policyOv, true)
+		seen[sd.Label] = true
+		p.policies = append(p.policies, sd.Label)
 	}
 	paths := map[string]bool{}
 	for _, v := range s.Vary {
@@ -138,25 +138,22 @@ func NewPlan(s Spec) (*Plan, error) {
 	if n := p.NumPoints(); n*len(p.policies)*p.reps > MaxUnits {
 		return nil, scenario.ErrorList{{Path: "vary", Msg: fmt.Sprintf("%d points × %d policies × %d repetitions is more than %d runs", n, len(p.policies), p.reps, MaxUnits)}}
 	}
-	if err := p.checkValues(s); err != nil {
-		return nil, err
+	if !s.PerPoint {
+		if err := p.checkValues(s); err != nil {
+			return nil, err
+		}
 	}
 	p.def = p.definition()
-	sum := sha256.Sum256(p.def)
-	p.key = hex.EncodeToString(sum[:])
 	return p, nil
 }
 
 // checkPolicies refuses a varied field that would erase the difference
-// between the first policy and another (compare's rule, pair by pair).
+// between the first side and another (compare's rule, pair by pair).
 func (p *Plan) checkPolicies(s Spec) error {
-	if len(s.Policies) < 2 {
-		return nil
-	}
 	for _, v := range p.vary {
-		for _, other := range s.Policies[1:] {
+		for _, other := range p.sides[1:] {
 			cs := compare.Spec{Scenario: s.Scenario, Presets: s.Presets, Set: s.Set,
-				A: compare.PolicySide(s.Policies[0]), B: compare.PolicySide(other), Vary: v.path}
+				A: p.sides[0], B: other, Vary: v.path}
 			if err := cs.CheckVary(); err != nil {
 				return scenario.ErrorList{{Path: "vary", Msg: err.Error()}}
 			}
@@ -213,15 +210,11 @@ func (p *Plan) resolve(s Spec, pol int, at []int) (*scenario.Resolved, error) {
 	return nil, out
 }
 
-// overrides are the overrides of policy pol at value indices at: the
-// policy first (as compare applies a side), then the common set, then the
+// overrides are the overrides of side pol at value indices at: the
+// side's first (as compare applies a side), then the common set, then the
 // varied values.
 func (p *Plan) overrides(pol int, at []int) []scenario.Override {
-	var out []scenario.Override
-	if p.policyOv[pol] {
-		v, _ := json.Marshal(p.policies[pol])
-		out = append(out, scenario.Override{Path: "policy.preset", Value: v})
-	}
+	out := append([]scenario.Override(nil), p.sides[pol].Set...)
 	out = append(out, p.set...)
 	for i, j := range at {
 		out = append(out, scenario.Override{Path: p.vary[i].path, Value: p.vary[i].values[j]})
@@ -277,11 +270,10 @@ func (p *Plan) Paths() []string {
 // Values are the values of varied field i as JSON.
 func (p *Plan) Values(i int) []json.RawMessage { return p.vary[i].values }
 
-// Key identifies the sweep's definition (scenario, overrides, varied
-// values, policies, repetitions, seed): a results directory holds one key.
-func (p *Plan) Key() string { return p.key }
-
-// Definition is the canonical JSON the key is the hash of.
+// Definition is the canonical JSON of what the sweep computes: its
+// scenario, overrides, varied values, sides, repetitions and seed. Two
+// sweeps with the same definition give the same runs; a results
+// directory is keyed by its hash.
 func (p *Plan) Definition() json.RawMessage { return p.def }
 
 // Unit returns unit i (0 ≤ i < NumUnits).
@@ -330,10 +322,15 @@ func (p *Plan) definition() json.RawMessage {
 		Scenario json.RawMessage     `json:"scenario"`
 		Set      []scenario.Override `json:"set"`
 		Vary     []vary              `json:"vary"`
-		Policies []string            `json:"policies"`
+		Sides    []compare.Side      `json:"sides"`
 		Reps     int                 `json:"reps"`
 		Seed     string              `json:"seed"`
-	}{Version: 1, Scenario: p.doc, Set: p.set, Policies: p.policies, Reps: p.reps, Seed: strconv.FormatUint(p.seed, 10)}
+	}{Version: 1, Scenario: p.doc, Set: p.set, Sides: slices.Clone(p.sides), Reps: p.reps, Seed: strconv.FormatUint(p.seed, 10)}
+	for i, sd := range def.Sides {
+		if sd.Set == nil {
+			def.Sides[i].Set = []scenario.Override{}
+		}
+	}
 	if def.Set == nil {
 		def.Set = []scenario.Override{}
 	}

@@ -36,8 +36,16 @@ func smallSpec(t testing.TB) Spec {
 		t.Fatal(err)
 	}
 	return Spec{Scenario: doc, Presets: loadPresets(t),
-		Vary:     []Vary{{"workload.groups[0].count", []string{"2", "3"}}, {"policy.hz", []string{"250", "1000", "100"}}},
-		Policies: []string{"mainline", "none"}, Reps: 3}
+		Vary:  []Vary{{"workload.groups[0].count", []string{"2", "3"}}, {"policy.hz", []string{"250", "1000", "100"}}},
+		Sides: policies("mainline", "none"), Reps: 3}
+}
+
+func policies(names ...string) []compare.Side {
+	var out []compare.Side
+	for _, n := range names {
+		out = append(out, compare.PolicySide(n))
+	}
+	return out
 }
 
 func mustPlan(t testing.TB, s Spec) *Plan {
@@ -115,7 +123,7 @@ func TestBodyResolvesLikeCompare(t *testing.T) {
 		t.Fatal(err)
 	}
 	cs := compare.Spec{Scenario: s.Scenario, Presets: s.Presets, Set: append(s.Set, scenario.Override{Path: s.Vary[0].Path, Value: json.RawMessage(s.Vary[0].Values[u.At[0]])}),
-		A: compare.PolicySide(s.Policies[u.Policy]), B: compare.PolicySide(s.Policies[0]), Vary: s.Vary[1].Path}
+		A: s.Sides[u.Policy], B: s.Sides[0], Vary: s.Vary[1].Path}
 	want, _, err := cs.Resolve(s.Vary[1].Values[u.At[1]])
 	if err != nil {
 		t.Fatal(err)
@@ -128,11 +136,11 @@ func TestBodyResolvesLikeCompare(t *testing.T) {
 	}
 }
 
-// The key changes with every part of the definition and only with it.
-func TestKey(t *testing.T) {
-	base := mustPlan(t, smallSpec(t)).Key()
-	if again := mustPlan(t, smallSpec(t)).Key(); again != base {
-		t.Errorf("the same sweep keys %s then %s", base, again)
+// The definition changes with every part of the sweep and only with it.
+func TestDefinition(t *testing.T) {
+	base := string(mustPlan(t, smallSpec(t)).Definition())
+	if again := string(mustPlan(t, smallSpec(t)).Definition()); again != base {
+		t.Errorf("the same sweep is defined as %s then %s", base, again)
 	}
 	seed := uint64(9)
 	for name, edit := range map[string]func(*Spec){
@@ -140,13 +148,13 @@ func TestKey(t *testing.T) {
 		"seed":     func(s *Spec) { s.Seed = &seed },
 		"value":    func(s *Spec) { s.Vary[1].Values = []string{"250", "1000", "300"} },
 		"order":    func(s *Spec) { s.Vary[0], s.Vary[1] = s.Vary[1], s.Vary[0] },
-		"policies": func(s *Spec) { s.Policies = []string{"none", "mainline"} },
+		"policies": func(s *Spec) { s.Sides = policies("none", "mainline") },
 		"set":      func(s *Spec) { s.Set = []scenario.Override{{Path: "run.duration", Value: json.RawMessage(`"40ms"`)}} },
 	} {
 		s := smallSpec(t)
 		edit(&s)
-		if k := mustPlan(t, s).Key(); k == base {
-			t.Errorf("changing %s keeps the key", name)
+		if d := string(mustPlan(t, s).Definition()); d == base {
+			t.Errorf("changing %s keeps the definition", name)
 		}
 	}
 }
@@ -157,8 +165,8 @@ func TestNewPlanErrors(t *testing.T) {
 		edit func(*Spec)
 		want string
 	}{
-		{"unknown policy", func(s *Spec) { s.Policies = []string{"mainline", "nope"} }, `no policy preset "nope"`},
-		{"policy twice", func(s *Spec) { s.Policies = []string{"none", "none"} }, "named twice"},
+		{"unknown policy", func(s *Spec) { s.Sides = policies("mainline", "nope") }, `unknown policy preset "nope"`},
+		{"policy twice", func(s *Spec) { s.Sides = policies("none", "none") }, "named twice"},
 		{"vary twice", func(s *Spec) { s.Vary = append(s.Vary, Vary{"policy.hz", []string{"1"}}) }, "varied twice"},
 		{"vary the policy", func(s *Spec) { s.Vary = []Vary{{"policy.preset", []string{"misfit"}}} }, "compare nothing"},
 		{"bad value", func(s *Spec) { s.Vary[0].Values = []string{"2", "-5"} }, "workload.groups[0].count"},

@@ -83,13 +83,13 @@ func (s *Summary) Close() error {
 	return s.w.Error()
 }
 
-// flushGroup writes the rows of the buffered point.
-func (s *Summary) flushGroup() error {
-	p := s.p
-	u := p.Unit(s.group[0].Unit)
-	byPolicy := make([]*sim.Result, len(p.policies))
-	runs := make([]int, len(p.policies))
-	for _, r := range s.group {
+// Merge gathers the records of one point (any subset of its units) into
+// one result per side, holding the repetitions that succeeded in order,
+// nil for a side without any; runs counts each side's records.
+func (p *Plan) Merge(recs []Record) (bySide []*sim.Result, runs []int, err error) {
+	bySide = make([]*sim.Result, len(p.policies))
+	runs = make([]int, len(p.policies))
+	for _, r := range recs {
 		pol := p.Unit(r.Unit).Policy
 		runs[pol]++
 		if r.Status != 200 {
@@ -97,13 +97,24 @@ func (s *Summary) flushGroup() error {
 		}
 		res, err := sim.DecodeResult(r.Result)
 		if err != nil {
-			return fmt.Errorf("unit %d: reading its result: %w", r.Unit, err)
+			return nil, nil, fmt.Errorf("unit %d: reading its result: %w", r.Unit, err)
 		}
-		if byPolicy[pol] == nil {
-			byPolicy[pol] = res
+		if bySide[pol] == nil {
+			bySide[pol] = res
 		} else {
-			byPolicy[pol].Reps = append(byPolicy[pol].Reps, res.Reps...)
+			bySide[pol].Reps = append(bySide[pol].Reps, res.Reps...)
 		}
+	}
+	return bySide, runs, nil
+}
+
+// flushGroup writes the rows of the buffered point.
+func (s *Summary) flushGroup() error {
+	p := s.p
+	u := p.Unit(s.group[0].Unit)
+	byPolicy, runs, err := p.Merge(s.group)
+	if err != nil {
+		return err
 	}
 	coords := make([]string, len(p.vary))
 	for i, j := range u.At {

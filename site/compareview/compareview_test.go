@@ -3,6 +3,7 @@ package compareview
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"regexp"
 	"strings"
@@ -12,8 +13,11 @@ import (
 	"schedplay/engine/explain"
 	"schedplay/engine/scenario"
 	"schedplay/engine/sim"
+	plans "schedplay/engine/sweep"
 	"schedplay/engine/topo"
 	"schedplay/presets"
+	"schedplay/site/api"
+	"schedplay/site/viewkit"
 )
 
 func loadPresets(t *testing.T) *presets.Set {
@@ -388,5 +392,68 @@ func TestSeedOfRenamedAndVariant(t *testing.T) {
 	v.Name = seedName + " (" + p.Variants[2].Name + ")"
 	if got := SeedOf(v, "", ps); got.Name != "hikey960-sysbench" {
 		t.Errorf("variant %q matched %q; want hikey960-sysbench", v.Name, got.Name)
+	}
+}
+
+func TestCheckWorkerURL(t *testing.T) {
+	for in, want := range map[string]string{"": "", "  ": "", "https://x.workers.dev/": "https://x.workers.dev", "http://127.0.0.1:8787": "http://127.0.0.1:8787"} {
+		if got, err := CheckWorkerURL(in); err != nil || got != want {
+			t.Errorf("CheckWorkerURL(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{"ftp://x", "x.workers.dev", "https://", "https://x/?a=1", "javascript:alert(1)"} {
+		if _, err := CheckWorkerURL(bad); err == nil {
+			t.Errorf("CheckWorkerURL(%q) accepted", bad)
+		}
+	}
+}
+
+// A value's runs, run one by one as the sweep sends them, make the table
+// POST /api/v1/compare gives for that value; a refused run fails the
+// point with the refusal.
+func TestPointOfIsTheCompareTable(t *testing.T) {
+	ps, err := presets.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := api.New(ps)
+	doc, err := scenario.FromReference("hikey960-sysbench", ps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := compare.PolicySide("none"), compare.PolicySide("misfit")
+	plan, err := SweepPlan(doc, ps, a, b, "workload.groups[0].count", []string{"2", "0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var recs []plans.Record
+	for i := 0; i < plan.NumUnits(); i++ {
+		status, _, body := api.Do(context.Background(), h, "POST", "/api/v1/simulate", plan.Body(plan.Unit(i)))
+		rec := plans.Record{Unit: i, Status: status, Result: body}
+		if status != 200 {
+			rec.Result, rec.Error = nil, body
+		}
+		recs = append(recs, rec)
+	}
+	pt, tbl := PointOf(plan, recs[:plan.GroupSize()], "2", "none", "misfit")
+	if pt.Err != "" || tbl == nil {
+		t.Fatalf("point %+v", pt)
+	}
+	enc, _ := scenario.Encode(doc)
+	_, _, reply := api.Do(context.Background(), h, "POST", "/api/v1/compare", []byte(viewkit.CompareBody(enc, a, b, "workload.groups[0].count=2")))
+	var want struct {
+		Table *compare.Table `json:"table"`
+	}
+	if err := json.Unmarshal(reply, &want); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := json.Marshal(tbl.Sets[0].Rows)
+	w, _ := json.Marshal(want.Table.Sets[0].Rows)
+	if string(got) != string(w) || tbl.Reps != want.Table.Reps || fmt.Sprint(tbl.Seeds) != fmt.Sprint(want.Table.Seeds) {
+		t.Errorf("rows\n%s\nwant\n%s", got, w)
+	}
+	bad, _ := PointOf(plan, recs[plan.GroupSize():], "0", "none", "misfit")
+	if !strings.Contains(bad.Err, "at least 1") {
+		t.Errorf("the refused point says %q", bad.Err)
 	}
 }

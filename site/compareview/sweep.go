@@ -8,7 +8,11 @@ import (
 	"strings"
 
 	"schedplay/engine/compare"
+	"schedplay/engine/export"
 	"schedplay/engine/scenario"
+	plans "schedplay/engine/sweep"
+	"schedplay/presets"
+	"schedplay/site/viewkit"
 )
 
 // MaxSweepPoints bounds a sweep (the API's --vary limit).
@@ -201,10 +205,10 @@ func SweepSVG(points []Point, path string, values []string, metric, unit, a, b s
 	// axes and y grid
 	fmt.Fprintf(&s, `<g class="axis"><line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f"/><line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f"/>`,
 		c.Left, c.Top, c.Left, c.Bot, c.Left, c.Bot, c.Right, c.Bot)
-	for _, v := range niceTicks(c.YMin, c.YMax, 5) {
+	for _, v := range export.NiceTicks(c.YMin, c.YMax, 5) {
 		y := c.Y(v)
 		fmt.Fprintf(&s, `<line class="grid" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f"/><text x="%.1f" y="%.1f" text-anchor="end">%s</text>`,
-			c.Left, y, c.Right, y, c.Left-6, y+4, html.EscapeString(tickText(v)))
+			c.Left, y, c.Right, y, c.Left-6, y+4, html.EscapeString(export.TickText(v)))
 	}
 	for i, v := range values {
 		fmt.Fprintf(&s, `<text x="%.1f" y="%.1f" text-anchor="middle">%s</text>`, c.X(i), c.Bot+16, html.EscapeString(v))
@@ -245,30 +249,58 @@ func SweepSVG(points []Point, path string, values []string, metric, unit, a, b s
 	return s.String()
 }
 
-// niceTicks returns about n round values in [lo, hi].
-func niceTicks(lo, hi float64, n int) []float64 {
-	if hi <= lo || n < 1 {
-		return nil
+// WorkerStorageKey is where the page keeps the sweep's Worker URL
+// (localStorage, never in a share link).
+const WorkerStorageKey = "schedplay.sweep.worker"
+
+// CheckWorkerURL reads the Worker URL field: "" (run in this browser) or
+// an http(s) URL without a query, fragment or spaces, returned without
+// its trailing slash.
+func CheckWorkerURL(s string) (string, error) {
+	s = strings.TrimRight(strings.TrimSpace(s), "/")
+	if s == "" {
+		return "", nil
 	}
-	raw := (hi - lo) / float64(n)
-	mag := math.Pow(10, math.Floor(math.Log10(raw)))
-	step := mag
-	for _, m := range []float64{1, 2, 5, 10} {
-		if m*mag >= raw {
-			step = m * mag
-			break
-		}
+	rest, ok := strings.CutPrefix(s, "https://")
+	if !ok {
+		rest, ok = strings.CutPrefix(s, "http://")
 	}
-	var out []float64
-	for v := math.Ceil(lo/step) * step; v <= hi+step*1e-9; v += step {
-		out = append(out, v)
+	host, _, _ := strings.Cut(rest, "/")
+	if !ok || host == "" || strings.ContainsAny(s, "?# \t\n\"<>\\") || strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+		return "", fmt.Errorf("%q: give the Worker's address, e.g. https://schedplay-api.you.workers.dev", s)
 	}
-	return out
+	return s, nil
 }
 
-func tickText(v float64) string {
-	if math.Abs(v) < 1e-12 {
-		return "0"
+// SweepPlan is the sweep of field over values under the two sides, as
+// runs: every value × side × repetition one simulate request
+// (engine/sweep), the same units whether they run in this browser or on
+// a Worker.
+func SweepPlan(doc *scenario.Scenario, ps *presets.Set, a, b compare.Side, field string, values []string) (*plans.Plan, error) {
+	return plans.NewPlan(plans.Spec{Scenario: doc, Presets: ps, Sides: []compare.Side{a, b},
+		Vary: []plans.Vary{{Path: field, Values: values}}, PerPoint: true})
+}
+
+// PointOf turns the runs of one value (both sides, every repetition: a
+// group of plan) into its point and its comparison table, the table
+// POST /api/v1/compare gives for that value. A refused run makes the
+// point failed, with the refusal.
+func PointOf(plan *plans.Plan, recs []plans.Record, value, a, b string) (Point, *compare.Table) {
+	pt := Point{Value: value}
+	for _, r := range recs {
+		if r.Status != 200 {
+			pt.Err = viewkit.Reply{Status: r.Status, Body: string(r.Error)}.ErrorText()
+			return pt, nil
+		}
 	}
-	return strconv.FormatFloat(v, 'g', 4, 64)
+	bySide, _, err := plan.Merge(recs)
+	if err != nil || bySide[0] == nil || bySide[1] == nil {
+		pt.Err = "the reply could not be read"
+		return pt, nil
+	}
+	t := &compare.Table{Scenario: bySide[0].Scenario, A: a, B: b, Reps: plan.Reps(), Sets: []compare.RowSet{{Value: value, Rows: compare.Rows(bySide[0], bySide[1])}}}
+	for i := 0; i < plan.Reps(); i++ {
+		t.Seeds = append(t.Seeds, plan.Seed()+uint64(i))
+	}
+	return pt, t
 }

@@ -3,31 +3,39 @@
 package compareview
 
 import (
-	"encoding/json"
+	"context"
+	"errors"
 	"fmt"
 	"strings"
 
 	"honnef.co/go/js/dom/v2"
 
 	"schedplay/engine/compare"
+	plans "schedplay/engine/sweep"
+	"schedplay/site/fanout"
 	"schedplay/site/viewkit"
 )
 
-// sweep is the sweep panel: one POST /api/v1/compare per value (both
-// policies, the scenario's seeds), drawn as a curve with error bars as the
-// points arrive. Cancel stops issuing requests and terminates the worker
-// running the current one (engineCancel).
+// sweep is the sweep panel: every value × side × repetition is one
+// simulate run (engine/sweep's plan), fanned out (site/fanout) to the
+// engine worker in this browser, one batch per value, or to a Worker URL
+// from the settings field, several batches in flight; each value's runs
+// make its comparison table, drawn as a curve with error bars as the
+// points arrive. Cancel stops the fan-out and terminates the worker
+// running the current batch (engineCancel).
 type sweep struct {
 	v             *view
 	box           dom.HTMLElement
 	path, values  *dom.HTMLInputElement
+	worker        *dom.HTMLInputElement
 	metric        *dom.HTMLSelectElement
 	run, cancel   dom.HTMLElement
 	progress      dom.HTMLElement
 	status, chart dom.HTMLElement
 	table         dom.HTMLElement
 	running       bool
-	stop          bool
+	stop          context.CancelFunc
+	local         bool // the running sweep runs in this browser
 	gen           int
 	vals          []string
 	field         string
@@ -40,7 +48,7 @@ func newSweep(v *view, box dom.HTMLElement) *sweep {
 	s := &sweep{v: v, box: box}
 	box.SetID("sweep")
 	b.Text(box, "h2", "", "Sweep")
-	b.Text(box, "p", "muted small", "Vary one field over a list of values and run both policies at each (one comparison per value, same seeds). Runs in the engine worker, off the page's thread.")
+	b.Text(box, "p", "muted small", "Vary one field over a list of values and run both policies at each (one comparison per value, same seeds). Runs in the engine worker, off the page's thread, or on your schedplay Worker when Run on holds its address (docs/sweep.md).")
 	form := b.El(box, "div", "sweep-form")
 	s.path = field(b, form, "sweep-path", "Field", "workload.groups[0].count", 28)
 	count := 0
@@ -60,6 +68,14 @@ func newSweep(v *view, box dom.HTMLElement) *sweep {
 		}
 	}
 	b.On(s.metric, "change", func(dom.Event) { s.redraw() })
+	s.worker = field(b, form, "sweep-worker", "Run on", viewkit.StorageGet(WorkerStorageKey), 34)
+	s.worker.SetAttribute("placeholder", "this browser, or a Worker URL")
+	s.worker.SetAttribute("title", "empty: the engine in this browser; or the address of your schedplay Worker (docs/sweep.md), kept in this browser only, never in links")
+	b.On(s.worker, "change", func(dom.Event) {
+		if u, err := CheckWorkerURL(s.worker.Value()); err == nil {
+			viewkit.StorageSet(WorkerStorageKey, u)
+		}
+	})
 	s.run = b.Button(form, "sweep-run", "primary", "Run sweep", func() { s.start(s.path.Value(), s.values.Value()) })
 	s.cancel = b.Button(form, "sweep-cancel", "", "Cancel", s.doCancel)
 	s.cancel.SetAttribute("disabled", "")
@@ -114,7 +130,8 @@ func (s *sweep) startFromURL(spec string) {
 
 func (s *sweep) setState(state string) { s.box.SetAttribute("data-state", state) }
 
-// start checks the field and values and runs the points in a goroutine.
+// start checks the field, values and Worker URL and runs the points in
+// a goroutine.
 func (s *sweep) start(path, list string) {
 	if s.running {
 		return
@@ -123,14 +140,24 @@ func (s *sweep) start(path, list string) {
 	if err == nil {
 		_, err = SweepSet(p, vals[0])
 	}
+	var worker string
+	if err == nil {
+		worker, err = CheckWorkerURL(s.worker.Value())
+	}
+	var plan *plans.Plan
+	if err == nil {
+		plan, err = SweepPlan(s.v.sc, s.v.ps, s.v.sides[0], s.v.sides[1], p, vals)
+	}
 	if err != nil {
 		s.status.SetTextContent(err.Error())
 		s.status.SetAttribute("class", "small bad")
 		s.setState("invalid")
 		return
 	}
+	viewkit.StorageSet(WorkerStorageKey, worker)
 	s.gen++
-	s.running, s.stop = true, false
+	ctx, stop := context.WithCancel(context.Background())
+	s.running, s.stop, s.local = true, stop, worker == ""
 	s.field, s.vals = p, vals
 	s.points, s.tables = nil, nil
 	s.run.SetAttribute("disabled", "")
@@ -139,12 +166,24 @@ func (s *sweep) start(path, list string) {
 	s.progress.SetAttribute("value", "0")
 	s.status.SetAttribute("class", "small")
 	s.setState("running")
+	s.box.SetAttribute("data-on", map[bool]string{true: "browser", false: "worker"}[s.local])
 	s.redraw()
-	go s.loop(s.gen)
+	go s.loop(ctx, s.gen, plan, s.target(worker, plan))
 }
 
-// loop issues one compare request per value, in order.
-func (s *sweep) loop(gen int) {
+// target is where the runs go: the engine worker in this browser, one
+// batch per value (one request, as a comparison is); or the Worker at
+// url, 4 batches of 8 runs in flight.
+func (s *sweep) target(url string, plan *plans.Plan) fanout.Target {
+	if url == "" {
+		return fanout.Target{Backend: engineBackend{}, Slots: 1, Batch: min(plan.GroupSize(), 64)}
+	}
+	return fanout.Target{Backend: workerBackend{url}, Slots: 4, Batch: 8}
+}
+
+// loop runs the plan's units and turns each value's runs into its point
+// as they arrive in order.
+func (s *sweep) loop(ctx context.Context, gen int, plan *plans.Plan, t fanout.Target) {
 	defer func() {
 		if gen == s.gen {
 			s.running = false
@@ -152,32 +191,53 @@ func (s *sweep) loop(gen int) {
 			s.enable(true)
 		}
 	}()
-	for i, val := range s.vals {
-		if s.stop || gen != s.gen {
-			return
-		}
-		s.status.SetTextContent(fmt.Sprintf("Running %s = %s (%d of %d)…", s.field, val, i+1, len(s.vals)))
-		r := viewkit.Fetch("POST", "/api/v1/compare", viewkit.CompareBody(s.v.doc, s.v.sides[0], s.v.sides[1], s.field+"="+val))
-		if s.stop || r.Cancelled || gen != s.gen {
-			s.finish("cancelled", fmt.Sprintf("Cancelled after %d of %d points.", len(s.points), len(s.vals)))
-			return
-		}
-		pt := Point{Value: val}
-		var reply struct {
-			Table *compare.Table `json:"table"`
-		}
-		switch {
-		case !r.OK():
-			pt.Err = r.ErrorText()
-		case json.Unmarshal([]byte(r.Body), &reply) != nil || reply.Table == nil:
-			pt.Err = "the reply could not be read"
-		}
-		s.points = append(s.points, pt)
-		s.tables = append(s.tables, reply.Table)
-		s.progress.SetAttribute("value", fmt.Sprint(i+1))
-		s.redraw()
+	where := "in this browser"
+	if !s.local {
+		where = "on " + t.Backend.Name()
 	}
-	// A point whose request failed is counted as failed, not done.
+	s.status.SetTextContent(fmt.Sprintf("Running %s = %s (1 of %d) %s…", s.field, s.vals[0], len(s.vals), where))
+	var group []plans.Record
+	deliver := func(i int, r fanout.Reply) error {
+		if gen != s.gen {
+			return context.Canceled
+		}
+		rec := plans.Record{Unit: i, Status: r.Status}
+		if r.Status == 200 {
+			rec.Result = r.Body
+		} else {
+			rec.Error = r.Body
+		}
+		group = append(group, rec)
+		done := float64(i+1) / float64(plan.GroupSize())
+		s.progress.SetAttribute("value", fmt.Sprint(done))
+		if len(group) < plan.GroupSize() {
+			return nil
+		}
+		k := len(s.points)
+		pt, tbl := PointOf(plan, group, s.vals[k], s.v.pa, s.v.pb)
+		group = group[:0]
+		s.points = append(s.points, pt)
+		s.tables = append(s.tables, tbl)
+		s.redraw()
+		if k+1 < len(s.vals) {
+			s.status.SetTextContent(fmt.Sprintf("Running %s = %s (%d of %d) %s…", s.field, s.vals[k+1], k+2, len(s.vals), where))
+		}
+		return nil
+	}
+	_, err := fanout.Run(ctx, []fanout.Target{t}, plan.NumUnits(), func(i int) []byte { return plan.Body(plan.Unit(i)) }, fanout.Options{}, deliver)
+	if gen != s.gen {
+		return
+	}
+	switch {
+	case errors.Is(err, context.Canceled):
+		s.finish("cancelled", fmt.Sprintf("Cancelled after %d of %d points.", len(s.points), len(s.vals)))
+		return
+	case err != nil:
+		s.status.SetAttribute("class", "small bad")
+		s.finish("failed", fmt.Sprintf("Stopped after %d of %d points: %v", len(s.points), len(s.vals), err))
+		return
+	}
+	// A point whose runs were refused is counted as failed, not done.
 	text, failed := SweepSummary(s.points, len(s.vals))
 	if failed {
 		s.status.SetAttribute("class", "small bad")
@@ -192,16 +252,50 @@ func (s *sweep) finish(state, text string) {
 	s.setState(state)
 }
 
-// doCancel stops the sweep: no new requests, and the running one's worker
-// is terminated.
+// doCancel stops the sweep: no new requests, and the engine worker
+// running the current batch is terminated (a Worker's requests are
+// aborted).
 func (s *sweep) doCancel() {
 	if !s.running {
 		return
 	}
-	s.stop = true
+	s.stop()
 	s.cancel.SetAttribute("disabled", "")
 	s.status.SetTextContent("Cancelling…")
-	viewkit.Cancel()
+	if s.local {
+		viewkit.Cancel()
+	}
+}
+
+// engineBackend runs requests on the engine worker in this browser
+// (engineFetch): the same handler as a Worker's.
+type engineBackend struct{}
+
+func (engineBackend) Name() string { return "this browser" }
+
+func (engineBackend) Simulate(ctx context.Context, body []byte) (fanout.Reply, error) {
+	return engineReply(viewkit.Fetch("POST", "/api/v1/simulate", string(body)))
+}
+
+func (engineBackend) SimulateBatch(ctx context.Context, bodies [][]byte) ([]fanout.Reply, error) {
+	rep, err := engineReply(viewkit.Fetch("POST", "/api/v1/batch", string(fanout.BatchBody(bodies))))
+	if err != nil {
+		return nil, err
+	}
+	return fanout.ParseBatch(rep, len(bodies))
+}
+
+// engineReply converts an engine worker reply; a cancelled or failed
+// request (status 0: the worker died) is an error, which the fan-out
+// retries unless the sweep was cancelled.
+func engineReply(r viewkit.Reply) (fanout.Reply, error) {
+	switch {
+	case r.Cancelled:
+		return fanout.Reply{}, context.Canceled
+	case r.Status == 0:
+		return fanout.Reply{}, errors.New(r.ErrorText())
+	}
+	return fanout.Reply{Status: r.Status, Body: []byte(r.Body)}, nil
 }
 
 // redraw fills the points' values for the chosen metric and draws the

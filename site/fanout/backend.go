@@ -11,8 +11,9 @@
 // Replies are delivered in unit order, with a bounded number held back,
 // so the caller can stream them to disk in constant memory.
 //
-// The package builds for js/wasm too (net/http then uses the browser's
-// fetch), so the page's sweep uses the same fan-out.
+// The package needs no net/http (the page's wasm stays small): the HTTP
+// backends are in fanout/httpbackend, the page brings its own on the
+// browser's fetch, and both use the same Run.
 package fanout
 
 import (
@@ -20,13 +21,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
 	"strconv"
 	"strings"
 	"time"
-
-	"schedplay/site/api"
 )
 
 // Reply is a backend's answer to one request.
@@ -40,7 +37,7 @@ type Reply struct {
 // Transient reports whether the reply asks for a retry: 408, 429 and
 // every 5xx. Other statuses are the request's answer.
 func (r Reply) Transient() bool {
-	return r.Status == http.StatusRequestTimeout || r.Status == http.StatusTooManyRequests || r.Status >= 500
+	return r.Status == 408 || r.Status == 429 || r.Status >= 500
 }
 
 // Backend runs simulate requests. An error means no reply arrived
@@ -62,46 +59,8 @@ type Prober interface {
 	Probe(ctx context.Context) error
 }
 
-// Local runs requests on the API handler in process: the same handler
-// `schedplay serve` and the Workers run, so the same bytes.
-type Local struct {
-	Handler http.Handler
-}
-
-// Name is "local".
-func (Local) Name() string { return "local" }
-
-// Simulate serves the request in process.
-func (l Local) Simulate(ctx context.Context, body []byte) (Reply, error) {
-	status, h, reply := api.Do(ctx, l.Handler, http.MethodPost, "/api/v1/simulate", body)
-	return Reply{Status: status, Body: reply, RetryAfter: retryAfter(h)}, nil
-}
-
-// Remote sends requests to a schedplay API at a base URL (a deployed
-// Worker, `wrangler dev`, `schedplay serve`).
-type Remote struct {
-	URL    string // base, without /api/v1
-	Client *http.Client
-	// Timeout bounds one request (0: none but the context's).
-	Timeout time.Duration
-}
-
-// NewRemote returns a backend for the API at base URL u.
-func NewRemote(u string, timeout time.Duration) *Remote {
-	return &Remote{URL: strings.TrimRight(u, "/"), Client: http.DefaultClient, Timeout: timeout}
-}
-
-// Name is the base URL.
-func (r *Remote) Name() string { return r.URL }
-
-// Simulate POSTs body to /api/v1/simulate.
-func (r *Remote) Simulate(ctx context.Context, body []byte) (Reply, error) {
-	return r.Post(ctx, "/api/v1/simulate", body)
-}
-
-// SimulateBatch POSTs the bodies to /api/v1/batch and returns each
-// reply as /api/v1/simulate would have given it.
-func (r *Remote) SimulateBatch(ctx context.Context, bodies [][]byte) ([]Reply, error) {
+// BatchBody is the POST /api/v1/batch request of simulate request bodies.
+func BatchBody(bodies [][]byte) []byte {
 	var req bytes.Buffer
 	req.WriteString(`{"requests":[`)
 	for i, b := range bodies {
@@ -111,13 +70,16 @@ func (r *Remote) SimulateBatch(ctx context.Context, bodies [][]byte) ([]Reply, e
 		req.Write(b)
 	}
 	req.WriteString("]}")
-	rep, err := r.Post(ctx, "/api/v1/batch", req.Bytes())
-	if err != nil {
-		return nil, err
-	}
-	if rep.Status != http.StatusOK {
-		// The whole batch refused or failed: each request gets that reply.
-		out := make([]Reply, len(bodies))
+	return req.Bytes()
+}
+
+// ParseBatch splits a POST /api/v1/batch reply for n requests into their
+// replies, each with the bytes /api/v1/simulate would have given. A reply
+// that is not a 200 (the whole batch refused or failed) is every
+// request's reply.
+func ParseBatch(rep Reply, n int) ([]Reply, error) {
+	if rep.Status != 200 {
+		out := make([]Reply, n)
 		for i := range out {
 			out[i] = rep
 		}
@@ -132,65 +94,14 @@ func (r *Remote) SimulateBatch(ctx context.Context, bodies [][]byte) ([]Reply, e
 	if err := json.Unmarshal(rep.Body, &reply); err != nil {
 		return nil, fmt.Errorf("reading the batch reply: %w", err)
 	}
-	out := make([]Reply, len(reply.Replies))
+	if len(reply.Replies) != n {
+		return nil, fmt.Errorf("a batch of %d answered %d replies", n, len(reply.Replies))
+	}
+	out := make([]Reply, n)
 	for i, x := range reply.Replies {
 		out[i] = Reply{Status: x.Status, Body: append(x.Body, '\n')}
 	}
 	return out, nil
-}
-
-// Post sends body to path and reads the whole reply.
-func (r *Remote) Post(ctx context.Context, path string, body []byte) (Reply, error) {
-	if r.Timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, r.Timeout)
-		defer cancel()
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, r.URL+path, bytes.NewReader(body))
-	if err != nil {
-		return Reply{}, err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	return r.do(req)
-}
-
-// Get fetches path.
-func (r *Remote) Get(ctx context.Context, path string) (Reply, error) {
-	if r.Timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, r.Timeout)
-		defer cancel()
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, r.URL+path, nil)
-	if err != nil {
-		return Reply{}, err
-	}
-	return r.do(req)
-}
-
-func (r *Remote) do(req *http.Request) (Reply, error) {
-	res, err := r.Client.Do(req)
-	if err != nil {
-		return Reply{}, err
-	}
-	defer res.Body.Close()
-	b, err := io.ReadAll(res.Body)
-	if err != nil {
-		return Reply{}, err
-	}
-	return Reply{Status: res.StatusCode, Body: b, RetryAfter: retryAfter(res.Header)}, nil
-}
-
-// Probe asks GET /api/v1/health for a 200.
-func (r *Remote) Probe(ctx context.Context) error {
-	rep, err := r.Get(ctx, "/api/v1/health")
-	if err != nil {
-		return err
-	}
-	if rep.Status != http.StatusOK {
-		return &StatusError{Reply: rep}
-	}
-	return nil
 }
 
 // StatusError is a reply that is not a 200.
@@ -204,10 +115,10 @@ func (e *StatusError) Error() string {
 	return "HTTP " + strconv.Itoa(e.Reply.Status) + ": " + msg
 }
 
-// retryAfter reads a Retry-After header in seconds (the HTTP-date form
-// is not used by our servers and reads as 0).
-func retryAfter(h http.Header) time.Duration {
-	s, err := strconv.Atoi(strings.TrimSpace(h.Get("Retry-After")))
+// RetryAfter reads a Retry-After header value in seconds (at most 600);
+// 0 when absent or in the HTTP-date form, which our servers do not send.
+func RetryAfter(v string) time.Duration {
+	s, err := strconv.Atoi(strings.TrimSpace(v))
 	if err != nil || s < 0 {
 		return 0
 	}

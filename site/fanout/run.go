@@ -187,7 +187,7 @@ func (s *sched) slot(ctx context.Context, b int, body func(int) []byte, done cha
 			}
 			reps, err = batcher.SimulateBatch(ctx, bodies)
 			if err == nil && len(reps) != len(ws) {
-				err = fmt.Errorf("batch of %d answered %d replies", len(ws), len(reps))
+				err = fmt.Errorf("a batch of %d answered %d replies", len(ws), len(reps))
 			}
 		}
 		if ctx.Err() != nil {

@@ -141,7 +141,7 @@ func (a *App) dispatch(act Action) {
 			a.liveEdit = shown
 		}
 		defer func() { a.liveEdit = false }()
-		defer storageSet(storageKey, after)
+		defer viewkit.StorageSet(storageKey, after)
 		cpus, cpuErr := a.state.CPUs()
 		switch act.(type) {
 		case SelectScenario, LoadDoc:
@@ -225,7 +225,7 @@ func (a *App) loadFromURL(first bool) {
 		}
 		a.dispatch(LoadDoc{Doc: site.DefaultDoc(), Notice: Notice{Kind: "error", Text: "There is no scenario preset named “" + name + "”; showing the default scenario."}})
 	case first:
-		if last := storageGet(storageKey); last != "" {
+		if last := viewkit.StorageGet(storageKey); last != "" {
 			if d, err := site.ParseDoc([]byte(last)); err == nil {
 				a.dispatch(LoadDoc{Doc: d})
 				break

@@ -77,35 +77,6 @@ func historyPush(url string) {
 	js.Global().Get("history").Call("pushState", nil, "", url)
 }
 
-// storageGet reads localStorage, guarded: embeds and private modes may
-// have no storage or throw on access.
-func storageGet(key string) (v string) {
-	defer func() {
-		if recover() != nil {
-			v = ""
-		}
-	}()
-	ls := js.Global().Get("localStorage")
-	if ls.IsUndefined() || ls.IsNull() {
-		return ""
-	}
-	x := ls.Call("getItem", key)
-	if x.IsNull() || x.IsUndefined() {
-		return ""
-	}
-	return x.String()
-}
-
-// storageSet writes localStorage, ignoring every failure.
-func storageSet(key, val string) {
-	defer func() { _ = recover() }()
-	ls := js.Global().Get("localStorage")
-	if ls.IsUndefined() || ls.IsNull() {
-		return
-	}
-	ls.Call("setItem", key, val)
-}
-
 // copyText puts text on the clipboard (falls back to a hidden textarea).
 func copyText(text string) bool {
 	defer func() { _ = recover() }()

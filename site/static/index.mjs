@@ -1,6 +1,6 @@
 // schedplay page glue: start the engine Web Worker and boot the Go UI.
 // The engine (wasm/engine behind syumai/workers) answers Requests; every
-// request runs in a fresh Go instance. A new simulate/compare request
+// request runs in a fresh Go instance. A new simulate/compare/batch request
 // cancels a running one by terminating its worker; a warm spare worker
 // takes over so the next run starts at once. app.wasm is fetched and
 // compiled once, here, and the compiled WebAssembly.Module is posted to
@@ -52,7 +52,7 @@ function spawn() {
   return w;
 }
 
-function isRun(url) { return /\/api\/v1\/(simulate|compare)\b/.test(url); }
+function isRun(url) { return /\/api\/v1\/(simulate|compare|batch)\b/.test(url); }
 
 function busyRun(w) {
   for (const p of pending.values()) if (p.worker === w && isRun(p.msg.url)) return true;

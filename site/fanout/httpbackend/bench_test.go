@@ -1,4 +1,4 @@
-package fanout
+package httpbackend
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 
 	"schedplay/presets"
 	"schedplay/site/api"
+	"schedplay/site/fanout"
 )
 
 // benchPoints are one repetition of a Vera point (352 CPUs, 88 SGEMM
@@ -64,7 +65,7 @@ func BenchmarkSweepLocal(b *testing.B) {
 			single := float64(n) / time.Since(t0).Seconds()
 			b.ResetTimer()
 			units := max(b.N, 4*cores)
-			_, err := Run(context.Background(), []Target{{Backend: l, Slots: cores}}, units, body, Options{}, func(int, Reply) error { return nil })
+			_, err := fanout.Run(context.Background(), []fanout.Target{{Backend: l, Slots: cores}}, units, body, fanout.Options{}, func(int, fanout.Reply) error { return nil })
 			if err != nil {
 				b.Fatal(err)
 			}
