@@ -46,6 +46,10 @@ type App struct {
 	topoVal *topo.Topology
 	topoErr error
 	peSel   int
+	// CPUs of the machine (cpus()), by machine section
+	cpusKey string
+	cpusVal []site.LaneCPU
+	cpusErr error
 
 	// specName is the seed link whose quick first run index.mjs started
 	// while the page booted (until the first run adopts or drops it).
@@ -147,7 +151,7 @@ func (a *App) dispatch(act Action) {
 		case SelectScenario, LoadDoc:
 			a.run() // an explicit choice always shows its result
 		default:
-			if (a.state.Live && isSmall(cpus, cpuErr)) || (cpuErr != nil && a.state.Catalog != nil) {
+			if (a.state.Live && liveRefusal(cpus, cpuErr) == "") || (cpuErr != nil && a.state.Catalog != nil) {
 				a.run() // (a machine too large to run is refused at once, with the reason)
 			} else {
 				// Not re-run: ask the engine to check the edit so problems
@@ -264,6 +268,29 @@ func (a *App) loadCatalog() {
 // State.CPUs gives them) is cheap enough to re-run on every edit.
 func isSmall(cpus []site.LaneCPU, err error) bool {
 	return err == nil && len(cpus) <= 64
+}
+
+// liveRefusal says why an edit of a scenario on this machine is not
+// re-run live ("" when it is). It is the one rule: dispatch follows it,
+// and the "live" control is disabled with this reason shown.
+func liveRefusal(cpus []site.LaneCPU, err error) string {
+	if err != nil || isSmall(cpus, err) {
+		return "" // an invalid machine is checked at every edit anyway
+	}
+	return fmt.Sprintf("live re-runs machines of up to 64 CPUs; this one has %d: press Run after an edit", len(cpus))
+}
+
+// stepRefusal says briefly why the Step button cannot open this scenario
+// ("" when it can), and at length (the step view's own message): the step
+// view's rule, site.StepRefusal.
+func stepRefusal(cpus []site.LaneCPU, err error) (short, long string) {
+	if err != nil {
+		return "step mode needs a valid machine", "step mode needs a valid machine: see the machine's problems"
+	}
+	if e := site.StepRefusal(len(cpus)); e != nil {
+		return fmt.Sprintf("step mode shows machines of up to %d CPUs", site.MaxStepCPUs), e.Error()
+	}
+	return "", ""
 }
 
 // run starts a simulation of the current scenario; a running one is

@@ -95,7 +95,10 @@ func (a *App) render() {
 
 func (a *App) renderToolbar() {
 	s := a.state
-	sig := fmt.Sprint(s.Doc.Name(), s.Live, s.Run.Status == StatusRunning)
+	cpus, cpuErr := a.cpus()
+	liveWhy := liveRefusal(cpus, cpuErr)
+	stepWhy, stepLong := stepRefusal(cpus, cpuErr)
+	sig := fmt.Sprint(s.Doc.Name(), s.Live, s.Run.Status == StatusRunning, liveWhy, stepWhy)
 	a.update("toolbar", sig, func(b builder, el dom.HTMLElement) {
 		lab := b.el(el, "label", "name-field")
 		b.text(lab, "span", "visually-hidden", "Scenario name")
@@ -117,10 +120,17 @@ func (a *App) renderToolbar() {
 		cb := b.el(live, "input", "").(*dom.HTMLInputElement)
 		cb.SetID("live")
 		cb.SetAttribute("type", "checkbox")
-		cb.SetChecked(s.Live)
+		cb.SetChecked(s.Live && liveWhy == "")
 		b.on(cb, "change", func(dom.Event) { a.dispatch(SetLive{On: cb.Checked()}) })
 		b.text(live, "span", "", "live")
-		live.SetAttribute("title", "Re-run small scenarios (≤ 64 CPUs) on every edit")
+		live.SetAttribute("title", "Re-run on every edit")
+		if liveWhy != "" {
+			// Inert here: disabled, with the reason (the preference stays
+			// for the next machine that live can re-run).
+			cb.SetAttribute("disabled", "")
+			cb.SetAttribute("aria-describedby", "why-disabled")
+			live.SetAttribute("title", liveWhy)
+		}
 		b.button(el, "copy-link", "", "Copy link", func() {
 			a.spawn(func() {
 				ok := copyText(locationBase() + "#" + site.EncodeFragment(a.state.Doc))
@@ -146,10 +156,21 @@ func (a *App) renderToolbar() {
 			dom.GetWindow().Open("?compare=1#"+site.EncodeFragment(a.state.Doc), "_blank", "noopener")
 		})
 		cmp.SetAttribute("title", "Compare this scenario under two policies in a new tab: its seed scenario's pair, else its own policy against a counterpart (docs/compare.md)")
-		a.stepButton(b, el) // step_js.go
+		a.stepButton(b, el, stepLong) // step_js.go
 		st := b.el(el, "div", "status")
 		st.SetID("status")
 		st.SetAttribute("aria-live", "polite")
+		if liveWhy != "" || stepWhy != "" {
+			// The reasons of the disabled controls, shown (not only in a
+			// tooltip).
+			why := b.el(el, "p", "muted why-disabled")
+			why.SetID("why-disabled")
+			for _, w := range []struct{ name, why string }{{"Live", liveWhy}, {"Step", stepWhy}} {
+				if w.why != "" {
+					b.text(why, "span", "", w.name+" is off: "+w.why+". ")
+				}
+			}
+		}
 	})
 	a.update("status", fmt.Sprint(s.Run.Status, s.Run.ElapsedMs, s.Run.Provisional), func(b builder, st dom.HTMLElement) {
 		switch s.Run.Status {

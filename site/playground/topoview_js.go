@@ -91,6 +91,17 @@ func (a *App) topology() (*topo.Topology, error) {
 	return a.topoVal, a.topoErr
 }
 
+// cpus is State.CPUs of the current machine, kept while the machine
+// section and the catalog stay the same (the toolbar asks at every render).
+func (a *App) cpus() ([]site.LaneCPU, error) {
+	key := fmt.Sprintf("%p|", a.state.Catalog) + site.Compact(a.state.Doc["machine"])
+	if a.cpusKey != key {
+		a.cpusKey = key
+		a.cpusVal, a.cpusErr = a.state.CPUs()
+	}
+	return a.cpusVal, a.cpusErr
+}
+
 // markSelectedPE moves the drawing's highlight to cpu.
 func (a *App) markSelectedPE(cpu int) {
 	if a.peSel == cpu {

@@ -11,13 +11,12 @@ import (
 	"schedplay/engine/scenario"
 	"schedplay/engine/sim"
 	"schedplay/presets"
+	"schedplay/site"
 )
 
-// Limits, the same as the endpoint's (site/api.MaxStepCPUs, MaxStepSteps).
-const (
-	MaxCPUs  = 64
-	MaxSteps = 200_000
-)
+// MaxSteps is the endpoint's limit (site/api.MaxStepSteps); the machine's
+// is site.MaxStepCPUs.
+const MaxSteps = 200_000
 
 // Request is what the address asks the step view for.
 type Request struct {
@@ -80,10 +79,7 @@ func Link(base string, n int, share string) string {
 // step mode cannot show it.
 func MachineCPUs(r *scenario.Resolved) (int, error) {
 	n := r.Machine.NumCPUs()
-	if n > MaxCPUs {
-		return n, fmt.Errorf("step mode shows every runqueue, so it runs on machines of at most %d CPUs; this machine has %d. Try a smaller machine (e.g. hikey960), or click a slice in the playground's timeline for the decision that put it there", MaxCPUs, n)
-	}
-	return n, nil
+	return n, site.StepRefusal(n)
 }
 
 // Body is a POST /api/v1/step request: the scenario document and the

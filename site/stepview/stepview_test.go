@@ -9,6 +9,7 @@ import (
 	"schedplay/engine/scenario"
 	"schedplay/engine/sim"
 	"schedplay/presets"
+	"schedplay/site"
 	"schedplay/site/api"
 )
 
@@ -128,5 +129,16 @@ func TestBodyAndReplyThroughAPI(t *testing.T) {
 
 		r.Timeline == nil || len(r.Timeline.Runs) != 8 || r.LastDecision == nil || len(r.LastDecision.Path) == 0 {
 		t.Fatalf("reply: events %d, %d runqueues, %d LLCs, last decision %+v", r.Events, len(r.Detail.Runqueues), len(r.Detail.LLCs), r.LastDecision)
+	}
+}
+
+// The step view, the playground's Step button (site.StepRefusal) and the
+// endpoint refuse the same machines.
+func TestStepLimitsMatchEndpoint(t *testing.T) {
+	if site.MaxStepCPUs != api.MaxStepCPUs || MaxSteps != api.MaxStepSteps {
+		t.Errorf("step limits: page %d CPUs %d steps, endpoint %d CPUs %d steps", site.MaxStepCPUs, MaxSteps, api.MaxStepCPUs, api.MaxStepSteps)
+	}
+	if site.StepRefusal(site.MaxStepCPUs) != nil || site.StepRefusal(site.MaxStepCPUs+1) == nil {
+		t.Error("StepRefusal does not refuse exactly above MaxStepCPUs")
 	}
 }
