@@ -76,6 +76,8 @@ build_site() {
 	if [ -d site/static ]; then cp -r site/static/. dist/; fi
 	# The compare view links kernel function names to their KERNEL-MAP entries.
 	mkdir -p dist/docs && cp docs/KERNEL-MAP.md dist/docs/
+	# The embed example host page (docs/embed.md), served beside the site.
+	cp docs/embed-example.html dist/docs/
 	if [ "$mode" = release ]; then compress_site; fi
 	say "site built: $(du -sh dist | cut -f1) in dist/"
 }

@@ -123,9 +123,15 @@ func (m Message) ScenarioDoc(ps *presets.Set) (*scenario.Scenario, error) {
 // parent is the embed URL's "parent" parameter: empty accepts any origin
 // (the embed is read-only and computes in the visitor's browser; replies
 // go only to the asking origin), else only that exact origin is accepted.
+// An opaque parent (a file: page, "null") cannot be told apart from other
+// opaque origins: it accepts the opaque origin "null" that its messages
+// carry (the frame still answers only window.parent).
 func OriginAllowed(origin, parent string) bool {
-	if parent == "" {
+	switch {
+	case parent == "":
 		return true
+	case opaque(parent):
+		return opaque(origin)
 	}
 	return origin == strings.TrimRight(parent, "/")
 }
@@ -134,10 +140,28 @@ func OriginAllowed(origin, parent string) bool {
 // the origin itself, or "*" for an opaque origin ("null": sandboxed
 // frames, file: pages), which postMessage cannot name.
 func ReplyTarget(origin string) string {
-	if origin == "" || origin == "null" {
+	if origin == "" || opaque(origin) {
 		return "*"
 	}
 	return origin
+}
+
+// ReadyTarget is the targetOrigin of the schedplay:ready the frame posts
+// to its parent on load: the "parent" parameter, or "*" when there is
+// none or it is opaque. Chromium gives a file: page's location.origin as
+// "file://", and refuses it as a target origin; the message would never
+// arrive.
+func ReadyTarget(parent string) string {
+	if parent == "" || opaque(parent) {
+		return "*"
+	}
+	return strings.TrimRight(parent, "/")
+}
+
+// opaque reports whether an origin is one postMessage cannot name: "null"
+// (sandboxed frames, file: pages in most browsers) or a file: origin.
+func opaque(origin string) bool {
+	return origin == "null" || strings.HasPrefix(origin, "file:")
 }
 
 // Ready is the schedplay:ready message.

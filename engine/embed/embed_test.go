@@ -134,6 +134,17 @@ func TestOrigins(t *testing.T) {
 	if ReplyTarget("null") != "*" || ReplyTarget("https://a.b") != "https://a.b" {
 		t.Error("reply targets")
 	}
+	// A file: host page (Chromium's location.origin "file://", its
+	// messages' origin "null"): postMessage cannot name it.
+	if !OriginAllowed("null", "file://") || OriginAllowed("https://evil.example", "file://") || OriginAllowed("null", "https://docs.example.org") {
+		t.Error("opaque parent")
+	}
+	if ReadyTarget("file://") != "*" || ReadyTarget("null") != "*" || ReadyTarget("") != "*" || ReadyTarget("https://a.b/") != "https://a.b" {
+		t.Error("ready targets")
+	}
+	if ReplyTarget("file://") != "*" {
+		t.Error("reply to a file: origin")
+	}
 }
 
 func TestSnippet(t *testing.T) {

@@ -84,11 +84,7 @@ func Mount(l viewkit.Location) {
 	loadErr := v.loadInitial()
 	if viewkit.Framed() {
 		viewkit.OnMessage(v.onMessage)
-		target := "*"
-		if v.params.Parent != "" {
-			target = v.params.Parent
-		}
-		viewkit.PostParent(embed.Ready(v.name()), target)
+		viewkit.PostParent(embed.Ready(v.name()), embed.ReadyTarget(v.params.Parent))
 	}
 	if loadErr != nil {
 		v.fail("This embed's scenario could not be read: " + loadErr.Error())
