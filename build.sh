@@ -66,11 +66,12 @@ build_site() {
 	cp -r "$CACHE/assets/." dist/build/
 	# Let the worker script live anywhere (toolchain.md §2).
 	sed -i 's#fetch("./build/app.wasm")#fetch(new URL("./app.wasm", import.meta.url))#' dist/build/runtime.mjs
-	# Both wasm binaries in one go build: one package graph, so the js/wasm
-	# standard library is compiled once for both on a cold cache.
-	GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w $(stamp)" -o "$CACHE/wasm/" ./wasm/engine ./wasm/ui
-	cp "$CACHE/wasm/engine" dist/build/app.wasm
-	cp "$CACHE/wasm/ui" dist/ui/ui.wasm
+	# One wasm module for the page and its engine workers (wasm/ui: the UI
+	# where there is a document, the engine in a worker): one download and
+	# one compile, and the Go runtime and shared packages shipped once
+	# (docs/speed.md).
+	GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w $(stamp)" -o "$CACHE/wasm/ui" ./wasm/ui
+	cp "$CACHE/wasm/ui" dist/build/app.wasm
 	cp "$(go env GOROOT)/lib/wasm/wasm_exec.js" dist/ui/wasm_exec.js
 	cp index.html dist/
 	if [ -d site/static ]; then cp -r site/static/. dist/; fi

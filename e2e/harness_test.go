@@ -57,20 +57,7 @@ func TestMain(m *testing.M) {
 	if err != nil {
 		panic(err)
 	}
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(chromiumPath()),
-		chromedp.Flag("headless", true),
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck,
-		chromedp.UserDataDir(udd),
-		chromedp.WindowSize(1280, 800),
-	}
-	ctx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancel := chromedp.NewExecAllocator(context.Background(), chromiumOptions(udd)...)
 	bctx, bcancel := chromedp.NewContext(ctx)
 	if err := chromedp.Run(bctx); err != nil {
 		fmt.Println("starting chromium:", err)
@@ -83,6 +70,23 @@ func TestMain(m *testing.M) {
 	srv.Close()
 	os.RemoveAll(udd)
 	os.Exit(code)
+}
+
+// chromiumOptions starts headless Chromium with its profile in udd.
+func chromiumOptions(udd string) []chromedp.ExecAllocatorOption {
+	return []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(chromiumPath()),
+		chromedp.Flag("headless", true),
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck,
+		chromedp.UserDataDir(udd),
+		chromedp.WindowSize(1280, 800),
+	}
 }
 
 func chromiumPath() string {

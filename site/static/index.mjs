@@ -2,12 +2,17 @@
 // The engine (wasm/engine behind syumai/workers) answers Requests; every
 // request runs in a fresh Go instance. A new simulate/compare/batch request
 // cancels a running one by terminating its worker; a warm spare worker
-// takes over so the next run starts at once. app.wasm is fetched and
-// compiled once, here, and the compiled WebAssembly.Module is posted to
-// every worker (no second download or compile for the spare, and the
-// workers share the code the engine's hot functions tier up to).
+// takes over so the next run starts at once. The page and the engine are
+// one module (wasm/ui: the UI where there is a document, the engine in a
+// worker): app.wasm is fetched and compiled once, here, and the compiled
+// WebAssembly.Module runs the UI and is posted to every worker (no second
+// download or compile, and the workers share the code the engine's hot
+// functions tier up to).
 const workerURL = new URL("./engine-worker.mjs", import.meta.url);
 const engineModule = WebAssembly.compileStreaming(fetch(new URL("./build/app.wasm", import.meta.url)));
+// When app.wasm was compiled and when the UI started (ms after navigation
+// start, for the first-visit MEASURE lines).
+engineModule.then(() => { (globalThis.schedplayPerf ??= {}).moduleCompiledMs = performance.now(); }, () => {});
 const pending = new Map();
 let seq = 0, runW = null, spareW = null;
 
@@ -160,10 +165,10 @@ spareW = spawn();
 }
 
 const go = new Go();
-const wasmURL = new URL("./ui/ui.wasm", import.meta.url);
-let result;
+let instance;
 try {
-  result = await WebAssembly.instantiateStreaming(fetch(wasmURL), go.importObject);
+  // The module imports syumai/workers' ready(), which only a worker calls.
+  instance = await WebAssembly.instantiate(await engineModule, { ...go.importObject, workers: { ready() {} } });
 } catch (err) {
   const root = document.getElementById("root");
   const p = document.createElement("p");
@@ -172,10 +177,12 @@ try {
   root.append(p);
   throw err;
 }
-// Hand the compiled engine to the workers before the UI's Go code takes
-// the main thread: the module reaches a worker only when this thread is
-// free, and the UI's boot (catalog, first render) would keep it busy while
-// the engine waits. Compiling app.wasm ends about when ui.wasm is ready;
-// the wait is bounded so a slow engine download never holds the page.
-await Promise.race([engineModule.catch(() => {}), new Promise((r) => setTimeout(r, 1500))]);
-go.run(result.instance);
+// The page runs Go's own wasm_exec.js (syumai's proxies the global object,
+// which DOM methods refuse as their receiver). syumai/workers' package
+// initialisation reads globalThis.context.binding; the page gives it an
+// empty one while the program starts (go.run runs every package's init
+// before it returns) and takes it away again.
+globalThis.schedplayPerf.uiStartMs = performance.now();
+globalThis.context = { binding: {} };
+go.run(instance);
+delete globalThis.context;
