@@ -72,6 +72,10 @@ build_site() {
 	# (docs/speed.md).
 	GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w $(stamp)" -o "$CACHE/wasm/ui" ./wasm/ui
 	cp "$CACHE/wasm/ui" dist/build/app.wasm
+	# The import worker (wasm/importer): its own module, fetched only when
+	# a file is first dropped on the machine editor (docs/import.md).
+	GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w $(stamp)" -o "$CACHE/wasm/importer" ./wasm/importer
+	cp "$CACHE/wasm/importer" dist/build/import.wasm
 	cp "$(go env GOROOT)/lib/wasm/wasm_exec.js" dist/ui/wasm_exec.js
 	cp index.html dist/
 	if [ -d site/static ]; then cp -r site/static/. dist/; fi

@@ -15,6 +15,7 @@ import (
 
 	"schedplay/presets"
 	"schedplay/site/api"
+	"schedplay/site/importapi"
 )
 
 // cmdServe serves the built site from --dir and the API under /api/.
@@ -58,7 +59,7 @@ func cmdServe(e *env, args []string) int {
 // static site in dir.
 func serveHandler(ps *presets.Set, dir string) http.Handler {
 	mux := http.NewServeMux()
-	mux.Handle("/api/", api.New(ps, api.WithTimeout(2*time.Minute)))
+	mux.Handle("/api/", api.New(ps, api.WithTimeout(2*time.Minute), api.WithEndpoint(importapi.Path, importapi.New(ps))))
 	mux.Handle("/", staticHandler(dir))
 	return mux
 }

@@ -38,6 +38,7 @@ type server struct {
 	timeout time.Duration
 	runtime string       // health.go
 	cors    OriginPolicy // cors.go
+	extra   []endpoint
 }
 
 // Option configures New.
@@ -48,6 +49,18 @@ func WithRunner(r compare.Runner) Option { return func(s *server) { s.run = r } 
 
 // WithMaxBody sets the request body limit in bytes.
 func WithMaxBody(n int64) Option { return func(s *server) { s.maxBody = n } }
+
+// WithEndpoint mounts h at path beside the API's own endpoints (the
+// import endpoint, site/importapi, kept out of the engine worker).
+func WithEndpoint(path string, h http.Handler) Option {
+	return func(s *server) { s.extra = append(s.extra, endpoint{path, h}) }
+}
+
+// endpoint is one extra endpoint.
+type endpoint struct {
+	path string
+	h    http.Handler
+}
 
 // WithTimeout bounds the simulation time of one request (503 when it runs
 // out); 0, the default, leaves it to the client (a closed connection
@@ -68,6 +81,9 @@ func New(ps *presets.Set, opts ...Option) http.Handler {
 	mux.Handle("/api/v1/compare", only(http.MethodPost, s.handleCompare))
 	mux.Handle("/api/v1/validate", only(http.MethodPost, s.handleValidate))
 	mux.Handle("/api/v1/step", only(http.MethodPost, s.handleStep)) // step.go
+	for _, e := range s.extra {
+		mux.Handle(e.path, e.h)
+	}
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, &scenario.Error{Msg: "no such endpoint: " + r.URL.Path + "; see /api/v1/presets, /api/v1/simulate, /api/v1/compare, /api/v1/validate, /api/v1/health"})
 	})

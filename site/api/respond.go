@@ -48,6 +48,13 @@ func Marshal(v any) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
+// WriteJSON is the API's reply: v encoded into a buffer (Marshal), then
+// the headers and the body (for endpoints mounted with WithEndpoint).
+func WriteJSON(w http.ResponseWriter, status int, v any) { writeJSON(w, status, v) }
+
+// WriteError is the API's error reply with status.
+func WriteError(w http.ResponseWriter, status int, err error) { writeError(w, status, err) }
+
 // writeJSON encodes v into a buffer, then writes the headers and the body.
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	b, err := Marshal(v)

@@ -29,6 +29,7 @@ func (a *App) renderEditor() {
 		defer func() { a.otherIssues(b, el, tab) }()
 		switch tab {
 		case TabMachine:
+			a.importZone(b, el) // importdrop_js.go
 			a.presetPicker(b, el, "machine")
 			a.fields(b, el, MachineFields, "")
 		case TabPolicy:

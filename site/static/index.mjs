@@ -148,6 +148,32 @@ globalThis.engineFetch = (method, url, body) => new Promise((resolve) => {
 runW = spawn();
 spareW = spawn();
 
+// importFetch(name, bytes, query) → Promise<{status, body}>: POST
+// /api/v1/import in the import worker (wasm/importer, the same worker
+// script with import.wasm), started on the first call: dropping or
+// pasting a file on the machine editor. bytes is a Uint8Array; query
+// (optional) adds "&machine=…" and the like.
+let importW = null, importModule = null;
+globalThis.importFetch = (name, bytes, query) => new Promise((resolve) => {
+  if (!importW) {
+    importModule = WebAssembly.compileStreaming(fetch(new URL("./build/import.wasm", import.meta.url)));
+    importW = new Worker(workerURL, { type: "module" });
+    importModule.then((module) => importW.postMessage({ module }), (err) => importW.postMessage({ moduleError: String(err) }));
+    importW.onmessage = (e) => {
+      const p = pending.get(e.data.id);
+      if (!p) return;
+      pending.delete(e.data.id);
+      if (e.data.ok) p.resolve({ status: e.data.status, body: e.data.body });
+      else p.resolve({ status: 0, body: JSON.stringify({ error: { message: "the import failed: " + e.data.error } }) });
+    };
+  }
+  const id = ++seq;
+  const url = "/api/v1/import?name=" + encodeURIComponent(name) + (query || "");
+  const msg = { id, method: "POST", url, body: bytes };
+  pending.set(id, { resolve, worker: importW, msg });
+  importW.postMessage(msg);
+});
+
 // A seed link (?preset=NAME in the playground) starts its quick first run
 // now, while the page boots: the request the playground would send once
 // booted (repetition 0, intervals only), by name. The playground adopts
