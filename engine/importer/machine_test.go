@@ -399,6 +399,10 @@ func TestDomainsCheck(t *testing.T) {
 	if !slices.Equal(same, []bool{true, true, true, false, true}) {
 		t.Errorf("rows same %v; want CLS, MC, NUMA same, then the second NUMA differing\n%s", same, c.Text())
 	}
+	// A dump of some CPUs only is no machine.
+	if _, err := importPath(t, "domains/kunpeng920-cpu64.dmesg", importer.Options{}); err == nil || !strings.Contains(err.Error(), "give this dump with --check") {
+		t.Errorf("a partial dump: %v", err)
+	}
 	// The boot log alone is a machine too.
 	res, r := importFile(t, "domains/nuc11-i7-1165G7.dmesg", importer.Options{})
 	if res.Format != importer.FormatDomains || chain(build(t, r.Machine), 5) != "SMT:1,5 MC:0-7" || res.Check.Matching != 8 {

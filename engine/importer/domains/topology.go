@@ -30,6 +30,15 @@ func (d *Dump) Topology() (*hw.Topology, error) {
 		cpus = append(cpus, c)
 	}
 	slices.Sort(cpus)
+	for _, c := range cpus {
+		for _, l := range d.Levels[c] {
+			for _, x := range l.Span {
+				if _, ok := d.Levels[x]; !ok {
+					return nil, fmt.Errorf("the dump has the domains of %d CPUs, but CPU %d's %s span names CPU %d, which it lacks: import the machine from a sysfs snapshot, lscpu or hwloc and give this dump with --check", len(cpus), c, l.Name, x)
+				}
+			}
+		}
+	}
 	nodeSpan := map[int][]int{}
 	asym, packing := false, false
 	for _, c := range cpus {

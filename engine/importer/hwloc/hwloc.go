@@ -33,6 +33,7 @@ type object struct {
 	cpus         []int
 	info         map[string]string
 	line         int
+	parent       *object
 }
 
 // kind is one <cpukind>.
@@ -95,6 +96,9 @@ func parse(data []byte, file string) (*doc, error) {
 				o, err := newObject(a, lineAt(), file)
 				if err != nil {
 					return nil, err
+				}
+				if len(stack) > 0 {
+					o.parent = stack[len(stack)-1]
 				}
 				d.objs = append(d.objs, o)
 				if len(d.objs) > 16*input.MaxCPUs {
@@ -238,26 +242,36 @@ func (d *doc) topology(file string) (*hw.Topology, error) {
 	for _, o := range d.objs {
 		llcLevel = max(llcLevel, o.cacheLevel())
 	}
+	// Memory objects (v2 NUMANodes) hang beside the PUs, not above them:
+	// their cpusets say which PUs they serve.
+	nodeOf := map[int]int{}
+	for _, o := range d.objs {
+		if o.typ == "NUMANode" {
+			for _, c := range o.cpus {
+				nodeOf[c] = o.osIndex
+			}
+		}
+	}
 	for _, pu := range pus {
 		if pu.osIndex < 0 {
 			return nil, input.Errorf(file, pu.line, "a PU without os_index")
 		}
 		c := hw.NewCPU(pu.osIndex)
-		in := func(o *object) bool { _, ok := slices.BinarySearch(o.cpus, pu.osIndex); return ok }
-		for _, o := range d.objs {
-			if !in(o) {
-				continue
-			}
+		if n, ok := nodeOf[pu.osIndex]; ok {
+			c.Node = n
+		}
+		// Its ancestors, nearest first: the first of each kind counts.
+		for o := pu.parent; o != nil; o = o.parent {
 			switch {
-			case o.typ == "Core":
+			case o.typ == "Core" && c.Siblings == nil:
 				c.Siblings, c.Core = o.cpus, o.osIndex
-			case o.typ == "Package" || o.typ == "Socket":
+			case (o.typ == "Package" || o.typ == "Socket") && c.Package < 0:
 				c.Package = o.osIndex
-			case o.typ == "NUMANode":
+			case o.typ == "NUMANode" && c.Node < 0:
 				c.Node = o.osIndex
-			case o.typ == "Group" && strings.EqualFold(o.subtype, "Cluster"):
+			case o.typ == "Group" && strings.EqualFold(o.subtype, "Cluster") && c.Cluster == nil:
 				c.Cluster = o.cpus
-			case o.cacheLevel() == llcLevel && llcLevel > 0:
+			case o.cacheLevel() == llcLevel && llcLevel > 0 && c.LLC == nil:
 				c.LLC = o.cpus
 			case o.cacheLevel() == 2 && t.Arch == hw.ArchX86 && c.Cluster == nil:
 				c.Cluster = o.cpus
