@@ -1,6 +1,10 @@
 package sim
 
-import "testing"
+import (
+	"context"
+	"strings"
+	"testing"
+)
 
 // Kernel semantics the Vera calibration depends on, checked against
 // linux-source-6.12 kernel/sched/fair.c (docs/calibration.md, "What the
@@ -104,5 +108,39 @@ func TestSelectIdleCapacityClearsHintWhenNothingIdle(t *testing.T) {
 	}
 	if s.llcs[0].hasIdleCores {
 		t.Error("has_idle_cores still set after a scan that found no idle CPU")
+	}
+}
+
+// TestStopperWakeupRaisesOverload: the active-balance stopper is a task of
+// its own; its wake-up on a CPU that runs one task goes through
+// add_nr_running() (nr_running 1 → 2) and set_rd_overloaded(), so newidle
+// balancing is no longer gated off by the root domain (6.12 sched.h). The
+// same holds for a kworker of the kernel noise.
+func TestStopperWakeupRaisesOverload(t *testing.T) {
+	doc := `{"schedplay":1,"machine":` + veraTestMachine + `,"policy":{"preset":"mainline"},
+		"workload":{"groups":[{"name":"hog","count":1,"cpus":"5","program":[{"compute":"100ms"}]}]},
+		"run":{"duration":"50ms","seed":1}}`
+	doc = strings.Replace(doc, `"workload":{`, `"workload":{"housekeeping":{"period":"10s","run":"20us"},`, 1)
+	for _, c := range []struct {
+		name string
+		wake func(s *sim, cpu int)
+	}{
+		{"stopper", func(s *sim, cpu int) { s.activeLoadBalanceCPUStop(cpu, 6, migAsym) }},
+		{"noise", func(s *sim, cpu int) { s.housekeeping(&s.cpus[cpu]) }},
+	} {
+		for _, cpu := range []int{5, 7} { // 5 runs the hog, 7 is idle
+			s := simOf(t, doc)
+			if err := s.runUntil(context.Background(), 10_000_000, 0, 1); err != nil {
+				t.Fatal(err)
+			}
+			if s.cpus[5].nrRunning != 1 || s.cpus[7].nrRunning != 0 {
+				t.Fatalf("set-up: nr_running of cpus 5, 7 = %d, %d; want 1, 0", s.cpus[5].nrRunning, s.cpus[7].nrRunning)
+			}
+			s.rdOverloaded = false
+			c.wake(s, cpu)
+			if want := cpu == 5; s.rdOverloaded != want {
+				t.Errorf("%s woken on cpu %d (nr_running %d before): rd->overloaded = %v; want %v", c.name, cpu, 1-cpu/7, s.rdOverloaded, want)
+			}
+		}
 	}
 }

@@ -380,6 +380,7 @@ func (s *sim) lbOutBalanced(env *lbEnv, st *sdState, allPinned, resetFailed bool
 // dst spanning src, resetting that domain's nr_balance_failed.
 func (s *sim) activeLoadBalanceCPUStop(src, dst, why int) {
 	sc := &s.cpus[src]
+	s.addNrRunningNonFair(sc) // the stopper thread's wake-up
 	if p := sc.curr; p != nil {
 		s.syncCPU(sc)
 		s.updateCurr(sc)

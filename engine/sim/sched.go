@@ -401,6 +401,7 @@ func (s *sim) housekeeping(c *cpuState) {
 	if c.hkBusy {
 		return
 	}
+	s.addNrRunningNonFair(c) // the kworker's wake-up
 	s.syncCPU(c)
 	c.hkBusy = true
 	s.cpuChanged(c)
@@ -408,6 +409,17 @@ func (s *sim) housekeeping(c *cpuState) {
 	c.stallUntil = max(c.stallUntil, c.hkEnd)
 	s.peBusyChanged(c)
 	s.q.push(event{at: c.hkEnd, kind: evHousekeepingEnd, a: int32(c.id)})
+}
+
+// addNrRunningNonFair is add_nr_running(rq, 1) for a task of another class
+// (the stopper, a kworker of the kernel noise) woken on c: a CPU that already
+// runs a task reaches nr_running 2, and set_rd_overloaded() lets newidle
+// balancing run (kernel/sched/sched.h, Linux 6.12). The task itself is not
+// modelled as a runqueue member: it only stalls c.
+func (s *sim) addNrRunningNonFair(c *cpuState) {
+	if c.nrRunning >= 1 {
+		s.rdOverloaded = true
+	}
 }
 
 // housekeepingEnd ends the noise burst.
