@@ -442,6 +442,52 @@ func TestNohzStatsKick(t *testing.T) {
 	}
 }
 
+// A CPU whose tick stops joins nohz.idle_cpus_mask and only sets
+// nohz.needs_update (nohz_balance_enter_idle(), fair.c 6.12): it does not
+// lower nohz.next_balance. The next busy tick adds NOHZ_NEXT_KICK to its
+// kick even when no balance is due, and the ILB's pass lowers
+// nohz.next_balance to the idle CPUs' earliest next_balance and clears
+// needs_update (_nohz_idle_balance()); then busy ticks stop kicking.
+func TestNohzNeedsUpdate(t *testing.T) {
+	s := taskSim(t, 2)
+	c0, c1 := &s.cpus[0], &s.cpus[1]
+	place(s, 0, 0)
+	s.schedule(c0)
+	p := place(s, 1, 1)
+	s.schedule(c1)
+	s.now = 10 * s.tickNs
+	s.tick(c0)
+	s.tick(c1) // both leave nohz.idle_cpus_mask at their first busy tick
+	if c1.nohzIdle {
+		t.Fatal("cpu 1 still nohz idle after a busy tick")
+	}
+	j := s.jiffies()
+	s.nohzNextBalance = j + 1000
+	s.nohzNextBlocked = j + 1000 // no stats kick either
+	s.ilbPending, s.nohzNeedsUpdate = false, false
+	s.blockTask(c1, p)
+	if !c1.nohzIdle || !s.nohzNeedsUpdate {
+		t.Fatalf("cpu 1 idle: nohz idle %v, nohz.needs_update %v; want both", c1.nohzIdle, s.nohzNeedsUpdate)
+	}
+	if s.nohzNextBalance != j+1000 {
+		t.Errorf("nohz.next_balance = %d after cpu 1 went idle; want it left at %d (only an ILB pass lowers it)", s.nohzNextBalance, j+1000)
+	}
+	s.nohzBalancerKick(c0)
+	if !s.ilbPending || s.ilbFlags != nohzNextKick {
+		t.Fatalf("busy tick with needs_update: ILB pending %v, flags %d; want a NOHZ_NEXT_KICK alone (%d)", s.ilbPending, s.ilbFlags, nohzNextKick)
+	}
+	s.nohzIdleBalance(s.ilbCPU)
+	if s.nohzNeedsUpdate || s.nohzNextBalance > c1.nextBalance {
+		t.Errorf("after the ILB pass: needs_update %v, nohz.next_balance %d; want false and ≤ cpu 1's next_balance %d",
+			s.nohzNeedsUpdate, s.nohzNextBalance, c1.nextBalance)
+	}
+	s.nohzNextBalance = j + 1000
+	s.nohzBalancerKick(c0)
+	if s.ilbPending {
+		t.Errorf("a busy tick kicked an ILB (flags %d) with nothing due and needs_update clear", s.ilbFlags)
+	}
+}
+
 // _nohz_idle_balance() leaves nohz.next_balance alone when it visits no
 // idle CPU ("next_balance will be updated only when there is a need",
 // fair.c update_next_balance): an empty pass must not push it 60 s out.

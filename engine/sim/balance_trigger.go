@@ -82,10 +82,7 @@ func (s *sim) schedBalanceDomains(c *cpuState, idle cpuIdleType, cause int) {
 			next = st.lastBalance + interval
 		}
 	}
-	c.nextBalance = next
-	if c.nohzIdle && next < s.nohzNextBalance {
-		s.nohzNextBalance = next
-	}
+	c.nextBalance = next // nohz.next_balance is the ILB's to lower (_nohz_idle_balance)
 	if c.curr == nil && c.nrRunning > 0 {
 		s.schedule(c)
 	}
@@ -198,10 +195,16 @@ func (s *sim) nohzBalancerKick(c *cpuState) {
 	if j >= s.nohzNextBalance { // time_before(now, nohz.next_balance): goto out
 		kick = s.nohzKickReason(c)
 	}
-	if kick != "" {
+	switch {
+	case kick != "":
 		flags = nohzStatsKick | nohzBalanceKick
-	} else {
+	case flags != 0:
 		kick = "nohz.has_blocked (stats only)"
+	default:
+		kick = "nohz.needs_update"
+	}
+	if s.nohzNeedsUpdate { // out: a CPU entered nohz idle since the last ILB pass
+		flags |= nohzNextKick
 	}
 	if flags != 0 {
 		s.kickILBTraced(c.id, flags, kick)
@@ -292,13 +295,18 @@ func (s *sim) nohzIdleBalance(ilb int) {
 
 // nohzIdleBalanceFlags is _nohz_idle_balance(): refresh the blocked load
 // (NOHZ_STATS_KICK) and balance every due idle CPU (NOHZ_BALANCE_KICK), in
-// wrap order from ilb+1, the ILB itself last. The ILB's PE is busy while it
-// balances (ILB noise on a sibling of a busy core).
+// wrap order from ilb+1, the ILB itself last; every pass that is not
+// aborted sets nohz.next_balance to the earliest next_balance of the idle
+// CPUs it visited, and NOHZ_NEXT_KICK clears nohz.needs_update. The ILB's
+// PE is busy while it balances (ILB noise on a sibling of a busy core).
 func (s *sim) nohzIdleBalanceFlags(ilb int, flags uint8) {
 	ic := &s.cpus[ilb]
 	stats := flags&nohzStatsKick != 0
 	if stats {
 		s.nohzHasBlocked = false
+	}
+	if flags&nohzNextKick != 0 {
+		s.nohzNeedsUpdate = false
 	}
 	hasBlocked, aborted, updateNext := false, false, false
 	j := s.jiffies()
@@ -313,6 +321,9 @@ func (s *sim) nohzIdleBalanceFlags(ilb int, flags uint8) {
 		}
 		if ic.nrRunning > 0 || ic.pending > 0 {
 			hasBlocked = hasBlocked || stats
+			if flags&nohzNextKick != 0 {
+				s.nohzNeedsUpdate = true
+			}
 			aborted = true
 			break // need_resched on the ILB: stop
 		}

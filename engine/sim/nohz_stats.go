@@ -5,10 +5,11 @@ package sim
 // them every LOAD_AVG_PERIOD while nohz.has_blocked is set, through a
 // stats-only ILB kick or a newly idle CPU's nohz_run_idle_balance().
 
-// nohz kick flags (NOHZ_BALANCE_KICK, NOHZ_STATS_KICK).
+// nohz kick flags (NOHZ_BALANCE_KICK, NOHZ_STATS_KICK, NOHZ_NEXT_KICK).
 const (
 	nohzBalanceKick uint8 = 1 << iota
 	nohzStatsKick
+	nohzNextKick // only recompute nohz.next_balance (nohz.needs_update)
 )
 
 // loadAvgPeriodMs is LOAD_AVG_PERIOD, the stats refresh period (ms).

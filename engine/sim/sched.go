@@ -334,17 +334,25 @@ func (s *sim) enterIdle(c *cpuState) {
 	c.idleStamp = s.now
 	c.misfitLoad = 0
 	s.cpuChanged(c)
-	c.hasBlockedLoad = true // nohz_balance_enter_idle(): assume blocked load
-	s.nohzHasBlocked = true
-	if c.nextBalance < s.nohzNextBalance {
-		s.nohzNextBalance = c.nextBalance
-	}
+	s.nohzBalanceEnterIdle(c)
+	s.updateIdleCore(c)
+}
+
+// nohzBalanceEnterIdle is nohz_balance_enter_idle(), called when the CPU's
+// tick is stopped: assume blocked load; a CPU not yet in
+// nohz.idle_cpus_mask joins it, leaves its LLC's nr_busy_cpus
+// (set_cpu_sd_state_idle()) and sets nohz.needs_update, so that the next
+// busy tick asks an ILB to recompute nohz.next_balance (NOHZ_NEXT_KICK);
+// nohz.next_balance itself is not touched here.
+func (s *sim) nohzBalanceEnterIdle(c *cpuState) {
+	c.hasBlockedLoad = true
 	if !c.nohzIdle {
 		c.nohzIdle = true
 		s.nohzIdleCount++
 		s.llcs[s.t.SDLLCID[c.id]].nrBusyCPUs--
+		s.nohzNeedsUpdate = true
 	}
-	s.updateIdleCore(c)
+	s.nohzHasBlocked = true
 }
 
 // nohzBalanceExitIdle is nohz_balance_exit_idle(), run by

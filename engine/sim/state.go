@@ -236,10 +236,11 @@ type sim struct {
 
 	// nohz
 	nohzNextBalance int64
+	nohzNeedsUpdate bool // nohz.needs_update: a CPU entered nohz idle since the last ILB pass
 	nohzIdleCount   int
 	ilbPending      bool
 	ilbCPU          int   // the pending ILB
-	ilbFlags        uint8 // its kick flags (nohzBalanceKick, nohzStatsKick)
+	ilbFlags        uint8 // its kick flags (nohzBalanceKick, nohzStatsKick, nohzNextKick)
 	nohzHasBlocked  bool  // nohz.has_blocked
 	nohzNextBlocked int64 // nohz.next_blocked (jiffies)
 
