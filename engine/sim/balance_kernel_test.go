@@ -150,6 +150,16 @@ func taskSim(t *testing.T, n int) *sim {
 		"workload":{"groups":[{"name":"w","count":`+itoa(n)+`,"program":[{"compute":"1s"}]}]},"run":{"duration":"10s","seed":1}}`)
 }
 
+// governorSim is taskSim's machine with an idle state deeper than WFI, so
+// that a cpuidle governor runs and (as modelled) stops an idle CPU's tick
+// when it goes idle: nohz_balance_enter_idle() at idle entry.
+func governorSim(t *testing.T, n int) *sim {
+	t.Helper()
+	return simOf(t, `{"schedplay":1,"machine":{"nodes":1,"cores_per_node":4,"threads_per_core":1,
+		"latency":{"idle_states":[{"name":"C1","exit_latency":"20us","target_residency":"100ms"}]}},
+		"workload":{"groups":[{"name":"w","count":`+itoa(n)+`,"program":[{"compute":"1s"}]}]},"run":{"duration":"10s","seed":1}}`)
+}
+
 // place enqueues task k on cpu as wake_up_new_task() would, without the
 // placement decision; the caller schedules the CPU.
 func place(s *sim, k, cpu int) *task {
@@ -392,7 +402,7 @@ func TestNohzExitAtTheFirstBusyTick(t *testing.T) {
 // load and sets nohz.next_blocked LOAD_AVG_PERIOD later. A CPU going idle
 // when the refresh is due does the pass itself (nohz_newidle_balance()).
 func TestNohzStatsKick(t *testing.T) {
-	s := taskSim(t, 3)
+	s := governorSim(t, 3)
 	c0, c1 := &s.cpus[0], &s.cpus[1]
 	place(s, 0, 0)
 	s.schedule(c0)
@@ -449,7 +459,7 @@ func TestNohzStatsKick(t *testing.T) {
 // nohz.next_balance to the idle CPUs' earliest next_balance and clears
 // needs_update (_nohz_idle_balance()); then busy ticks stop kicking.
 func TestNohzNeedsUpdate(t *testing.T) {
-	s := taskSim(t, 2)
+	s := governorSim(t, 2)
 	c0, c1 := &s.cpus[0], &s.cpus[1]
 	place(s, 0, 0)
 	s.schedule(c0)
@@ -504,5 +514,58 @@ func TestNohzIdleBalanceKeepsNextBalanceWhenNoCPUVisited(t *testing.T) {
 	s.nohzIdleBalanceFlags(0, nohzBalanceKick)
 	if s.nohzNextBalance != want {
 		t.Errorf("nohz.next_balance = %d after a pass over no idle CPU; want it left at %d", s.nohzNextBalance, want)
+	}
+}
+
+// With a single-state cpuidle driver (WFI only, no
+// machine.latency.idle_states; Grace's LPI table) do_idle() stops the tick
+// only after the tick woke the idle CPU
+// (kernel/sched/idle.c, f4c31b07b136): a CPU that goes idle keeps its tick,
+// stays out of nohz.idle_cpus_mask and counted in nr_busy_cpus; its first
+// idle tick runs its own periodic balance (CPU_IDLE) when due, then the
+// tick stops and nohz_balance_enter_idle() runs. With deeper states a
+// governor decides, modelled as stopping the tick at idle entry.
+func TestIdleTickRetainedWithOneIdleState(t *testing.T) {
+	for _, c := range []struct {
+		states string // machine.latency.idle_states
+		retain bool
+	}{{`[{"name":"C1","exit_latency":"10us","target_residency":"20us"}]`, false}, {`[]`, true}} {
+		s := simOf(t, `{"schedplay":1,"machine":{"nodes":1,"cores_per_node":4,"threads_per_core":1,"latency":{"idle_states":`+c.states+`}},
+			"workload":{"groups":[{"name":"w","count":2,"program":[{"compute":"1s"}]}]},"run":{"duration":"10s","seed":1}}`)
+		c1 := &s.cpus[1]
+		llc := &s.llcs[s.t.SDLLCID[1]]
+		place(s, 0, 0)
+		s.schedule(&s.cpus[0])
+		p := place(s, 1, 1)
+		s.schedule(c1)
+		s.now = 10 * s.tickNs
+		s.tick(c1) // the first busy tick: cpu 1 leaves nohz.idle_cpus_mask
+		busy0 := llc.nrBusyCPUs
+		s.now += s.tickNs / 2
+		s.nohzNeedsUpdate = false
+		s.blockTask(c1, p)
+		if got := !c1.nohzIdle && c1.tickOn; got != c.retain {
+			t.Errorf("idle states %s: after the sleep, nohz idle %v, tick on %v; want the tick kept = %v", c.states, c1.nohzIdle, c1.tickOn, c.retain)
+		}
+		if !c.retain {
+			if llc.nrBusyCPUs != busy0-1 || !s.nohzNeedsUpdate {
+				t.Errorf("idle states %s: nr_busy_cpus %d (was %d), needs_update %v; want one fewer busy CPU and needs_update", c.states, llc.nrBusyCPUs, busy0, s.nohzNeedsUpdate)
+			}
+			continue
+		}
+		if llc.nrBusyCPUs != busy0 || s.nohzNeedsUpdate {
+			t.Errorf("ticking idle CPU: nr_busy_cpus %d (was %d), needs_update %v; want unchanged", llc.nrBusyCPUs, busy0, s.nohzNeedsUpdate)
+		}
+		s.now = 11 * s.tickNs
+		c1.nextBalance = s.jiffies() // the CPU's own balance is due
+		last := c1.sd[0].lastBalance
+		s.tick(c1)
+		if c1.sd[0].lastBalance == last {
+			t.Errorf("the idle tick did not run cpu 1's periodic balance (last_balance %d)", last)
+		}
+		if !c1.nohzIdle || c1.tickOn || llc.nrBusyCPUs != busy0-1 || !s.nohzNeedsUpdate {
+			t.Errorf("after the idle tick: nohz idle %v, tick on %v, nr_busy_cpus %d, needs_update %v; want the tick stopped and nohz_balance_enter_idle() done",
+				c1.nohzIdle, c1.tickOn, llc.nrBusyCPUs, s.nohzNeedsUpdate)
+		}
 	}
 }

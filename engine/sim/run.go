@@ -93,6 +93,7 @@ func newSim(r *scenario.Resolved, t *topo.Topology, opt Options, seed uint64, ti
 	s.asymCapActive = t.AsymCPUCapacityActive
 	s.baseSlice = int64(r.Policy.BaseSlice) * int64(1+bits.Len(uint(min(n, 8)))-1)
 	s.maxLBInterval = max(int64(r.Policy.HZ)*int64(n)/10, 1)
+	s.idleRetainsTick = len(r.Machine.Latency.IdleStates) == 0 // WFI only: a single-state cpuidle driver
 	s.q.init(4*n+1024, n+t.TotalCores, s.end)
 	s.m.init(n, t.TotalCores, s.end)
 	if timeline {

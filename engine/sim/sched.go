@@ -1,5 +1,7 @@
 package sim
 
+import "fmt"
+
 // The core scheduler operations (kernel/sched/core.c and the fair class
 // hooks): enqueue/dequeue, schedule(), try_to_wake_up(), the tick.
 
@@ -295,9 +297,11 @@ func (s *sim) timerFire(p *task, hard bool) {
 	if !hard {
 		c := &s.cpus[p.cpu]
 		fire := s.now + s.timerSlack[p.group]
-		// An idle CPU stopped its tick on idle entry (tick_nohz_idle_stop_tick()):
-		// only a busy CPU's tick runs the timer early.
-		if tb := (s.now + s.tickNs - 1) / s.tickNs * s.tickNs; c.curr != nil && c.tickOn && tb < fire {
+		// A governor stops an idle CPU's tick on idle entry
+		// (tick_nohz_idle_stop_tick()); a single-state driver keeps it until
+		// it first fires in idle (idleTick): only a running tick runs the
+		// timer early.
+		if tb := (s.now + s.tickNs - 1) / s.tickNs * s.tickNs; s.tickRunning(c) && tb < fire {
 			fire = tb
 		}
 		if fire > s.now {
@@ -313,7 +317,7 @@ func (s *sim) timerFire(p *task, hard bool) {
 // tick is sched_tick() → task_tick_fair() plus sched_balance_trigger().
 func (s *sim) tick(c *cpuState) {
 	if c.curr == nil {
-		c.tickOn = false // NO_HZ_IDLE: an idle CPU stops its tick
+		s.idleTick(c)
 		return
 	}
 	s.q.push(event{at: s.now + s.tickNs, kind: evTick, a: int32(c.id)})
@@ -329,13 +333,60 @@ func (s *sim) tick(c *cpuState) {
 	s.nohzBalancerKick(c)
 }
 
-// enterIdle: the CPU runs the idle task (idle_stamp, nohz, idle cores).
+// enterIdle: the CPU runs the idle task (idle_stamp, idle cores) and
+// do_idle() decides about its tick: a governor stops it at once
+// (tick_nohz_idle_stop_tick() → nohz_balance_enter_idle()); with a
+// single-state cpuidle driver the first pass of the idle loop keeps it
+// (idleTick stops it).
 func (s *sim) enterIdle(c *cpuState) {
 	c.idleStamp = s.now
 	c.misfitLoad = 0
 	s.cpuChanged(c)
-	s.nohzBalanceEnterIdle(c)
+	if !s.idleRetainsTick || !c.tickOn {
+		s.nohzBalanceEnterIdle(c)
+	}
 	s.updateIdleCore(c)
+}
+
+// tickRunning reports whether c's tick is running now: a busy CPU's, or an
+// idle CPU's that do_idle() kept (single-state cpuidle) and that has not
+// fired in idle yet. The engine stops a tick lazily (tickOn stays set until
+// the next jiffy finds the CPU idle), so tickOn alone is not enough.
+func (s *sim) tickRunning(c *cpuState) bool {
+	return c.tickOn && (c.curr != nil || s.idleRetainsTick && c.inIdle)
+}
+
+// idleTick is a tick that finds the CPU idle. Where the tick stops when
+// the CPU goes idle, this is the tick already programmed, which finds
+// nothing to do and stops (NO_HZ_IDLE). With a single-state cpuidle driver
+// (WFI only) do_idle() passes got_tick to cpuidle_idle_call()
+// (kernel/sched/idle.c, f4c31b07b136): the tick keeps running through the
+// first pass of the idle loop, so this tick is sched_tick() of an idle CPU
+// (rq->idle_balance): sched_balance_trigger() runs the CPU's own periodic
+// balance as CPU_IDLE when its next_balance is due, after
+// sched_balance_update_blocked_averages(), and nohz_balancer_kick() returns
+// at once. The next pass of the idle loop, woken by this tick, stops the
+// tick: tick_nohz_idle_stop_tick() → nohz_balance_enter_idle(). A CPU that
+// pulled a task keeps its tick.
+func (s *sim) idleTick(c *cpuState) {
+	if !s.idleRetainsTick || !c.inIdle {
+		c.tickOn = false
+		return
+	}
+	if s.jiffies() >= c.nextBalance {
+		if s.tracing {
+			s.lbPrefix = append(s.lbPrefix[:0], fmt.Sprintf("sched_balance_trigger(cpu %d, idle: do_idle() kept the tick)", c.id))
+		}
+		s.schedBalanceUpdateBlockedAverages(c)
+		s.schedBalanceDomains(c, cpuIdle, migPeriodic)
+		s.lbPrefix = s.lbPrefix[:0]
+	}
+	if c.curr != nil {
+		s.q.push(event{at: s.now + s.tickNs, kind: evTick, a: int32(c.id)})
+		return
+	}
+	c.tickOn = false
+	s.nohzBalanceEnterIdle(c)
 }
 
 // nohzBalanceEnterIdle is nohz_balance_enter_idle(), called when the CPU's

@@ -232,7 +232,11 @@ type sim struct {
 	asymCapActive bool
 	warmup        int64
 	maxLBInterval int64 // jiffies
-	hk            *topo.Housekeeping
+	// idleRetainsTick: the cpuidle driver has a single state (WFI, no
+	// machine.latency.idle_states), so an idle CPU keeps its tick until
+	// the tick wakes it.
+	idleRetainsTick bool
+	hk              *topo.Housekeeping
 
 	// nohz
 	nohzNextBalance int64
