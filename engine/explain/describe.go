@@ -26,6 +26,7 @@ type Line []Segment
 // sched_balance_* names).
 var kernelFuncs = map[string]string{
 	"try_to_wake_up":               "try_to_wake_up",
+	"ttwu_runnable":                "ttwu_runnable",
 	"wake_up_new_task":             "wake_up_new_task",
 	"select_task_rq_fair":          "select_task_rq_fair",
 	"wake_affine":                  "wake_affine",

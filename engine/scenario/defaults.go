@@ -174,6 +174,11 @@ func (f Features) PlaceLagOn() bool     { return on(f.PlaceLag, true) }
 func (f Features) UtilEstOn() bool      { return on(f.UtilEst, true) }
 func (f Features) NIRandomOn() bool     { return on(f.NIRandom, true) }
 func (f Features) NohzIdleOn() bool     { return on(f.NohzIdle, true) }
+func (f Features) DelayDequeueOn() bool { return on(f.DelayDequeue, true) }
+
+// HNrRunnableOn: the 6.14 h_nr_runnable reading of delayed tasks in load
+// balancing (mainline) unless set false (6.12).
+func (f Features) HNrRunnableOn() bool { return on(f.HNrRunnable, true) }
 
 // SMTAwareAsymCapacityOn: P1b (TIP7 select_idle_capacity) unless set false.
 func (f Features) SMTAwareAsymCapacityOn() bool { return on(f.SMTAwareAsymCapacity, true) }

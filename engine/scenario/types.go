@@ -77,6 +77,16 @@ type Features struct {
 	UtilEst      *bool `json:"UTIL_EST,omitempty"`
 	NIRandom     *bool `json:"NI_RANDOM,omitempty"`
 	NohzIdle     *bool `json:"NOHZ_IDLE,omitempty"`
+	// DelayDequeue is DELAY_DEQUEUE (6.12: on): a task that sleeps while
+	// ineligible stays queued until it is picked or woken.
+	DelayDequeue *bool `json:"DELAY_DEQUEUE,omitempty"`
+	// HNrRunnable selects the load balancer's reading of delayed tasks
+	// (6.14: "Use the new cfs_rq.h_nr_runnable", "Do not try to migrate
+	// delayed dequeue task"): true counts h_nr_runnable in
+	// update_sg_lb_stats() and sched_balance_find_src_rq() and leaves
+	// delayed tasks alone unless migrating load; false is 6.12's
+	// h_nr_queued with delayed tasks migratable.
+	HNrRunnable *bool `json:"H_NR_RUNNABLE,omitempty"`
 	// SMTAwareAsymCapacity selects the TIP7 SMT-aware select_idle_capacity()
 	// and asym_fits_cpu() (P1b "mainline"); false gives 6.12 behaviour (P1).
 	SMTAwareAsymCapacity *bool `json:"SMT_AWARE_ASYM_CAPACITY,omitempty"`

@@ -142,7 +142,7 @@ func (s *sim) sgLbStatsWalk(env *lbEnv, g *topo.Group, local bool, sgs *sgStats)
 		u := int64(s.cpuUtilCfs(c))
 		sgs.groupUtil += u
 		sgs.groupRunnable += int64(c.avg.runnableAvg)
-		sgs.sumHNrRunning += c.nrRunning
+		sgs.sumHNrRunning += s.lbNrRunning(c)
 		sgs.sumNrRunning += c.nrRunning
 		if c.nrRunning > 1 {
 			env.overloaded = true

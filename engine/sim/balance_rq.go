@@ -53,7 +53,7 @@ func (s *sim) schedBalanceFindSrcRq(env *lbEnv, g *topo.Group) int {
 	for ci := g.Span.First(); ci.Valid(); ci = g.Span.Next(ci) {
 		i := int(ci)
 		c := &s.cpus[i]
-		nr := c.nrRunning
+		nr := s.lbNrRunning(c)
 		if nr == 0 || env.excluded.Has(ci) {
 			continue
 		}
@@ -101,8 +101,12 @@ func (s *sim) taskHot(p *task, env *lbEnv) bool {
 	return s.now-p.execStart < s.migCost
 }
 
-// canMigrateTask is can_migrate_task() for a queued task.
+// canMigrateTask is can_migrate_task() for a queued task. Since 6.14
+// (H_NR_RUNNABLE) a delayed task moves only when load is migrated.
 func (s *sim) canMigrateTask(p *task, env *lbEnv, pinned *bool) bool {
+	if p.delayed && s.hNrRunnable && env.migType != migrateLoad {
+		return false
+	}
 	if !p.allowed.Has(topo.CPU(env.dst)) {
 		return false
 	}
@@ -192,7 +196,9 @@ func cfsTasksTail(c *cpuState) *task {
 	return p
 }
 
-// moveQueuedTask is detach_task() + attach_task() of a queued task.
+// moveQueuedTask is detach_task() + attach_task() of a queued task. A
+// delayed task stays delayed on the destination, and its util_est, taken
+// off at its sleep, is not moved (the task is migrating).
 func (s *sim) moveQueuedTask(p *task, src, dst, cause int, env *lbEnv) {
 	sc, dc := &s.cpus[src], &s.cpus[dst]
 	s.syncCPU(sc)
@@ -200,10 +206,20 @@ func (s *sim) moveQueuedTask(p *task, src, dst, cause int, env *lbEnv) {
 	s.updateTaskLoadAvg(p)
 	s.updateEntityLag(sc, p)
 	sc.rqRemove(p)
-	sc.utilEstSum = max(sc.utilEstSum-p.utilEst, 0)
+	delayed := p.delayed
+	if delayed {
+		sc.nrDelayed--
+	} else {
+		sc.utilEstSum = max(sc.utilEstSum-p.utilEst, 0)
+	}
 	s.cpuChanged(sc)
 	s.detachEntityLoadAvg(sc, p)
 	s.enqueueTask(dc, p, false, true)
+	if delayed {
+		dc.utilEstSum = max(dc.utilEstSum-p.utilEst, 0)
+		dc.nrDelayed++
+		p.state = taskBlocked
+	}
 	s.attachEntityLoadAvg(dc, p)
 	s.m.migration(s, cause)
 	if dc.curr != nil && s.checkPreemptWakeupFair(dc, p) { // attach_task() → wakeup_preempt()

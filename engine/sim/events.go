@@ -17,6 +17,7 @@ const (
 	evStopper                       // active_load_balance_cpu_stop() on a source CPU (a = src, b = dst)
 	evIRQEnd                        // the ILB softirq on an idle CPU ends (a = cpu)
 	evWakeIssue                     // a deferred try_to_wake_up() of a wake batch (a = task, b = waker, gen = sync)
+	evResched                       // a CPU told to reschedule (resched_curr()) reaches schedule() (a = cpu)
 )
 
 // event is one entry of the queue: integer-ns time, what to do and on

@@ -19,6 +19,7 @@ import (
 type cpuLbStats struct {
 	load, util, runnable int64 // cpu_load(), cpu_util_cfs(), runnable_avg
 	nr                   int   // nr_running
+	hnr                  int   // sum_h_nr_running's share: h_nr_runnable or h_nr_queued (lbNrRunning)
 	idle                 bool  // idle_cpu()
 	overloaded           bool  // nr_running > 1
 	misfit               int64 // rq->misfit_task_load of a busy CPU (0 when idle)
@@ -27,7 +28,8 @@ type cpuLbStats struct {
 // groupLbSums is the sum of its CPUs' cpuLbStats over one group span.
 type groupLbSums struct {
 	load, util, runnable int64
-	nr, idle, overloaded int
+	nr, hnr, idle        int
+	overloaded           int
 	// misfitMax is the largest misfit share; misfitStale says the CPU
 	// that held it lowered its share, so it is found again when read.
 	misfitMax      int64
@@ -88,7 +90,7 @@ func (s *sim) cpuChanged(c *cpuState) {
 func (s *sim) lbStatsOf(c *cpuState) cpuLbStats {
 	idle := s.idleCPU(c.id)
 	st := cpuLbStats{load: cpuLoad(c), util: int64(s.cpuUtilCfs(c)), runnable: int64(c.avg.runnableAvg),
-		nr: c.nrRunning, idle: idle, overloaded: c.nrRunning > 1}
+		nr: c.nrRunning, hnr: s.lbNrRunning(c), idle: idle, overloaded: c.nrRunning > 1}
 	if !idle {
 		st.misfit = c.misfitLoad
 	}
@@ -107,7 +109,7 @@ func (s *sim) flushGroupSums() {
 			continue
 		}
 		d := groupLbSums{load: now.load - old.load, util: now.util - old.util, runnable: now.runnable - old.runnable,
-			nr: now.nr - old.nr, idle: b2i(now.idle) - b2i(old.idle),
+			nr: now.nr - old.nr, hnr: now.hnr - old.hnr, idle: b2i(now.idle) - b2i(old.idle),
 			overloaded: b2i(now.overloaded) - b2i(old.overloaded)}
 		for _, id := range g.of[cpu] {
 			gs := &g.sums[id]
@@ -115,6 +117,7 @@ func (s *sim) flushGroupSums() {
 			gs.util += d.util
 			gs.runnable += d.runnable
 			gs.nr += d.nr
+			gs.hnr += d.hnr
 			gs.idle += d.idle
 			gs.overloaded += d.overloaded
 			if now.misfit >= gs.misfitMax {
@@ -144,7 +147,7 @@ func (s *sim) sgLbStatsFromSums(env *lbEnv, g *topo.Group, local bool, sgs *sgSt
 	gs := &s.gs.sums[g.ID]
 	*sgs = sgStats{groupCapacity: int64(g.Capacity), groupWeight: g.Weight, minCap: gs.minCap, maxCap: gs.maxCap,
 		groupLoad: gs.load, groupUtil: gs.util, groupRunnable: gs.runnable,
-		sumNrRunning: gs.nr, sumHNrRunning: gs.nr, idleCPUs: gs.idle}
+		sumNrRunning: gs.nr, sumHNrRunning: gs.hnr, idleCPUs: gs.idle}
 	if gs.overloaded > 0 {
 		env.overloaded = true
 	}

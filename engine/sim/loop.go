@@ -98,6 +98,8 @@ func (s *sim) dispatch(ev event) {
 		s.coreEvaluate(int(ev.a))
 	case evILB:
 		s.nohzIdleBalance(int(ev.a))
+	case evResched:
+		s.schedule(&s.cpus[ev.a])
 	case evStopper:
 		s.activeLoadBalanceCPUStop(int(ev.a), int(ev.b), int(ev.gen))
 	}

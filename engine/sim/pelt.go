@@ -129,37 +129,44 @@ func (sa *peltAvg) advance(now int64, load, runnable uint64, running bool, utilU
 
 // updateTaskLoadAvg is update_load_avg() for a task entity.
 func (s *sim) updateTaskLoadAvg(p *task) {
-	onRQ := p.state == taskRunnable || p.state == taskRunning
+	runnable := p.state == taskRunnable || p.state == taskRunning
+	onRQ := runnable || p.delayed // se->on_rq; a delayed task is not se_runnable()
 	if s.peltModern() {
 		// The entity's last_update_time is in its rq's clock_pelt domain.
 		// A sleeping task is brought to now on that clock, which is what
 		// migrate_se_pelt_lag() estimates for an idle source CPU.
-		var load uint64
+		var load, run uint64
 		if onRQ {
 			load = 1
 		}
-		p.avg.updateAt(s.rqClockPelt(&s.cpus[p.cpu]), load, load, p.state == taskRunning, uint64(p.weight))
+		if runnable {
+			run = 1
+		}
+		p.avg.updateAt(s.rqClockPelt(&s.cpus[p.cpu]), load, run, p.state == taskRunning, uint64(p.weight))
 		return
 	}
 	// legacy2018: the clock runs at wall rate and the contribution is
 	// scaled by the CPU's capacity instead.
-	var load, runnable uint64
+	var load, run uint64
 	if onRQ {
-		load, runnable = 1, 1
+		load = 1
+	}
+	if runnable {
+		run = 1
 	}
 	// The task's sums are also its cfs_rq's share: move the cfs_rq first.
-	p.avg.advance(s.now, load, runnable, p.state == taskRunning, uint64(s.cpus[p.cpu].cap), uint64(p.weight))
+	p.avg.advance(s.now, load, run, p.state == taskRunning, uint64(s.cpus[p.cpu].cap), uint64(p.weight))
 }
 
 // updateCfsRqLoadAvg is update_cfs_rq_load_avg() for one CPU.
 func (s *sim) updateCfsRqLoadAvg(c *cpuState) {
 	s.cpuChanged(c)
 	if s.peltModern() {
-		c.avg.updateAt(s.rqClockPelt(c), uint64(c.loadWeight), uint64(c.nrRunning), c.curr != nil, 1)
+		c.avg.updateAt(s.rqClockPelt(c), uint64(c.loadWeight), uint64(c.hNrRunnable()), c.curr != nil, 1)
 		return
 	}
 	// legacy2018: wall-rate clock, contribution scaled by capacity.
-	c.avg.advance(s.now, uint64(c.loadWeight), uint64(c.nrRunning), c.curr != nil, uint64(c.cap), 1)
+	c.avg.advance(s.now, uint64(c.loadWeight), uint64(c.hNrRunnable()), c.curr != nil, uint64(c.cap), 1)
 }
 
 // attachEntityLoadAvg is attach_entity_load_avg(): a task's averages join a cfs_rq.

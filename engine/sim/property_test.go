@@ -140,10 +140,17 @@ func checkInvariants(t *testing.T, i int, r *scenario.Resolved) bool {
 		}
 		n := len(c.rq)
 		var w int64
-		ue := 0
+		ue, delayed := 0, 0
 		for _, q := range c.rq {
 			w += q.weight
+			if q.delayed { // util_est left the rq at the sleep
+				delayed++
+				continue
+			}
 			ue += q.utilEst
+		}
+		if delayed != c.nrDelayed {
+			fail("cpu %d h_nr_delayed %d but %d delayed tasks queued", ci, c.nrDelayed, delayed)
 		}
 		if c.curr != nil {
 			n++
@@ -161,14 +168,14 @@ func checkInvariants(t *testing.T, i int, r *scenario.Resolved) bool {
 		}
 		for _, p := range c.rq {
 			where[p.id]++
-			if p.state != taskRunnable || p.cpu != ci {
-				fail("queued task %d on cpu %d in state %d (cpu %d)", p.id, ci, p.state, p.cpu)
+			if (p.state != taskRunnable && !(p.state == taskBlocked && p.delayed)) || p.cpu != ci {
+				fail("queued task %d on cpu %d in state %d, delayed %v (cpu %d)", p.id, ci, p.state, p.delayed, p.cpu)
 			}
 		}
 	}
 	for _, p := range s.tasks {
-		switch p.state {
-		case taskRunning, taskRunnable:
+		switch {
+		case p.state == taskRunning || p.state == taskRunnable || p.delayed:
 			if where[p.id] != 1 {
 				fail("task %d (state %d) found on %d runqueues", p.id, p.state, where[p.id])
 			}

@@ -80,15 +80,17 @@ func newSim(r *scenario.Resolved, t *topo.Topology, opt Options, seed uint64, ti
 	n := t.NumCPUs()
 	s := &sim{
 		r: r, t: t, opt: opt, seed: seed,
-		rng:       rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
-		end:       int64(r.Run.Duration),
-		tickNs:    1_000_000_000 / int64(r.Policy.HZ),
-		migCost:   int64(r.Policy.MigrationCost),
-		peltMode:  r.Policy.Features.PELT,
-		utilEst:   r.Policy.Features.UtilEstOn(),
-		feat:      r.Policy.Features,
-		smtActive: t.SMTActive,
-		warmup:    int64(r.Run.Warmup),
+		rng:          rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
+		end:          int64(r.Run.Duration),
+		tickNs:       1_000_000_000 / int64(r.Policy.HZ),
+		migCost:      int64(r.Policy.MigrationCost),
+		peltMode:     r.Policy.Features.PELT,
+		utilEst:      r.Policy.Features.UtilEstOn(),
+		feat:         r.Policy.Features,
+		delayDequeue: r.Policy.Features.DelayDequeueOn(),
+		hNrRunnable:  r.Policy.Features.HNrRunnableOn(),
+		smtActive:    t.SMTActive,
+		warmup:       int64(r.Run.Warmup),
 	}
 	s.asymCapActive = t.AsymCPUCapacityActive
 	s.baseSlice = int64(r.Policy.BaseSlice) * int64(1+bits.Len(uint(min(n, 8)))-1)

@@ -56,8 +56,10 @@ func (s *sim) dequeueCurr(c *cpuState, p *task, exiting bool) {
 // blockTask puts the running task to sleep and reschedules its CPU.
 func (s *sim) blockTask(c *cpuState, p *task) {
 	p.spinning = false
-	s.dequeueCurr(c, p, false)
-	p.state = taskBlocked
+	if !s.dequeueCurrDelayed(c, p) {
+		s.dequeueCurr(c, p, false)
+		p.state = taskBlocked
+	}
 	s.schedule(c)
 }
 
@@ -76,10 +78,10 @@ func (s *sim) schedule(c *cpuState) {
 		s.syncCPU(c)
 		s.updateCurr(c)
 	}
-	next := s.pickEEVDF(c)
+	next := s.pickNextEntity(c)
 	if next == nil {
 		if s.schedBalanceNewidle(c) > 0 {
-			next = s.pickEEVDF(c)
+			next = s.pickNextEntity(c)
 		}
 	}
 	if next != nil && next == prev {
@@ -201,6 +203,10 @@ func (s *sim) computeEnd(c *cpuState) {
 // hardirq context on it.
 func (s *sim) tryToWakeUp(p *task, waker int, sync, byTask bool) {
 	if p.state != taskBlocked {
+		return
+	}
+	if p.delayed {
+		s.ttwuRunnable(p, waker, byTask)
 		return
 	}
 	p.blockOn = waitNone

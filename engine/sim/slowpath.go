@@ -25,7 +25,7 @@ func (s *sim) updateSgWakeupStats(sd *topo.Domain, g *topo.Group, p *task, sgs *
 		sgs.groupLoad += cpuLoad(c)
 		sgs.groupUtil += int64(s.cpuUtilCfs(c))
 		sgs.groupRunnable += int64(c.avg.runnableAvg)
-		sgs.sumHNrRunning += c.nrRunning
+		sgs.sumHNrRunning += s.lbNrRunning(c)
 		sgs.sumNrRunning += c.nrRunning
 		if c.nrRunning == 0 && s.idleCPU(i) {
 			sgs.idleCPUs++

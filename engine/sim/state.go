@@ -52,6 +52,7 @@ type task struct {
 	stack     []frame
 	remaining float64 // reference-ns of work left in the current compute step
 	spinning  bool
+	delayed   bool // se->sched_delayed: asleep but still queued (DELAY_DEQUEUE)
 	spinEnd   int64
 	blockOn   int8 // what it waits on (for spin fall-through)
 	blockID   int
@@ -101,7 +102,8 @@ type cpuState struct {
 
 	curr       *task
 	rq         []*task // queued, not running
-	nrRunning  int     // rq->nr_running incl. curr
+	nrRunning  int     // rq->nr_running incl. curr and delayed tasks (h_nr_queued)
+	nrDelayed  int     // h_nr_delayed: queued tasks that sleep (h_nr_runnable = nrRunning - nrDelayed)
 	loadWeight int64   // cfs_rq->load.weight
 	pending    int     // wake-ups on their way (ttwu_pending)
 	stallUntil int64   // no progress before this (ctx switch, housekeeping)
@@ -228,6 +230,8 @@ type sim struct {
 	peltMode      scenario.PELTMode
 	utilEst       bool
 	feat          scenario.Features
+	delayDequeue  bool // DELAY_DEQUEUE
+	hNrRunnable   bool // load balancing reads h_nr_runnable (H_NR_RUNNABLE)
 	smtActive     bool
 	asymCapActive bool
 	warmup        int64

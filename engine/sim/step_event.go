@@ -134,6 +134,9 @@ func (s *sim) describeEvent(ev event) StepEvent {
 	case evILB:
 		e.CPU = int(ev.a)
 		e.Kind, e.Text = "nohz_idle_balance", fmt.Sprintf("cpu %d balances on behalf of the idle CPUs (ILB)", ev.a)
+	case evResched:
+		e.CPU = int(ev.a)
+		e.Kind, e.Text = "schedule", fmt.Sprintf("cpu %d reschedules (need_resched set by a wake-up)", ev.a)
 	case evStopper:
 		e.CPU = int(ev.a)
 		e.Kind, e.Text = "active_load_balance_cpu_stop", fmt.Sprintf("stopper on cpu %d preempts its task and pushes one to cpu %d", ev.a, ev.b)

@@ -53,7 +53,8 @@ var PolicyFields = []Field{
 // FeatureNames are the scheduler features of policy.features (features.h
 // names plus schedplay's generation switches).
 var FeatureNames = []string{"SIS_UTIL", "WAKE_AFFINE", "WA_IDLE", "WA_WEIGHT", "WA_BIAS", "RUN_TO_PARITY",
-	"PREEMPT_SHORT", "PLACE_LAG", "UTIL_EST", "NI_RANDOM", "NOHZ_IDLE", "SMT_AWARE_ASYM_CAPACITY", "ILB_IDLE_CORE"}
+	"PREEMPT_SHORT", "PLACE_LAG", "UTIL_EST", "NI_RANDOM", "NOHZ_IDLE", "DELAY_DEQUEUE", "SMT_AWARE_ASYM_CAPACITY", "ILB_IDLE_CORE",
+	"H_NR_RUNNABLE"}
 
 // GroupFields are one workload group's controls (paths relative to the group).
 var GroupFields = []Field{

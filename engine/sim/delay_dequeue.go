@@ -1,0 +1,148 @@
+package sim
+
+// DELAY_DEQUEUE (kernel/sched/fair.c and core.c, Linux 6.12, on by
+// default): a task that goes to sleep while it is not eligible (v > V,
+// which needs another task on its runqueue) is not dequeued. It stays in
+// the tree with se->sched_delayed set, still counted in nr_running and
+// h_nr_queued (not in h_nr_runnable), its weight still in the runqueue's
+// load, until either the pick reaches it (it is dequeued then and the pick
+// repeated) or it is woken, which requeues it in place without
+// select_task_rq_fair() (ttwu_runnable()).
+
+// hNrRunnable is rq->cfs.h_nr_runnable: queued tasks that are not delayed.
+func (c *cpuState) hNrRunnable() int { return c.nrRunning - c.nrDelayed }
+
+// lbNrRunning is the task count the load balancer reads of c
+// (sum_h_nr_running in update_sg_lb_stats(), nr_running in
+// sched_balance_find_src_rq()): h_nr_runnable since 6.14 (H_NR_RUNNABLE),
+// h_nr_queued in 6.12.
+func (s *sim) lbNrRunning(c *cpuState) int {
+	if s.hNrRunnable {
+		return c.hNrRunnable()
+	}
+	return c.nrRunning
+}
+
+// dequeueCurrDelayed is dequeue_task_fair(DEQUEUE_SLEEP) of the running
+// task p when dequeue_entity() delays it: util_est_dequeue() and
+// util_est_update() run as for any sleep, then set_delayed() instead of
+// the dequeue; put_prev_entity() puts p back into the tree. It reports
+// whether p was delayed (with DELAY_DEQUEUE, p not eligible).
+func (s *sim) dequeueCurrDelayed(c *cpuState, p *task) bool {
+	if !s.delayDequeue || c.nrRunning < 2 {
+		return false // alone on the rq, curr is always eligible
+	}
+	s.syncCPU(c)
+	s.updateCurr(c)
+	if vruntimeEligible(c, p.vruntime) {
+		return false
+	}
+	s.updateTaskLoadAvg(p)
+	s.updateCfsRqLoadAvg(c)
+	c.utilEstSum = max(c.utilEstSum-p.utilEst, 0)
+	s.utilEstUpdate(p)
+	s.stopRunning(c, p, OutSleep)
+	c.curr = nil
+	c.rq = append(c.rq, p)
+	c.nrDelayed++
+	p.delayed = true
+	p.state = taskBlocked
+	p.protected = false
+	p.sleepStart = s.now
+	s.cpuChanged(c)
+	return true
+}
+
+// pickNextEntity is pick_next_entity(): pick_eevdf(), where a delayed task
+// that is picked is dequeued for good and the pick repeated
+// (pick_task_fair()'s "goto again").
+func (s *sim) pickNextEntity(c *cpuState) *task {
+	for {
+		p := s.pickEEVDF(c)
+		if p == nil || !p.delayed {
+			return p
+		}
+		s.dequeueDelayed(c, p)
+	}
+}
+
+// dequeueDelayed is dequeue_entities(DEQUEUE_SLEEP | DEQUEUE_DELAYED): the
+// delayed task's lag is saved now, clipped to 0 when positive
+// (finish_delayed_dequeue_entity(), DELAY_ZERO), and it leaves the
+// runqueue (__block_task()).
+func (s *sim) dequeueDelayed(c *cpuState, p *task) {
+	s.syncCPU(c)
+	s.updateCurr(c)
+	s.updateTaskLoadAvg(p)
+	s.updateCfsRqLoadAvg(c)
+	s.updateEntityLag(c, p)
+	c.rqRemove(p)
+	c.nrDelayed--
+	p.delayed = false
+	if p.vlag > 0 {
+		p.vlag = 0
+	}
+	s.cpuChanged(c)
+}
+
+// ttwuRunnable is try_to_wake_up() of a delayed task: ttwu_runnable() finds
+// it queued, enqueue_task(ENQUEUE_DELAYED) requeues it where it is
+// (util_est_enqueue(), requeue_delayed_entity()) and wakeup_preempt()
+// checks it against the running task. select_task_rq_fair() does not run:
+// the task cannot leave its CPU at this wake-up. A preemption is
+// resched_curr(): the CPU reschedules once the waker is done (at once on
+// its own CPU, after an IPI on another).
+func (s *sim) ttwuRunnable(p *task, waker int, byTask bool) {
+	c := &s.cpus[p.cpu]
+	s.m.wakeups(s)
+	p.blockOn = waitNone
+	s.syncCPU(c)
+	s.updateCurr(c)
+	s.updateTaskLoadAvg(p)
+	s.updateCfsRqLoadAvg(c)
+	c.utilEstSum += p.utilEst
+	s.requeueDelayedEntity(c, p)
+	p.state = taskRunnable
+	p.wakeIssued = s.now
+	p.recordLatency = true
+	s.cpuChanged(c)
+	if s.tracing {
+		s.path = append(s.path[:0], "try_to_wake_up", "ttwu_runnable: sched_delayed, requeue_delayed_entity() on its runqueue")
+		s.recordDecision(p, "wakeup", c.id, c.id)
+		if byTask {
+			s.recordWaker(p, waker)
+		}
+	}
+	if c.curr == nil || s.checkPreemptWakeupFair(c, p) {
+		d := int64(0)
+		if c.id != waker {
+			d = int64(s.r.Machine.Latency.IPI)
+		}
+		s.q.push(event{at: s.now + d, kind: evResched, a: int32(c.id)})
+	}
+}
+
+// requeueDelayedEntity is requeue_delayed_entity(): with DELAY_ZERO the
+// lag is brought up to date and a positive lag is dropped, the entity
+// being placed again at V (out of the tree and of nr_running while
+// place_entity() runs); then clear_delayed().
+func (s *sim) requeueDelayedEntity(c *cpuState, p *task) {
+	s.updateEntityLag(c, p)
+	if p.vlag > 0 {
+		for i, q := range c.rq {
+			if q == p {
+				c.rq = append(c.rq[:i], c.rq[i+1:]...)
+				break
+			}
+		}
+		c.nrRunning--
+		c.loadWeight -= p.weight
+		p.vlag = 0
+		s.placeEntity(c, p, false, false)
+		c.rq = append(c.rq, p)
+		c.nrRunning++
+		c.loadWeight += p.weight
+	}
+	c.nrDelayed--
+	p.delayed = false
+}
