@@ -144,3 +144,35 @@ func TestStopperWakeupRaisesOverload(t *testing.T) {
 		}
 	}
 }
+
+// TestFullScanGenerationNeverStacks: 6.12's select_idle_capacity() has no
+// SIS_UTIL budget and takes the first idle CPU that fits, else the best
+// idle one, over the whole asym domain: a wake-up never lands on a busy CPU
+// while an idle CPU is left in the span, however late the idle CPU comes in
+// wrap order and whatever nr_idle_scan says. The tip form the mails
+// measured, with nr_idle_scan 0 (a fully loaded LLC), returns the busy
+// target instead.
+func TestFullScanGenerationNeverStacks(t *testing.T) {
+	for _, c := range []struct {
+		generation string
+		stack      bool
+	}{{"6.12", false}, {"tip-2026-09", true}} {
+		s := wakeSim(t, `{"generation":"`+c.generation+`","smt_asym_packing":"on","idle_select_asym":true}`)
+		var busy []int
+		for cpu := 0; cpu < 88; cpu++ {
+			busy = append(busy, cpu, cpu+176)
+		}
+		for _, idle := range []int{263, 176, 9} { // last, middle and first in wrap order from 10
+			s.busy(busy...)
+			s.cpus[idle].curr, s.cpus[idle].nrRunning, s.cpus[idle].inIdle = nil, 0, true
+			s.llcs[0].hasIdleCores = false
+			s.llcs[0].nrIdleScan = 0
+			p := s.wakee(990)
+			p.cpu = 10
+			got := s.selectIdleSibling(p, 10, 10)
+			if stacked := got != idle; stacked != c.stack {
+				t.Errorf("%s, only cpu %d idle: select_idle_sibling(prev 10, target 10) = %d; want stacked on the busy target = %v", c.generation, idle, got, c.stack)
+			}
+		}
+	}
+}
