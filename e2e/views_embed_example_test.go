@@ -43,6 +43,10 @@ func TestEmbedExampleHostPage(t *testing.T) {
 			if name := text(t, ctx, "#f-name"); !strings.Contains(name, "sysbench on HiKey960") {
 				t.Errorf("the host page shows scenario %q", name)
 			}
+			// sysbench-cpu wakes nothing up: no p99 to show (not "0.0 µs").
+			if p99 := text(t, ctx, "#f-p99"); p99 != "—" {
+				t.Errorf("wake-up latency p99 of a run without wake-ups: %q", p99)
+			}
 		})
 	}
 }

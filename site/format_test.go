@@ -40,3 +40,47 @@ func TestFormatMeanSD(t *testing.T) {
 		}
 	}
 }
+
+// Issue 16, bug 6: one formatter. A figure that does not exist is "—"
+// (no wake-ups: no latency p99), a signed value that rounds to zero has
+// no sign ("0.0 pt", never "-0.0 pt"), and axis ticks have no exponent.
+func TestFormatNoFigureSignedAndTicks(t *testing.T) {
+	quiet := &sim.Result{Unit: "work/s", Reps: make([]sim.RepMetrics, 3)}
+	quiet.Summary.Throughput = sim.Stat{Mean: 6.2, N: 3}
+	quiet.Summary.LatencyP99 = sim.Stat{N: 3} // zeros: no samples
+	if v := LatencyP99(quiet).Value; v != NoFigure {
+		t.Errorf("latency p99 without wake-ups = %q, want %q", v, NoFigure)
+	}
+	for _, f := range KeyFigures(quiet, true, "") {
+		if f.Kind == "latency" {
+			t.Errorf("a run without wake-ups shows %q %q", f.Label, f.Value)
+		}
+	}
+	if v := FormatStat(sim.Stat{}, "ns"); v != NoFigure {
+		t.Errorf("an empty statistic = %q", v)
+	}
+	woken := &sim.Result{Reps: []sim.RepMetrics{{Latency: sim.Latency{Count: 10}}}}
+	woken.Summary.LatencyP99 = sim.Stat{Mean: 4000, N: 1}
+	if v := LatencyP99(woken).Value; v != "4 µs" {
+		t.Errorf("latency p99 = %q", v)
+	}
+	for _, tc := range []struct{ got, want string }{
+		{FormatSigned(-0.0004, 1), "0.0"},
+		{FormatSigned(-0.04, 1), "0.0"},
+		{FormatSigned(0.06, 1), "+0.1"},
+		{FormatSigned(-2.25, 2), "-2.25"},
+		{FormatTick(10000), "10k"},
+		{FormatTick(12500), "12.5k"},
+		{FormatTick(2.5e6), "2.5M"},
+		{FormatTick(0.0001), "0.0001"},
+		{FormatTick(1234), "1234"},
+		{FormatTick(-0.5), "-0.5"},
+		{FormatTick(0), "0"},
+		{FormatStat(sim.Stat{Mean: 10289.5, Stddev: 5, N: 5}, "GFLOP/s"), "10.2895 ± 0.0050 TFLOP/s"},
+		{FormatStat(sim.Stat{Mean: 9660, Stddev: 12, N: 5}, "GFLOP/s"), "9.660 ± 0.012 TFLOP/s"},
+	} {
+		if tc.got != tc.want {
+			t.Errorf("got %q, want %q", tc.got, tc.want)
+		}
+	}
+}

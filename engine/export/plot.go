@@ -174,10 +174,31 @@ func NiceTicks(lo, hi float64, n int) []float64 {
 	return out
 }
 
-// TickText prints a tick value with four significant digits.
+// TickText renders an axis tick value with at most four significant
+// digits and a k/M/G suffix from 10 000, never an exponent ("12.5k", not
+// "1.25e+04"); every chart of the page and of the CLI writes ticks with it.
 func TickText(v float64) string {
-	if math.Abs(v) < 1e-12 {
+	a := math.Abs(v)
+	switch {
+	case a < 1e-12:
 		return "0"
+	case a >= 1e9:
+		return tickDigits(v/1e9) + "G"
+	case a >= 1e6:
+		return tickDigits(v/1e6) + "M"
+	case a >= 1e4:
+		return tickDigits(v/1e3) + "k"
 	}
-	return strconv.FormatFloat(v, 'g', 4, 64)
+	return tickDigits(v)
+}
+
+// tickDigits writes v in fixed point with four significant digits,
+// trailing zeros dropped.
+func tickDigits(v float64) string {
+	d := min(max(0, 3-int(math.Floor(math.Log10(math.Abs(v))))), 12)
+	s := strconv.FormatFloat(v, 'f', d, 64)
+	if strings.Contains(s, ".") {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
+	return s
 }

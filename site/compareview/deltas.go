@@ -6,6 +6,7 @@ import (
 
 	"schedplay/engine/explain"
 	"schedplay/engine/topo"
+	"schedplay/site"
 )
 
 // CoreCPUs lists each core's CPUs of a topology (explain.CoreDeltas'
@@ -78,11 +79,11 @@ func HeatColor(h float64) string {
 
 func pct(f float64) string { return fmt.Sprintf("%.1f%%", f*100) }
 
-func signedPct(f float64) string { return fmt.Sprintf("%+.1f pt", f*100) }
+func signedPct(f float64) string { return site.FormatSigned(f*100, 1) + " pt" }
 
 func ms(ns float64) string { return fmt.Sprintf("%.2f ms", ns/1e6) }
 
-func signedMs(ns float64) string { return fmt.Sprintf("%+.2f ms", ns/1e6) }
+func signedMs(ns float64) string { return site.FormatSigned(ns/1e6, 2) + " ms" }
 
 // cpuList prints CPUs as "3,179" (a core's threads).
 func cpuList(cpus []int) string {

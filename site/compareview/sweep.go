@@ -12,6 +12,7 @@ import (
 	"schedplay/engine/scenario"
 	plans "schedplay/engine/sweep"
 	"schedplay/presets"
+	"schedplay/site"
 	"schedplay/site/viewkit"
 )
 
@@ -208,7 +209,7 @@ func SweepSVG(points []Point, path string, values []string, metric, unit, a, b s
 	for _, v := range export.NiceTicks(c.YMin, c.YMax, 5) {
 		y := c.Y(v)
 		fmt.Fprintf(&s, `<line class="grid" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f"/><text x="%.1f" y="%.1f" text-anchor="end">%s</text>`,
-			c.Left, y, c.Right, y, c.Left-6, y+4, html.EscapeString(export.TickText(v)))
+			c.Left, y, c.Right, y, c.Left-6, y+4, html.EscapeString(site.FormatTick(v)))
 	}
 	for i, v := range values {
 		fmt.Fprintf(&s, `<text x="%.1f" y="%.1f" text-anchor="middle">%s</text>`, c.X(i), c.Bot+16, html.EscapeString(v))

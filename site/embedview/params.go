@@ -2,14 +2,13 @@ package embedview
 
 import (
 	"fmt"
-	"math"
 	"net/url"
 	"strings"
 
-	"schedplay/engine/compare"
 	"schedplay/engine/embed"
 	"schedplay/engine/scenario"
 	"schedplay/engine/sim"
+	"schedplay/site"
 )
 
 // Params are the embed address's parameters (docs/embed.md).
@@ -65,73 +64,45 @@ type Figure struct {
 	ID, Label, Value string
 }
 
-// Figures are the key figures docs/embed.md lists: throughput in the
-// result's unit as mean ± stddev (the wake-up latency p99 first instead
-// for a latency workload), mode transitions ("n/a (no SMT)" on a machine
-// of one-thread cores, which have no modes to change), migrations, the
-// wake-up latency p99 and each timed section's mean.
+// Figures are the key figures docs/embed.md lists, formatted as the
+// playground formats them (site.KeyFigures' rules): the headline (the
+// wake-up latency p99 for a latency workload, the first timed section for
+// one that times its own, GFLOP/s as TFLOP/s from 1000, else throughput
+// in the result's unit), mode transitions ("n/a (no SMT)" on a machine of
+// one-thread cores, which have no modes to change), migrations, the
+// wake-up latency p99 (when there were wake-ups) and each timed section.
 func Figures(r *sim.Result, smt bool) []Figure {
 	s := r.Summary
-	head := Figure{"fig-throughput", "Throughput", stat(s.Throughput, 1) + " " + r.Unit}
-	latency := s.LatencyP99.N > 0 && s.LatencyMax.Max > 0
-	latencyHead := latency && r.IsLatency()
+	h := site.Headline(r)
+	head := Figure{"fig-throughput", h.Label, h.Value}
+	latencyHead := r.IsLatency()
 	if latencyHead {
-		// cyclictest: the wake-up latency is the result, as on the page.
-		head = Figure{"fig-latency", "Wake-up latency p99", stat(s.LatencyP99, 1e-3) + " µs"}
+		head.ID = "fig-latency"
 	}
-	// An ops workload that times its own sections (perf bench futex) is
-	// measured by the first of them: its ops/s over the run would count the
-	// pauses between rounds.
-	t, timedHead := r.TimedHeadline()
-	timedHead = timedHead && t.Time.N > 0
-	if timedHead {
-		head = Figure{"fig-throughput", "Timed " + t.Name, stat(t.Time, 1e-3) + " µs"}
-	}
-	transitions := stat(s.ModeTransitions, 1)
+	transitions := site.FormatStat(s.ModeTransitions, "")
 	if !smt {
 		transitions = "n/a (no SMT)"
 	}
 	figs := []Figure{
 		head,
-		{"fig-transitions", "Mode transitions", transitions},
-		{"fig-migrations", "Migrations", stat(s.Migrations, 1)},
+		{"fig-transitions", "mode transitions", transitions},
+		{"fig-migrations", "migrations", site.FormatStat(s.Migrations, "")},
 	}
-	if latency && !latencyHead {
-		figs = append(figs, Figure{"fig-latency", "Wake-up latency p99", stat(s.LatencyP99, 1e-3) + " µs"})
+	if site.HasWakeups(r) && !latencyHead {
+		p := site.LatencyP99(r)
+		figs = append(figs, Figure{"fig-latency", p.Label, p.Value})
 	}
+	_, timedHead := r.TimedHeadline()
 	for i, t := range s.Timed {
-		if i == 0 && timedHead {
+		if i == 0 && timedHead || t.Time.N == 0 {
 			continue
 		}
-		if t.Time.N > 0 {
-			figs = append(figs, Figure{fmt.Sprintf("fig-timed-%d", i), "Timed " + t.Name, stat(t.Time, 1e-3) + " µs"})
-		}
+		figs = append(figs, Figure{fmt.Sprintf("fig-timed-%d", i), t.Name, site.FormatStat(t.Time, "ns")})
 	}
 	if n := len(r.Reps); n > 0 {
-		figs = append(figs, Figure{"fig-reps", "Repetitions", fmt.Sprint(n)})
+		figs = append(figs, Figure{"fig-reps", "repetitions", fmt.Sprint(n)})
 	}
 	return figs
-}
-
-// stat prints mean ± stddev (scaled), as compare.MeanSD does.
-func stat(st sim.Stat, scale float64) string {
-	if st.N <= 1 || st.Stddev == 0 || math.IsNaN(st.Stddev) {
-		return trim(st.Mean * scale)
-	}
-	return compare.MeanSD(st.Mean*scale, st.Stddev*scale)
-}
-
-func trim(v float64) string {
-	a := math.Abs(v)
-	switch {
-	case a >= 1000 || a == math.Trunc(a):
-		return fmt.Sprintf("%.0f", v)
-	case a >= 10:
-		return fmt.Sprintf("%.1f", v)
-	case a >= 1:
-		return fmt.Sprintf("%.2f", v)
-	}
-	return fmt.Sprintf("%.3g", v)
 }
 
 // isReply reports the embed's own reply types: a frame that is not framed

@@ -7,6 +7,7 @@ import (
 
 	"schedplay/engine/embed"
 	"schedplay/engine/sim"
+	"schedplay/site"
 )
 
 func TestWantedAndParams(t *testing.T) {
@@ -58,7 +59,7 @@ func TestFigures(t *testing.T) {
 	for _, f := range figs {
 		got[f.ID] = f.Value
 	}
-	want := map[string]string{"fig-throughput": "7.2494 ± 0.0055 work/s", "fig-transitions": "637 ± 21", "fig-migrations": "4", "fig-reps": "3"}
+	want := map[string]string{"fig-throughput": "7.2494 ± 0.0055 work/s", "fig-transitions": "637 ± 21", "fig-migrations": "4 ± 0", "fig-reps": "3"}
 	for k, v := range want {
 		if got[k] != v {
 			t.Errorf("%s = %q; want %q", k, got[k], v)
@@ -75,7 +76,7 @@ func TestFigures(t *testing.T) {
 	for _, f := range Figures(r, true) {
 		got[f.ID] = f.Value
 	}
-	if got["fig-throughput"] != "1942 ± 61 GFLOP/s" || got["fig-latency"] != "12.50 ± 0.80 µs" {
+	if got["fig-throughput"] != "1.942 ± 0.061 TFLOP/s" || got["fig-latency"] != "12.50 ± 0.80 µs" {
 		t.Errorf("GFLOP/s and latency figures: %v", got)
 	}
 	// A timed section (perf bench futex's wake loop) is a key figure; one
@@ -87,7 +88,7 @@ func TestFigures(t *testing.T) {
 	for _, f := range figs {
 		got[f.ID], labels[f.ID] = f.Value, f.Label
 	}
-	if got["fig-timed-1"] != "16.00 ± 0.50 µs" || labels["fig-timed-1"] != "Timed wake loop" {
+	if got["fig-timed-1"] != "16.00 ± 0.50 µs" || labels["fig-timed-1"] != "wake loop" {
 		t.Errorf("timed figure %q %q", labels["fig-timed-1"], got["fig-timed-1"])
 	}
 	if _, ok := got["fig-timed-0"]; ok || figs[len(figs)-1].ID != "fig-reps" {
@@ -103,7 +104,7 @@ func TestFiguresLatencyHeadline(t *testing.T) {
 	r.Summary.LatencyP99 = sim.Stat{Mean: 4000, N: 2}
 	r.Summary.LatencyMax = sim.Stat{Max: 4000, N: 2}
 	figs := Figures(r, true)
-	if figs[0].Label != "Wake-up latency p99" || figs[0].Value != "4 µs" {
+	if figs[0].Label != "wake-up latency p99" || figs[0].Value != "4 ± 0 µs" {
 		t.Errorf("headline %+v; want the wake-up latency p99", figs[0])
 	}
 	for _, f := range figs {
@@ -120,7 +121,7 @@ func TestFiguresTimedOpsHeadline(t *testing.T) {
 	r.Summary.Throughput = sim.Stat{Mean: 7859, N: 3}
 	r.Summary.Timed = []sim.TimedStat{{Name: "wake loop", Time: sim.Stat{Mean: 24240, Stddev: 180, N: 3}, Count: sim.Stat{Mean: 10, N: 3}}}
 	figs := Figures(r, true)
-	if figs[0].ID != "fig-throughput" || figs[0].Label != "Timed wake loop" || figs[0].Value != "24.24 ± 0.18 µs" {
+	if figs[0].ID != "fig-throughput" || figs[0].Label != "wake loop" || figs[0].Value != "24.24 ± 0.18 µs" {
 		t.Errorf("headline %+v; want the timed wake loop", figs[0])
 	}
 	for _, f := range figs[1:] {
@@ -129,7 +130,7 @@ func TestFiguresTimedOpsHeadline(t *testing.T) {
 		}
 	}
 	r.Summary.Timed = nil
-	if figs := Figures(r, true); figs[0].Value != "7859 ops/s" {
+	if figs := Figures(r, true); figs[0].Value != "7859 ± 0 ops/s" {
 		t.Errorf("untimed ops headline %+v; want ops/s", figs[0])
 	}
 }
@@ -157,3 +158,31 @@ func TestOwnRepliesAreNotRequests(t *testing.T) {
 type errString string
 
 func (e errString) Error() string { return string(e) }
+
+// Issue 16, bug 6: the embed shows every figure it has exactly as the
+// playground does (one formatter: site.KeyFigures), GFLOP/s as TFLOP/s
+// included.
+func TestFiguresMatchPlayground(t *testing.T) {
+	r := &sim.Result{Unit: "GFLOP/s", Reps: make([]sim.RepMetrics, 5)}
+	r.Summary.Throughput = sim.Stat{Mean: 10289.5, Stddev: 5.0, N: 5}
+	r.Summary.GFLOPS = r.Summary.Throughput
+	r.Summary.ModeTransitions = sim.Stat{Mean: 103, Stddev: 4, N: 5}
+	r.Summary.Migrations = sim.Stat{Mean: 2036, Stddev: 31, N: 5}
+	r.Summary.LatencyP99 = sim.Stat{Mean: 71700, Stddev: 900, N: 5}
+	r.Summary.LatencyMax = sim.Stat{Mean: 90000, Max: 95000, N: 5}
+	page := map[string]string{}
+	for _, f := range site.KeyFigures(r, true, "") {
+		page[f.Kind] = f.Value
+	}
+	page["latency-p99"] = site.LatencyP99(r).Value
+	for _, f := range Figures(r, true) {
+		kind := map[string]string{"fig-throughput": "headline", "fig-transitions": "modes", "fig-migrations": "migrations",
+			"fig-latency": "latency-p99", "fig-reps": "reps"}[f.ID]
+		if f.Value != page[kind] {
+			t.Errorf("%s: embed %q, playground %q", f.ID, f.Value, page[kind])
+		}
+	}
+	if !strings.HasSuffix(page["headline"], " TFLOP/s") {
+		t.Errorf("headline %q", page["headline"])
+	}
+}

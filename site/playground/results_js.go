@@ -67,72 +67,18 @@ func (a *App) renderFigures() {
 		} else {
 			el.Class().Remove("stale")
 		}
-		sm := res.Summary
 		grid := b.el(el, "div", "figs")
-		fig := func(id, k, v, title string) {
-			f := b.el(grid, "div", "fig")
-			f.SetID("fig-" + id)
-			b.text(f, "span", "k", k)
-			b.text(f, "span", "v", v)
-			if title != "" {
-				f.SetAttribute("title", title)
+		for _, f := range site.KeyFigures(res, r.Words.SMT(), r.Words.TransitionsTitle()) {
+			if f.Kind == "reps" && provisional {
+				f.Value, f.Title = fmt.Sprintf("1 of %d (refining…)", r.Provisional), "provisional: repetition 0 only"
 			}
-		}
-		n := sm.Throughput.N
-		// cyclictest-like workloads (alone, or under a load whose throughput
-		// is context): the latency is the result, and no throughput is shown.
-		latency := res.IsLatency()
-		th, timedHeadline := res.TimedHeadline()
-		switch {
-		case latency:
-			fig("throughput", "wake-up latency p99", site.FormatNsStat(sm.LatencyP99), "mean ± sample stddev over repetitions")
-		case timedHeadline:
-			// perf bench futex: its first timed section is the figure
-			// (ops/s over the run would count the pauses between rounds).
-			fig("throughput", th.Name, site.FormatNsStat(th.Time), timedTitle(th, n))
-		case res.Unit == "GFLOP/s" || sm.GFLOPS.Mean > 0 && res.Unit == "":
-			fig("throughput", "throughput", site.FormatThroughput(sm.GFLOPS.Mean, sm.GFLOPS.Stddev, n, "GFLOP/s"), "mean ± sample stddev over repetitions")
-		default:
-			fig("throughput", "throughput", site.FormatThroughput(sm.Throughput.Mean, sm.Throughput.Stddev, n, res.Unit), "mean ± sample stddev over repetitions")
-		}
-		if sm.Completion.N > 0 {
-			// Completion covers the repetitions that finished before run.duration.
-			v, title := site.FormatNsStat(sm.Completion), ""
-			if sm.Completed < n {
-				v += fmt.Sprintf(" (%d of %d finished)", sm.Completed, n)
-				title = "mean over the repetitions that finished; the others reached run.duration first"
+			e := b.el(grid, "div", "fig")
+			e.SetID("fig-" + figureID(f.Kind))
+			b.text(e, "span", "k", f.Label)
+			b.text(e, "span", "v", f.Value)
+			if f.Title != "" {
+				e.SetAttribute("title", f.Title)
 			}
-			fig("completion", "completion", v, title)
-		}
-		if w := r.Words; w.SMT() { // one-thread cores have no modes or PEs to alternate
-			fig("modes", "mode transitions", site.FormatMeanSD(sm.ModeTransitions.Mean, sm.ModeTransitions.Stddev, n), w.TransitionsTitle())
-			fig("pealt", "PE alternations", site.FormatMeanSD(sm.PEAlternations.Mean, sm.PEAlternations.Stddev, n), "switches of the active PE inside a core")
-		}
-		fig("migrations", "migrations", site.FormatMeanSD(sm.Migrations.Mean, sm.Migrations.Stddev, n), "")
-		fig("cs", "context switches", site.FormatMeanSD(sm.ContextSwitches.Mean, sm.ContextSwitches.Stddev, n), "")
-		switch {
-		case latency && sm.LatencyP50.N > 0:
-			// p99 is the headline: the other percentiles, once each.
-			fig("lat", "wake-up latency p50 / p99.9 / max", site.FormatNs(sm.LatencyP50.Mean)+" / "+site.FormatNs(sm.LatencyP999.Mean)+" / "+site.FormatNs(sm.LatencyMax.Mean), "means over repetitions")
-		case sm.LatencyP50.N > 0 && (sm.LatencyP99.Mean > 0 || sm.LatencyMax.Mean > 0):
-			fig("lat", "wake-up latency p50 / p99", site.FormatNs(sm.LatencyP50.Mean)+" / "+site.FormatNs(sm.LatencyP99.Mean), "means over repetitions; p99.9 "+site.FormatNs(sm.LatencyP999.Mean)+", max "+site.FormatNs(sm.LatencyMax.Mean))
-		}
-		for i, t := range sm.Timed {
-			if i == 0 && timedHeadline {
-				continue // already the headline figure
-			}
-			// A workload's own clock (perf bench futex's timed wake loop).
-			fig("timed-"+strconv.Itoa(i), t.Name, site.FormatNsStat(t.Time), timedTitle(t, n))
-		}
-		if res.ShowsOpTime() {
-			// elapsed/ops; a workload with timed sections is measured by
-			// them, and a latency workload's op time is its timer period.
-			fig("optime", "time per op", site.FormatNsStat(sm.OpTime), "")
-		}
-		if provisional {
-			fig("reps", "repetitions", fmt.Sprintf("1 of %d (refining…)", r.Provisional), "provisional: repetition 0 only")
-		} else {
-			fig("reps", "repetitions", strconv.Itoa(len(res.Reps)), "")
 		}
 		if warm := WarmupNs(r.ResultDoc, s.Catalog); warm > 0 {
 			note := b.text(el, "p", "muted warmup-note", "measured after a "+site.FormatNs(float64(warm))+" warm-up: every figure leaves out the run's first "+site.FormatNs(float64(warm)))
@@ -142,6 +88,18 @@ func (a *App) renderFigures() {
 			b.text(el, "p", "warn", "⚠ "+w)
 		}
 	})
+}
+
+// figureID is the element id suffix of a key figure (fig-…): the
+// headline is "throughput", the latency percentiles "lat".
+func figureID(kind string) string {
+	switch kind {
+	case "headline":
+		return "throughput"
+	case "latency":
+		return "lat"
+	}
+	return kind
 }
 
 // problems is "1 problem" or "n problems".
@@ -259,7 +217,7 @@ func (a *App) seriesChart(b builder, parent dom.Element, res *sim.Result, warm i
 	}
 	axes(ctx, pal, l, r, t, bt)
 	ctx.SetFillStyle(pal.muted)
-	ctx.FillText(site.FormatNum(maxV), 2, t+8, l-4)
+	ctx.FillText(site.FormatTick(maxV), 2, t+8, l-4)
 	ctx.FillText("0", l-12, bt, 12)
 	// The axis ends where the longest repetition ended (completion or
 	// run.duration), not at a whole bucket past it.
@@ -379,7 +337,7 @@ func (a *App) latencyChart(b builder, parent dom.Element, res *sim.Result) {
 	axes(ctx, pal, l, r, t, bt)
 	ctx.SetFont("10px system-ui, sans-serif")
 	ctx.SetFillStyle(pal.muted)
-	ctx.FillText(strconv.FormatInt(maxC, 10), 2, t+4, l-6)
+	ctx.FillText(site.FormatTick(float64(maxC)), 2, t+4, l-6)
 	ctx.FillText("0", l-10, bt, 10)
 	ctx.FillText("samples (linear) per log2 latency bucket", l+4, t-4, r-l-4)
 	nb := last - first + 1
@@ -493,9 +451,4 @@ func palette(dark bool) pal {
 		return pal{fg: "#e6e6e6", muted: "#9aa0a6", grid: "#3a3f45", accent: "#6cb6ff", onHeat: "#111", busy: viewkit.PaletteFor(true).Busy, bg: "#16181b"}
 	}
 	return pal{fg: "#1b1f24", muted: "#5f6368", grid: "#d0d4d9", accent: "#1a73e8", onHeat: "#111", busy: viewkit.PaletteFor(false).Busy, bg: "#ffffff"}
-}
-
-// timedTitle is the tooltip of a timed section's figure.
-func timedTitle(t sim.TimedStat, n int) string {
-	return fmt.Sprintf("timed section: mean duration, %s executions per repetition", site.FormatMeanSD(t.Count.Mean, t.Count.Stddev, n))
 }
