@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -67,5 +68,26 @@ func TestImportTraceVerb(t *testing.T) {
 	}
 	if code, _, errs := run(t, "", "import", bad); code != exitOK || !strings.Contains(errs, "1 malformed lines skipped (first at line 2") {
 		t.Errorf("skip: exit %d: %s", code, errs)
+	}
+}
+
+// TestImportDirAndCheck: an unpacked snapshot directory imports like its
+// tarball, and --check prints the domains comparison.
+func TestImportDirAndCheck(t *testing.T) {
+	dir := t.TempDir()
+	tgz := filepath.Join("..", "..", "engine", "importer", "testdata", "sysfs", "x86_64-64cpu-linux6.2.tar.gz")
+	if out, err := exec.Command("tar", "-C", dir, "-xzf", tgz).CombinedOutput(); err != nil {
+		t.Skipf("tar: %v %s", err, out)
+	}
+	_, fromDir, _ := run(t, "", "import", dir)
+	_, fromTar, _ := run(t, "", "import", tgz)
+	norm := func(s string) string { return s[strings.Index(s, `"schedplay"`):] }
+	if !strings.Contains(fromDir, `"machine"`) || norm(fromDir) != norm(fromTar) {
+		t.Errorf("the directory imports to\n%s\nthe tarball to\n%s", fromDir, fromTar)
+	}
+	dmesg := filepath.Join("..", "..", "engine", "importer", "testdata", "domains", "nuc11-i7-1165G7.dmesg")
+	code, _, errs := run(t, "", "import", dir, "--check", dmesg)
+	if code != exitOK || !strings.Contains(errs, "8 of the 8 CPUs in the dump match on every level") {
+		t.Errorf("--check: exit %d:\n%s", code, errs)
 	}
 }
