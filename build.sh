@@ -83,7 +83,13 @@ build_site() {
 	mkdir -p dist/docs && cp docs/KERNEL-MAP.md dist/docs/
 	# The embed example host page (docs/embed.md), served beside the site.
 	cp docs/embed-example.html dist/docs/
-	if [ "$mode" = release ]; then compress_site; fi
+	if [ "$mode" = release ]; then
+		# Every seed link's first result, computed by the native engine: the
+		# page draws it while its engine starts (docs/speed.md).
+		say "precomputed first frames of the seed links (dist/first)"
+		go run ./tools/firstframe dist/first
+		compress_site
+	fi
 	say "site built: $(du -sh dist | cut -f1) in dist/"
 }
 
@@ -118,7 +124,7 @@ compress_site() {
 				mv "$CACHE/z/$h.q$q.br.tmp" "$CACHE/z/$h.q$q.br" && cp "$CACHE/z/$h.q$q.br" "$f.br") &
 			pids+=($!)
 		fi
-	done < <(find dist -type f \( -name '*.wasm' -o -name '*.mjs' -o -name '*.js' -o -name '*.css' -o -name '*.html' -o -name '*.md' \))
+	done < <(find dist -type f \( -name '*.wasm' -o -name '*.mjs' -o -name '*.js' -o -name '*.css' -o -name '*.html' -o -name '*.md' -o -name '*.txt' \))
 	if [ "$todo" -gt 0 ]; then
 		say "brotli -q $q for $todo changed files (the wasm takes ~20 s at quality 11; BROTLI_Q=5 is quick)"
 	fi

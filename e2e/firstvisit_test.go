@@ -4,10 +4,15 @@ package e2e
 
 import (
 	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/cdproto/page"
+	cdpruntime "github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 )
 
@@ -64,7 +69,9 @@ func TestFirstVisit(t *testing.T) {
 				const r = performance.getEntriesByType("resource").find((e) => e.name.endsWith("/build/app.wasm"));
 				const v = (x) => typeof x === "number" ? x : -1;
 				return { html: n ? n.responseEnd : -1, wasm: r ? r.responseEnd : -1, compiled: v(p.moduleCompiledMs),
-					ui: v(p.uiStartMs), engine: v(p.provReplyAt ?? p.replyAt) }; })()`)
+					ui: v(p.uiStartMs), engine: v(p.provReplyAt ?? p.replyAt), catalog: v(p.catalogMs), run: v(p.runStartAt),
+					decode: v(p.provDecodeMs ?? p.decodeMs), render: v(p.previewRenderMs ?? p.renderMs), frame: v(p.firstFrame) }; })()`)
+			t.Logf("first visit %s: phases %v", name, ph)
 			// The first engine run in its worker: the Go instance's start
 			// (module instance, runtime and package init) and the handler.
 			w := eval[map[string]float64](t, ctx, `(() => { const r = (globalThis.schedplayPerf?.engineRuns || [])[0] || {};
@@ -74,4 +81,63 @@ func TestFirstVisit(t *testing.T) {
 				name, at.DOM, at.Frame, ph["html"], ph["wasm"], ph["compiled"], ph["ui"], ph["engine"], w["boot"], w["handle"], w["sim"], sent.Load()-before)
 		})
 	}
+}
+
+// TestFirstFrames checks the precomputed first frames (dist/first, made by
+// the native engine at build time): the page's engine (wasm, in its
+// worker) answers each file's request with exactly the file's reply, and
+// a seed link draws its file's reply before the engine answers, then
+// refines to the full run.
+func TestFirstFrames(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join(os.Getenv("SCHEDPLAY_DIST"), "first", "*.txt"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no first frames in dist/first (%v): ./build.sh build makes them", err)
+	}
+	ctx := newPage(t, 240*time.Second)
+	open(t, ctx, "/")
+	waitResult(t, ctx) // the page's own first run ends before these start
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req, want, ok := strings.Cut(string(b), "\n")
+		if !ok {
+			t.Fatalf("%s: no request line", f)
+		}
+		var got struct {
+			Status int
+			Body   string
+		}
+		run(t, ctx, "engine run of "+filepath.Base(f), chromedp.Evaluate(fmt.Sprintf(
+			`engineFetch("POST", "/api/v1/simulate", %q).then((r) => ({Status: r.status, Body: r.body}))`, req), &got,
+			func(p *cdpruntime.EvaluateParams) *cdpruntime.EvaluateParams { return p.WithAwaitPromise(true) }))
+		if got.Status != 200 || got.Body != want {
+			t.Errorf("%s: the engine's reply (status %d, %d bytes) differs from the first frame (%d bytes) at byte %d",
+				filepath.Base(f), got.Status, len(got.Body), len(want), firstDiff(got.Body, want))
+		}
+	}
+	for _, name := range []string{"hikey960-sysbench", "vera-sgemm-nvpl"} {
+		ctx := newPage(t, 120*time.Second)
+		open(t, ctx, "/?preset="+name)
+		if st := waitResult(t, ctx); st != "done" {
+			t.Fatalf("%s: status %q", name, st)
+		}
+		if !eval[bool](t, ctx, `schedplayPerf.firstFrame === 1`) {
+			t.Errorf("%s: the first result was not the precomputed first frame", name)
+		}
+		if p := eval[bool](t, ctx, `document.getElementById("figures").hasAttribute("data-provisional")`); p {
+			t.Errorf("%s: the final result is still marked provisional", name)
+		}
+	}
+}
+
+// firstDiff is the offset of the first byte where a and b differ.
+func firstDiff(a, b string) int {
+	for i := 0; i < len(a) && i < len(b); i++ {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return min(len(a), len(b))
 }

@@ -72,6 +72,7 @@ var contentTypes = map[string]string{
 	".html": "text/html; charset=utf-8",
 	".css":  "text/css; charset=utf-8",
 	".json": "application/json",
+	".txt":  "text/plain; charset=utf-8",
 	".svg":  "image/svg+xml",
 	".png":  "image/png",
 }

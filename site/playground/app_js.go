@@ -264,12 +264,6 @@ func (a *App) loadCatalog() {
 	a.dispatch(CatalogLoaded{Catalog: c})
 }
 
-// isSmall says whether a scenario whose machine has these CPUs (as
-// State.CPUs gives them) is cheap enough to re-run on every edit.
-func isSmall(cpus []site.LaneCPU, err error) bool {
-	return err == nil && len(cpus) <= 64
-}
-
 // liveRefusal says why an edit of a scenario on this machine is not
 // re-run live ("" when it is). It is the one rule: dispatch follows it,
 // and the "live" control is disabled with this reason shown.
@@ -327,34 +321,45 @@ func (a *App) run() {
 	// without its decision records (progressive refinement); the full run
 	// then brings every repetition and repetition 0's decisions. Small ones
 	// keep the one-request live path.
-	var first site.Doc
-	var reps int
-	provisional := false
-	if !small {
-		first, reps, provisional = ProvisionalDoc(a.state.Doc, a.state.Catalog)
-	}
-	body := simulateBody(doc)
-	if provisional {
-		body = simulateBodyQuick(first.Canonical())
-	}
-	// A seed link's quick first run, started by index.mjs while the page
-	// booted, is this request when the first run is provisional.
+	body, reps, provisional := firstRequest(a.state, small)
+	// A seed link's first run may be answered already: by the precomputed
+	// first frame index.mjs fetches (firstframe.go), or else by the quick
+	// first run index.mjs started while the page booted, when the first run
+	// is provisional.
+	frame := takeFirstFrame(a.specName)
 	spec := ""
 	if provisional {
 		spec = a.specName
 	}
 	a.specName = ""
 	pending := takeSpeculative(spec) // undefined (and dropped) unless it matches
-	if pending.IsUndefined() {
+	if pending.IsUndefined() && frame.IsUndefined() {
 		// Post now, before the URL and storage work of this dispatch.
 		pending = engineStart("POST", "/api/v1/simulate", body)
-	} else {
+	} else if !pending.IsUndefined() {
 		setPerf("speculative", 1)
+	}
+	// firstReply waits for this run's first reply: the first frame when it
+	// answers exactly this request, else the engine's.
+	firstReply := func() engineReply {
+		if !frame.IsUndefined() {
+			text, _ := await(frame)
+			if reply, ok := firstFrameReply(text.String(), body); ok {
+				setPerf("firstFrame", 1)
+				return engineReply{Status: 200, Body: reply}
+			}
+			if text.String() != "" || pending.IsUndefined() {
+				// A first frame of another request: index.mjs did not start
+				// a quick run (its promise resolves to null).
+				pending = engineStart("POST", "/api/v1/simulate", body)
+			}
+		}
+		return engineWait(pending)
 	}
 	a.spawn(func() { a.tick(seq, t0) })
 	a.spawn(func() {
 		if provisional {
-			r := engineWait(pending)
+			r := firstReply()
 			if r.Cancelled || a.runSeq != seq { // replaced by a newer run or a cancel
 				a.dispatch(RunFailed{Seq: seq, Cancelled: true})
 				return
@@ -374,8 +379,9 @@ func (a *App) run() {
 					a.dispatch(RunPartial{Seq: seq, Result: res, Doc: doc, Of: reps, CPUs: cpus, Words: words})
 				}
 			}
+			frame = js.Undefined()
 		}
-		r := engineWait(pending)
+		r := firstReply()
 		setPerf("roundTripMs", nowMs()-t0)
 		defer a.releaseRenders()
 		if r.Cancelled {

@@ -31,16 +31,29 @@ func engineStart(method, url, body string) js.Value { return viewkit.Start(metho
 // started for seed link name while the page booted (js.Undefined() when
 // there is none, or it was for another name), and forgets it either way.
 func takeSpeculative(name string) js.Value {
+	return takeBootValue("schedplaySpeculative", "reply", name)
+}
+
+// takeFirstFrame returns the promise of the first-frame file's text
+// (firstframe.go; "" when there is none) that index.mjs fetches for seed
+// link name, js.Undefined() when there is none or it was for another name,
+// and forgets it either way.
+func takeFirstFrame(name string) js.Value { return takeBootValue("schedplayFirstFrame", "text", name) }
+
+// takeBootValue returns field of the global {name, …} object index.mjs
+// left for seed link name (js.Undefined() when there is none, or it was for
+// another name) and deletes the global either way.
+func takeBootValue(global, field, name string) js.Value {
 	g := js.Global()
-	s := g.Get("schedplaySpeculative")
-	if s.Type() != js.TypeObject {
+	v := g.Get(global)
+	if v.Type() != js.TypeObject {
 		return js.Undefined()
 	}
-	g.Delete("schedplaySpeculative")
-	if name == "" || s.Get("name").String() != name {
+	g.Delete(global)
+	if name == "" || v.Get("name").String() != name {
 		return js.Undefined()
 	}
-	return s.Get("reply")
+	return v.Get(field)
 }
 
 // engineWait blocks the calling goroutine until the reply arrives.

@@ -174,18 +174,25 @@ globalThis.importFetch = (name, bytes, query) => new Promise((resolve) => {
   importW.postMessage(msg);
 });
 
-// A seed link (?preset=NAME in the playground) starts its quick first run
-// now, while the page boots: the request the playground would send once
-// booted (repetition 0, intervals only), by name. The playground adopts
-// the reply when its first run is exactly that (site: takeSpeculative) and
-// otherwise ignores it.
+// A seed link (?preset=NAME in the playground) fetches its precomputed
+// first frame now (first/NAME.txt, made by ./build.sh build with the
+// native engine: the playground draws it when it answers exactly the
+// playground's first request; site/playground/firstframe.go). Without one,
+// the link starts its quick first run while the page boots: the request
+// the playground would send once booted (repetition 0, intervals only),
+// by name. The playground adopts that reply when its first run is exactly
+// that (takeSpeculative) and otherwise ignores it.
 {
   const q = new URLSearchParams(location.search);
   const name = q.get("preset");
   if (name && !location.hash.startsWith("#s=") && !["embed", "compare", "step"].some((k) => q.has(k))) {
+    const text = /^[\w.-]+$/.test(name)
+      ? fetch(new URL("./first/" + name + ".txt", import.meta.url)).then((r) => r.ok ? r.text() : "", () => "")
+      : Promise.resolve("");
+    globalThis.schedplayFirstFrame = { name, text };
     globalThis.schedplaySpeculative = {
       name,
-      reply: globalThis.engineFetch("POST", "/api/v1/simulate", JSON.stringify({ scenario: name, reps: 1, timeline: "runs" })),
+      reply: text.then((t) => t ? null : globalThis.engineFetch("POST", "/api/v1/simulate", JSON.stringify({ scenario: name, reps: 1, timeline: "runs" }))),
     };
   }
 }
