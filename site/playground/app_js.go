@@ -266,13 +266,11 @@ func (a *App) loadCatalog() {
 
 // liveRefusal says why an edit of a scenario on this machine is not
 // re-run live ("" when it is). It is the one rule: dispatch follows it,
-// and the "live" control is disabled with this reason shown.
-func liveRefusal(cpus []site.LaneCPU, err error) string {
-	if err != nil || isSmall(cpus, err) {
-		return "" // an invalid machine is checked at every edit anyway
-	}
-	return fmt.Sprintf("live re-runs machines of up to 64 CPUs; this one has %d: press Run after an edit", len(cpus))
-}
+// and the "live" control is disabled with this reason shown. Every machine
+// re-runs live (issue 13): a large one draws repetition 0 first and then
+// refines, and the next edit cancels a run still going; a scenario over
+// the browser's budget is refused by the engine with its reason.
+func liveRefusal([]site.LaneCPU, error) string { return "" }
 
 // stepRefusal says briefly why the Step button cannot open this scenario
 // ("" when it can), and at length (the step view's own message): the step
