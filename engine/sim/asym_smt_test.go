@@ -165,6 +165,7 @@ func TestFullScanGenerationNeverStacks(t *testing.T) {
 		for _, idle := range []int{263, 176, 9} { // last, middle and first in wrap order from 10
 			s.busy(busy...)
 			s.cpus[idle].curr, s.cpus[idle].nrRunning, s.cpus[idle].inIdle = nil, 0, true
+			s.cpuChanged(&s.cpus[idle])
 			s.llcs[0].hasIdleCores = false
 			s.llcs[0].nrIdleScan = 0
 			p := s.wakee(990)

@@ -79,6 +79,7 @@ func (s *sim) initGroupSums() {
 // have changed (its load averages, nr_running, util_est, curr, wake-ups
 // pending, housekeeping, misfit load).
 func (s *sim) cpuChanged(c *cpuState) {
+	s.markIdle(c)
 	g := &s.gs
 	if !g.dirty[c.id] {
 		g.dirty[c.id] = true

@@ -128,6 +128,7 @@ func newSim(r *scenario.Resolved, t *topo.Topology, opt Options, seed uint64, ti
 			c.speed = 1
 		}
 	}
+	s.initIdleMask()
 	s.initGroupSums()
 	s.gs.verify = opt.verifySums
 	s.nohzIdleCount = n

@@ -279,6 +279,7 @@ type sim struct {
 	env        lbEnv
 	lbExcluded topo.CPUSet // scratch: env->cpus cleared by all-pinned passes
 	gs         groupSums   // update_sg_lb_stats()'s sums per group span
+	im         idleMask    // the CPUs available_idle_cpu() holds for
 
 	// tracing detail (trace_detail.go)
 	scan        scanTrace

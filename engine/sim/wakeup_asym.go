@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"math/bits"
 
 	"schedplay/engine/topo"
 )
@@ -64,9 +65,10 @@ func (s *sim) selectIdleCapacity(p *task, sd *topo.Domain, target, util int) int
 			}
 		}
 	}
-	if s.tracing {
-		s.scanBegin("select_idle_capacity", target, fmt.Sprintf(" (task util %d)", util))
+	if !s.tracing {
+		return s.selectIdleCapacityMask(p, sd, target, util, smtAware, hasIdleCore, nr, llc)
 	}
+	s.scanBegin("select_idle_capacity", target, fmt.Sprintf(" (task util %d)", util))
 	best, bestRank, bestCap := noCPU, 1, 0
 	var wrapped bool
 	for cpu := firstWrap(sd.Span, target, &wrapped); cpu != noCPU; cpu = nextWrap(sd.Span, cpu, target, &wrapped) {
@@ -88,32 +90,17 @@ func (s *sim) selectIdleCapacity(p *task, sd *topo.Domain, target, util int) int
 			}
 			continue
 		}
-		fits := s.utilFitsCPU(util, cpu)
-		capv := s.cpus[cpu].cap
-		rank, preferred := 0, true
-		if !smtAware {
-			if fits > 0 {
-				if s.tracing {
-					s.scanCPU(cpu, "idle fits cap %d (chosen)", capv)
-					s.scanEnd("")
-				}
-				return cpu
-			}
-		} else {
-			preferred = !hasIdleCore || s.isCoreIdle(cpu)
-			if fits > 0 && preferred {
-				if s.tracing {
+		rank, preferred, fits, capv := s.idleCapacityRank(util, cpu, smtAware, hasIdleCore)
+		if rank == rankChosen {
+			if s.tracing {
+				if smtAware {
 					s.scanCPU(cpu, "idle fits cap %d%s (chosen)", capv, coreIdleText(hasIdleCore))
-					s.scanEnd("")
+				} else {
+					s.scanCPU(cpu, "idle fits cap %d (chosen)", capv)
 				}
-				return cpu
+				s.scanEnd("")
 			}
-			if fits > 0 {
-				rank = rankThreadFits
-			}
-			if preferred {
-				rank -= 3
-			}
+			return cpu
 		}
 		better := best == noCPU || rank < bestRank || (rank == bestRank && capv > bestCap)
 		if s.tracing {
@@ -128,6 +115,76 @@ func (s *sim) selectIdleCapacity(p *task, sd *topo.Domain, target, util int) int
 	}
 	// best_fits starts at ASYM_IDLE_THREAD_MISFIT: a scan that found no idle
 	// CPU clears the hint as well (rank 1 > -3).
+	if smtAware && hasIdleCore && bestRank > -3 {
+		llc.hasIdleCores = false
+	}
+	return best
+}
+
+// rankChosen is idleCapacityRank's verdict for an idle CPU the scan takes
+// at once.
+const rankChosen = -100
+
+// idleCapacityRank is select_idle_capacity()'s verdict on idle CPU cpu:
+// rankChosen when the scan returns it (it fits, and on the SMT-aware form
+// its core is idle or no core is), else its rank (lower is better) and,
+// for the trace, whether its core was preferred, util_fits_cpu() and its
+// capacity.
+func (s *sim) idleCapacityRank(util, cpu int, smtAware, hasIdleCore bool) (rank int, preferred bool, fits, capv int) {
+	fits = s.utilFitsCPU(util, cpu)
+	capv = s.cpus[cpu].cap
+	preferred = true
+	if !smtAware {
+		if fits > 0 {
+			return rankChosen, true, fits, capv
+		}
+		return 0, true, fits, capv
+	}
+	preferred = !hasIdleCore || s.isCoreIdle(cpu)
+	if fits > 0 && preferred {
+		return rankChosen, true, fits, capv
+	}
+	if fits > 0 {
+		rank = rankThreadFits
+	}
+	if preferred {
+		rank -= 3
+	}
+	return rank, preferred, fits, capv
+}
+
+// selectIdleCapacityMask is selectIdleCapacity's scan when no trace is
+// kept: the span ∧ p->cpus_ptr in for_each_cpu_wrap() order from target,
+// a word at a time, looking only at the available idle CPUs (idleCPUs).
+// The SIS_UTIL budget (nr) counts every CPU of the walk, busy or idle,
+// as the kernel's loop does: the CPU at walk position k is looked at only
+// when nr - k > 0.
+func (s *sim) selectIdleCapacityMask(p *task, sd *topo.Domain, target, util int, smtAware, hasIdleCore bool, nr int, llc *llcState) int {
+	counting := smtAware && !hasIdleCore
+	idle := s.idleCPUs()
+	best, bestRank, bestCap := noCPU, 1, 0
+	chosen := noCPU
+	wrapWords(sd.Span, p.allowed, target, func(w int, m uint64, before int) bool {
+		for c := m & idle.Word(w); c != 0; c &= c - 1 {
+			b := bits.TrailingZeros64(c)
+			if counting && nr-(before+bits.OnesCount64(m&(1<<uint(b)<<1-1))) <= 0 {
+				return false // the budget ran out at or before this CPU
+			}
+			cpu := w<<6 + b
+			rank, _, _, capv := s.idleCapacityRank(util, cpu, smtAware, hasIdleCore)
+			if rank == rankChosen {
+				chosen = cpu
+				return false
+			}
+			if best == noCPU || rank < bestRank || (rank == bestRank && capv > bestCap) {
+				best, bestRank, bestCap = cpu, rank, capv
+			}
+		}
+		return true
+	})
+	if chosen != noCPU {
+		return chosen
+	}
 	if smtAware && hasIdleCore && bestRank > -3 {
 		llc.hasIdleCores = false
 	}

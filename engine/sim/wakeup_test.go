@@ -19,6 +19,7 @@ func (s *sim) busy(cpus ...int) {
 		cs := &s.cpus[c]
 		cs.curr = &task{id: -1 - c, weight: 1024, cpu: c, state: taskRunning}
 		cs.nrRunning, cs.inIdle = 1, false
+		s.cpuChanged(cs) // as the engine marks every change of curr and nr_running
 	}
 }
 

@@ -78,6 +78,15 @@ func (s CPUSet) Next(c CPU) CPU {
 	return NoCPU
 }
 
+// Word is CPUs 64i … 64i+63 of s as bits (bit b is CPU 64i+b), 0 past the
+// end: the cpumask's word, for scans done a word at a time.
+func (s CPUSet) Word(i int) uint64 {
+	if i < 0 || i >= len(s.words) {
+		return 0
+	}
+	return s.words[i]
+}
+
 // Clone returns an independent copy.
 func (s CPUSet) Clone() CPUSet {
 	return CPUSet{words: append([]uint64(nil), s.words...), n: s.n}
