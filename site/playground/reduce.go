@@ -174,7 +174,7 @@ func Reduce(s State, a Action) State {
 	case SelectPreset:
 		d, err := s.Doc.Edit(a.Kind+".preset", a.Name, s.Catalog)
 		if err == nil {
-			s = withDoc(s, d)
+			s = withDoc(s, followName(s.Doc, d, s.Catalog))
 			s.Drafts = dropDrafts(s.Drafts, a.Kind)
 		}
 	case EditField:
@@ -182,6 +182,9 @@ func Reduce(s State, a Action) State {
 		if err != nil {
 			s.Issues = setIssue(s.Issues, a.Path, err.Error())
 			return s
+		}
+		if a.Path != "name" {
+			d = followName(s.Doc, d, s.Catalog)
 		}
 		s = withDoc(s, d)
 		s.Issues = setIssue(s.Issues, a.Path, "")

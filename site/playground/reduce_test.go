@@ -105,7 +105,7 @@ func TestEditTextScalarAndJSON(t *testing.T) {
 	if msg := s.IssueAt(DocPath); !strings.Contains(msg, "line 2, column 11") {
 		t.Errorf("document parse error %q lacks its line and column", msg)
 	}
-	if s.Drafts[DocPath] == "" || s.Doc.Name() != "Demo" {
+	if s.Drafts[DocPath] == "" || !strings.HasPrefix(s.Doc.Name(), "Demo") {
 		t.Errorf("a bad document replaced the scenario or lost its text: drafts %v name %q", s.Drafts, s.Doc.Name())
 	}
 	s = Reduce(s, EditDoc{Text: `{"schedplay":1,"preset":"demo","name":"Mine"}`})
@@ -163,5 +163,44 @@ func TestSectionOfAndParentPath(t *testing.T) {
 	}
 	if _, ok := groupIndex("workload.housekeeping"); ok {
 		t.Error("groupIndex of a non-group path")
+	}
+}
+
+// Issue 16, bug 5: the name of a scenario opened from a seed follows its
+// edits ("Demo — policy v6-on"), so share links and embeds say what
+// changed; a name the user typed stays.
+func TestNameFollowsEdits(t *testing.T) {
+	s := Reduce(NewState(), CatalogLoaded{Catalog: testCatalog(t)})
+	s = Reduce(s, SelectScenario{Name: "demo"})
+	s = Reduce(s, SelectPreset{Kind: "policy", Name: "v6-on"})
+	if got := s.Doc.Name(); got != "Demo — policy v6-on" {
+		t.Errorf("after policy v6-on: %q", got)
+	}
+	s = Reduce(s, EditText{Path: "run.seed", Text: "7", Scalar: true})
+	if got := s.Doc.Name(); got != "Demo — policy v6-on, seed 7" {
+		t.Errorf("after seed 7: %q", got)
+	}
+	s = Reduce(s, EditText{Path: "workload.groups[0].count", Text: "6", Scalar: true})
+	s = Reduce(s, EditText{Path: "machine.cores_per_node", Text: "4", Scalar: true})
+	if got := s.Doc.Name(); got != "Demo — cores_per_node 4, policy v6-on, groups[0].count 6, +1 more" {
+		t.Errorf("four changes: %q", got)
+	}
+	// Back to the seed's values: back to its name.
+	s = Reduce(s, SelectScenario{Name: "demo"})
+	s = Reduce(s, EditText{Path: "run.seed", Text: "7", Scalar: true})
+	s = Reduce(s, EditText{Path: "run.seed", Text: "1", Scalar: true})
+	if got := s.Doc.Name(); got != "Demo" {
+		t.Errorf("edited back: %q", got)
+	}
+	// A variant is the base; the user's own name is kept.
+	s = Reduce(s, SelectScenario{Name: "demo", Variant: "8 threads"})
+	s = Reduce(s, SelectPreset{Kind: "policy", Name: "v6-on"})
+	if got := s.Doc.Name(); got != "Demo (8 threads) — policy v6-on" {
+		t.Errorf("variant: %q", got)
+	}
+	s = Reduce(s, EditText{Path: "name", Text: "my run", AsString: true})
+	s = Reduce(s, EditText{Path: "run.seed", Text: "9", Scalar: true})
+	if got := s.Doc.Name(); got != "my run" {
+		t.Errorf("the user's name changed to %q", got)
 	}
 }

@@ -228,6 +228,7 @@ func (a *App) renderGallery() {
 			return
 		}
 		list := b.el(el, "ul", "cards")
+		base, _, _ := strings.Cut(s.Doc.Name(), nameSep) // an edited seed is still current
 		for _, p := range s.Catalog.Of("scenario") {
 			li := b.el(list, "li", "")
 			name := p.Name
@@ -235,7 +236,7 @@ func (a *App) renderGallery() {
 			card.SetAttribute("type", "button")
 			card.SetID("sc-" + name)
 			card.SetAttribute("data-scenario", name)
-			if d, ok := p.Tree.(map[string]any); ok && d["name"] == s.Doc.Name() {
+			if d, ok := p.Tree.(map[string]any); ok && d["name"] == base {
 				card.Class().Add("current")
 				card.SetAttribute("aria-current", "true")
 			}
