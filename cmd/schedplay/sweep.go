@@ -31,7 +31,7 @@ type sweepFlags struct {
 // under each --policy, --reps times each, on the local cores or on
 // remote backends (--on), into a resumable directory.
 func cmdSweep(e *env, args []string) int {
-	fs := newFlagSet(e, "sweep", "SCENARIO [--vary path=v1,v2,…]… [--policy NAME]… [--reps N] [--seed N] [--set path=value]… [--metric NAME] [--out DIR] [--on URL]… [--concurrency N]")
+	fs := newFlagSet(e, "sweep", "SCENARIO [--vary path=v1,v2,…]… [--policy NAME]… [--reps N] [--seed N] [--set path=value]… [--metric NAME] [--out DIR] [--on URL]… [--concurrency N] [--batch N]")
 	var sets setFlags
 	var varies, policies, on multiFlag
 	fs.Var(&varies, "vary", "`path=v1,v2,…` to vary (repeatable: the points are the cross product; values split on top-level commas)")
