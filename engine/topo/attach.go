@@ -47,7 +47,7 @@ func (b *builder) cpuAttachDomain(sd *sdBuild) *sdBuild {
 			tmp.parent = parent.parent
 			if parent.parent != nil {
 				parent.parent.child = tmp
-				parent.parent.localGroup().flags = tmp.flags
+				b.setLocalGroupFlags(parent.parent, tmp.flags)
 			}
 			if parent.flags&SDPreferSibling != 0 {
 				tmp.flags |= SDPreferSibling
@@ -59,7 +59,7 @@ func (b *builder) cpuAttachDomain(sd *sdBuild) *sdBuild {
 	if sd != nil && sdDegenerate(sd) {
 		sd = sd.parent
 		if sd != nil {
-			sd.localGroup().flags = 0
+			b.setLocalGroupFlags(sd, 0)
 			sd.child = nil
 		}
 	}

@@ -5,7 +5,12 @@ package topo
 // build_sched_domains() do. It validates its input and returns an *Error
 // naming the first bad field. Zero-valued optional machine fields take the
 // defaults documented on normalizeMachine.
-func Build(m Machine, p DomainPolicy) (*Topology, error) {
+func Build(m Machine, p DomainPolicy) (*Topology, error) { return build(m, p, false) }
+
+// build is Build; privateRings gives every overlapping domain a ring of its
+// own, as the kernel allocates them (the tests' reference for the shared
+// rings of overlapRings).
+func build(m Machine, p DomainPolicy, privateRings bool) (*Topology, error) {
 	m, err := normalizeMachine(m)
 	if err != nil {
 		return nil, err
@@ -24,6 +29,7 @@ func Build(m Machine, p DomainPolicy) (*Topology, error) {
 		t.CPUs[i].Priority = archAsymCPUPriority(t, mode, CPU(i))
 	}
 	b := newBuilder(t, p)
+	b.overlap.private = privateRings
 	b.buildSchedDomains()
 	return t, nil
 }

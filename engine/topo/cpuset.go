@@ -87,6 +87,32 @@ func (s CPUSet) Word(i int) uint64 {
 	return s.words[i]
 }
 
+// nextAndNot returns the lowest CPU > c in s and not in o, or NoCPU:
+// cpumask_next_andnot(), a word at a time.
+func (s CPUSet) nextAndNot(c CPU, o CPUSet) CPU {
+	i := int(c) + 1
+	if i >= s.n {
+		return NoCPU
+	}
+	word := func(w int) uint64 {
+		x := s.words[w]
+		if w < len(o.words) {
+			x &^= o.words[w]
+		}
+		return x
+	}
+	w := i >> 6
+	if x := word(w) >> (uint(i) & 63); x != 0 {
+		return CPU(i + bits.TrailingZeros64(x))
+	}
+	for w++; w < len(s.words); w++ {
+		if x := word(w); x != 0 {
+			return CPU(w*64 + bits.TrailingZeros64(x))
+		}
+	}
+	return NoCPU
+}
+
 // Clone returns an independent copy.
 func (s CPUSet) Clone() CPUSet {
 	return CPUSet{words: append([]uint64(nil), s.words...), n: s.n}

@@ -44,25 +44,34 @@ type sgBuild struct {
 type groupRing struct {
 	groups []*sgBuild
 	out    []Group // the final groups, twice over, so a rotation is a sub-slice
+	// Overlap rings are interned (overlapRings): refs domains use this
+	// one; copied marks a copy made by setLocalGroupFlags (shared through
+	// its cache, so never written in place).
+	interned, copied bool
+	refs             int
 }
 
 // builder holds the state of one build_sched_domains() call.
 type builder struct {
-	t            *Topology
-	n            int
-	all          CPUSet // cpu_map
-	levels       []topoLevel
-	capList      []CPUSet // asym_cap_list: one set per distinct cpu_scale, descending
-	smtOption    SMTAsymPacking
-	sd           [][]*sdBuild // [cpu][tl], nil above the CPU's top level
-	sg           [][]*sgBuild // [tl][first cpu of the child span]
-	rings        [][]*groupRing
-	hasAsym      bool
-	hasCluster   bool
-	attachedBase []*sdBuild // rq->sd per CPU after cpu_attach_domain()
-	coreSeen     []int      // scratch for counting cores: generation per core
-	seenGen      int
-	groupIDs     map[groupKey][]int // Group.ID by span (ids with that key)
+	t              *Topology
+	n              int
+	all            CPUSet // cpu_map
+	levels         []topoLevel
+	capList        []CPUSet // asym_cap_list: one set per distinct cpu_scale, descending
+	smtOption      SMTAsymPacking
+	sd             [][]*sdBuild // [cpu][tl], nil above the CPU's top level
+	sg             [][]*sgBuild // [tl][first cpu of the child span]
+	rings          [][]*groupRing
+	hasAsym        bool
+	hasCluster     bool
+	attachedBase   []*sdBuild // rq->sd per CPU after cpu_attach_domain()
+	coreSeen       []int      // scratch for counting cores: generation per core
+	seenGen        int
+	groupIDs       map[groupKey][]int // Group.ID by span (ids with that key)
+	groupStats     map[groupStatsKey]groupStats
+	overlap        overlapRings
+	covered        CPUSet    // scratch of build_overlap_sched_groups()
+	overlapScratch []sgBuild // its groups before interning
 }
 
 // groupKey buckets group spans for numbering them (spanID).
@@ -75,7 +84,7 @@ type groupKey struct {
 func newBuilder(t *Topology, p DomainPolicy) *builder {
 	n := t.NumCPUs()
 	b := &builder{t: t, n: n, all: NewCPUSet(n), smtOption: p.SMTAsymPacking,
-		coreSeen: make([]int, t.TotalCores), seenGen: 1}
+		coreSeen: make([]int, t.TotalCores), seenGen: 1, groupStats: map[groupStatsKey]groupStats{}}
 	for c := 0; c < n; c++ {
 		b.all.Set(CPU(c))
 	}
@@ -175,9 +184,7 @@ func schedDomainTopology(t *Topology, asym []Level) []topoLevel {
 			masks[node] = NewCPUSet(n)
 			for other := 0; other < m.Nodes; other++ {
 				if m.Distances[node][other] <= dists[j] {
-					for _, c := range nodeMask[other].CPUs() {
-						masks[node].Set(c)
-					}
+					setAll(masks[node], nodeMask[other])
 				}
 			}
 		}
@@ -275,7 +282,9 @@ func (b *builder) asymCPUCapacityClassify(span CPUSet) SDFlags {
 // level with SD_SHARE_CPUCAPACITY.
 func (b *builder) sdInit(tl int, child *sdBuild, cpu CPU) *sdBuild {
 	l := &b.levels[tl]
-	span := l.mask[cpu].And(b.all)
+	// cpu_map is every CPU, so the span is the level's mask itself,
+	// shared by the CPUs that share it (never modified in place).
+	span := l.mask[cpu]
 	w := l.mask[cpu].Weight()
 	sd := &sdBuild{tl: tl, span: span, child: child, sharedID: -1,
 		minInterval: w, maxInterval: 2 * w, busyFactor: 16, imbalancePct: 117,

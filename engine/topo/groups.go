@@ -77,31 +77,42 @@ func (b *builder) getGroup(tl int, i CPU) *sgBuild {
 }
 
 // buildOverlapSchedGroups models build_overlap_sched_groups(): one group per
-// sibling domain's child span, each built for this domain alone.
+// sibling domain's child span, each built for this domain alone. The
+// for_each_cpu_wrap() walk skips covered CPUs a word at a time, and domains
+// whose rings come out identical (the CPUs of one node, mostly) share one
+// ring (see overlapRings), so a 64-node machine does not hold a copy of
+// every ring per CPU.
 func (b *builder) buildOverlapSchedGroups(sd *sdBuild, cpu CPU) {
-	r := &groupRing{}
-	covered := NewCPUSet(b.n)
-	sd.span.ForEachWrap(cpu, func(i CPU) bool {
-		if covered.Has(i) {
-			return true
-		}
+	if b.covered.Size() == 0 {
+		b.covered = NewCPUSet(b.n)
+	}
+	covered := b.covered
+	clear(covered.words)
+	groups := b.overlapScratch[:0]
+	visit := func(i CPU) {
 		sibling := b.sd[i][sd.tl]
 		if sibling == nil || !sibling.span.Has(i) {
-			return true
+			return
 		}
 		if sibling.child != nil && !sibling.child.span.SubsetOf(sd.span) {
 			sibling = findDescendedSibling(sd, sibling)
 		}
-		sg := &sgBuild{asymPrefer: NoCPU, span: sibling.span}
+		g := sgBuild{asymPrefer: NoCPU, span: sibling.span}
 		if sibling.child != nil {
-			sg.span = sibling.child.span
-			sg.flags = sibling.child.flags
+			g.span = sibling.child.span
+			g.flags = sibling.child.flags
 		}
-		setAll(covered, sg.span)
-		r.groups = append(r.groups, sg)
-		return true
-	})
-	sd.ring = r
+		setAll(covered, g.span)
+		groups = append(groups, g)
+	}
+	for i := sd.span.nextAndNot(cpu-1, covered); i.Valid(); i = sd.span.nextAndNot(i, covered) {
+		visit(i)
+	}
+	for i := sd.span.nextAndNot(NoCPU, covered); i.Valid() && i < cpu; i = sd.span.nextAndNot(i, covered) {
+		visit(i)
+	}
+	b.overlapScratch = groups
+	sd.ring = b.overlap.intern(sd.tl, groups)
 	sd.local = 0
 }
 
@@ -134,33 +145,58 @@ func (b *builder) initSchedGroupsCapacity() {
 
 func (b *builder) initGroup(sd *sdBuild, sg *sgBuild) {
 	sg.inited = true
-	sg.weight = sg.span.Weight()
-	sg.cores = 0
-	sg.capacity = 0
-	for c := sg.span.First(); c.Valid(); c = sg.span.Next(c) {
-		sg.capacity += b.t.CPUs[c].Capacity
+	asym := sd.flags&SDAsymPacking != 0
+	key := groupStatsKey{span: &sg.span.words[0], asym: asym}
+	st, ok := b.groupStats[key]
+	if !ok {
+		st = b.groupStatsOf(sg.span, asym)
+		b.groupStats[key] = st
+	}
+	sg.weight, sg.cores, sg.capacity, sg.asymPrefer = st.weight, st.cores, st.capacity, st.asymPrefer
+}
+
+// groupStatsKey names a group span (spans are shared, never modified in
+// place) and whether its domain has SD_ASYM_PACKING.
+type groupStatsKey struct {
+	span *uint64
+	asym bool
+}
+
+// groupStats is what init_sched_groups_capacity() derives from a span.
+type groupStats struct {
+	weight, cores, capacity int
+	asymPrefer              CPU
+}
+
+// groupStatsOf computes the group statistics of span: weight, SMT cores,
+// the sum of cpu_scale and, under SD_ASYM_PACKING, asym_prefer_cpu.
+func (b *builder) groupStatsOf(span CPUSet, asym bool) groupStats {
+	st := groupStats{weight: span.Weight(), asymPrefer: NoCPU}
+	for c := span.First(); c.Valid(); c = span.Next(c) {
+		st.capacity += b.t.CPUs[c].Capacity
 		if core := b.t.CPUs[c].Core; b.coreSeen[core] != b.seenGen {
 			b.coreSeen[core] = b.seenGen
-			sg.cores++
+			st.cores++
 		}
 	}
 	b.seenGen++
-	if sd.flags&SDAsymPacking == 0 {
-		return
+	if !asym {
+		return st
 	}
-	maxCPU := NoCPU
-	for c := sg.span.First(); c.Valid(); c = sg.span.Next(c) {
-		if maxCPU < 0 || SchedAsymPrefer(b.t, c, maxCPU) {
-			maxCPU = c
+	for c := span.First(); c.Valid(); c = span.Next(c) {
+		if st.asymPrefer < 0 || SchedAsymPrefer(b.t, c, st.asymPrefer) {
+			st.asymPrefer = c
 		}
 	}
-	sg.asymPrefer = maxCPU
+	return st
 }
 
 // setAll adds every CPU of o to s (cpumask_or in place).
 func setAll(s, o CPUSet) {
-	for c := o.First(); c.Valid(); c = o.Next(c) {
-		s.Set(c)
+	for i := range s.words {
+		if i < len(o.words) {
+			s.words[i] |= o.words[i]
+		}
 	}
 }
 
