@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"schedplay/engine/budget"
 	"schedplay/engine/scenario"
 	"schedplay/engine/sim"
 	"schedplay/presets"
@@ -39,11 +40,31 @@ type Spec struct {
 	Values []string
 	// Reps overrides run.reps when > 0.
 	Reps int
+	// Budget bounds every run and the whole comparison (the zero Profile
+	// bounds nothing).
+	Budget budget.Profile
 }
 
 // Resolve returns the resolved scenarios of both sides for one vary value
-// ("" when not varying). Errors are scenario.ErrorList values.
+// ("" when not varying), topologies built. Errors are scenario.ErrorList
+// values or a *budget.Error.
 func (s *Spec) Resolve(value string) (a, b *scenario.Resolved, err error) {
+	ctx := context.Background()
+	if a, b, err = s.prepare(ctx, value); err != nil {
+		return nil, nil, err
+	}
+	if _, err = a.Topology(ctx); err != nil {
+		return nil, nil, err
+	}
+	if _, err = b.Topology(ctx); err != nil {
+		return nil, nil, err
+	}
+	return a, b, nil
+}
+
+// prepare is Resolve without the topology builds (scenario.Prepare): what
+// a comparison's cost is estimated from.
+func (s *Spec) prepare(ctx context.Context, value string) (a, b *scenario.Resolved, err error) {
 	common := append([]scenario.Override(nil), s.Set...)
 	if s.Vary != "" {
 		o, err := scenario.ParseSet(s.Vary + "=" + value)
@@ -59,11 +80,11 @@ func (s *Spec) Resolve(value string) (a, b *scenario.Resolved, err error) {
 		// The side's overrides come first so that a common edit of the
 		// policy (e.g. policy.hz) survives a policy.preset swap.
 		sets := append(append([]scenario.Override(nil), sd.Set...), common...)
-		doc, err := scenario.Apply(s.Scenario, s.Presets, sets)
+		doc, err := scenario.ApplyContext(ctx, s.Scenario, s.Presets, sets)
 		if err != nil {
 			return nil, err
 		}
-		return scenario.Resolve(doc, s.Presets)
+		return scenario.Prepare(ctx, doc, s.Presets, scenario.Budget{Profile: s.Budget})
 	}
 	if a, err = side(s.A); err != nil {
 		return nil, nil, err
@@ -75,9 +96,29 @@ func (s *Spec) Resolve(value string) (a, b *scenario.Resolved, err error) {
 }
 
 // Run resolves and runs both sides (for every vary value) with the same
-// seeds and builds the table. The scenario's run section fixes the seeds:
-// both sides run repetitions with seeds seed, seed+1, ….
+// seeds and builds the table: NewPlan, then Plan.Run.
 func Run(ctx context.Context, run Runner, s Spec) (*Table, error) {
+	p, err := NewPlan(ctx, s)
+	if err != nil {
+		return nil, err
+	}
+	return p.Run(ctx, run)
+}
+
+// Plan is a comparison whose every side of every vary value is resolved
+// (topologies not built yet) and whose whole cost was checked.
+type Plan struct {
+	spec   Spec
+	values []string
+	pairs  [][2]*scenario.Resolved
+	cost   budget.Cost
+}
+
+// NewPlan resolves both sides of every vary value without building their
+// topologies and checks the comparison's whole cost against s.Budget, so
+// that a comparison too costly is refused before anything expensive is
+// done.
+func NewPlan(ctx context.Context, s Spec) (*Plan, error) {
 	values := s.Values
 	if s.Vary == "" {
 		values = []string{""}
@@ -85,28 +126,84 @@ func Run(ctx context.Context, run Runner, s Spec) (*Table, error) {
 	if err := s.CheckVary(); err != nil {
 		return nil, &scenario.Error{Path: "vary", Msg: err.Error()}
 	}
-	t := &Table{A: s.A.Label, B: s.B.Label, Vary: s.Vary}
-	for _, v := range values {
-		ra, rb, err := s.Resolve(v)
+	p := &Plan{spec: s, values: values, pairs: make([][2]*scenario.Resolved, len(values))}
+	for i, v := range values {
+		ra, rb, err := s.prepare(ctx, v)
 		if err != nil {
 			return nil, err
 		}
-		if t.Scenario == "" {
-			t.Scenario = ra.Name
-			t.Reps = ra.Run.Reps
-			for i := 0; i < ra.Run.Reps; i++ {
-				t.Seeds = append(t.Seeds, ra.Run.Seed+uint64(i))
+		p.pairs[i] = [2]*scenario.Resolved{ra, rb}
+	}
+	p.cost = totalCost(p.pairs, s.Budget)
+	if err := s.Budget.Check(p.cost); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// Cost is the comparison's estimated cost.
+func (p *Plan) Cost() budget.Cost { return p.cost }
+
+// Run builds each topology once (the runs of one machine and policy share
+// it), then runs both sides for every vary value with the same seeds,
+// checking ctx before every run. The scenario's run section fixes the
+// seeds: both sides run repetitions with seeds seed, seed+1, ….
+func (p *Plan) Run(ctx context.Context, run Runner) (*Table, error) {
+	var topos scenario.TopologyCache
+	for _, pair := range p.pairs {
+		for _, r := range pair {
+			if _, err := topos.Topology(ctx, r); err != nil {
+				return nil, err
 			}
 		}
-		resA, err := run(ctx, ra, sim.Options{})
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", s.A.Label, err)
+	}
+	s := &p.spec
+	t := &Table{A: s.A.Label, B: s.B.Label, Vary: s.Vary}
+	ra := p.pairs[0][0]
+	t.Scenario, t.Reps = ra.Name, ra.Run.Reps
+	for i := 0; i < ra.Run.Reps; i++ {
+		t.Seeds = append(t.Seeds, ra.Run.Seed+uint64(i))
+	}
+	for i, v := range p.values {
+		var res [2]*sim.Result
+		for k, label := range []string{s.A.Label, s.B.Label} {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			r, err := run(ctx, p.pairs[i][k], sim.Options{})
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", label, err)
+			}
+			res[k] = r
 		}
-		resB, err := run(ctx, rb, sim.Options{})
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", s.B.Label, err)
-		}
-		t.Sets = append(t.Sets, RowSet{Value: v, Rows: Rows(resA, resB)})
+		t.Sets = append(t.Sets, RowSet{Value: v, Rows: Rows(res[0], res[1])})
 	}
 	return t, nil
+}
+
+// totalCost is the cost of running every pair: the events of all of them,
+// the costliest run's other figures, and the memory of the costliest run
+// plus the topologies of the others' machines and policies, which stay
+// built until the end.
+func totalCost(pairs [][2]*scenario.Resolved, p budget.Profile) budget.Cost {
+	var total budget.Cost
+	var topoMem float64
+	seen := map[string]bool{}
+	for _, pair := range pairs {
+		for _, r := range pair {
+			c := scenario.CostOf(r, scenario.Budget{Profile: p})
+			events := total.Events + c.Events
+			if c.EventsPerRep > total.EventsPerRep {
+				total = c
+			}
+			total.Events = events
+			total.Memory = max(total.Memory, c.Memory)
+			if k := scenario.TopologyKey(r); !seen[k] {
+				seen[k] = true
+				topoMem += c.Domains * budget.DomainBytes
+			}
+		}
+	}
+	total.Memory += topoMem
+	return total
 }

@@ -2,12 +2,14 @@ package compare
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 
+	"schedplay/engine/quote"
 	"schedplay/engine/scenario"
 )
 
@@ -24,7 +26,7 @@ func ParseVary(s string) (path string, values []string, err error) {
 	path, list, ok := strings.Cut(s, "=")
 	path = strings.TrimSpace(path)
 	if !ok || strings.TrimSpace(list) == "" {
-		return "", nil, fmt.Errorf("%q: write path=v1,v2,… (e.g. workload.groups[0].count=22,44,88)", s)
+		return "", nil, fmt.Errorf("%s: write path=v1,v2,… (e.g. workload.groups[0].count=22,44,88)", quote.Short(s))
 	}
 	if _, err := scenario.ParseSet(path + "=0"); err != nil {
 		return "", nil, err
@@ -60,7 +62,7 @@ func splitValues(list string) ([]string, error) {
 			open = append(open, "}")
 		case c == ']' || c == '}':
 			if len(open) == 0 || open[len(open)-1] != string(c) {
-				return nil, fmt.Errorf("value %q: unexpected %c at byte %d of the list", strings.TrimSpace(list[start:min(i+1, len(list))]), c, i+1)
+				return nil, fmt.Errorf("value %s: unexpected %c at byte %d of the list", quote.Short(strings.TrimSpace(list[start:min(i+1, len(list))])), c, i+1)
 			}
 			open = open[:len(open)-1]
 		case c == ',' && len(open) == 0:
@@ -71,10 +73,10 @@ func splitValues(list string) ([]string, error) {
 	last := strings.TrimSpace(list[start:])
 	switch {
 	case inString:
-		return nil, fmt.Errorf("value %q: unterminated string (a \" without its closing \")", last)
+		return nil, fmt.Errorf("value %s: unterminated string (a \" without its closing \")", quote.Short(last))
 	case len(open) > 0:
 		slices.Reverse(open) // the innermost closer first
-		return nil, fmt.Errorf("value %q: missing %s", last, strings.Join(open, ""))
+		return nil, fmt.Errorf("value %s: missing %s", quote.Short(last), strings.Join(open, ""))
 	}
 	return append(values, last), nil
 }
@@ -101,9 +103,9 @@ func (s *Spec) CheckVary() error {
 	}
 	base := *s
 	base.Vary, base.Values = "", nil
-	ra, rb, err := base.Resolve("")
+	ra, rb, err := base.prepare(context.Background(), "")
 	if err != nil {
-		return nil // Resolve reports it with its path
+		return nil // Run reports it with its path
 	}
 	va, vb := valueAt(ra, s.Vary), valueAt(rb, s.Vary)
 	if !bytes.Equal(va, vb) {

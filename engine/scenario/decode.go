@@ -5,12 +5,17 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"unicode/utf8"
+
+	"schedplay/engine/quote"
 )
 
 // Section keys of the document, in display order.
 var sectionKeys = []string{"machine", "policy", "workload", "run"}
 
-// MaxNameLength is the longest scenario name accepted (bytes).
+// MaxNameLength is the longest name accepted (bytes): of the scenario, a
+// group, a barrier, a channel or a pool (a task is named after its group,
+// "NAME/k").
 const MaxNameLength = 200
 
 // Decode reads a scenario document strictly: it must be one JSON object with
@@ -46,8 +51,8 @@ func fromTree(doc map[string]any) (*Scenario, error) {
 			switch {
 			case !ok:
 				errs.Add(k, "must be a string, not %s", typeName(v))
-			case k == "name" && len(str) > MaxNameLength:
-				errs.Add(k, "is %d bytes long; the limit is %d", len(str), MaxNameLength)
+			case k == "name" && (len(str) > MaxNameLength || !utf8.ValidString(str)):
+				checkName(&errs, k, str)
 			case k == "name":
 				s.Name = str
 			default:
@@ -105,7 +110,7 @@ func checkVersion(v any, out *int) *Error {
 func describeValue(v any) string {
 	switch x := v.(type) {
 	case string:
-		return fmt.Sprintf("the string %q", x)
+		return "the string " + quote.Short(x)
 	case bool:
 		return fmt.Sprintf("%t", x)
 	}

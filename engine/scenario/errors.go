@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"schedplay/engine/budget"
+	"schedplay/engine/quote"
 )
 
 // Error is one problem in a scenario: the JSON path of the offending field in
@@ -87,8 +90,9 @@ func (l ErrorList) Err() error {
 	return l
 }
 
-// Errors returns err as an ErrorList: an ErrorList as is, an *Error as a
-// one-element list, any other error as one error without a path.
+// Errors returns err as an ErrorList: an ErrorList as is, an *Error or a
+// *budget.Error as a one-element list, any other error as one error
+// without a path.
 func Errors(err error) ErrorList {
 	if err == nil {
 		return nil
@@ -101,11 +105,20 @@ func Errors(err error) ErrorList {
 	if errors.As(err, &e) {
 		return ErrorList{e}
 	}
+	var be *budget.Error
+	if errors.As(err, &be) {
+		return ErrorList{{Path: be.Path, Msg: be.Msg}}
+	}
 	return ErrorList{{Msg: err.Error()}}
 }
 
-// joinPath appends an object key to a path.
+// joinPath appends an object key to a path. A key longer than any field
+// name (a garbage key) is cut to its first bytes and "…", so that an error
+// path never echoes a long input back.
 func joinPath(path, key string) string {
+	if len(key) > quote.MaxBytes {
+		key = quote.Prefix(key, quote.MaxBytes) + "…"
+	}
 	if path == "" {
 		return key
 	}

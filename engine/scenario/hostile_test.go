@@ -81,9 +81,9 @@ func TestHostileDocuments(t *testing.T) {
 		{"null field", doc(group(prog), `"run": {"reps": 1, "seed": [null]}`), "run.seed", []string{"must be a whole number"}},
 		{"deeply nested repeats", doc(group(`"program": [` + nestedRepeats(12) + `]`)), "workload.groups[0].program[0].do[0].do[0].do[0].do[0].do[0].do[0].do[0].do", []string{"more than 8 levels"}},
 		{"too many steps", doc(group(`"program": [` + strings.TrimSuffix(strings.Repeat(`{"compute": "1us"},`, 1100), ",") + `]`)), "workload.groups", []string{"steps in total", "limit is 1024"}},
-		{"event bomb", doc(group(`"program": [{"repeat": 1000000000, "do": [{"send": "x"}]}]`)), "workload", []string{"simulator events", "limit"}},
-		{"event budget scales with CPUs", `{"schedplay": 1, "machine": {"nodes": 4, "cores_per_node": 512, "threads_per_core": 2}, "workload": {"groups": [{"name": "w", "count": 16384, "program": [{"repeat": 1000, "do": [{"compute": "1ms"}, {"sleep": "1ms"}]}]}]}, "run": {"duration": "10s"}}`, "workload", []string{"92.2 million simulator events", "on 4096 CPUs"}},
-		{"event budget over all reps", doc(group(`"program": [{"repeat": 1000000, "do": [{"compute": "1us"}]}]`), `"run": {"duration": "60s", "reps": 100}`), "run.reps", []string{"100 repetitions need about"}},
+		{"event bomb", doc(group(`"program": [{"repeat": 1000000000, "do": [{"send": "x"}]}]`)), "workload.groups[0]", []string{"6 billion simulator events", "above the serve budget"}},
+		{"event budget scales with CPUs", `{"schedplay": 1, "machine": {"nodes": 4, "cores_per_node": 512, "threads_per_core": 2}, "workload": {"groups": [{"name": "w", "count": 16384, "program": [{"repeat": 1000, "do": [{"compute": "1ms"}, {"sleep": "1ms"}]}]}]}, "run": {"duration": "10s"}}`, "workload.groups[0]", []string{"92.2 million simulator events", "budget of 12.8 million on 4096 CPUs"}},
+		{"event budget over all reps", doc(group(`"program": [{"repeat": 1000000, "do": [{"compute": "1us"}]}]`), `"run": {"duration": "60s", "reps": 100}`), "run.reps", []string{"needs about 612 million simulator events in all", "budget of 395 million"}},
 		{"efficiency above 1", doc(`{"preset": "spin", "efficiency": 1.5}`), "workload.efficiency", []string{"1.5 is out of range"}},
 		{"huge cpulist", doc(group(prog + `, "cpus": "` + strings.Repeat("0,", 40000) + `0"`)), "workload.groups[0].cpus", []string{"limit is 65536"}},
 		{"cpulist beyond machine", doc(group(prog + `, "cpus": "0-4095"`)), "workload.groups[0].cpus", []string{"CPU 4095 does not exist", "0-7"}},
@@ -99,7 +99,49 @@ func TestHostileDocuments(t *testing.T) {
 		{"arch priority without priorities", doc(group(prog), `"policy": {"priority": "arch"}`), "policy.priority", []string{"needs machine.priorities"}},
 		{"missing workload", `{"schedplay": 1, ` + okMachine + `}`, "workload", []string{"missing"}},
 		{"HTML name too long", `{"schedplay": 1, "name": "` + strings.Repeat("<p>", 100) + `"}`, "name", []string{"limit is 200"}},
+		// issue 17: names are bounded and never rewritten
+		{"group name too long", doc(`{"groups": [{"name": "` + strings.Repeat("n", 60<<10) + `", "count": 1, ` + prog + `}]}`), "workload.groups[0].name", []string{"61440 bytes long; the limit is 200"}},
+		{"channel name too long", doc(group(`"program": [{"send": "` + strings.Repeat("c", 201) + `"}]`)), "workload.groups[0].program[0].send", []string{"201 bytes long"}},
+		{"name not UTF-8", "{\"schedplay\": 1, \"name\": \"a\xffb\"}", "", []string{"invalid UTF-8 at line 1, column 28"}},
+		{"lone surrogate", `{"schedplay": 1, "name": "a\ud800b"}`, "", []string{"half of a UTF-16 surrogate pair"}},
+		{"low surrogate first", `{"schedplay": 1, "name": "\udc00\ud800"}`, "", []string{"half of a UTF-16 surrogate pair"}},
 	})
+}
+
+// TestErrorsQuoteAShortPrefix: however long the input, an error names a
+// short prefix of it (its paths too), never the whole.
+func TestErrorsQuoteAShortPrefix(t *testing.T) {
+	ps := testPresets(t)
+	long := strings.Repeat("x", 2<<20)
+	for _, d := range []string{
+		`{"schedplay": 1, "` + long + `": 1}`,
+		doc(group(`"program": [{"compute": "1ms"}], "` + long + `": 1`)),
+		doc(`{"preset": "` + long + `"}`),
+		doc(group(`"program": [{"compute": "` + long + `"}]`)),
+		doc(group(`"program": [{"compute": "1ms"}], "pin": "` + long + `"`)),
+		doc(group(`"program": [{"compute": "1ms"}], "cpus": "` + strings.Repeat("9", 60000) + `"`)),
+		`{"schedplay": 1, "machine": {"preset": "smt4", "numbering": "` + long + `"}, "workload": {"preset": "spin"}}`,
+		`{"schedplay": 1, "name": "` + long + `"}`,
+	} {
+		s, err := Decode([]byte(d))
+		if err == nil {
+			_, err = Resolve(s, ps)
+		}
+		if err == nil {
+			t.Fatalf("accepted a document of %d bytes", len(d))
+		}
+		for _, e := range Errors(err) {
+			if len(e.Path) > 200 || len(e.Msg) > 400 {
+				t.Errorf("error of %d + %d bytes for a %d-byte input: %.120s", len(e.Path), len(e.Msg), len(d), e.Error())
+			}
+		}
+	}
+	if _, err := ParseSet(long); err == nil || len(err.Error()) > 400 {
+		t.Errorf("ParseSet of a long override: %d-byte error", len(err.Error()))
+	}
+	if _, err := FromReference(long[:60000], ps); err == nil || len(err.Error()) > 400 {
+		t.Errorf("FromReference of a long name: %d-byte error", len(err.Error()))
+	}
 }
 
 // rejectCase is a document that must fail to decode or resolve with an

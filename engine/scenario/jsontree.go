@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // The scenario document is handled as a JSON tree (map[string]any, []any,
@@ -28,6 +30,22 @@ func parseTree(data []byte) (any, error) {
 	if len(data) > MaxDocumentSize {
 		return nil, &Error{Msg: fmt.Sprintf("document is %d bytes; the limit is %d", len(data), MaxDocumentSize)}
 	}
+	return ParseJSON(data)
+}
+
+// ParseJSON reads exactly one JSON value of any size (the caller bounds
+// it) as strictly as a scenario document: UTF-8 text, numbers kept exact
+// (json.Number), no duplicate key, no nesting deeper than 64 levels, no
+// trailing data, and errors that name the line and column ("invalid JSON at
+// line 2, column 14: …"). The API checks a whole request body with it, so
+// its wrapper and overrides are held to the same rules, and the page's
+// editors parse with it, so they say what the CLI says. The value is a tree
+// of map[string]any, []any, json.Number, string, bool and nil; errors are
+// located (*Error).
+func ParseJSON(data []byte) (any, error) {
+	if err := checkUTF8(data); err != nil {
+		return nil, err
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	v, err := parseValue(dec, "", 0)
@@ -39,13 +57,6 @@ func parseTree(data []byte) (any, error) {
 	}
 	return v, nil
 }
-
-// ParseJSON reads one JSON value as the scenario reader does: numbers kept
-// exact (json.Number), duplicate keys, nesting deeper than 64 levels and
-// trailing data refused, and errors that name the line and column ("invalid
-// JSON at line 2, column 14: …"). The page's editors parse with it, so they
-// say what the CLI says.
-func ParseJSON(data []byte) (any, error) { return parseTree(data) }
 
 func parseValue(dec *json.Decoder, path string, depth int) (any, error) {
 	tok, err := dec.Token()
@@ -92,6 +103,55 @@ func parseValue(dec *json.Decoder, path string, depth int) (any, error) {
 		return a, wrapPath(path, err)
 	}
 	return nil, pathErr{path, fmt.Errorf("unexpected %q", d)}
+}
+
+// checkUTF8 refuses a document that is not UTF-8 text, or whose strings
+// escape half of a UTF-16 surrogate pair ("\ud800" alone): encoding/json
+// would silently turn either into U+FFFD, and a name is never rewritten.
+func checkUTF8(data []byte) error {
+	if !utf8.Valid(data) {
+		off := 0
+		for r, size := utf8.DecodeRune(data); r != utf8.RuneError || size > 1; r, size = utf8.DecodeRune(data[off:]) {
+			off += size
+		}
+		return &Error{Msg: fmt.Sprintf("invalid UTF-8 at %s: the document must be UTF-8 text", lineCol(data, int64(off)))}
+	}
+	bad := func(off int) error {
+		return &Error{Msg: fmt.Sprintf("invalid escape at %s: half of a UTF-16 surrogate pair (\\ud800-\\udfff must come in high-low pairs)", lineCol(data, int64(off)))}
+	}
+	inString, high := false, -1 // high: offset of a pending high-surrogate escape
+	for i := 0; i < len(data); i++ {
+		if !inString {
+			inString = data[i] == '"'
+			continue
+		}
+		unit := -1 // the UTF-16 code unit of a \uXXXX escape at i
+		if data[i] == '\\' && i+5 < len(data) && data[i+1] == 'u' {
+			if v, err := strconv.ParseUint(string(data[i+2:i+6]), 16, 16); err == nil {
+				unit = int(v)
+			}
+		}
+		isLow := unit >= 0xdc00 && unit < 0xe000
+		switch {
+		case high >= 0 && !isLow:
+			return bad(high)
+		case high < 0 && isLow:
+			return bad(i)
+		case unit >= 0xd800 && unit < 0xdc00:
+			high = i
+		default:
+			high = -1
+		}
+		switch {
+		case unit >= 0:
+			i += 5
+		case data[i] == '\\':
+			i++ // an escaped character, perhaps a quote
+		case data[i] == '"':
+			inString = false
+		}
+	}
+	return nil
 }
 
 // pathErr is a low-level decoder error reached at path.

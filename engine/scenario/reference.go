@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"schedplay/engine/quote"
 	"schedplay/presets"
 )
 
@@ -21,5 +22,5 @@ func FromReference(ref string, ps *presets.Set) (*Scenario, error) {
 			return &Scenario{Schedplay: Version, Preset: ref}, nil
 		}
 	}
-	return nil, ErrorList{{Msg: fmt.Sprintf("%q is neither a scenario preset nor a share link%s", ref, knownNames(ps, presets.Scenario))}}
+	return nil, ErrorList{{Msg: fmt.Sprintf("%s is neither a scenario preset nor a share link%s", quote.Short(ref), knownNames(ps, presets.Scenario))}}
 }

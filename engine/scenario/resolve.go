@@ -1,9 +1,12 @@
 package scenario
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
+	"schedplay/engine/budget"
+	"schedplay/engine/quote"
 	"schedplay/presets"
 )
 
@@ -33,11 +36,37 @@ func sectionKind(k string) presets.Kind {
 
 // Resolve expands every preset of s, applies its overrides, decodes each
 // section strictly, gives the fields the document leaves out their defaults
-// (an explicit zero is kept) and validates the result.
-// Errors are an ErrorList with paths. ps may be nil (no presets).
+// (an explicit zero is kept), validates the result, checks its cost
+// against the Serve budget and builds its topology (kept: see Topology).
+// Errors are an ErrorList with paths, or a *budget.Error. ps may be nil
+// (no presets).
 func Resolve(s *Scenario, ps *presets.Set) (*Resolved, error) {
+	return ResolveContext(context.Background(), s, ps, Budget{Profile: budget.Serve})
+}
+
+// ResolveContext is Resolve under budget b, stopping when ctx is done:
+// Prepare, then the topology build.
+func ResolveContext(ctx context.Context, s *Scenario, ps *presets.Set, b Budget) (*Resolved, error) {
+	r, err := Prepare(ctx, s, ps, b)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := r.Topology(ctx); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// Prepare is every step of ResolveContext but the topology build: the
+// document's presets expanded, its sections decoded and defaulted, every
+// rule but topo.Build's checked, and its cost (CostOf) checked against b
+// before anything expensive is done. Topology builds the rest.
+func Prepare(ctx context.Context, s *Scenario, ps *presets.Set, b Budget) (*Resolved, error) {
 	doc, err := expandedTree(s, ps)
 	if err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	var errs ErrorList
@@ -82,7 +111,13 @@ func Resolve(s *Scenario, ps *presets.Set) (*Resolved, error) {
 		d.validate(&errs, bad)
 		return nil, errs.Err()
 	}
-	if err := d.Validate(); err != nil {
+	if d.validate(&errs, nil); len(errs) > 0 {
+		return nil, errs.Err()
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if err := b.Profile.Check(CostOf(&d, b)); err != nil {
 		return nil, err
 	}
 	return &d, nil
@@ -200,7 +235,7 @@ func presetBody(path string, kind presets.Kind, pv any, ps *presets.Set, depth i
 		p, ok = ps.Get(kind, name)
 	}
 	if ps == nil || !ok {
-		errs.Add(path, "unknown %s preset %q%s", kind, name, knownNames(ps, kind))
+		errs.Add(path, "unknown %s preset %s%s", kind, quote.Short(name), knownNames(ps, kind))
 		return nil
 	}
 	body, err := parseTree(p.Body)

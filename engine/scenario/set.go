@@ -1,11 +1,13 @@
 package scenario
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
 
+	"schedplay/engine/quote"
 	"schedplay/presets"
 )
 
@@ -34,7 +36,7 @@ const maxPathLength = 256
 func ParseSet(s string) (Override, error) {
 	path, value, ok := strings.Cut(s, "=")
 	if !ok {
-		return Override{}, &Error{Msg: fmt.Sprintf("override %q has no '='; write path=value, e.g. policy.hz=1000", s)}
+		return Override{}, &Error{Msg: fmt.Sprintf("override %s has no '='; write path=value, e.g. policy.hz=1000", quote.Short(s))}
 	}
 	path = strings.TrimSpace(path)
 	if _, err := parsePath(path); err != nil {
@@ -73,7 +75,7 @@ func parsePath(path string) ([]pathElem, error) {
 			}
 			n, err := strconv.Atoi(rest[1:end])
 			if err != nil || n < 0 || n > MaxTasks || rest[1] == '+' {
-				return nil, bad(fmt.Sprintf("index %q is not a list position", rest[1:end]))
+				return nil, bad(fmt.Sprintf("index %s is not a list position", quote.Short(rest[1:end])))
 			}
 			if len(out) == 0 {
 				return nil, bad("it starts with an index")
@@ -100,7 +102,7 @@ func parsePath(path string) ([]pathElem, error) {
 		}
 		for _, r := range key {
 			if !(r == '_' || r == '-' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
-				return nil, bad(fmt.Sprintf("key %q has a character other than letters, digits, _ and -", key))
+				return nil, bad(fmt.Sprintf("key %s has a character other than letters, digits, _ and -", quote.Short(key)))
 			}
 		}
 		out = append(out, pathElem{Key: key})
@@ -115,11 +117,27 @@ func parsePath(path string) ([]pathElem, error) {
 	return out, nil
 }
 
+// MaxOverrides is the most overrides one Apply takes (a request's "set",
+// the CLI's --set flags and a variant's together).
+const MaxOverrides = 1024
+
 // Apply returns a copy of s with the overrides applied in order. A top-level
 // scenario preset is flattened first. Errors name the override's path.
 func Apply(s *Scenario, ps *presets.Set, sets []Override) (*Scenario, error) {
+	return ApplyContext(context.Background(), s, ps, sets)
+}
+
+// ApplyContext is Apply that stops when ctx is done. Each section is
+// expanded once, every override of it is set in the expanded tree, and it
+// is stored again as its preset plus the difference at the end: the work
+// is linear in the overrides (it was quadratic when every override
+// expanded and diffed its section again).
+func ApplyContext(ctx context.Context, s *Scenario, ps *presets.Set, sets []Override) (*Scenario, error) {
 	if len(sets) == 0 {
 		return s, nil
+	}
+	if len(sets) > MaxOverrides {
+		return nil, &Error{Msg: fmt.Sprintf("%d overrides; the limit is %d", len(sets), MaxOverrides)}
 	}
 	doc, err := s.tree()
 	if err != nil {
@@ -130,15 +148,37 @@ func Apply(s *Scenario, ps *presets.Set, sets []Override) (*Scenario, error) {
 	if len(errs) > 0 {
 		return nil, errs.Err()
 	}
+	ap := applier{doc: doc, ps: ps, open: map[string]*openSection{}}
 	for _, o := range sets {
-		if err := applyOne(doc, ps, o); err != nil {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if err := ap.apply(o); err != nil {
 			return nil, Errors(err)
 		}
+	}
+	if err := ap.close(); err != nil {
+		return nil, err
 	}
 	return fromTree(doc)
 }
 
-func applyOne(doc map[string]any, ps *presets.Set, o Override) error {
+// applier applies overrides to a document tree, keeping each section it
+// edits expanded (open) until close stores it back.
+type applier struct {
+	doc  map[string]any
+	ps   *presets.Set
+	open map[string]*openSection
+}
+
+// openSection is a section being edited: its preset chain expanded into
+// full, and the preset the document names (nil for none).
+type openSection struct {
+	full   any
+	preset any
+}
+
+func (ap *applier) apply(o Override) error {
 	path, err := parsePath(o.Path)
 	if err != nil {
 		return err
@@ -155,43 +195,76 @@ func applyOne(doc map[string]any, ps *presets.Set, o Override) error {
 		if len(path) != 1 {
 			return &Error{Path: o.Path, Msg: "name is a string; it has no fields"}
 		}
-		doc["name"] = value
+		ap.doc["name"] = value
 		return nil
 	case head != "machine" && head != "policy" && head != "workload" && head != "run":
-		return &Error{Path: o.Path, Msg: fmt.Sprintf("unknown section %q%s", head, suggestKey(head))}
+		return &Error{Path: o.Path, Msg: fmt.Sprintf("unknown section %s%s", quote.Short(head), suggestKey(head))}
 	}
 	if len(path) == 1 {
 		return &Error{Path: o.Path, Msg: "set a field of the section (or " + head + ".preset), not the whole section"}
 	}
-	orig, _ := doc[head].(map[string]any)
 	kind := sectionKind(head)
 	if len(path) == 2 && path[1].Key == "preset" && kind != "" {
-		doc[head] = map[string]any{"preset": value}
+		delete(ap.open, head) // the swap replaces the section and its edits
+		ap.doc[head] = map[string]any{"preset": value}
 		return nil
 	}
-	var errs ErrorList
-	var full any = mergePatch(nil, orig)
-	if kind != "" && orig != nil {
-		full = expandSection(head, kind, orig, ps, 0, &errs)
-		if len(errs) > 0 {
-			return errs.Err()
-		}
-	}
-	full, err = setPath(cloneTree(full), path[1:], value, head)
+	sec, err := ap.section(head, kind)
 	if err != nil {
 		return err
 	}
-	if name, named := orig["preset"]; named && kind != "" {
-		base := expandSection(head, kind, map[string]any{"preset": name}, ps, 0, &errs)
-		patch, _ := diffPatch(base, full)
-		pm, _ := patch.(map[string]any)
-		if pm == nil {
-			pm = map[string]any{}
-		}
-		pm["preset"] = name
-		full = pm
+	sec.full, err = setPath(sec.full, path[1:], value, head)
+	return err
+}
+
+// section returns section head expanded for editing, opening it first.
+func (ap *applier) section(head string, kind presets.Kind) (*openSection, error) {
+	if sec, ok := ap.open[head]; ok {
+		return sec, nil
 	}
-	doc[head] = full
+	orig, _ := ap.doc[head].(map[string]any)
+	var errs ErrorList
+	var full any = mergePatch(nil, orig)
+	if kind != "" && orig != nil {
+		full = expandSection(head, kind, orig, ap.ps, 0, &errs)
+		if len(errs) > 0 {
+			return nil, errs.Err()
+		}
+	}
+	sec := &openSection{full: cloneTree(full)}
+	if name, named := orig["preset"]; named && kind != "" {
+		sec.preset = name
+	}
+	ap.open[head] = sec
+	return sec, nil
+}
+
+// close stores every open section back into the document: a section that
+// names a preset as that preset plus the difference, so documents (and
+// share links) stay short.
+func (ap *applier) close() error {
+	for _, head := range sectionKeys {
+		sec, ok := ap.open[head]
+		if !ok {
+			continue
+		}
+		full := sec.full
+		if sec.preset != nil {
+			var errs ErrorList
+			base := expandSection(head, sectionKind(head), map[string]any{"preset": sec.preset}, ap.ps, 0, &errs)
+			if len(errs) > 0 {
+				return errs.Err()
+			}
+			patch, _ := diffPatch(base, full)
+			pm, _ := patch.(map[string]any)
+			if pm == nil {
+				pm = map[string]any{}
+			}
+			pm["preset"] = sec.preset
+			full = pm
+		}
+		ap.doc[head] = full
+	}
 	return nil
 }
 
@@ -210,7 +283,7 @@ func setPath(node any, path []pathElem, value any, prefix string) (any, error) {
 			m, ok = map[string]any{}, true
 		}
 		if !ok {
-			return nil, &Error{Path: prefix, Msg: fmt.Sprintf("is %s, not an object; cannot set %q in it", typeName(node), e.Key)}
+			return nil, &Error{Path: prefix, Msg: fmt.Sprintf("is %s, not an object; cannot set %s in it", typeName(node), quote.Short(e.Key))}
 		}
 		v, err := setPath(m[e.Key], path[1:], value, here)
 		if err != nil {

@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"strings"
 
+	"schedplay/engine/quote"
 	"schedplay/presets"
 )
 
@@ -91,7 +92,7 @@ func DecodeShareURL(link string, ps *presets.Set) (*Scenario, error) {
 		name := q.Get("preset")
 		if ps != nil {
 			if _, ok := ps.Get(presets.Scenario, name); !ok {
-				return nil, ErrorList{{Path: "preset", Msg: fmt.Sprintf("unknown scenario preset %q%s", name, knownNames(ps, presets.Scenario))}}
+				return nil, ErrorList{{Path: "preset", Msg: fmt.Sprintf("unknown scenario preset %s%s", quote.Short(name), knownNames(ps, presets.Scenario))}}
 			}
 		}
 		return &Scenario{Schedplay: Version, Preset: name}, nil

@@ -1,9 +1,6 @@
 package scenario
 
-import (
-	"unicode"
-	"unicode/utf8"
-)
+import "unicode"
 
 // Timed sections ({"timed": NAME, "do": [...]}, a schedplay addition) are
 // measured per name: each distinct name becomes one metric of the result,
@@ -16,17 +13,13 @@ const (
 
 // checkTimedName checks a timed section's name (already known non-empty).
 func checkTimedName(errs *ErrorList, path, name string) {
-	switch {
-	case len(name) > MaxTimedNameLength:
-		errs.Add(path, "is %d bytes long; the limit is %d", len(name), MaxTimedNameLength)
-	case !utf8.ValidString(name):
-		errs.Add(path, "is not valid UTF-8")
-	default:
-		for _, r := range name {
-			if !unicode.IsPrint(r) {
-				errs.Add(path, "contains the unprintable character %U; a section name shows in tables and CSV headers", r)
-				return
-			}
+	if !checkNameLimit(errs, path, name, MaxTimedNameLength) {
+		return
+	}
+	for _, r := range name {
+		if !unicode.IsPrint(r) {
+			errs.Add(path, "contains the unprintable character %U; a section name shows in tables and CSV headers", r)
+			return
 		}
 	}
 }

@@ -38,6 +38,8 @@ type Resolved struct {
 	// defaulted is set once the defaults are filled (by Resolve, from the
 	// document's own fields): WithDefaults then keeps explicit zeros.
 	defaulted bool
+	// topology is the built topology (Topology), shared by copies.
+	topology *builtTopology
 }
 
 // Policy is the "policy" section. Domain-shaping fields come from

@@ -1,8 +1,11 @@
 package scenario
 
 import (
+	"context"
 	"math"
 
+	"schedplay/engine/budget"
+	"schedplay/engine/quote"
 	"schedplay/engine/topo"
 	"schedplay/engine/units"
 )
@@ -19,8 +22,6 @@ const (
 	MaxProgramDepth = 8
 	MaxProgramSteps = 1024
 	MaxRepeat       = 1_000_000_000
-	MaxEventsPerRep = 100_000_000 // at ≤ cpuCostScale CPUs; fewer on larger machines
-	MaxEventsTotal  = 400_000_000
 	maxLatencyParam = 100 * units.Millisecond
 	// MaxIdleStates bounds machine.latency.idle_states (CPUIDLE_STATE_MAX is 10).
 	MaxIdleStates    = 10
@@ -33,17 +34,25 @@ const (
 )
 
 // Validate checks a resolved scenario (after WithDefaults) against the
-// format's rules and limits. It returns an ErrorList sorted by path, or nil.
-// It never modifies r.
+// format's rules and limits, its cost against the Serve budget and its
+// topology (topo.Build). It returns an ErrorList sorted by path, a
+// *budget.Error, or nil. It never modifies r.
 func (r Resolved) Validate() error {
 	var errs ErrorList
 	r.validate(&errs, nil)
-	return errs.Err()
+	if len(errs) > 0 {
+		return errs.Err()
+	}
+	if err := budget.Serve.Check(CostOf(&r, Budget{Profile: budget.Serve})); err != nil {
+		return err
+	}
+	_, err := r.Topology(context.Background())
+	return err
 }
 
 // validate checks every section not in skip (sections that failed to
-// decode), so that one document's errors are all reported at once. The
-// topology and the event budget are checked only when all else is valid.
+// decode), so that one document's errors are all reported at once. It
+// does not build the topology (Topology does, once the cost is checked).
 func (r *Resolved) validate(errs *ErrorList, skip map[string]bool) {
 	n := 0
 	if !skip["machine"] {
@@ -57,13 +66,6 @@ func (r *Resolved) validate(errs *ErrorList, skip map[string]bool) {
 	}
 	if !skip["run"] {
 		validateRun(errs, &r.Run)
-	}
-	if len(skip) > 0 || len(*errs) > 0 || n == 0 {
-		return
-	}
-	validateTopology(errs, r)
-	if len(*errs) == 0 {
-		checkEventBudget(errs, r, n)
 	}
 }
 
@@ -256,7 +258,7 @@ func validatePolicy(errs *ErrorList, p *Policy, m *topo.Machine, machineOK bool)
 	switch p.Features.PELT {
 	case PELTModern, PELTLegacy2018:
 	default:
-		errs.Add("policy.features.PELT", "unknown PELT mode %q; want \"modern\" or \"legacy2018\"", p.Features.PELT)
+		errs.Add("policy.features.PELT", "unknown PELT mode %s; want \"modern\" or \"legacy2018\"", quote.Short(string(p.Features.PELT)))
 	}
 }
 
@@ -268,7 +270,7 @@ func validateRun(errs *ErrorList, r *Run) {
 	switch r.Until {
 	case UntilDone, UntilDuration:
 	default:
-		errs.Add("run.until", "unknown value %q; want \"done\" or \"duration\"", r.Until)
+		errs.Add("run.until", "unknown value %s; want \"done\" or \"duration\"", quote.Short(string(r.Until)))
 	}
 	checkRange(errs, "run.reps", r.Reps, 1, MaxReps)
 	checkDuration(errs, "run.warmup", r.Warmup, MaxRunDuration)

@@ -2,7 +2,9 @@ package scenario
 
 import (
 	"strings"
+	"unicode/utf8"
 
+	"schedplay/engine/quote"
 	"schedplay/engine/topo"
 )
 
@@ -36,10 +38,11 @@ func validateWorkload(errs *ErrorList, w *Workload, n int) {
 				errs.Add(p+".cpus", "selects no CPU")
 			}
 		}
+		checkName(errs, p+".name", g.Name)
 		switch g.Pin {
 		case PinNone, PinEach:
 		default:
-			errs.Add(p+".pin", "unknown value %q; want \"each\" or leave it out", g.Pin)
+			errs.Add(p+".pin", "unknown value %s; want \"each\" or leave it out", quote.Short(string(g.Pin)))
 		}
 		checkRange(errs, p+".nice", g.Nice, -20, 19)
 		checkDuration(errs, p+".start", g.Start, MaxRunDuration)
@@ -79,7 +82,7 @@ func validateWorkload(errs *ErrorList, w *Workload, n int) {
 		for _, m := range metricNames[1:] {
 			names = append(names, string(m))
 		}
-		errs.Add("workload.metric", "unknown metric %q; want one of %s", w.Metric, strings.Join(names, ", "))
+		errs.Add("workload.metric", "unknown metric %s; want one of %s", quote.Short(string(w.Metric)), strings.Join(names, ", "))
 	}
 }
 
@@ -132,6 +135,11 @@ func validateStep(errs *ErrorList, p string, s *Step, depth int) int {
 		return 0
 	}
 	k := kinds[0]
+	for _, n := range []struct{ field, name string }{{"barrier", s.Barrier}, {"send", s.Send}, {"recv", s.Recv}, {"pool", s.Pool}} {
+		if n.name != "" {
+			checkName(errs, p+"."+n.field, n.name)
+		}
+	}
 	only := func(set bool, opt string, allowed ...string) {
 		if !set {
 			return
@@ -199,4 +207,25 @@ func loopBody(errs *ErrorList, p string, do []Step, depth int) int {
 		return 0
 	}
 	return validateSteps(errs, p, do, depth+1)
+}
+
+// checkName refuses a name (of a group, a barrier, a channel or a pool)
+// longer than MaxNameLength bytes or not UTF-8: names travel into every
+// task's name, the timeline and the reply, and are never cut silently.
+func checkName(errs *ErrorList, path, name string) bool {
+	return checkNameLimit(errs, path, name, MaxNameLength)
+}
+
+// checkNameLimit is checkName with another length limit; it reports
+// whether the name passed.
+func checkNameLimit(errs *ErrorList, path, name string, limit int) bool {
+	switch {
+	case len(name) > limit:
+		errs.Add(path, "is %d bytes long; the limit is %d", len(name), limit)
+	case !utf8.ValidString(name):
+		errs.Add(path, "is not valid UTF-8")
+	default:
+		return true
+	}
+	return false
 }

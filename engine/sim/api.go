@@ -8,6 +8,10 @@ type Options struct {
 	// no decision records and none of the path detail they need, which
 	// makes a traced run almost as cheap as an untraced one.
 	NoDecisions bool
+	// TimelineCap and DecisionCap are the most intervals and decision
+	// records the timeline keeps (0: DefaultTimelineCap); past them it is
+	// marked truncated and the result warns where.
+	TimelineCap, DecisionCap int
 	// MaxEvents is the event budget per repetition; 0 means DefaultMaxEvents.
 	// A run that exceeds it stops with ErrEventBudget.
 	MaxEvents int64

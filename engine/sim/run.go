@@ -23,7 +23,7 @@ var ErrEventBudget = errors.New("sim: event budget exceeded")
 // their metrics, summary and, when opt.Timeline, repetition 0's timeline.
 func Run(ctx context.Context, r *scenario.Resolved, opt Options) (*Result, error) {
 	rr := r.WithDefaults()
-	t, err := topo.Build(rr.Machine, rr.Policy.DomainPolicy)
+	t, err := rr.Topology(ctx) // built once: the validation's, when r was resolved
 	if err != nil {
 		return nil, err
 	}
@@ -31,6 +31,9 @@ func Run(ctx context.Context, r *scenario.Resolved, opt Options) (*Result, error
 	reps := max(rr.Run.Reps, 1)
 	var swallowed []int64 // ends of the repetitions the warm-up covered
 	for rep := 0; rep < reps; rep++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		s, err := newSim(&rr, t, opt, rr.Run.Seed+uint64(rep), rep == 0 && opt.Timeline)
 		if err != nil {
 			return nil, err
@@ -45,9 +48,7 @@ func Run(ctx context.Context, r *scenario.Resolved, opt Options) (*Result, error
 		}
 		if s.tr != nil {
 			res.Timeline = s.timeline()
-			if res.Timeline.Truncated {
-				res.Warnings = append(res.Warnings, fmt.Sprintf("timeline truncated at %d intervals; shorten run.duration to see all of repetition 0", s.tr.limit))
-			}
+			res.Warnings = append(res.Warnings, s.tr.truncation()...)
 		}
 	}
 	if len(swallowed) > 0 {
@@ -99,7 +100,7 @@ func newSim(r *scenario.Resolved, t *topo.Topology, opt Options, seed uint64, ti
 	s.q.init(4*n+1024, n+t.TotalCores, s.end)
 	s.m.init(n, t.TotalCores, s.end)
 	if timeline {
-		s.tr = newTracer(n, t.TotalCores)
+		s.tr = newTracer(n, t.TotalCores, opt)
 		s.tracing = !opt.NoDecisions
 	}
 	s.cpus = make([]cpuState, n)

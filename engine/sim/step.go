@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"schedplay/engine/scenario"
-	"schedplay/engine/topo"
 )
 
 // Stepper is repetition 0 of a scenario advanced piece by piece (the UI's
@@ -18,7 +17,7 @@ type Stepper struct {
 // New prepares repetition 0 of r (defaults applied) without running it.
 func New(ctx context.Context, r *scenario.Resolved, opt Options) (*Stepper, error) {
 	rr := r.WithDefaults()
-	t, err := topo.Build(rr.Machine, rr.Policy.DomainPolicy)
+	t, err := rr.Topology(ctx)
 	if err != nil {
 		return nil, err
 	}

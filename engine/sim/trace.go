@@ -1,5 +1,7 @@
 package sim
 
+import "fmt"
+
 // DefaultTimelineCap is the most intervals (runs + modes) a timeline keeps.
 const DefaultTimelineCap = 400_000
 
@@ -7,18 +9,30 @@ const DefaultTimelineCap = 400_000
 type tracer struct {
 	tl    Timeline
 	n     int
-	limit int
+	limit int // intervals kept
+	// decisionLimit is the decision records kept; decisionsCut says
+	// records were dropped.
+	decisionLimit int
+	decisionsCut  bool
 }
 
-// newTracer makes an empty timeline for ncpu CPUs and ncore cores.
-func newTracer(ncpu, ncore int) *tracer {
+// newTracer makes an empty timeline for ncpu CPUs and ncore cores, keeping
+// at most the caps of opt (DefaultTimelineCap when 0).
+func newTracer(ncpu, ncore int, opt Options) *tracer {
+	capOr := func(v int) int {
+		if v > 0 {
+			return v
+		}
+		return DefaultTimelineCap
+	}
 	return &tracer{
 		tl: Timeline{
 			Runs:      make([][]Interval, ncpu),
 			Modes:     make([][]ModeInterval, ncore),
 			Decisions: []Decision{},
 		},
-		limit: DefaultTimelineCap,
+		limit:         capOr(opt.TimelineCap),
+		decisionLimit: capOr(opt.DecisionCap),
 	}
 }
 
@@ -29,6 +43,19 @@ func (t *tracer) full() bool {
 		return true
 	}
 	return false
+}
+
+// truncation is the result's warnings about what the caps cut: "truncated
+// at N".
+func (t *tracer) truncation() []string {
+	var w []string
+	if t.n >= t.limit {
+		w = append(w, fmt.Sprintf("timeline truncated at %d intervals; shorten run.duration to see all of repetition 0", t.limit))
+	}
+	if t.decisionsCut {
+		w = append(w, fmt.Sprintf("decision records truncated at %d; the later runs of the timeline have none", t.decisionLimit))
+	}
+	return w
 }
 
 // run records a task's run interval on a CPU and how it ended.
@@ -67,8 +94,9 @@ func (s *sim) recordDecision(p *task, kind string, from, to int) {
 	if !s.tracing || s.tr == nil {
 		return
 	}
-	if len(s.tr.tl.Decisions) >= s.tr.limit {
+	if len(s.tr.tl.Decisions) >= s.tr.decisionLimit {
 		s.tr.tl.Truncated = true
+		s.tr.decisionsCut = true
 		return
 	}
 	path := make([]string, len(s.path))

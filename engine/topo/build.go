@@ -1,16 +1,26 @@
 package topo
 
+import "context"
+
 // Build turns a machine and a policy into CPUs and per-CPU sched-domain
 // chains, the way the kernel's boot-time topology setup and
 // build_sched_domains() do. It validates its input and returns an *Error
 // naming the first bad field. Zero-valued optional machine fields take the
 // defaults documented on normalizeMachine.
-func Build(m Machine, p DomainPolicy) (*Topology, error) { return build(m, p, false) }
+func Build(m Machine, p DomainPolicy) (*Topology, error) {
+	return build(context.Background(), m, p, false)
+}
 
-// build is Build; privateRings gives every overlapping domain a ring of its
-// own, as the kernel allocates them (the tests' reference for the shared
-// rings of overlapRings).
-func build(m Machine, p DomainPolicy, privateRings bool) (*Topology, error) {
+// BuildContext is Build that stops, returning ctx's error, when ctx is done
+// (it checks every 64 CPUs of each pass over the CPUs).
+func BuildContext(ctx context.Context, m Machine, p DomainPolicy) (*Topology, error) {
+	return build(ctx, m, p, false)
+}
+
+// build is BuildContext; privateRings gives every overlapping domain a ring
+// of its own, as the kernel allocates them (the tests' reference for the
+// shared rings of overlapRings).
+func build(ctx context.Context, m Machine, p DomainPolicy, privateRings bool) (*Topology, error) {
 	m, err := normalizeMachine(m)
 	if err != nil {
 		return nil, err
@@ -29,8 +39,12 @@ func build(m Machine, p DomainPolicy, privateRings bool) (*Topology, error) {
 		t.CPUs[i].Priority = archAsymCPUPriority(t, mode, CPU(i))
 	}
 	b := newBuilder(t, p)
+	b.ctx = ctx
 	b.overlap.private = privateRings
 	b.buildSchedDomains()
+	if b.err != nil {
+		return nil, b.err
+	}
 	return t, nil
 }
 

@@ -5,6 +5,8 @@ import (
 	"math/bits"
 	"strconv"
 	"strings"
+
+	"schedplay/engine/quote"
 )
 
 // CPU is a logical CPU number. NoCPU (-1) is "no CPU", as fair.c returns -1.
@@ -273,15 +275,15 @@ func parseCPURange(s CPUSet, part string, n int) error {
 	lo, hi, isRange := strings.Cut(rng, "-")
 	a, err := parseCPUNum(lo, n)
 	if err != nil {
-		return fmt.Errorf("cpulist piece %q: %v", part, err)
+		return fmt.Errorf("cpulist piece %s: %v", quote.Short(part), err)
 	}
 	b := a
 	if isRange {
 		if b, err = parseCPUNum(hi, n); err != nil {
-			return fmt.Errorf("cpulist piece %q: %v", part, err)
+			return fmt.Errorf("cpulist piece %s: %v", quote.Short(part), err)
 		}
 		if b < a {
-			return fmt.Errorf("cpulist piece %q: range end %d is below its start %d", part, b, a)
+			return fmt.Errorf("cpulist piece %s: range end %d is below its start %d", quote.Short(part), b, a)
 		}
 	}
 	used, group := 1, 1
@@ -290,7 +292,7 @@ func parseCPURange(s CPUSet, part string, n int) error {
 		uv, e1 := strconv.Atoi(u)
 		gv, e2 := strconv.Atoi(g)
 		if !ok || e1 != nil || e2 != nil || uv < 1 || gv < 1 || uv > gv {
-			return fmt.Errorf("cpulist piece %q: stride must be used/group with 1 ≤ used ≤ group", part)
+			return fmt.Errorf("cpulist piece %s: stride must be used/group with 1 ≤ used ≤ group", quote.Short(part))
 		}
 		used, group = uv, gv
 	}
@@ -305,7 +307,7 @@ func parseCPURange(s CPUSet, part string, n int) error {
 func parseCPUNum(t string, n int) (int, error) {
 	v, err := strconv.Atoi(t)
 	if err != nil || strings.HasPrefix(t, "+") {
-		return 0, fmt.Errorf("%q is not a CPU number", t)
+		return 0, fmt.Errorf("%s is not a CPU number", quote.Short(t))
 	}
 	if v < 0 || v >= n {
 		return 0, fmt.Errorf("CPU %d does not exist (this machine has CPUs 0-%d)", v, n-1)

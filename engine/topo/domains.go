@@ -1,5 +1,7 @@
 package topo
 
+import "context"
+
 // topoLevel is one entry of the sched_domain_topology_level table.
 type topoLevel struct {
 	name      Level
@@ -69,6 +71,8 @@ type builder struct {
 	seenGen        int
 	groupIDs       map[groupKey][]int // Group.ID by span (ids with that key)
 	groupStats     map[groupStatsKey]groupStats
+	ctx            context.Context
+	err            error // ctx's error once it is done: the build stops
 	overlap        overlapRings
 	covered        CPUSet    // scratch of build_overlap_sched_groups()
 	overlapScratch []sgBuild // its groups before interning
@@ -343,6 +347,9 @@ func (b *builder) buildSchedDomain(tl int, child *sdBuild, cpu CPU) *sdBuild {
 func (b *builder) buildSchedDomains() {
 	b.sd = make([][]*sdBuild, b.n)
 	for i := 0; i < b.n; i++ {
+		if b.cancelled(i) {
+			return
+		}
 		b.sd[i] = make([]*sdBuild, len(b.levels))
 		var sd *sdBuild
 		for tl := range b.levels {
@@ -359,7 +366,9 @@ func (b *builder) buildSchedDomains() {
 			}
 		}
 	}
-	b.buildGroups()
+	if b.buildGroups(); b.err != nil {
+		return
+	}
 	b.computeImbNUMANr()
 	b.initSchedGroupsCapacity()
 	b.attachedBase = make([]*sdBuild, b.n)
@@ -401,4 +410,13 @@ func (b *builder) computeImbNUMANr() {
 			}
 		}
 	}
+}
+
+// cancelled reports whether the build must stop, checking the context at
+// every 64th CPU i of a pass.
+func (b *builder) cancelled(i int) bool {
+	if b.err == nil && i&63 == 0 && b.ctx != nil {
+		b.err = b.ctx.Err()
+	}
+	return b.err != nil
 }

@@ -1,6 +1,10 @@
 package topo
 
-import "fmt"
+import (
+	"fmt"
+
+	"schedplay/engine/quote"
+)
 
 // Level names a topology level exactly as SD_INIT_NAME does.
 type Level string
@@ -21,7 +25,7 @@ func (l *Level) UnmarshalText(b []byte) error {
 		*l = v
 		return nil
 	}
-	return fmt.Errorf("unknown level %q; want one of SMT, CLS, MC, PKG, NUMA", b)
+	return fmt.Errorf("unknown level %s; want one of SMT, CLS, MC, PKG, NUMA", quote.Short(string(b)))
 }
 
 // Numbering is how logical CPU numbers map onto cores and threads.
@@ -41,7 +45,7 @@ func (n *Numbering) UnmarshalText(b []byte) error {
 		*n = v
 		return nil
 	}
-	return fmt.Errorf("unknown numbering %q; want \"sibling-major\" or \"core-major\"", b)
+	return fmt.Errorf("unknown numbering %s; want \"sibling-major\" or \"core-major\"", quote.Short(string(b)))
 }
 
 // LLCSpan says which span shares the last-level cache.
@@ -59,7 +63,7 @@ func (s *LLCSpan) UnmarshalText(b []byte) error {
 		*s = v
 		return nil
 	}
-	return fmt.Errorf("unknown llc %q; want \"node\" or \"cluster\"", b)
+	return fmt.Errorf("unknown llc %s; want \"node\" or \"cluster\"", quote.Short(string(b)))
 }
 
 // SMTKind is the core performance model.
@@ -78,7 +82,7 @@ func (k *SMTKind) UnmarshalText(b []byte) error {
 		*k = v
 		return nil
 	}
-	return fmt.Errorf("unknown smt model %q; want \"spatial\", \"competitive\" or \"folding\"", b)
+	return fmt.Errorf("unknown smt model %s; want \"spatial\", \"competitive\" or \"folding\"", quote.Short(string(b)))
 }
 
 // PriorityMode selects arch_asym_cpu_priority().
@@ -99,7 +103,7 @@ func (m *PriorityMode) UnmarshalText(b []byte) error {
 		*m = v
 		return nil
 	}
-	return fmt.Errorf("unknown priority %q; want default, arch, capacity, capacity-pe0x2 or thread", b)
+	return fmt.Errorf("unknown priority %s; want default, arch, capacity, capacity-pe0x2 or thread", quote.Short(string(b)))
 }
 
 // SMTAsymPacking is the sched_smt_asym_packing= boot option (v6 series).
@@ -118,5 +122,5 @@ func (o *SMTAsymPacking) UnmarshalText(b []byte) error {
 		*o = v
 		return nil
 	}
-	return fmt.Errorf("unknown smt_asym_packing %q; want auto, on or off", b)
+	return fmt.Errorf("unknown smt_asym_packing %s; want auto, on or off", quote.Short(string(b)))
 }

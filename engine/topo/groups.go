@@ -10,6 +10,9 @@ func (b *builder) buildGroups() {
 		b.rings[tl] = make([]*groupRing, b.n)
 	}
 	for i := 0; i < b.n; i++ {
+		if b.cancelled(i) {
+			return
+		}
 		for sd := b.sd[i][0]; sd != nil; sd = sd.parent {
 			if sd.flags&SDOverlap != 0 {
 				b.buildOverlapSchedGroups(sd, CPU(i))

@@ -1,6 +1,7 @@
 package topo
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -70,8 +71,8 @@ func TestSharedOverlapRings(t *testing.T) {
 		if rng.IntN(2) == 0 {
 			p.AsymPacking = &[]Level{LevelNUMA, LevelSMT}
 		}
-		shared, err1 := build(m, p, false)
-		private, err2 := build(m, p, true)
+		shared, err1 := build(context.Background(), m, p, false)
+		private, err2 := build(context.Background(), m, p, true)
 		if err1 != nil || err2 != nil {
 			t.Fatalf("case %d: %v / %v", k, err1, err2)
 		}

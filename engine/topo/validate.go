@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"schedplay/engine/quote"
 )
 
 // Error is a problem with one field of the input; Path uses the scenario
@@ -62,13 +64,13 @@ func normalizeMachine(m Machine) (Machine, error) {
 		m.LLC = LLCNode
 	}
 	if m.LLC != LLCNode && m.LLC != LLCCluster {
-		return m, fieldErr("machine.llc", "unknown llc %q; want \"node\" or \"cluster\"", m.LLC)
+		return m, fieldErr("machine.llc", "unknown llc %s; want \"node\" or \"cluster\"", quote.Short(string(m.LLC)))
 	}
 	if m.Numbering == "" {
 		m.Numbering = CoreMajor
 	}
 	if m.Numbering != CoreMajor && m.Numbering != SiblingMajor {
-		return m, fieldErr("machine.numbering", "unknown numbering %q; want \"sibling-major\" or \"core-major\"", m.Numbering)
+		return m, fieldErr("machine.numbering", "unknown numbering %s; want \"sibling-major\" or \"core-major\"", quote.Short(string(m.Numbering)))
 	}
 	if err := checkCoreClasses(&m); err != nil {
 		return m, err
@@ -204,14 +206,14 @@ func checkAsymConfig(path string, a AsymConfig) error {
 			case LevelSMT, LevelCLS, LevelMC, LevelPKG, LevelNUMA:
 			default:
 				return fieldErr(fmt.Sprintf("%s.asym_packing[%d]", path, i),
-					"unknown level %q; want one of SMT, CLS, MC, PKG, NUMA", l)
+					"unknown level %s; want one of SMT, CLS, MC, PKG, NUMA", quote.Short(string(l)))
 			}
 		}
 	}
 	switch a.Priority {
 	case "", PriorityDefault, PriorityArch, PriorityCapacity, PriorityCapacityPE0, PriorityThread:
 	default:
-		return fieldErr(path+".priority", "unknown priority %q; want default, arch, capacity, capacity-pe0x2 or thread", a.Priority)
+		return fieldErr(path+".priority", "unknown priority %s; want default, arch, capacity, capacity-pe0x2 or thread", quote.Short(string(a.Priority)))
 	}
 	return nil
 }
@@ -224,7 +226,7 @@ func checkPolicy(p DomainPolicy) error {
 	switch p.SMTAsymPacking {
 	case "", SMTAsymAuto, SMTAsymOn, SMTAsymOff:
 	default:
-		return fieldErr("policy.smt_asym_packing", "unknown value %q; want auto, on or off", p.SMTAsymPacking)
+		return fieldErr("policy.smt_asym_packing", "unknown value %s; want auto, on or off", quote.Short(string(p.SMTAsymPacking)))
 	}
 	return nil
 }

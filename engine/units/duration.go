@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"schedplay/engine/quote"
 )
 
 // Duration is a span of simulated time in integer nanoseconds. Its text form
@@ -53,17 +55,17 @@ func ParseDuration(s string) (Duration, error) {
 		}
 		v, err := strconv.ParseFloat(num, 64)
 		if err != nil || num == "" || strings.ContainsAny(num, "xXpP_") {
-			return 0, fmt.Errorf("%q is not a duration; write a number with a unit (ns, us, ms, s)", s)
+			return 0, fmt.Errorf("%s is not a duration; write a number with a unit (ns, us, ms, s)", quote.Short(s))
 		}
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return 0, fmt.Errorf("%q is not a finite duration", s)
+			return 0, fmt.Errorf("%s is not a finite duration", quote.Short(s))
 		}
 		if v < 0 {
-			return 0, fmt.Errorf("%q is negative; durations must be ≥ 0", s)
+			return 0, fmt.Errorf("%s is negative; durations must be ≥ 0", quote.Short(s))
 		}
 		ns := v * u.scale
 		if ns > float64(MaxDuration) {
-			return 0, fmt.Errorf("%q is longer than the 1h limit", s)
+			return 0, fmt.Errorf("%s is longer than the 1h limit", quote.Short(s))
 		}
 		return Duration(math.Round(ns)), nil
 	}
@@ -76,12 +78,12 @@ func noUnit(s, t string) error {
 	num := strings.TrimRightFunc(t, unicode.IsLetter)
 	unit := t[len(num):]
 	if unit == "" {
-		return fmt.Errorf("%q has no unit; write e.g. \"750us\", \"2ms\" or \"1.5s\"", s)
+		return fmt.Errorf("%s has no unit; write e.g. \"750us\", \"2ms\" or \"1.5s\"", quote.Short(s))
 	}
 	if _, err := strconv.ParseFloat(strings.TrimSpace(num), 64); err != nil {
-		return fmt.Errorf("%q is not a duration; write a number with a unit (ns, us, ms, s)", s)
+		return fmt.Errorf("%s is not a duration; write a number with a unit (ns, us, ms, s)", quote.Short(s))
 	}
-	return fmt.Errorf("%q has the unit %q, which durations do not take; the units are ns, us (or µs), ms and s (e.g. \"1.5s\")", s, unit)
+	return fmt.Errorf("%s has the unit %s, which durations do not take; the units are ns, us (or µs), ms and s (e.g. \"1.5s\")", quote.Short(s), quote.Short(unit))
 }
 
 // String returns the shortest exact text form, e.g. "2ms", "1.5s", "750us".

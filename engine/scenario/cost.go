@@ -1,0 +1,236 @@
+package scenario
+
+import (
+	"math"
+
+	"schedplay/engine/budget"
+	"schedplay/engine/topo"
+	"schedplay/engine/units"
+)
+
+// The cost model (issue 17). From a resolved scenario, before its topology
+// is built or anything runs, CostOf estimates the sched domains the build
+// makes, the simulator events of a repetition (ticks, housekeeping, and two
+// events per program step executed, with loops capped by the run duration
+// when their body takes time), the wake-up latency samples a repetition
+// keeps, the reply's size and the memory of the whole, each with the field
+// that makes it large. budget.Profile.Check refuses what a runtime cannot
+// afford, so that a small document such as
+// {"repeat": 1000000000, "do": [{"send": "x"}]} is refused up front instead
+// of running for hours.
+
+// Output is what a request asks of a run beyond its metrics: repetition
+// 0's timeline, with or without its decision records.
+type Output struct {
+	Timeline, Decisions bool
+}
+
+// Budget is what a resolution checks a scenario's cost against.
+type Budget struct {
+	Profile budget.Profile
+	Output  Output
+	// Runs is how many times the request runs the scenario (0: once).
+	Runs int
+}
+
+// CostOf estimates what running r (after WithDefaults) Runs times costs
+// under the caps of b.Profile (the timeline's).
+func CostOf(r *Resolved, b Budget) budget.Cost {
+	n := r.Machine.NumCPUs()
+	runs := float64(max(b.Runs, 1))
+	c := budget.Cost{CPUs: n, ReplyPath: "timeline"}
+	c.Domains, c.DomainsPath = estimateDomains(&r.Machine)
+	work := estimateWork(r, n)
+	c.EventsPerRep, c.EventsPath = work.events, work.eventsPath
+	c.Events, c.RepsPath = c.EventsPerRep*float64(r.Run.Reps)*runs, "run.reps"
+	c.Samples, c.SamplesPath = work.samples, work.samplesPath
+	tasks, names := 0.0, 0.0
+	for _, g := range r.Workload.Groups {
+		tasks += float64(g.Count)
+		names += float64(g.Count) * float64(len(g.Name)+6) // "NAME/k"
+	}
+	intervals, decisions := 0.0, 0.0
+	if b.Output.Timeline {
+		intervals = math.Min(c.EventsPerRep, float64(capOr(b.Profile.Timeline, DefaultTimelineCap)))
+		if b.Output.Decisions {
+			decisions = math.Min(c.EventsPerRep, float64(capOr(b.Profile.Decisions, DefaultTimelineCap)))
+		}
+	}
+	timeline := intervals*budget.IntervalBytes + decisions*budget.DecisionBytes // in memory
+	replyTimeline := intervals*budget.IntervalBytes + decisions*budget.DecisionReplyBytes
+	if b.Output.Timeline {
+		timeline += tasks*64 + names
+		replyTimeline += tasks*64 + names
+	}
+	c.ReplyBytes = budget.BaseBytes + float64(r.Run.Reps)*runs*budget.RepBytes + replyTimeline
+	parts := []struct {
+		bytes float64
+		path  string
+	}{
+		{c.Domains*budget.DomainBytes + float64(n)*budget.CPUBytes, c.DomainsPath},
+		{tasks*budget.TaskBytes + names, "workload.groups"},
+		{c.Samples * budget.SampleBytes, c.SamplesPath},
+		{timeline + 2*c.ReplyBytes, c.ReplyPath},
+	}
+	c.Memory = budget.BaseBytes
+	top := 0.0
+	for _, p := range parts {
+		c.Memory += p.bytes
+		if p.bytes > top {
+			top, c.MemoryPath = p.bytes, p.path
+		}
+	}
+	return c
+}
+
+// DefaultTimelineCap is the most intervals (and decision records) a
+// timeline keeps when the profile names no cap (sim's default).
+const DefaultTimelineCap = 400_000
+
+func capOr(v, def int) int {
+	if v > 0 {
+		return v
+	}
+	return def
+}
+
+// estimateDomains is the sched domains topo.Build makes for m: every CPU
+// gets one per level of the topology table (SMT, CLS, MC, PKG, then one
+// per distinct NUMA distance) up to the first that spans the machine,
+// which for a CPU of node k is the level of row k's largest distance.
+// The path names the field that makes it large.
+func estimateDomains(m *topo.Machine) (float64, string) {
+	perNode := float64(m.NumCPUs()) / float64(max(m.Nodes, 1))
+	if len(m.Distances) == 0 {
+		return float64(m.NumCPUs()) * 4, "machine"
+	}
+	distinct := map[int]bool{}
+	for _, row := range m.Distances {
+		for _, d := range row {
+			distinct[d] = true
+		}
+	}
+	var total float64
+	for _, row := range m.Distances {
+		top := 0
+		for _, d := range row {
+			top = max(top, d)
+		}
+		levels := 0 // NUMA levels up to top: the distinct distances in (min, top]
+		for d := range distinct {
+			if d <= top {
+				levels++
+			}
+		}
+		total += perNode * float64(4+max(levels-1, 0))
+	}
+	return total, "machine.distances"
+}
+
+// EstimateEvents returns the estimated events of one repetition of r (after
+// WithDefaults) on a machine of n CPUs.
+func EstimateEvents(r *Resolved, n int) float64 { return estimateWork(r, n).events }
+
+// work is one repetition's estimated events and kept latency samples, and
+// the fields that make each large.
+type work struct {
+	events, samples         float64
+	eventsPath, samplesPath string
+}
+
+func estimateWork(r *Resolved, n int) work {
+	horizon := float64(r.Run.Duration)
+	w := work{eventsPath: "run.duration", samplesPath: "run.duration"}
+	ev := float64(n) * horizon / 1e9 * float64(r.Policy.HZ) // ticks
+	hk := r.Machine.Housekeeping
+	if r.Workload.Housekeeping != nil {
+		hk = r.Workload.Housekeeping
+	}
+	if hk != nil && hk.Period > 0 {
+		ev += 2 * float64(n) * horizon / float64(hk.Period)
+	}
+	top, topSamples := ev, 0.0
+	rate := maxWorkRate(r)
+	for i, g := range r.Workload.Groups {
+		e := estimateSteps(g.Program, horizon, rate, g.Count)
+		ge, gs := float64(g.Count)*(e.events+2), float64(g.Count)*e.wakeups
+		ev += ge
+		w.samples += gs
+		if ge > top {
+			top, w.eventsPath = ge, indexPath("workload.groups", i)
+		}
+		if gs > topSamples {
+			topSamples, w.samplesPath = gs, indexPath("workload.groups", i)
+		}
+	}
+	w.events = ev
+	return w
+}
+
+// maxWorkRate is the fastest a thread can do work (reference ns per ns).
+func maxWorkRate(r *Resolved) float64 {
+	speed := 1.0
+	for _, c := range r.Machine.CoreClasses {
+		speed = math.Max(speed, c.Speed)
+	}
+	boost := 1.0
+	for _, b := range r.Machine.Boost {
+		boost = math.Max(boost, b[1])
+	}
+	return speed * boost
+}
+
+// pass is the estimate of one pass over a step list: events, wake-ups (each
+// is a kept latency sample) and the least simulated time it takes (ns).
+type pass struct {
+	events, wakeups, minTime float64
+}
+
+// estimateSteps estimates one pass over steps within horizon ns. count is
+// the group size (pool tokens are shared by the group).
+func estimateSteps(steps []Step, horizon, rate float64, count int) pass {
+	var p pass
+	for i := range steps {
+		if p.minTime >= horizon {
+			break
+		}
+		s := estimateStep(&steps[i], horizon-p.minTime, rate, count)
+		p.events += s.events
+		p.wakeups += s.wakeups
+		p.minTime += s.minTime
+	}
+	return p
+}
+
+func estimateStep(s *Step, horizon, rate float64, count int) pass {
+	loop := func(iters float64, do []Step) pass {
+		p := estimateSteps(do, horizon, rate, count)
+		if p.minTime > 0 {
+			iters = math.Min(iters, math.Floor(horizon/p.minTime)+1)
+		}
+		return pass{iters * (p.events + 1), iters * p.wakeups, math.Min(iters*p.minTime, horizon)}
+	}
+	switch {
+	case s.Compute != nil:
+		return pass{2, 0, float64(*s.Compute) / rate}
+	case s.Sleep != nil:
+		return pass{2, 1, float64(*s.Sleep)}
+	case s.Periodic != nil:
+		every := float64(max(s.Periodic.Every, units.Nanosecond))
+		iters := math.Floor(horizon/every) + 1
+		if s.Periodic.Count > 0 {
+			iters = math.Min(iters, float64(s.Periodic.Count))
+		}
+		p := estimateSteps(s.Periodic.Do, every, rate, count)
+		return pass{iters * (p.events + 2), iters * (p.wakeups + 1), math.Min(iters*every, horizon)}
+	case s.Repeat > 0:
+		return loop(float64(s.Repeat), s.Do)
+	case s.Pool != "":
+		return loop(math.Ceil(float64(s.Total)/float64(max(count, 1))), s.Do)
+	case s.Timed != "":
+		return loop(1, s.Do)
+	case s.Barrier != "" || s.Recv != "":
+		return pass{2, 1, 0}
+	}
+	return pass{2, 0, 0} // send
+}
