@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"sync"
 
+	"schedplay/engine/budget"
 	"schedplay/engine/scenario"
 )
 
@@ -29,37 +31,35 @@ type batchRequest struct {
 // for that request, without its final newline. One request for many small
 // runs saves what each request costs besides its run (on a Worker, a
 // fresh Go instance and the presets; docs/sweep.md measures it). The
-// batch stops at the request's deadline or disconnect: the replies not
-// run then are 503s.
-func (s *server) handleBatch(w http.ResponseWriter, r *http.Request) {
-	body, err := s.readBody(w, r)
+// items share the batch's budget (a batch is one request: on a Worker,
+// one CPU limit), so an item that would take the batch over its events or
+// reply budget is refused with 422, and the batch stops at its deadline
+// or disconnect: the replies not run then are 503s.
+func (s *server) handleBatch(ctx context.Context, w http.ResponseWriter, r *http.Request) error {
+	body, err := s.readBody(ctx, w, r)
 	if err != nil {
-		replyError(w, err)
-		return
+		return err
 	}
 	var req batchRequest
 	if err := decodeStrict(body, &req); err != nil {
-		replyError(w, badRequest(requestFieldError(err)))
-		return
+		return badRequest(requestFieldError(err))
 	}
 	switch {
 	case len(req.Requests) == 0:
-		replyError(w, badRequest(&scenario.Error{Path: "requests", Msg: "give at least one simulate request"}))
-		return
+		return badRequest(&scenario.Error{Path: "requests", Msg: "give at least one simulate request"})
 	case len(req.Requests) > MaxBatch:
-		replyError(w, badRequest(&scenario.Error{Path: "requests", Msg: fmt.Sprintf("%d requests; a batch has at most %d", len(req.Requests), MaxBatch)}))
-		return
+		return badRequest(&scenario.Error{Path: "requests", Msg: fmt.Sprintf("%d requests; a batch has at most %d", len(req.Requests), MaxBatch)})
 	}
-	ctx, cancel := s.context(r)
-	defer cancel()
+	ctx = withShare(ctx)
+	item := s.endpoint(s.handleSimulate)
 	var out bytes.Buffer
 	var simMs, encMs float64
 	out.WriteString(`{"replies":[`)
-	for i, item := range req.Requests {
+	for i, it := range req.Requests {
 		if i > 0 {
 			out.WriteByte(',')
 		}
-		status, h, reply := Do(ctx, http.HandlerFunc(s.handleSimulate), http.MethodPost, "/api/v1/simulate", item)
+		status, h, reply := Do(ctx, item, http.MethodPost, "/api/v1/simulate", it)
 		var sim, enc float64
 		if _, err := fmt.Sscanf(h.Get("Server-Timing"), "sim;dur=%g, encode;dur=%g", &sim, &enc); err == nil {
 			simMs, encMs = simMs+sim, encMs+enc
@@ -72,6 +72,51 @@ func (s *server) handleBatch(w http.ResponseWriter, r *http.Request) {
 	// The items' simulation and encoding times, summed (as simulate's).
 	w.Header().Set("Server-Timing", fmt.Sprintf("sim;dur=%.1f, encode;dur=%.1f", simMs, encMs))
 	writeBytes(w, http.StatusOK, out.Bytes())
+	return nil
+}
+
+// share is what the runs of one request have used of its budget, as
+// fractions of its events and reply budgets: a batch's items share it.
+type share struct {
+	mu            sync.Mutex
+	events, reply float64
+}
+
+type shareKey struct{}
+
+// withShare gives ctx a share of its own: the requests served under it
+// (a batch's items) draw on one budget.
+func withShare(ctx context.Context) context.Context {
+	return context.WithValue(ctx, shareKey{}, &share{})
+}
+
+// charge draws a run of cost c from the share of ctx, if it has one,
+// refusing the run (422) when the share's events or reply would go over
+// the profile's budget for one request.
+func (s *server) charge(ctx context.Context, c budget.Cost) error {
+	sh, ok := ctx.Value(shareKey{}).(*share)
+	if !ok {
+		return nil
+	}
+	p := s.profile
+	var events, reply float64
+	if p.Events > 0 {
+		events = c.Events / budget.EventLimit(p.Events, c.CPUs)
+	}
+	if p.ReplyBytes > 0 {
+		reply = c.ReplyBytes / p.ReplyBytes
+	}
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	switch {
+	case sh.events+events > 1:
+		return &budget.Error{Path: "requests", Budget: "events", Msg: fmt.Sprintf("this request and the batch's earlier ones need more simulator events than the %s budget of one request (%s on %d CPUs); send fewer in one batch", p.Name, budget.Human(budget.EventLimit(p.Events, c.CPUs)), c.CPUs)}
+	case sh.reply+reply > 1:
+		return &budget.Error{Path: "requests", Budget: "reply", Msg: fmt.Sprintf("this request's reply and the batch's earlier ones would be more than the %s budget of one reply (%s); send fewer in one batch", p.Name, budget.Bytes(p.ReplyBytes))}
+	}
+	sh.events += events
+	sh.reply += reply
+	return nil
 }
 
 // Do serves one request to h in process and returns its status, headers

@@ -7,33 +7,108 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 	"time"
 
+	"schedplay/engine/budget"
 	"schedplay/engine/compare"
 	"schedplay/engine/scenario"
-	"schedplay/engine/sim"
 	"schedplay/presets"
 )
 
-// replyError sends err with its status: a statusError's own, 400 for
-// scenario errors, 422 for a simulation that failed.
-func replyError(w http.ResponseWriter, err error) {
+// replyError sends err with its status: a statusError's own, 422 for a
+// request over its budget, 503 (Retry-After) when the server is busy or
+// the request ran out of time, 400 for scenario errors, 422 for a
+// simulation that failed.
+func (s *server) replyError(w http.ResponseWriter, err error) {
 	var se *statusError
-	if errors.As(err, &se) {
+	var be *budget.Error
+	switch {
+	case errors.As(err, &se):
 		writeError(w, se.status, se.err)
-		return
+	case errors.As(err, &be):
+		writeBudgetError(w, be)
+	case errors.Is(err, errBusy):
+		w.Header().Set("Retry-After", strconv.Itoa(s.admit.retryAfter()))
+		writeError(w, http.StatusServiceUnavailable, &scenario.Error{Msg: errBusy.Error() + "; retry later, or run it locally with `schedplay run`"})
+	case errors.Is(err, context.DeadlineExceeded):
+		writeError(w, http.StatusServiceUnavailable, &scenario.Error{Msg: fmt.Sprintf("the request ran out of time on this server (its deadline is %s); run it locally with `schedplay run` or make it smaller", s.profile.Deadline)})
+	case errors.Is(err, context.Canceled):
+		writeError(w, http.StatusServiceUnavailable, &scenario.Error{Msg: "the request was cancelled (the client went away or the server is stopping)"})
+	default:
+		var l scenario.ErrorList
+		var e *scenario.Error
+		if errors.As(err, &l) || errors.As(err, &e) {
+			writeError(w, http.StatusBadRequest, err)
+			return
+		}
+		writeError(w, http.StatusUnprocessableEntity, &scenario.Error{Msg: "simulation failed: " + err.Error()})
 	}
-	if errors.Is(err, context.DeadlineExceeded) {
-		writeError(w, http.StatusServiceUnavailable, &scenario.Error{Msg: "the simulation ran out of time on this server; run it locally with `schedplay run` or make it smaller"})
-		return
+}
+
+// endpoint runs h under the request's one deadline (begin) and replies
+// with the error h returns, if any.
+func (s *server) endpoint(h func(ctx context.Context, w http.ResponseWriter, r *http.Request) error) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancel := s.begin(r)
+		defer cancel()
+		if err := h(ctx, w, r); err != nil {
+			s.replyError(w, err)
+		}
 	}
-	var l scenario.ErrorList
-	var e *scenario.Error
-	if errors.As(err, &l) || errors.As(err, &e) {
-		writeError(w, http.StatusBadRequest, err)
-		return
+}
+
+// begin is the request's one deadline: the profile's, from its first byte
+// to its reply, and the client's (a closed connection cancels it).
+func (s *server) begin(r *http.Request) (context.Context, context.CancelFunc) {
+	if s.profile.Deadline <= 0 {
+		return context.WithCancel(r.Context())
 	}
-	writeError(w, http.StatusUnprocessableEntity, &scenario.Error{Msg: "simulation failed: " + err.Error()})
+	d := time.Now().Add(s.profile.Deadline)
+	ctx, cancel := context.WithDeadline(r.Context(), d)
+	return clockContext{ctx, d}, cancel
+}
+
+// clockContext is a context whose Err also reads the clock: a wasm runtime
+// runs one goroutine at a time and cannot fire the deadline's timer while
+// the simulator runs, but the simulator asks Err now and then.
+type clockContext struct {
+	context.Context
+	deadline time.Time
+}
+
+func (c clockContext) Err() error {
+	if err := c.Context.Err(); err != nil {
+		return err
+	}
+	if !time.Now().Before(c.deadline) {
+		return context.DeadlineExceeded
+	}
+	return nil
+}
+
+// resolve prepares doc under the profile (its cost checked before anything
+// expensive), waits for admission with its estimated memory, then builds
+// its topology. release gives the admission back.
+func (s *server) resolve(ctx context.Context, doc *scenario.Scenario, out scenario.Output) (*scenario.Resolved, func(), error) {
+	b := scenario.Budget{Profile: s.profile, Output: out}
+	rs, err := scenario.Prepare(ctx, doc, s.ps, b)
+	if err != nil {
+		return nil, nil, err
+	}
+	cost := scenario.CostOf(rs, b)
+	if err := s.charge(ctx, cost); err != nil {
+		return nil, nil, err
+	}
+	release, err := s.admit.acquire(ctx, cost.Memory)
+	if err != nil {
+		return nil, nil, err
+	}
+	if _, err := rs.Topology(ctx); err != nil {
+		release()
+		return nil, nil, err
+	}
+	return rs, release, nil
 }
 
 // presetsReply is the body of GET /api/v1/presets.
@@ -52,52 +127,43 @@ func (s *server) handlePresets(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, presetsReply{Presets: all})
 }
 
-// Simulate resolves the scenario and runs it: the handler's core, shared
-// with `schedplay run --json` through RunJSON.
-func (s *server) handleSimulate(w http.ResponseWriter, r *http.Request) {
-	doc, req, err := s.readRequest(w, r)
+// handleSimulate resolves the scenario and runs it: the handler's core,
+// shared with `schedplay run --json` through Marshal.
+func (s *server) handleSimulate(ctx context.Context, w http.ResponseWriter, r *http.Request) error {
+	doc, req, err := s.readRequest(ctx, w, r)
 	if err != nil {
-		replyError(w, err)
-		return
+		return err
 	}
-	t0 := time.Now()
-	res, err := s.simulate(r, doc, req)
+	rs, release, err := s.resolve(ctx, doc, req.Timeline.output())
 	if err != nil {
-		replyError(w, err)
-		return
+		return err
+	}
+	defer release()
+	t0 := time.Now()
+	opt := req.Timeline.options()
+	opt.TimelineCap, opt.DecisionCap = s.profile.Timeline, s.profile.Decisions
+	res, err := s.run(ctx, rs, opt)
+	if err == nil {
+		err = ctx.Err()
+	}
+	if err != nil {
+		return err
 	}
 	t1 := time.Now()
 	b, err := Marshal(res)
 	if err != nil {
 		writeInternal(w, fmt.Errorf("encoding the reply: %w", err))
-		return
+		return nil
 	}
 	// Where the time went, for the browser's network panel and the
 	// playground's measurements (the simulation itself uses no clock).
 	w.Header().Set("Server-Timing", fmt.Sprintf("sim;dur=%.1f, encode;dur=%.1f", ms(t1.Sub(t0)), ms(time.Since(t1))))
 	writeBytes(w, http.StatusOK, b)
+	return nil
 }
 
 // ms is d in milliseconds.
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
-
-func (s *server) simulate(r *http.Request, doc *scenario.Scenario, req *Request) (*sim.Result, error) {
-	rs, err := scenario.Resolve(doc, s.ps)
-	if err != nil {
-		return nil, err
-	}
-	ctx, cancel := s.context(r)
-	defer cancel()
-	return s.run(ctx, rs, req.Timeline.options())
-}
-
-// context is the request's context, bounded by the server's timeout.
-func (s *server) context(r *http.Request) (context.Context, context.CancelFunc) {
-	if s.timeout > 0 {
-		return context.WithTimeout(r.Context(), s.timeout)
-	}
-	return context.WithCancel(r.Context())
-}
 
 // compareReply is the body of POST /api/v1/compare.
 type compareReply struct {
@@ -106,34 +172,38 @@ type compareReply struct {
 	Text string `json:"text"`
 }
 
-func (s *server) handleCompare(w http.ResponseWriter, r *http.Request) {
-	doc, req, err := s.readRequest(w, r)
+func (s *server) handleCompare(ctx context.Context, w http.ResponseWriter, r *http.Request) error {
+	doc, req, err := s.readRequest(ctx, w, r)
 	if err != nil {
-		replyError(w, err)
-		return
+		return err
 	}
-	spec := compare.Spec{Scenario: doc, Presets: s.ps}
+	spec := compare.Spec{Scenario: doc, Presets: s.ps, Budget: s.profile}
 	if spec.A, spec.B, err = s.sides(req); err != nil {
-		replyError(w, badRequest(err))
-		return
+		return badRequest(err)
 	}
 	if req.Vary != "" {
 		// compare.Run refuses a vary that would erase the comparison.
 		if spec.Vary, spec.Values, err = compare.ParseVary(req.Vary); err != nil {
-			replyError(w, badRequest(&scenario.Error{Path: "vary", Msg: err.Error()}))
-			return
+			return badRequest(&scenario.Error{Path: "vary", Msg: err.Error()})
 		}
 	}
-	ctx, cancel := s.context(r)
-	defer cancel()
-	t, err := compare.Run(ctx, s.run, spec)
+	plan, err := compare.NewPlan(ctx, spec)
 	if err != nil {
-		replyError(w, err)
-		return
+		return err
+	}
+	release, err := s.admit.acquire(ctx, plan.Cost().Memory)
+	if err != nil {
+		return err
+	}
+	defer release()
+	t, err := plan.Run(ctx, s.run)
+	if err != nil {
+		return err
 	}
 	var text bytes.Buffer
 	compare.WriteText(&text, t)
 	writeJSON(w, http.StatusOK, compareReply{Table: t, Text: text.String()})
+	return nil
 }
 
 // validateReply is the body of a successful POST /api/v1/validate.
@@ -147,25 +217,32 @@ type validateReply struct {
 	Share string `json:"share"`
 	// EventsPerRep is the event-budget estimate of one repetition.
 	EventsPerRep float64 `json:"events_per_rep"`
+	// Cost is the estimated cost of simulating it (no timeline) and
+	// Budget the name of the profile it was checked against.
+	Cost   budget.Cost `json:"cost"`
+	Budget string      `json:"budget"`
 }
 
-func (s *server) handleValidate(w http.ResponseWriter, r *http.Request) {
-	doc, rs, err := s.readResolved(w, r)
+func (s *server) handleValidate(ctx context.Context, w http.ResponseWriter, r *http.Request) error {
+	doc, _, err := s.readRequest(ctx, w, r)
 	if err != nil {
-		replyError(w, err)
-		return
+		return err
 	}
+	rs, release, err := s.resolve(ctx, doc, scenario.Output{})
+	if err != nil {
+		return err
+	}
+	defer release()
 	enc, err := scenario.Encode(doc)
 	if err != nil {
-		replyError(w, err)
-		return
+		return err
 	}
 	share, err := scenario.EncodeShare(doc)
 	if err != nil {
-		replyError(w, err)
-		return
+		return err
 	}
-	n := rs.Machine.NumCPUs()
+	cost := scenario.CostOf(rs, scenario.Budget{Profile: s.profile})
 	writeJSON(w, http.StatusOK, validateReply{Valid: true, Scenario: enc, Resolved: rs,
-		Share: "s=" + share, EventsPerRep: float64(int64(scenario.EstimateEvents(rs, n)))})
+		Share: "s=" + share, EventsPerRep: float64(int64(cost.EventsPerRep)), Cost: cost, Budget: s.profile.Name})
+	return nil
 }

@@ -31,9 +31,9 @@ func TestHealth(t *testing.T) {
 }
 
 // CORS: an allowed origin gets its preflight answered and its replies
-// marked; another origin gets no CORS headers.
+// marked; another origin is refused (Origins: one mechanism for both).
 func TestCORS(t *testing.T) {
-	h := New(testPresets(t), WithCORS(ParseOrigins(" https://play.example/ , http://127.0.0.1:8080")))
+	h := New(testPresets(t), WithOrigins(Origins{Allow: ParseOrigins(" https://play.example/ , http://127.0.0.1:8080")}))
 	pre := httptest.NewRequest("OPTIONS", "/api/v1/simulate", nil)
 	pre.Header.Set("Origin", "https://play.example")
 	pre.Header.Set("Access-Control-Request-Method", "POST")
@@ -43,21 +43,22 @@ func TestCORS(t *testing.T) {
 		!strings.Contains(w.Header().Get("Access-Control-Allow-Headers"), "Content-Type") {
 		t.Errorf("preflight: %d %v", w.Code, w.Header())
 	}
-	for origin, allowed := range map[string]bool{"http://127.0.0.1:8080": true, "https://evil.example": false, "": false} {
+	for origin, status := range map[string]int{"http://127.0.0.1:8080": 200, "https://evil.example": 403, "": 200} {
 		r := httptest.NewRequest("GET", "/api/v1/health", nil)
 		if origin != "" {
 			r.Header.Set("Origin", origin)
 		}
 		w := httptest.NewRecorder()
 		h.ServeHTTP(w, r)
-		if got := w.Header().Get("Access-Control-Allow-Origin"); (got == origin && origin != "") != allowed || w.Code != 200 {
-			t.Errorf("origin %q: %d, Access-Control-Allow-Origin %q", origin, w.Code, got)
+		got := w.Header().Get("Access-Control-Allow-Origin")
+		if w.Code != status || (got == origin && origin != "") != (status == 200 && origin != "") {
+			t.Errorf("origin %q: %d, Access-Control-Allow-Origin %q; want %d", origin, w.Code, got, status)
 		}
 	}
 	pre.Header.Set("Origin", "https://evil.example")
 	w = httptest.NewRecorder()
 	h.ServeHTTP(w, pre)
-	if w.Code == 204 || w.Header().Get("Access-Control-Allow-Origin") != "" {
+	if w.Code != 403 || w.Header().Get("Access-Control-Allow-Origin") != "" {
 		t.Errorf("a preflight from another origin: %d %v", w.Code, w.Header())
 	}
 }

@@ -2,6 +2,7 @@ package api
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,7 +11,9 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"time"
 
+	"schedplay/engine/quote"
 	"schedplay/engine/scenario"
 	"schedplay/engine/sim"
 )
@@ -81,6 +84,11 @@ func (m TimelineMode) MarshalJSON() ([]byte, error) {
 	return []byte("false"), nil
 }
 
+// output is the cost model's view of the mode.
+func (m TimelineMode) output() scenario.Output {
+	return scenario.Output{Timeline: m != TimelineNone, Decisions: m == TimelineFull}
+}
+
 // options is the simulator's view of the mode.
 func (m TimelineMode) options() sim.Options {
 	return sim.Options{Timeline: m != TimelineNone, NoDecisions: m == TimelineRuns}
@@ -97,15 +105,64 @@ func (e *statusError) Unwrap() error { return e.err }
 
 func badRequest(err error) error { return &statusError{http.StatusBadRequest, err} }
 
+// readBody reads the request body within the size limit, dropping a body
+// that pauses longer than BodyIdleTimeout between reads or outlives the
+// request's deadline, and checks that it is strict JSON (UTF-8, no
+// duplicate key anywhere, the wrapper included).
+func (s *server) readBody(ctx context.Context, w http.ResponseWriter, r *http.Request) ([]byte, error) {
+	body, err := io.ReadAll(&idleReader{r: http.MaxBytesReader(w, r.Body, s.maxBody), rc: http.NewResponseController(w),
+		ctx: ctx, idle: s.bodyIdle, end: time.Now().Add(s.bodyRead)})
+	var mbe *http.MaxBytesError
+	switch {
+	case errors.As(err, &mbe):
+		return nil, &statusError{http.StatusRequestEntityTooLarge, &scenario.Error{Msg: fmt.Sprintf("request body is larger than the limit of %d bytes", mbe.Limit)}}
+	case ctx.Err() != nil:
+		return nil, ctx.Err()
+	case err != nil:
+		return nil, badRequest(&scenario.Error{Msg: "reading the request body: " + err.Error()})
+	case len(bytes.TrimSpace(body)) == 0:
+		return nil, badRequest(&scenario.Error{Msg: "empty request body; send a scenario document ({\"schedplay\": 1, …}) or {\"scenario\": …}"})
+	}
+	if _, err := scenario.ParseJSON(body); err != nil {
+		return nil, badRequest(err)
+	}
+	return body, nil
+}
+
+// idleReader sets a read deadline before each read of a request body: the
+// soonest of idle from now, the end of the body's time and the request's
+// deadline. Runtimes without deadlines (the Workers) hand the body over
+// whole.
+type idleReader struct {
+	r    io.Reader
+	rc   *http.ResponseController
+	ctx  context.Context
+	idle time.Duration
+	end  time.Time
+}
+
+func (i *idleReader) Read(p []byte) (int, error) {
+	if i.rc != nil {
+		d := time.Now().Add(i.idle)
+		if i.end.Before(d) {
+			d = i.end
+		}
+		if dl, ok := i.ctx.Deadline(); ok && dl.Before(d) {
+			d = dl
+		}
+		if i.rc.SetReadDeadline(d) != nil {
+			i.rc = nil // not supported here
+		}
+	}
+	return i.r.Read(p)
+}
+
 // readRequest reads and parses the body: either a bare scenario document or
 // a Request. It returns the scenario with the request's overrides applied.
-func (s *server) readRequest(w http.ResponseWriter, r *http.Request) (*scenario.Scenario, *Request, error) {
-	body, err := s.readBody(w, r)
+func (s *server) readRequest(ctx context.Context, w http.ResponseWriter, r *http.Request) (*scenario.Scenario, *Request, error) {
+	body, err := s.readBody(ctx, w, r)
 	if err != nil {
 		return nil, nil, err
-	}
-	if len(bytes.TrimSpace(body)) == 0 {
-		return nil, nil, badRequest(&scenario.Error{Msg: "empty request body; send a scenario document ({\"schedplay\": 1, …}) or {\"scenario\": …}"})
 	}
 	var top map[string]json.RawMessage
 	if json.Unmarshal(body, &top) != nil || top["scenario"] == nil {
@@ -119,6 +176,9 @@ func (s *server) readRequest(w http.ResponseWriter, r *http.Request) (*scenario.
 	if err := decodeStrict(body, req); err != nil {
 		return nil, nil, badRequest(requestFieldError(err))
 	}
+	if err := s.profile.CheckOverrides("set", len(req.Set)); err != nil {
+		return nil, nil, err
+	}
 	doc, err := s.scenarioOf(req.Scenario)
 	if err != nil {
 		return nil, nil, badRequest(prefixPaths("scenario", err))
@@ -128,37 +188,20 @@ func (s *server) readRequest(w http.ResponseWriter, r *http.Request) (*scenario.
 	if err != nil {
 		return nil, nil, badRequest(err)
 	}
-	doc, err = scenario.Apply(doc, s.ps, sets)
+	doc, err = scenario.ApplyContext(ctx, doc, s.ps, sets)
 	if err != nil {
-		return nil, nil, badRequest(err)
+		return nil, nil, asBadRequest(err)
 	}
 	return doc, req, nil
 }
 
-// readBody reads the request body up to the server's limit (413 past it).
-func (s *server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.maxBody))
-	var mbe *http.MaxBytesError
-	switch {
-	case errors.As(err, &mbe):
-		return nil, &statusError{http.StatusRequestEntityTooLarge, &scenario.Error{Msg: fmt.Sprintf("request body is larger than the limit of %d bytes", mbe.Limit)}}
-	case err != nil:
-		return nil, badRequest(&scenario.Error{Msg: "reading the request body: " + err.Error()})
+// asBadRequest is badRequest for scenario errors; a context's error (the
+// deadline, a closed connection) keeps its own reply.
+func asBadRequest(err error) error {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
 	}
-	return body, nil
-}
-
-// readResolved is readRequest followed by scenario.Resolve.
-func (s *server) readResolved(w http.ResponseWriter, r *http.Request) (*scenario.Scenario, *scenario.Resolved, error) {
-	doc, _, err := s.readRequest(w, r)
-	if err != nil {
-		return nil, nil, err
-	}
-	rs, err := scenario.Resolve(doc, s.ps)
-	if err != nil {
-		return nil, nil, err
-	}
-	return doc, rs, nil
+	return badRequest(err)
 }
 
 // scenarioOf reads the "scenario" member: an object or a reference string.
@@ -233,7 +276,7 @@ func prefixPaths(prefix string, err error) error {
 func requestFieldError(err error) error {
 	msg := strings.TrimPrefix(err.Error(), "json: ")
 	if f, ok := strings.CutPrefix(msg, "unknown field "); ok {
-		return &scenario.Error{Path: strings.Trim(f, `"`), Msg: "unknown request field; a request has scenario, set, reps, seed, timeline, policies, a, b, vary"}
+		return &scenario.Error{Path: quote.Prefix(strings.Trim(f, `"`), quote.MaxBytes), Msg: "unknown request field; a request has scenario, set, reps, seed, timeline, policies, a, b, vary"}
 	}
 	var se *scenario.Error
 	if errors.As(err, &se) {

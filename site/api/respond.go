@@ -9,6 +9,8 @@ import (
 	"net/http"
 	"os"
 
+	"schedplay/engine/budget"
+	"schedplay/engine/quote"
 	"schedplay/engine/scenario"
 	"schedplay/engine/sim"
 )
@@ -23,6 +25,39 @@ type errorDetail struct {
 	Message string `json:"message"`
 	Path    string `json:"path,omitempty"`
 	ID      string `json:"id,omitempty"`
+	// Budget names the budget a 422 refusal exceeds (docs/limits.md).
+	Budget string `json:"budget,omitempty"`
+}
+
+// Bounds of an error reply: however bad the input, the reply stays small
+// (a message or path quotes at most a short prefix of the input anyway).
+const (
+	maxErrors       = 100  // errors listed; the last one counts the rest
+	maxErrorMessage = 1024 // bytes of a message or a path
+)
+
+// quotePath quotes a request's path, method, host or origin for a message.
+func quotePath(s string) string { return quote.Short(s) }
+
+// clip bounds an error's path and message.
+func clip(e *scenario.Error) *scenario.Error {
+	if len(e.Path) <= maxErrorMessage && len(e.Msg) <= maxErrorMessage {
+		return e
+	}
+	return &scenario.Error{Path: clipText(e.Path), Msg: clipText(e.Msg)}
+}
+
+func clipText(s string) string {
+	if len(s) <= maxErrorMessage {
+		return s
+	}
+	return quote.Prefix(s, maxErrorMessage) + "…"
+}
+
+// writeBudgetError replies 422 to a request over its budget, naming the
+// field and the budget.
+func writeBudgetError(w http.ResponseWriter, e *budget.Error) {
+	writeJSON(w, http.StatusUnprocessableEntity, errorBody{Error: errorDetail{Message: clipText(e.Msg), Path: clipText(e.Path), Budget: e.Budget}})
 }
 
 // Marshal encodes v as the API encodes every reply: JSON without HTML
@@ -69,8 +104,8 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 func writeBytes(w http.ResponseWriter, status int, b []byte) {
 	h := w.Header()
 	h.Set("Content-Type", "application/json; charset=utf-8")
-	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Cache-Control", "no-store")
+	setSecurityHeaders(h)
 	w.WriteHeader(status)
 	w.Write(b)
 }
@@ -80,6 +115,13 @@ func writeBytes(w http.ResponseWriter, status int, b []byte) {
 func writeError(w http.ResponseWriter, status int, err error) {
 	l := scenario.Errors(err)
 	l.Sort()
+	if len(l) > maxErrors {
+		rest := len(l) - maxErrors + 1
+		l = append(l[:maxErrors-1:maxErrors-1], &scenario.Error{Msg: fmt.Sprintf("and %d more errors", rest)})
+	}
+	for i, e := range l {
+		l[i] = clip(e)
+	}
 	body := errorBody{}
 	if len(l) > 0 {
 		body.Error = errorDetail{Message: l[0].Msg, Path: l[0].Path}
@@ -96,6 +138,7 @@ func writeInternal(w http.ResponseWriter, cause any) {
 	fmt.Fprintf(os.Stderr, "schedplay api: internal error %s: %v\n", id, cause)
 	b, _ := Marshal(errorBody{Error: errorDetail{Message: "internal error (id " + id + "); please report it with the scenario", ID: id}})
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	setSecurityHeaders(w.Header())
 	w.WriteHeader(http.StatusInternalServerError)
 	w.Write(b)
 }
@@ -121,4 +164,13 @@ func recoverPanics(h http.Handler) http.Handler {
 		}()
 		h.ServeHTTP(w, r)
 	})
+}
+
+// setSecurityHeaders are the headers of every API reply: JSON is never
+// sniffed as anything else, never framed, never runs anything, and says
+// nothing of the page that asked.
+func setSecurityHeaders(h http.Header) {
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'")
+	h.Set("Referrer-Policy", "no-referrer")
 }

@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"schedplay/engine/compare"
+	"schedplay/engine/quote"
 	"schedplay/engine/scenario"
 	"schedplay/presets"
 )
@@ -71,7 +73,7 @@ func sideOf(field, def string, raw json.RawMessage) (compare.Side, error) {
 			return compare.Side{}, &scenario.Error{Path: field, Msg: `must be an object {"label": …, "set": […]}, not a JSON ` + te.Value}
 		case strings.Contains(err.Error(), "unknown field "):
 			_, f, _ := strings.Cut(err.Error(), "unknown field ")
-			return compare.Side{}, &scenario.Error{Path: field, Msg: "unknown field " + f + `; a side has "label" and "set"`}
+			return compare.Side{}, &scenario.Error{Path: field, Msg: "unknown field " + quote.Short(strings.Trim(f, `"`)) + `; a side has "label" and "set"`}
 		}
 		return compare.Side{}, &scenario.Error{Path: field, Msg: "invalid side: " + strings.TrimPrefix(err.Error(), "json: ")}
 	}
@@ -81,6 +83,9 @@ func sideOf(field, def string, raw json.RawMessage) (compare.Side, error) {
 	}
 	if sr.Label == "" {
 		sr.Label = def
+	}
+	if len(sr.Label) > scenario.MaxNameLength || !utf8.ValidString(sr.Label) {
+		return compare.Side{}, &scenario.Error{Path: field + ".label", Msg: fmt.Sprintf("is %d bytes long; the limit is %d", len(sr.Label), scenario.MaxNameLength)}
 	}
 	return compare.Side{Label: sr.Label, Set: set}, nil
 }

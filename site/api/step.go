@@ -2,8 +2,8 @@ package api
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -24,46 +24,46 @@ const (
 	stepRecent   = 16 // events of the reply's log
 )
 
-func (s *server) handleStep(w http.ResponseWriter, r *http.Request) {
-	steps, err := s.stepsOf(w, r)
+func (s *server) handleStep(ctx context.Context, w http.ResponseWriter, r *http.Request) error {
+	steps, err := s.stepsOf(ctx, w, r)
 	if err != nil {
-		replyError(w, err)
-		return
+		return err
 	}
-	_, rs, err := s.readResolved(w, r)
+	doc, _, err := s.readRequest(ctx, w, r)
 	if err != nil {
-		replyError(w, err)
-		return
+		return err
+	}
+	b := scenario.Budget{Profile: s.profile}
+	rs, err := scenario.Prepare(ctx, doc, s.ps, b)
+	if err != nil {
+		return err
 	}
 	if n := rs.Machine.NumCPUs(); n > MaxStepCPUs {
-		replyError(w, badRequest(&scenario.Error{Path: "machine", Msg: fmt.Sprintf("step mode runs on machines of at most %d CPUs so the runqueues stay readable; this machine has %d (use a smaller machine, or the timeline's explain panel)", MaxStepCPUs, n)}))
-		return
+		return badRequest(&scenario.Error{Path: "machine", Msg: fmt.Sprintf("step mode runs on machines of at most %d CPUs so the runqueues stay readable; this machine has %d (use a smaller machine, or the timeline's explain panel)", MaxStepCPUs, n)})
 	}
-	ctx, cancel := s.context(r)
-	defer cancel()
+	release, err := s.admit.acquire(ctx, scenario.CostOf(rs, b).Memory)
+	if err != nil {
+		return err
+	}
+	defer release()
 	x, err := sim.New(ctx, rs, sim.Options{})
 	if err != nil {
-		replyError(w, err)
-		return
+		return err
 	}
 	reply, err := x.Replay(steps, stepRecent)
 	if err != nil {
-		replyError(w, err)
-		return
+		return err
 	}
 	writeJSON(w, http.StatusOK, reply)
+	return nil
 }
 
 // stepsOf takes "steps" out of a request object (the other members are
 // simulate's, read by readRequest from the body stepsOf puts back).
-func (s *server) stepsOf(w http.ResponseWriter, r *http.Request) (int, error) {
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.maxBody))
-	var mbe *http.MaxBytesError
-	switch {
-	case errors.As(err, &mbe):
-		return 0, &statusError{http.StatusRequestEntityTooLarge, &scenario.Error{Msg: fmt.Sprintf("request body is larger than the limit of %d bytes", mbe.Limit)}}
-	case err != nil:
-		return 0, badRequest(&scenario.Error{Msg: "reading the request body: " + err.Error()})
+func (s *server) stepsOf(ctx context.Context, w http.ResponseWriter, r *http.Request) (int, error) {
+	body, err := s.readBody(ctx, w, r)
+	if err != nil {
+		return 0, err
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	var top map[string]json.RawMessage

@@ -1,6 +1,8 @@
 // Package engine is the playground's simulator in a Web Worker: the API
 // handler (site/api) served through github.com/syumai/workers, runtime
-// browser (one Go instance per request; see docs/scenario.md). The page
+// browser (one Go instance per request; see docs/scenario.md), held to the
+// browser budget (engine/budget.Browser): a link anyone may send is refused
+// at once when it would cost the tab more. The page
 // and its workers run one wasm module (wasm/ui): in a worker, where there
 // is no document, its main calls Serve. tools/firstframe runs the same
 // handler natively for the page's precomputed first frames.
@@ -11,6 +13,7 @@ import (
 
 	"github.com/syumai/workers"
 
+	"schedplay/engine/budget"
 	"schedplay/presets"
 	"schedplay/site/api"
 )
@@ -21,7 +24,7 @@ func Handler() (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	return api.New(ps, api.WithRuntime("browser")), nil
+	return api.New(ps, api.WithRuntime("browser"), api.WithProfile(budget.Browser)), nil
 }
 
 // Serve registers the API handler with the worker's binding and blocks
