@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"schedplay/engine/budget"
 	"schedplay/engine/compare"
 	"schedplay/engine/sim"
 	"schedplay/site/api"
@@ -55,7 +56,7 @@ func cmdCompare(e *env, args []string) int {
 		return reportError(e, "compare", err)
 	}
 	spec := compare.Spec{Scenario: doc, Presets: e.presets, Set: append(vs, runOverrides(sets, reps, seed)...),
-		A: compare.PolicySide(policies[0]), B: compare.PolicySide(policies[1])}
+		A: compare.PolicySide(policies[0]), B: compare.PolicySide(policies[1]), Budget: budget.Serve}
 	if *vary != "" {
 		if spec.Vary, spec.Values, err = compare.ParseVary(*vary); err != nil {
 			fmt.Fprintf(e.stderr, "schedplay compare: --vary %v\n", err)

@@ -54,7 +54,9 @@ func verbs() []verb {
 }
 
 func main() {
-	os.Exit(mainWith(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	// On a terminal, control characters in the output (a scenario's
+	// names are anyone's text) are printed escaped (terminal.go).
+	os.Exit(mainWith(os.Args[1:], os.Stdin, onTerminal(os.Stdout), onTerminal(os.Stderr)))
 }
 
 func mainWith(args []string, stdin io.Reader, stdout, stderr io.Writer) int {

@@ -11,7 +11,6 @@ import (
 	"schedplay/engine/perfetto"
 	"schedplay/engine/scenario"
 	"schedplay/engine/sim"
-	"schedplay/engine/topo"
 	"schedplay/engine/units"
 	"schedplay/site/api"
 )
@@ -81,7 +80,7 @@ func cmdRun(e *env, args []string) int {
 // writeTrace writes the Perfetto trace of res to file.
 func writeTrace(file string, r *scenario.Resolved, res *sim.Result, until int64) error {
 	opt := perfetto.Options{Until: until}
-	if t, err := topo.Build(r.Machine, r.Policy.DomainPolicy); err == nil {
+	if t, err := r.Topology(context.Background()); err == nil {
 		for _, cpus := range t.CoreCPUs {
 			var cs []int
 			for _, c := range cpus {

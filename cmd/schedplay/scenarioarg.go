@@ -105,10 +105,10 @@ func loadScenario(e *env, arg string) (*scenario.Scenario, error) {
 		return scenario.FromReference(arg, e.presets)
 	}
 	if st, err := os.Stat(arg); err == nil && !st.IsDir() {
-		if st.Size() > scenario.MaxDocumentSize {
-			return nil, scenario.ErrorList{{Msg: fmt.Sprintf("%s is %d bytes; the limit is %d", arg, st.Size(), scenario.MaxDocumentSize)}}
+		data, err := readFileLimited(arg, scenario.MaxDocumentSize)
+		if errors.Is(err, errTooLarge) {
+			return nil, scenario.ErrorList{{Msg: err.Error()}}
 		}
-		data, err := os.ReadFile(arg)
 		if err != nil {
 			return nil, err
 		}

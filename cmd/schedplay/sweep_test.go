@@ -56,7 +56,7 @@ func sweepPlan(t *testing.T) *sweep.Plan {
 func TestSweepLocalEqualsRemote(t *testing.T) {
 	file := writeFile(t, "small.json", small)
 	ps, _ := presets.Load()
-	srv := httptest.NewServer(serveHandler(ps, t.TempDir()))
+	srv := httptest.NewServer(serveHandler(ps, t.TempDir(), defaultServeConfig()))
 	defer srv.Close()
 	dir := t.TempDir()
 	local, remote, batched := filepath.Join(dir, "local"), filepath.Join(dir, "remote"), filepath.Join(dir, "batched")
@@ -141,10 +141,10 @@ func TestSweepResume(t *testing.T) {
 func TestSweepSurvivesADeadBackend(t *testing.T) {
 	file := writeFile(t, "small.json", small)
 	ps, _ := presets.Load()
-	good := httptest.NewServer(serveHandler(ps, t.TempDir()))
+	good := httptest.NewServer(serveHandler(ps, t.TempDir(), defaultServeConfig()))
 	defer good.Close()
 	var calls atomic.Int64
-	h := serveHandler(ps, t.TempDir())
+	h := serveHandler(ps, t.TempDir(), defaultServeConfig())
 	dying := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if calls.Add(1) > 4 {
 			panic(http.ErrAbortHandler) // the connection drops, as when a backend is killed

@@ -69,7 +69,7 @@ func sameFiles(t *testing.T, a, b string, names ...string) {
 func TestWorkerdSweep(t *testing.T) {
 	w1, w2 := edgetest.Start(t), edgetest.Start(t)
 	ps, _ := presets.Load()
-	serve := httptest.NewServer(serveHandler(ps, t.TempDir()))
+	serve := httptest.NewServer(serveHandler(ps, t.TempDir(), defaultServeConfig()))
 	defer serve.Close()
 	dir := t.TempDir()
 	local := filepath.Join(dir, "local")

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"schedplay/engine/scenario"
@@ -86,7 +85,7 @@ func topoSource(ps *presets.Set, k presets.Kind, arg string) (data []byte, isFil
 	if p, ok := ps.Get(k, arg); ok {
 		return p.Body, false, nil
 	}
-	data, err = os.ReadFile(arg)
+	data, err = readFileLimited(arg, scenario.MaxDocumentSize)
 	if err == nil {
 		return data, true, nil
 	}
@@ -164,6 +163,9 @@ func topoUnwrap(data []byte, key string) ([]byte, error) {
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(data, &top); err != nil {
 		return nil, topoJSONError(data, err)
+	}
+	if _, err := scenario.ParseJSON(data); err != nil {
+		return nil, err // duplicate keys, bad UTF-8, too deep
 	}
 	inner, ok := top[key]
 	if !ok {

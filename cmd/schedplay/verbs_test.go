@@ -186,7 +186,7 @@ func TestServeHandler(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "build", "app.wasm.br"), br, 0o644)
 	os.WriteFile(filepath.Join(dir, "build", "worker.mjs"), []byte("export default {}"), 0o644)
 	ps, _ := presets.Load()
-	h := serveHandler(ps, dir)
+	h := serveHandler(ps, dir, serveConfig{slots: 1, queue: 1})
 	for _, tt := range []struct {
 		method, url, accept string
 		status              int
