@@ -303,3 +303,41 @@ func TestBodyIdleTimeout(t *testing.T) {
 		t.Errorf("a body that idled 300 ms was read whole: %.200s", reply)
 	}
 }
+
+// TestBatchSharesItsBudget: a batch is one request (on a Worker, one CPU
+// limit): its items draw on one events budget, and the item that would
+// take it over is refused with 422, as are the ones after it.
+func TestBatchSharesItsBudget(t *testing.T) {
+	ps := realPresets(t)
+	runs := 0
+	h := New(ps, WithProfile(budget.Worker), WithRunner(func(_ context.Context, r *scenario.Resolved, _ sim.Options) (*sim.Result, error) {
+		runs++
+		return &sim.Result{Scenario: r.Name}, nil
+	}))
+	item := `{"scenario": ` + scenariotest.PingPong(400_000, 2) + `}` // about 8 million events
+	items := strings.TrimSuffix(strings.Repeat(item+",", 10), ",")
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("POST", "/api/v1/batch", strings.NewReader(`{"requests": [`+items+`]}`)))
+	var got struct {
+		Replies []struct {
+			Status int       `json:"status"`
+			Body   errorBody `json:"body"`
+		} `json:"replies"`
+	}
+	if err := json.Unmarshal(rec.Body.Bytes(), &got); err != nil || rec.Code != 200 || len(got.Replies) != 10 {
+		t.Fatalf("%d %v %.300s", rec.Code, err, rec.Body)
+	}
+	ok := 0
+	for i, r := range got.Replies {
+		switch {
+		case r.Status == 200 && ok == i:
+			ok++
+		case r.Status == 422 && r.Body.Error.Budget == "events" && r.Body.Error.Path == "requests":
+		default:
+			t.Errorf("item %d: %d %+v", i, r.Status, r.Body.Error)
+		}
+	}
+	if ok != 4 || runs != 4 {
+		t.Errorf("%d items answered and %d run; want 4 (4 × 8 million events of the Worker's 40 million)", ok, runs)
+	}
+}
