@@ -62,7 +62,7 @@ func fakeRun(ctx context.Context, r *scenario.Resolved, opt sim.Options) (*sim.R
 const doc = `{"schedplay": 1, "name": "<b>n</b>", "machine": {"preset": "m"}, "workload": {"preset": "w"}, "run": {"seed": 5, "reps": 2}}`
 
 func TestEndpoints(t *testing.T) {
-	h := New(testPresets(t), WithRunner(fakeRun), WithMaxBody(4096), WithTimeout(50*time.Millisecond))
+	h := New(testPresets(t), WithRunner(fakeRun), WithMaxBody(4096), WithTimeout(time.Second))
 	for _, tt := range []struct {
 		name, method, url, body string
 		status                  int

@@ -13,7 +13,7 @@ import (
 // type or a CLI flag), policies and a/b are mutually exclusive, vary keeps
 // JSON values whole and refuses a field the sides set or differ in.
 func TestCompareRequestErrors(t *testing.T) {
-	h := New(testPresets(t), WithRunner(fakeRun), WithMaxBody(4096), WithTimeout(50*time.Millisecond))
+	h := New(testPresets(t), WithRunner(fakeRun), WithMaxBody(4096), WithTimeout(time.Second))
 	const hz = `"a": {"label": "hz100", "set": []}, "b": {"label": "hz300", "set": [{"path": "policy.hz", "value": 300}]}`
 	for _, tt := range []struct {
 		name, body string
