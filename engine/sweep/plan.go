@@ -105,6 +105,9 @@ func NewPlan(s Spec) (*Plan, error) {
 			return nil, scenario.ErrorList{{Path: "vary", Msg: fmt.Sprintf("%s is varied twice; give its values in one --vary", v.Path)}}
 		}
 		paths[v.Path] = true
+		if v.Path == "run" || v.Path == "run.seed" || v.Path == "run.reps" {
+			return nil, scenario.ErrorList{{Path: "vary", Msg: fmt.Sprintf("%s: each run of a sweep is one repetition at its own seed (seed, seed+1, …); give the repetitions and the first seed instead (--reps, --seed)", v.Path)}}
+		}
 		vd := varied{path: v.Path}
 		for _, val := range v.Values {
 			o, err := scenario.ParseSet(v.Path + "=" + val)

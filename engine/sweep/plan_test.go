@@ -171,6 +171,7 @@ func TestNewPlanErrors(t *testing.T) {
 		{"vary the policy", func(s *Spec) { s.Vary = []Vary{{"policy.preset", []string{"misfit"}}} }, "compare nothing"},
 		{"bad value", func(s *Spec) { s.Vary[0].Values = []string{"2", "-5"} }, "workload.groups[0].count"},
 		{"reps", func(s *Spec) { s.Reps = MaxReps + 1 }, "repetitions"},
+		{"vary the seed", func(s *Spec) { s.Vary = []Vary{{"run.seed", []string{"1", "2"}}} }, "its own seed"},
 	} {
 		s := smallSpec(t)
 		tt.edit(&s)
