@@ -34,7 +34,10 @@ type App struct {
 	runSeq int
 	urlDoc string // canonical scenario the URL currently shows
 	editAt float64
-	gotRes bool
+	// editDrawn says the first picture of the edit at editAt (repetition
+	// 0 on a large machine, else the result) is drawn.
+	editDrawn bool
+	gotRes    bool
 	// gotPreview: a provisional (repetition 0) result was drawn once.
 	gotPreview bool
 	renders    int
@@ -140,8 +143,9 @@ func (a *App) dispatch(act Action) {
 	changed := before != after
 	if changed {
 		switch act.(type) {
-		case EditField, EditText, EditDoc:
+		case EditField, EditText, EditDoc, SelectPreset:
 			a.editAt = nowMs()
+			a.editDrawn = false
 			a.liveEdit = shown
 		}
 		defer func() { a.liveEdit = false }()
@@ -151,6 +155,10 @@ func (a *App) dispatch(act Action) {
 		case SelectScenario, LoadDoc:
 			a.run() // an explicit choice always shows its result
 		default:
+			// Live re-runs every machine (liveRefusal): a large one shows
+			// its first repetition first (ProvisionalDoc), and the next
+			// edit cancels a run still going (engineFetch replaces its
+			// worker).
 			if (a.state.Live && liveRefusal(cpus, cpuErr) == "") || (cpuErr != nil && a.state.Catalog != nil) {
 				a.run() // (a machine too large to run is refused at once, with the reason)
 			} else {

@@ -79,6 +79,11 @@ func (a *App) render() {
 		setPerf("previewRenderMs", nowMs()-t0)
 		a.scheduleRender() // the deferred machine drawing (deferTopology)
 	}
+	if s := a.state.Run; a.editAt > 0 && !a.editDrawn && s.Result != nil && s.ResultDoc == a.state.Doc.Canonical() {
+		// knob → first redrawn timeline (repetition 0 on a large machine)
+		a.editDrawn = true
+		setPerf("knobToFirstDrawMs", nowMs()-a.editAt)
+	}
 	if s := a.state.Run; s.Status == StatusDone && s.Result != nil {
 		if !a.gotRes {
 			a.gotRes = true
@@ -123,7 +128,7 @@ func (a *App) renderToolbar() {
 		cb.SetChecked(s.Live && liveWhy == "")
 		b.on(cb, "change", func(dom.Event) { a.dispatch(SetLive{On: cb.Checked()}) })
 		b.text(live, "span", "", "live")
-		live.SetAttribute("title", "Re-run on every edit")
+		live.SetAttribute("title", "Re-run on every edit (a large machine shows its first repetition at once, then refines)")
 		if liveWhy != "" {
 			// Inert here: disabled, with the reason (the preference stays
 			// for the next machine that live can re-run).

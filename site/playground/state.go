@@ -93,7 +93,7 @@ type State struct {
 	// so a half-typed value is not lost, with an Issue at the same path.
 	Drafts map[string]string
 	Notice Notice
-	// Live re-runs the engine on every edit (small scenarios).
+	// Live re-runs the engine on every edit.
 	Live bool
 }
 

@@ -50,6 +50,10 @@ type timelineView struct {
 	drag   bool
 	pinch  float64
 	lanes  site.LaneBatcher
+	// results counts the distinct results the canvas has drawn
+	// (data-result: a test sees a new timeline arrive).
+	results int
+	lastRes *sim.Result
 }
 
 func newTimelineView(a *App, b builder, parent dom.Element) *timelineView {
@@ -246,6 +250,11 @@ func (t *timelineView) draw() {
 	ctx.Restore()
 	t.drawHover(tl, sc, top, scrollY)
 	t.canvas.SetAttribute("data-drawn", "1")
+	if res != t.lastRes {
+		t.lastRes = res
+		t.results++
+		t.canvas.SetAttribute("data-result", fmt.Sprint(t.results))
+	}
 	t.canvas.SetAttribute("data-span", fmt.Sprint(sc.T1-sc.T0))
 	t.canvas.SetAttribute("data-t0", fmt.Sprint(sc.T0))
 	t.canvas.SetAttribute("data-rows", fmt.Sprint(len(t.layout.Rows)))
