@@ -207,13 +207,16 @@ func latencyDefaults(l topo.Latency, unset unsetFunc) topo.Latency {
 	durationDefault(unset, p+"wakeup", &l.Wakeup, 800*units.Nanosecond)
 	durationDefault(unset, p+"ipi", &l.IPI, 1000*units.Nanosecond)
 	durationDefault(unset, p+"ipi_send", &l.IPISend, 300*units.Nanosecond)
-	durationDefault(unset, p+"idle_exit", &l.IdleExit, 500*units.Nanosecond)
+	durationDefault(unset, p+"idle_exit", &l.IdleExit, 1000*units.Nanosecond)
 	durationDefault(unset, p+"context_switch", &l.ContextSwitch, 700*units.Nanosecond)
 	durationDefault(unset, p+"process_switch", &l.ProcessSwitch, 200*units.Nanosecond)
-	durationDefault(unset, p+"syscall", &l.Syscall, 100*units.Nanosecond)
+	durationDefault(unset, p+"syscall", &l.Syscall, 230*units.Nanosecond)
 	durationDefault(unset, p+"cacheline.smt", &l.Cacheline.SMT, 10*units.Nanosecond)
-	durationDefault(unset, p+"cacheline.llc", &l.Cacheline.LLC, 100*units.Nanosecond)
-	durationDefault(unset, p+"cacheline.remote", &l.Cacheline.Remote, 600*units.Nanosecond)
+	durationDefault(unset, p+"cacheline.llc", &l.Cacheline.LLC, 47*units.Nanosecond)
+	durationDefault(unset, p+"cacheline.remote", &l.Cacheline.Remote, 197*units.Nanosecond)
+	if unset(p+"variation", l.Variation == 0) {
+		l.Variation = 0.5
+	}
 	return l
 }
 
@@ -223,8 +226,8 @@ func ipcDefaults(c topo.IPC, unset unsetFunc) topo.IPC {
 	const p = "machine.ipc."
 	durationDefault(unset, p+"pipe_write", &c.PipeWrite, 300*units.Nanosecond)
 	durationDefault(unset, p+"pipe_read", &c.PipeRead, 250*units.Nanosecond)
-	durationDefault(unset, p+"socket_send", &c.SocketSend, 800*units.Nanosecond)
-	durationDefault(unset, p+"socket_recv", &c.SocketRecv, 700*units.Nanosecond)
+	durationDefault(unset, p+"socket_send", &c.SocketSend, 1100*units.Nanosecond)
+	durationDefault(unset, p+"socket_recv", &c.SocketRecv, 1000*units.Nanosecond)
 	durationDefault(unset, p+"futex_wake", &c.FutexWake, 200*units.Nanosecond)
 	intDefault(unset, p+"sock_sndbuf", &c.SockSndbuf, 212992)
 	intDefault(unset, p+"pipe_buffers", &c.PipeBuffers, 16)

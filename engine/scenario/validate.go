@@ -23,6 +23,9 @@ const (
 	MaxProgramSteps = 1024
 	MaxRepeat       = 1_000_000_000
 	maxLatencyParam = 100 * units.Millisecond
+	// MaxLatencyVariation bounds machine.latency.variation, a coefficient
+	// of variation (at 2 a cost's p99.9 is some 50× its median).
+	MaxLatencyVariation = 2.0
 	// MaxIdleStates bounds machine.latency.idle_states (CPUIDLE_STATE_MAX is 10).
 	MaxIdleStates    = 10
 	MaxIdleStateName = 64
@@ -290,6 +293,7 @@ func validateLatency(errs *ErrorList, l *topo.Latency) {
 		{"cacheline.smt", l.Cacheline.SMT}, {"cacheline.llc", l.Cacheline.LLC}, {"cacheline.remote", l.Cacheline.Remote}} {
 		checkDuration(errs, p+f.k, f.d, maxLatencyParam)
 	}
+	checkFloat(errs, p+"variation", l.Variation, 0, MaxLatencyVariation, false)
 	if len(l.IdleStates) > MaxIdleStates {
 		errs.Add(p+"idle_states", "has %d states; the limit is %d", len(l.IdleStates), MaxIdleStates)
 		return

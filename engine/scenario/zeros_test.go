@@ -40,6 +40,7 @@ func TestExplicitZeroHonoured(t *testing.T) {
 		{`machine.latency.idle_exit="0s"`, func(r *Resolved) bool { return r.Machine.Latency.IdleExit == 0 }},
 		{`machine.latency.context_switch="0s"`, func(r *Resolved) bool { return r.Machine.Latency.ContextSwitch == 0 }},
 		{`machine.latency.process_switch="0s"`, func(r *Resolved) bool { return r.Machine.Latency.ProcessSwitch == 0 }},
+		{`machine.latency.variation=0`, func(r *Resolved) bool { return r.Machine.Latency.Variation == 0 }},
 		{`machine.smt.qual="0s"`, func(r *Resolved) bool { return r.Machine.SMT.Qual == 0 }},
 		{`machine.boost=[]`, func(r *Resolved) bool { return len(r.Machine.Boost) == 0 }},
 		{`policy.migration_cost="0s"`, func(r *Resolved) bool { return r.Policy.MigrationCost == 0 }},
@@ -68,9 +69,9 @@ func TestAbsentFieldsDefaulted(t *testing.T) {
 		t.Fatal(err)
 	}
 	l := r.Machine.Latency
-	if l.IPI != units.Microsecond || l.Wakeup != 800*units.Nanosecond || l.IdleExit != 500*units.Nanosecond ||
-		l.ContextSwitch != 700*units.Nanosecond || l.ProcessSwitch != 200*units.Nanosecond || l.Syscall != 100*units.Nanosecond ||
-		l.Cacheline.LLC != 100*units.Nanosecond || r.Machine.IPC.SockSndbuf != 212992 || r.Machine.IPC.PipeBuffers != 16 {
+	if l.IPI != units.Microsecond || l.Wakeup != 800*units.Nanosecond || l.IdleExit != units.Microsecond ||
+		l.ContextSwitch != 700*units.Nanosecond || l.ProcessSwitch != 200*units.Nanosecond || l.Syscall != 230*units.Nanosecond ||
+		l.Cacheline.LLC != 47*units.Nanosecond || l.Variation != 0.5 || r.Machine.IPC.SockSndbuf != 212992 || r.Machine.IPC.PipeBuffers != 16 {
 		t.Errorf("latency defaults: %+v", l)
 	}
 	if r.Machine.SMT.Qual != 3*units.Microsecond || r.Machine.SMT.PartitionedSingle != 0.60 || len(r.Machine.Boost) != 2 {

@@ -74,8 +74,11 @@ func timedBody(steps []scenario.Step, name string) []scenario.Step {
 // machine's syscall and futex_wake paths (and the bucket's cache line when
 // another CPU touched it last), then per woken waiter a try_to_wake_up()
 // (latency.wakeup) and, for a waiter on another CPU, an IPI's sending part
-// (latency.ipi_send); so wake one takes longer than wake all, and
-// wake-parallel's 4 wakers, each timing one futex_wake(2), take less.
+// (latency.ipi_send) and the lines ttwu pulls from there (4, at most
+// remote each); so wake one takes longer than wake all, and
+// wake-parallel's 4 wakers, each timing one futex_wake(2), take less. The
+// costs vary per event (machine.latency.variation); over the 50 or more
+// executions the mean stays within 10 % of the nominal band.
 func TestSeedVeraFutex(t *testing.T) {
 	const waiters, wakers = 8, 4
 	for _, c := range []struct {
@@ -101,9 +104,9 @@ func TestSeedVeraFutex(t *testing.T) {
 			t.Errorf("%s: %+v; want %d executions in every repetition", c.variant, s, c.runs)
 		}
 		lo := float64(calls)*float64(l.Syscall+ipc.FutexWake) + float64(wakes)*float64(l.Wakeup)
-		hi := lo + float64(wakes)*float64(l.IPISend) + 2*float64(calls)*float64(l.Cacheline.Remote)
-		if s.Time.Mean < lo || s.Time.Mean > hi {
-			t.Errorf("%s: %s %.0f ns; want %d calls × (syscall + futex_wake) + %d × wakeup = %.0f ns, plus at most an IPI send per wake-up and two remote lines per call (%.0f ns)",
+		hi := lo + float64(wakes)*float64(l.IPISend+4*l.Cacheline.Remote) + 2*float64(calls)*float64(l.Cacheline.Remote)
+		if s.Time.Mean < 0.9*lo || s.Time.Mean > 1.1*hi {
+			t.Errorf("%s: %s %.0f ns; want %d calls × (syscall + futex_wake) + %d × wakeup = %.0f ns, plus at most an IPI send and four remote lines per wake-up and two remote lines per call (%.0f ns), ± 10 %%",
 				c.variant, c.section, s.Time.Mean, calls, wakes, lo, hi)
 		}
 	}

@@ -15,12 +15,25 @@ import (
 // Kernel layout constants of a 64-bit kernel with 64-byte cache lines
 // (include/linux/skbuff.h, net/core/skbuff.c).
 const (
-	smpCacheBytes       = 64
-	skbSharedInfoBytes  = 320 // SKB_DATA_ALIGN(sizeof(struct skb_shared_info)), MAX_SKB_FRAGS 17
-	skbStructBytes      = 256 // SKB_DATA_ALIGN(sizeof(struct sk_buff)) (232 bytes)
-	skbSmallHeadCache   = 640 // SKB_SMALL_HEAD_CACHE_SIZE: SKB_HEAD_ALIGN(MAX_TCP_HEADER = 320)
-	sendSharedLines     = 2   // unix_state_lock(other) + sk_receive_queue.lock (pipe: pipe->mutex, head)
-	wakeRemoteLines     = 2   // the target's wake_list llist head and the task's p->on_rq/state line
+	smpCacheBytes      = 64
+	skbSharedInfoBytes = 320 // SKB_DATA_ALIGN(sizeof(struct skb_shared_info)), MAX_SKB_FRAGS 17
+	skbStructBytes     = 256 // SKB_DATA_ALIGN(sizeof(struct sk_buff)) (232 bytes)
+	skbSmallHeadCache  = 640 // SKB_SMALL_HEAD_CACHE_SIZE: SKB_HEAD_ALIGN(MAX_TCP_HEADER = 320)
+	sendSharedLines    = 2   // unix_state_lock(other) + sk_receive_queue.lock (pipe: pipe->mutex, head)
+	wakeRemoteLines    = 2   // the target's wake_list llist head and the task's p->on_rq/state line
+	// ttwuWakerLines are the lines a wake-up pulls to the waker from a
+	// wakee that last ran on another CPU: the waiter's wait-queue entry or
+	// futex_q (on its stack, written there when it queued:
+	// __wake_up_common(), futex_wake_mark()), p->__state and
+	// p->on_rq/on_cpu (written there by __schedule() when it blocked) and
+	// the target's call_single_queue (__ttwu_queue_wakelist(), drained there
+	// last).
+	ttwuWakerLines = 4
+	// skbFreeLines are the slab lines a socket reader's consume_skb()
+	// writes when the skb and its head were allocated on another CPU:
+	// do_slab_free() → __slab_free()'s cmpxchg on each object's slab
+	// freelist (skbuff_head_cache, skb_small_head_cache), mm/slub.c.
+	skbFreeLines        = 2
 	defaultMessageBytes = scenario.DefaultMessageBytes
 )
 
@@ -53,6 +66,8 @@ type ipcChan struct {
 	maxSlots, merges int
 	// lastCPU touched the object last (its lines are there); -1 none
 	lastCPU int
+	// lockFree is when the object's lock is free again (objectLockWait)
+	lockFree int64
 }
 
 // newIPCChan sets up the object of kind for messages of bytes on machine m.
@@ -173,31 +188,61 @@ func (s *sim) cachelineCost(from, to int) int64 {
 // ipcPathCost is the CPU time a send (or recv) on ch costs the task on
 // CPU cpu: syscall entry/exit, the object's path, and the object's cache
 // lines pulled from the CPU that touched it last (for a recv, the message
-// itself). It marks cpu as the object's last toucher.
+// itself; a socket recv also frees the skb and its head into the slabs of
+// the CPU that allocated them), plus the time it waits for the object's
+// lock (objectLockWait). It marks cpu as the object's last toucher.
 func (s *sim) ipcPathCost(ch *ipcChan, cpu int, send bool) int64 {
 	m := &s.r.Machine
-	cost := int64(m.Latency.Syscall)
+	var path int64     // the object's own path
+	var underLock bool // the path runs under the object's lock (pipe->mutex)
 	lines := int64(sendSharedLines)
+	locked := int64(sendSharedLines)
 	switch {
 	case ch.kind == scenario.IPCSocket && send:
-		cost += int64(m.IPC.SocketSend)
+		path = int64(m.IPC.SocketSend)
 	case ch.kind == scenario.IPCSocket:
-		cost += int64(m.IPC.SocketRecv)
-		lines = int64(m.IPC.MessageLines)
+		path = int64(m.IPC.SocketRecv)
+		lines = int64(m.IPC.MessageLines) + skbFreeLines
 	case ch.kind == scenario.IPCPipe && send:
-		cost += int64(m.IPC.PipeWrite)
+		path, underLock = int64(m.IPC.PipeWrite), true
 	case ch.kind == scenario.IPCPipe:
-		cost += int64(m.IPC.PipeRead)
+		path, underLock = int64(m.IPC.PipeRead), true
 		lines = int64(m.IPC.MessageLines)
 	case ch.kind == scenario.IPCFutex && send:
-		cost += int64(m.IPC.FutexWake)
-		lines = 1 // the futex hash bucket's lock
+		path = int64(m.IPC.FutexWake)
+		lines, locked = 1, 1 // the futex hash bucket's lock
 	default: // futex_wait() returning: the syscall exit only
-		lines = 0
+		lines, locked = 0, 0
 	}
-	cost += lines * s.cachelineCost(ch.lastCPU, cpu)
+	line := s.cachelineCost(ch.lastCPU, cpu)
 	ch.lastCPU = cpu
-	return cost
+	cost := s.costs.vary(int64(m.Latency.Syscall) + path + lines*line)
+	hold := locked * line
+	if underLock {
+		hold += path
+	}
+	return cost + s.objectLockWait(ch, hold)
+}
+
+// objectLockWait models the lock of an IPC object under contention
+// (unix_state_lock() of the receiving socket with its queue lock,
+// pipe->mutex, the futex hash bucket's lock): a call takes it when its
+// path starts and holds it for hold: while the lock's and the queue's
+// lines come over from the last holder, and, for a pipe, for the whole
+// pipe_write()/pipe_read() (both run under __pipe_lock()); sockets only
+// queue or unlink the skb under unix_state_lock(), the allocation and the
+// copy are outside. Calls from several CPUs queue behind one another,
+// spinning (queued_spin_lock_slowpath(), mutex optimistic spinning while
+// the owner runs). It returns how long this call waits. Simplifications:
+// the lock is taken at the path's start, not part-way through it, and a
+// pipe writer never sleeps on the mutex.
+func (s *sim) objectLockWait(ch *ipcChan, hold int64) int64 {
+	if hold <= 0 {
+		return 0
+	}
+	wait := max(ch.lockFree-s.now, 0)
+	ch.lockFree = s.now + wait + hold
+	return wait
 }
 
 // cpuidleSelect models the cpuidle governor's choice at idle entry

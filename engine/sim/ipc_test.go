@@ -76,12 +76,14 @@ func TestPipeSlots(t *testing.T) {
 }
 
 // pipePingPong is sched-pipe's two processes pinned on cpus a and b of
-// vera, with machine.latency/ipc overrides in sets.
+// vera, with machine.latency/ipc overrides in sets. The costs are their
+// nominal values (machine.latency.variation 0), so a change of one moves
+// op time by exactly its share of the critical path.
 func pipePingPong(t *testing.T, a, b string, sets ...string) float64 {
 	t.Helper()
 	doc := `{"schedplay":1,"machine":{"preset":"vera"},"policy":{"preset":"v6-on"},"workload":{"preset":"sched-pipe"},
 		"run":{"duration":"2s","reps":1,"seed":1}}`
-	sets = append([]string{`workload.groups[0].cpus="` + a + `"`, `workload.groups[1].cpus="` + b + `"`, "workload.groups[0].program[0].repeat=2000", "workload.groups[1].program[0].repeat=2000"}, sets...)
+	sets = append([]string{`workload.groups[0].cpus="` + a + `"`, `workload.groups[1].cpus="` + b + `"`, "workload.groups[0].program[0].repeat=2000", "workload.groups[1].program[0].repeat=2000", "machine.latency.variation=0"}, sets...)
 	r := scenariotest.ResolveSets(t, doc, sets...)
 	return mustRun(t, r, Options{}).Summary.OpTime.Mean
 }
@@ -101,6 +103,8 @@ func TestIPCCostsMoveSchedPipeOpTime(t *testing.T) {
 		t.Fatal(err)
 	}
 	perSide := 1/tp.CPUs[0].Speed + 1/tp.CPUs[1].Speed // one path on each side
+	l := r.WithDefaults().Machine.Latency
+	syscall := float64(l.Syscall) // the default the 600ns override replaces
 	for _, c := range []struct {
 		set   string
 		delta float64 // ns added per loop
@@ -108,7 +112,7 @@ func TestIPCCostsMoveSchedPipeOpTime(t *testing.T) {
 		{"machine.latency.context_switch=1700ns", 2 * 1000},
 		{"machine.latency.ipi=2us", 2 * 1000},
 		{"machine.latency.wakeup=1800ns", 2 * 1000},
-		{"machine.latency.syscall=600ns", 2 * 500 * perSide},
+		{"machine.latency.syscall=600ns", 2 * (600 - syscall) * perSide},
 		{"machine.ipc.pipe_write=800ns", 500 * perSide},
 		{"machine.ipc.pipe_read=750ns", 500 * perSide},
 		{"machine.latency.ipi_send=1300ns", 0},
@@ -124,7 +128,7 @@ func TestIPCCostsMoveSchedPipeOpTime(t *testing.T) {
 	// sides on core 0 (speed, and the spatial core partitioning while the
 	// waker finishes its call).
 	smt := pipePingPong(t, "0", "176")
-	lines := 2 * float64(6+sendSharedLines+wakeRemoteLines) * (100 - 10)
+	lines := 2 * float64(6+sendSharedLines+wakeRemoteLines) * float64(l.Cacheline.LLC-l.Cacheline.SMT)
 	if d := base - smt; d < 0.7*lines || d > 1.1*lines {
 		t.Errorf("SMT pair %.0f ns/loop, separate cores %.0f: difference %.0f, want about %.0f", smt, base, d, lines)
 	}

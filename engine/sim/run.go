@@ -82,6 +82,7 @@ func newSim(r *scenario.Resolved, t *topo.Topology, opt Options, seed uint64, ti
 	s := &sim{
 		r: r, t: t, opt: opt, seed: seed,
 		rng:          rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
+		costs:        newCostVariation(r.Machine.Latency.Variation, seed),
 		end:          int64(r.Run.Duration),
 		tickNs:       1_000_000_000 / int64(r.Policy.HZ),
 		migCost:      int64(r.Policy.MigrationCost),

@@ -135,7 +135,7 @@ func (s *sim) setCurr(c *cpuState, p *task) {
 		cost += int64(s.r.Machine.Latency.ProcessSwitch)
 	}
 	c.lastTgid = p.tgid
-	c.stallUntil = max(c.stallUntil, s.now+cost)
+	c.stallUntil = max(c.stallUntil, s.now+s.costs.vary(cost))
 	s.m.ctxSwitch(s)
 	s.notePEStart(c)
 	s.updateMisfitStatus(c, p)
@@ -242,7 +242,7 @@ func (s *sim) ttwuLatency(waker, target int) int64 {
 	if tc := &s.cpus[target]; tc.curr == nil && !tc.hkBusy {
 		d += s.idleExitLatency(tc)
 	}
-	return d
+	return s.costs.vary(d)
 }
 
 // wakeArrive is ttwu_do_activate() on the target CPU.

@@ -196,14 +196,17 @@ type chanState struct {
 
 // sim is one repetition's whole state.
 type sim struct {
-	r    *scenario.Resolved
-	t    *topo.Topology
-	opt  Options
-	rng  *rand.Rand
-	now  int64
-	end  int64
-	q    eventQueue
-	seed uint64
+	r   *scenario.Resolved
+	t   *topo.Topology
+	opt Options
+	rng *rand.Rand
+	// costs draws the per-event variation of kernel-path costs (ipc.go);
+	// a stream of its own, so the other draws are where they were.
+	costs costVariation
+	now   int64
+	end   int64
+	q     eventQueue
+	seed  uint64
 
 	cpus          []cpuState
 	cores         []coreState
@@ -254,7 +257,7 @@ type sim struct {
 
 	alive         int
 	wakeBatch     int
-	wakeBatchIPIs int // wakees of the batch that last ran on another CPU (an IPI each)
+	wakeBatchCost int64 // the waker's CPU time for the batch's wake-ups so far (wakerCost)
 	budget        int64
 	err           error
 	forksLeft     int

@@ -9,13 +9,14 @@ import (
 	"schedplay/engine/scenario"
 )
 
-// wakeLoopDoc is perf bench futex wake with k pinned waiters on vera and a
-// waker whose timed section holds k sends of wake 1 (wakes per send) or
-// k/wakes sends of wake n; run is the run section.
+// wakeLoopDoc is perf bench futex wake with k pinned waiters on vera
+// (CPUs 0…k−1) and a waker on CPU 8, in the same LLC, whose timed section
+// holds k sends of wake 1 (wakes per send) or k/wakes sends of wake n; run
+// is the run section. The costs are nominal (machine.latency.variation 0).
 func wakeLoopDoc(k, wakes int, run string) string {
-	return fmt.Sprintf(`{"schedplay":1,"machine":{"preset":"vera"},"policy":{"preset":"v6-on"},
+	return fmt.Sprintf(`{"schedplay":1,"machine":{"preset":"vera","latency":{"variation":0}},"policy":{"preset":"v6-on"},
 	"workload":{"groups":[
-		{"name":"waker","count":1,"program":[{"repeat":10,"do":[{"sleep":"1ms"},
+		{"name":"waker","count":1,"cpus":"8","program":[{"repeat":10,"do":[{"sleep":"1ms"},
 			{"timed":"wake loop","do":[{"repeat":%d,"do":[{"send":"futex","wake":%d}]}]},
 			{"repeat":%d,"do":[{"recv":"done"}]}]}]},
 		{"name":"waiter","count":%d,"cpus":"0-%d","pin":"each","program":[{"repeat":10,"do":[{"recv":"futex"},{"send":"done"}]}]}]},
@@ -25,15 +26,15 @@ func wakeLoopDoc(k, wakes int, run string) string {
 const plainRun = `{"duration":"1s","seed":1,"reps":2}`
 
 // A timed section around k sends of wake 1 measures the waker's k
-// try_to_wake_up()s of waiters on other CPUs: k × (latency.wakeup +
-// latency.ipi_send) of the machine (its CPU is stalled for each; the
-// context switch that brought it in precedes the section). The tolerance,
-// half a wake-up, tells k wakes from k ± 1.
+// try_to_wake_up()s of waiters on other CPUs of its LLC: k × (latency.wakeup
+// + latency.ipi_send + ttwuWakerLines × cacheline.llc) of the machine (its
+// CPU is stalled for each; the context switch that brought it in precedes
+// the section). The tolerance, half a wake-up, tells k wakes from k ± 1.
 func TestTimedWakeLoopCostsKWakes(t *testing.T) {
 	for _, k := range []int{1, 3, 8} {
 		r := resolveJSON(t, wakeLoopDoc(k, 1, plainRun))
 		l := r.WithDefaults().Machine.Latency
-		w := float64(l.Wakeup + l.IPISend)
+		w := float64(l.Wakeup + l.IPISend + ttwuWakerLines*l.Cacheline.LLC)
 		res := mustRun(t, r, Options{})
 		for i, rep := range res.Reps {
 			got, ok := rep.TimedSection("wake loop")
@@ -41,7 +42,7 @@ func TestTimedWakeLoopCostsKWakes(t *testing.T) {
 				t.Fatalf("k=%d rep %d: timed %+v; want 10 executions of \"wake loop\"", k, i, rep.Timed)
 			}
 			if want := float64(k) * w; math.Abs(got.MeanNs-want) > w/2 {
-				t.Errorf("k=%d rep %d: wake loop %.0f ns; want %d × (latency.wakeup + ipi_send) %.0f = %.0f ± %.0f", k, i, got.MeanNs, k, w, want, w/2)
+				t.Errorf("k=%d rep %d: wake loop %.0f ns; want %d × (latency.wakeup + ipi_send + remote lines) %.0f = %.0f ± %.0f", k, i, got.MeanNs, k, w, want, w/2)
 			}
 		}
 		s := res.Summary.Timed
@@ -52,11 +53,11 @@ func TestTimedWakeLoopCostsKWakes(t *testing.T) {
 }
 
 // One send of wake 8 is one batch: the waker waits for its 8
-// try_to_wake_up()s and IPI sends too.
+// try_to_wake_up()s, their lines and IPI sends too.
 func TestTimedWakeAllCostsTheBatch(t *testing.T) {
 	r := resolveJSON(t, wakeLoopDoc(8, 8, plainRun))
 	l := r.WithDefaults().Machine.Latency
-	w := float64(l.Wakeup + l.IPISend)
+	w := float64(l.Wakeup + l.IPISend + ttwuWakerLines*l.Cacheline.LLC)
 	got, _ := mustRun(t, r, Options{}).Reps[0].TimedSection("wake loop")
 	if want := 8 * w; got.Count != 10 || math.Abs(got.MeanNs-want) > w/2 {
 		t.Errorf("wake all: %+v; want 10 × %.0f ± %.0f ns", got, want, w/2)

@@ -317,7 +317,7 @@ func (s *sim) barrierArrive(c *cpuState, p *task, o *op) bool {
 
 // barrierRelease wakes every waiter of b (futex_wake(INT_MAX)).
 func (s *sim) barrierRelease(waker int, b *barrierState) {
-	s.wakeBatch, s.wakeBatchIPIs = 0, 0
+	s.wakeBatch, s.wakeBatchCost = 0, 0
 	for i, w := range b.arrived {
 		b.arrived[i] = nil
 		s.grant(waker, w, false)
@@ -326,13 +326,11 @@ func (s *sim) barrierRelease(waker int, b *barrierState) {
 	s.endWakeBatch(waker)
 }
 
-// endWakeBatch charges the waker's CPU for the wake-ups it issued: a
-// try_to_wake_up() each, and the sending part of an IPI for each wakee
-// that last ran on another CPU (the later wake-ups of a batch are placed
-// only when they are issued, so their task's CPU stands for the target).
+// endWakeBatch charges the waker's CPU for the wake-ups it issued: the
+// sum of their wakerCost()s.
 func (s *sim) endWakeBatch(waker int) {
-	n, ipis := s.wakeBatch, s.wakeBatchIPIs
-	s.wakeBatch, s.wakeBatchIPIs = 0, 0
+	n, cost := s.wakeBatch, s.wakeBatchCost
+	s.wakeBatch, s.wakeBatchCost = 0, 0
 	if n == 0 {
 		return
 	}
@@ -340,10 +338,24 @@ func (s *sim) endWakeBatch(waker int) {
 	if c.curr == nil {
 		return
 	}
-	lat := &s.r.Machine.Latency
 	s.syncCPU(c)
-	c.stallUntil = max(c.stallUntil, s.now) + int64(n)*int64(lat.Wakeup) + int64(ipis)*int64(lat.IPISend)
+	c.stallUntil = max(c.stallUntil, s.now) + cost
 	s.reprogram(c)
+}
+
+// wakerCost is what one try_to_wake_up() costs the waker's CPU: the
+// function's own work (latency.wakeup) and, for a wakee that last ran on
+// another CPU, the lines ttwu pulls from there (ttwuWakerLines) and the
+// sending part of the IPI (ttwu_queue_wakelist() → the GIC SGI write).
+// The later wake-ups of a batch are placed only when they are issued, so
+// the wakee's previous CPU stands for the target.
+func (s *sim) wakerCost(waker int, w *task) int64 {
+	lat := &s.r.Machine.Latency
+	c := int64(lat.Wakeup)
+	if w.cpu != waker {
+		c += int64(lat.IPISend) + ttwuWakerLines*s.cachelineCost(w.cpu, waker)
+	}
+	return s.costs.vary(c)
 }
 
 // wakeIssue is a deferred try_to_wake_up() of a wake batch.
@@ -358,16 +370,15 @@ func (s *sim) wakeIssue(p *task, waker int, sync bool) {
 // grant releases a waiter: a spinning one continues, a blocked one is woken.
 //
 // A waker that wakes several tasks does so one try_to_wake_up() after the
-// other: the k-th wake-up of a batch is decided latency.wakeup·k later,
-// and the waker's own work waits for the whole batch (endWakeBatch).
+// other: the k-th wake-up of a batch is issued once the waker has paid the
+// wakerCost() of the k−1 before it, and the waker's own work waits for
+// the whole batch (endWakeBatch).
 func (s *sim) grant(waker int, w *task, sync bool) {
 	w.granted = true
 	switch w.state {
 	case taskBlocked:
 		w.wakeReq = s.now
-		if w.cpu != waker {
-			s.wakeBatchIPIs++
-		}
+		cost := s.wakerCost(waker, w)
 		if s.wakeBatch == 0 {
 			s.tryToWakeUp(w, waker, sync, true)
 		} else {
@@ -375,9 +386,10 @@ func (s *sim) grant(waker int, w *task, sync bool) {
 			if sync {
 				flag = 1
 			}
-			s.q.push(event{at: s.now + int64(s.wakeBatch)*int64(s.r.Machine.Latency.Wakeup), kind: evWakeIssue, a: int32(w.id), b: int32(waker), gen: flag})
+			s.q.push(event{at: s.now + s.wakeBatchCost, kind: evWakeIssue, a: int32(w.id), b: int32(waker), gen: flag})
 		}
 		s.wakeBatch++
+		s.wakeBatchCost += cost
 	case taskRunning, taskRunnable:
 		if w.spinning {
 			w.spinEnd = s.now
@@ -411,7 +423,7 @@ func (s *sim) chanSend(c *cpuState, p *task, o *op) bool {
 		return false
 	}
 	s.countOp(p)
-	s.wakeBatch, s.wakeBatchIPIs = 0, 0
+	s.wakeBatch, s.wakeBatchCost = 0, 0
 	defer s.endWakeBatch(c.id)
 	for n := 0; n < o.wake; n++ {
 		if len(ch.receivers) > 0 {
@@ -456,7 +468,7 @@ func (s *sim) ipcWrite(c *cpuState, p *task, o *op, ch *chanState) bool {
 		return false
 	}
 	s.countOp(p)
-	s.wakeBatch, s.wakeBatchIPIs = 0, 0
+	s.wakeBatch, s.wakeBatchCost = 0, 0
 	defer s.endWakeBatch(c.id)
 	for n := 0; n < o.wake; n++ {
 		ch.msgs++
@@ -492,7 +504,7 @@ func (s *sim) chanRecv(c *cpuState, p *task, o *op) bool {
 	if ch.msgs > 0 {
 		ch.msgs--
 		if len(ch.senders) > 0 {
-			s.wakeBatch, s.wakeBatchIPIs = 0, 0
+			s.wakeBatch, s.wakeBatchCost = 0, 0
 			s.grant(c.id, popTask(&ch.senders), true)
 			s.endWakeBatch(c.id)
 		}
@@ -525,7 +537,7 @@ func (s *sim) ipcRead(c *cpuState, p *task, o *op, ch *chanState) bool {
 		return false
 	}
 	ch.msgs--
-	s.wakeBatch, s.wakeBatchIPIs = 0, 0
+	s.wakeBatch, s.wakeBatchCost = 0, 0
 	if ch.ipc.dequeue() && len(ch.senders) > 0 {
 		s.wakeWaiters(c.id, &ch.senders, ch.ipc.wakesAllWriters(), true)
 	}

@@ -221,6 +221,12 @@ type Latency struct {
 	// IdleStates are the CPU idle states deeper than WFI (cpuidle), the
 	// shallowest first; none means WFI only.
 	IdleStates []IdleState `json:"idle_states,omitempty"`
+	// Variation is the coefficient of variation of every kernel-path cost
+	// above, per event (a log-normal factor of mean 1 drawn for each
+	// charge): cache misses, branch history, interrupts and the state of
+	// the lines make the same path take a different time each time. 0
+	// makes every cost its nominal value.
+	Variation float64 `json:"variation"`
 }
 
 // Cacheline is the cost of one cache-line transfer between two CPUs.
