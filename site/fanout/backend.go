@@ -40,6 +40,21 @@ func (r Reply) Transient() bool {
 	return r.Status == 408 || r.Status == 429 || r.Status >= 500
 }
 
+// overShare reports whether a batch item's reply is the API's refusal of
+// a run that would take its batch over one request's budget (422 at
+// "requests"): the run may well fit in a smaller batch, or alone.
+func (r Reply) overShare() bool {
+	if r.Status != 422 {
+		return false
+	}
+	var b struct {
+		Error struct {
+			Path string `json:"path"`
+		} `json:"error"`
+	}
+	return json.Unmarshal(r.Body, &b) == nil && b.Error.Path == "requests"
+}
+
 // Backend runs simulate requests. An error means no reply arrived
 // (connection, timeout): the request is retried.
 type Backend interface {

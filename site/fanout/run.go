@@ -12,7 +12,9 @@ type Target struct {
 	Backend Backend
 	Slots   int
 	// Batch, when the backend is a Batcher, is the most units one request
-	// carries (0 or 1: one unit per request).
+	// carries (0 or 1: one unit per request). When the backend refuses
+	// the tail of a batch as over one request's budget, its batches
+	// shrink to what it admitted and the refused units go again.
 	Batch int
 }
 
@@ -150,10 +152,6 @@ type result struct {
 func (s *sched) slot(ctx context.Context, b int, body func(int) []byte, done chan<- result) {
 	t := s.targets[b]
 	batcher, _ := t.Backend.(Batcher)
-	limit := 1
-	if batcher != nil {
-		limit = max(t.Batch, 1)
-	}
 	send := func(r result) bool {
 		select {
 		case done <- r:
@@ -163,6 +161,10 @@ func (s *sched) slot(ctx context.Context, b int, body func(int) []byte, done cha
 		}
 	}
 	for {
+		limit := 1
+		if batcher != nil {
+			limit = s.batchOf(b)
+		}
 		ws, ok := s.take(ctx, b, limit)
 		if !ok {
 			return
@@ -193,11 +195,20 @@ func (s *sched) slot(ctx context.Context, b int, body func(int) []byte, done cha
 		if ctx.Err() != nil {
 			return
 		}
+		admitted := len(ws)
 		for k, w := range ws {
 			var rep Reply
 			failure := err
 			if err == nil {
 				rep = reps[k]
+				if len(ws) > 1 && rep.overShare() {
+					// Over the batch's budget, not the run's: it goes
+					// again, and this backend's batches shrink to what
+					// fitted.
+					admitted = min(admitted, k)
+					s.requeue(w)
+					continue
+				}
 				if rep.Transient() {
 					failure = &StatusError{Reply: rep}
 				}
@@ -213,6 +224,9 @@ func (s *sched) slot(ctx context.Context, b int, body func(int) []byte, done cha
 				send(result{err: fatal})
 				return
 			}
+		}
+		if admitted < len(ws) {
+			s.shrink(b, admitted)
 		}
 	}
 }

@@ -261,3 +261,44 @@ func TestRunBatches(t *testing.T) {
 		t.Errorf("batch sizes %v; want [4 4 4 2] (the first one failed)", b.sizes)
 	}
 }
+
+// overBudget admits the first 3 runs of a batch and refuses the rest as
+// the API does a batch over one request's budget.
+type overBudget struct {
+	echo
+	sizes []int
+}
+
+func (b *overBudget) SimulateBatch(ctx context.Context, bodies [][]byte) ([]Reply, error) {
+	b.mu.Lock()
+	b.sizes = append(b.sizes, len(bodies))
+	b.mu.Unlock()
+	var out []Reply
+	for k, body := range bodies {
+		if k >= 3 {
+			out = append(out, Reply{Status: 422, Body: []byte(`{"error":{"message":"over the batch's budget","path":"requests","budget":"events"}}`)})
+			continue
+		}
+		r, _ := b.Simulate(ctx, body)
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// A batch's tail refused as over its budget runs again in smaller
+// batches: every unit gets its own reply, and no refusal is delivered.
+func TestRunShrinksBatchesOverBudget(t *testing.T) {
+	b := &overBudget{echo: echo{name: "b"}}
+	got, st, err := collect(t, []Target{{Backend: b, Slots: 1, Batch: 8}}, 20, fast())
+	if err != nil || len(got) != 20 {
+		t.Fatalf("%d replies, %v", len(got), err)
+	}
+	for i, r := range got {
+		if r.Status != 200 || string(r.Body) != fmt.Sprintf("ok %d", i) {
+			t.Errorf("reply %d: %d %q", i, r.Status, r.Body)
+		}
+	}
+	if b.sizes[0] != 8 || b.sizes[len(b.sizes)-1] > 3 || st.Backends[0].Failures != 0 {
+		t.Errorf("batch sizes %v, failures %d; want 8 first, then at most 3, no failures", b.sizes, st.Backends[0].Failures)
+	}
+}

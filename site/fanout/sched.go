@@ -32,8 +32,9 @@ type work struct {
 	probe    bool
 }
 
-// backState is a backend's health.
+// backState is a backend's health and batch size.
 type backState struct {
+	batch          int // units per request (Target.Batch, shrunk by refusals)
 	done, failures int
 	streak         int           // consecutive failed attempts
 	downUntil      time.Time     // set aside until then (zero: up)
@@ -42,7 +43,35 @@ type backState struct {
 }
 
 func newSched(n int, targets []Target, opt Options) *sched {
-	return &sched{wake: make(chan struct{}), n: n, opt: opt, targets: targets, backs: make([]backState, len(targets))}
+	s := &sched{wake: make(chan struct{}), n: n, opt: opt, targets: targets, backs: make([]backState, len(targets))}
+	for b, t := range targets {
+		s.backs[b].batch = max(t.Batch, 1)
+	}
+	return s
+}
+
+// batchOf is backend b's batch size now.
+func (s *sched) batchOf(b int) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.backs[b].batch
+}
+
+// shrink lowers backend b's batch size to n (at least 1).
+func (s *sched) shrink(b, n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.backs[b].batch = max(1, min(s.backs[b].batch, n))
+}
+
+// requeue puts w back to run at once, as it was: its batch, not the
+// run, was over the budget.
+func (s *sched) requeue(w work) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	defer s.changed()
+	w.due = time.Now()
+	s.retries = append(s.retries, w)
 }
 
 // changed wakes every waiting slot; mu is held.
