@@ -57,7 +57,7 @@ type Spec struct {
 	PerPoint bool
 }
 
-// Plan is a checked sweep: its units, their requests and its key.
+// Plan is a checked sweep: its units, their requests and its definition.
 type Plan struct {
 	doc      json.RawMessage // canonical scenario document
 	set      []scenario.Override
