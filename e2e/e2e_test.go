@@ -453,11 +453,11 @@ func TestVeraTimelinePanning(t *testing.T) {
 		t.Errorf("%d rectangles in %d page calls: not batched", res.RectsMax, res.CallsMax)
 	}
 	shot(t, ctx, "vera-timeline-zoomed")
-	// One row per CPU: 352 rows, scrolled with the wheel.
+	// One row per CPU: 352 rows, scrolled with the wheel over the labels.
 	click(t, ctx, "#all-rows")
 	run(t, ctx, "all rows", chromedp.Poll(`document.getElementById("timeline").dataset.rows === "352"`, nil))
 	run(t, ctx, "scroll rows", chromedp.Evaluate(`(() => { const c = document.getElementById("timeline"); const r = c.getBoundingClientRect();
-		c.dispatchEvent(new WheelEvent("wheel", {clientX: r.left + 300, clientY: r.top + 100, deltaY: 1800, bubbles: true, cancelable: true})); })()`, nil))
+		c.dispatchEvent(new WheelEvent("wheel", {clientX: r.left + 30, clientY: r.top + 100, deltaY: 1800, bubbles: true, cancelable: true})); })()`, nil))
 	shot(t, ctx, "vera-timeline-per-cpu")
 	click(t, ctx, "#tab-machine")
 	run(t, ctx, "topology", chromedp.WaitVisible("#domains", chromedp.ByQuery))

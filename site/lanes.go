@@ -51,14 +51,16 @@ const (
 	CoreGap   = 2.0
 	NodeGap   = 8.0
 	AggRowH   = 9.0 // an aggregated row (busy part)
-	AggBandH  = 3.0
+	AggBandH  = 7.0 // its mode band: the share of its cores in each mode
 	MaxLaneH  = 18.0
+	AllLaneH  = 7.0 // a CPU lane in one-row-per-CPU mode (scrolling)
 	minHeight = 40.0
 )
 
 // LayoutLanes lays the CPUs out to fit height (aggregating cores into rows
 // when one row per CPU would be thinner than MinLaneH). With all set, every
-// CPU gets a LaneH row whatever the height (the view scrolls).
+// CPU gets a row of at least AllLaneH whatever the height (the view
+// scrolls).
 func LayoutLanes(cpus []LaneCPU, height float64, all bool) Layout {
 	cores := coresInOrder(cpus)
 	if len(cores) == 0 {
@@ -79,8 +81,8 @@ func LayoutLanes(cpus []LaneCPU, height float64, all bool) Layout {
 	}
 	fixed := float64(len(cores))*(BandH+CoreGap) + float64(nodes-1)*NodeGap
 	lane := (height - fixed) / float64(lanes)
-	if all && lane < LaneH {
-		lane = LaneH
+	if all && lane < AllLaneH {
+		lane = AllLaneH
 	}
 	if lane > MaxLaneH {
 		lane = MaxLaneH

@@ -339,3 +339,71 @@ func TestEmbeddedCatalog(t *testing.T) {
 		t.Errorf("%d presets, the API lists %d", len(c.List), len(ps.All()))
 	}
 }
+
+// An aggregated band shows the share of its cores in each mode per pixel
+// column (issue 16: the 2 px band of six cores drawn at alpha 1/6 was a
+// pale strip).
+func TestModeShares(t *testing.T) {
+	modes := [][]sim.ModeInterval{
+		{{Mode: sim.ModeST, Start: 0, End: 100}},
+		{{Mode: sim.ModeSMT, Start: 0, End: 50}, {Mode: sim.ModeIdle, Start: 50, End: 100}},
+		{{Mode: sim.ModePartitioned, Start: 25, End: 100}},
+	}
+	s := TimeScale{T0: 0, T1: 100, Left: 10, Right: 14} // 25 ns per column
+	got := ModeShares(modes, []int{0, 1, 2}, s, nil)
+	third := 1.0 / 3
+	want := []ModeShare{{third, third, 0, 0}, {third, third, third, 0}, {third, 0, third, 0}, {third, 0, third, 0}}
+	if len(got) != len(want) {
+		t.Fatalf("%d columns", len(got))
+	}
+	for x := range want {
+		for m := range want[x] {
+			if d := got[x][m] - want[x][m]; d > 1e-9 || d < -1e-9 {
+				t.Errorf("column %d: %v, want %v", x, got[x], want[x])
+				break
+			}
+		}
+	}
+	// Half a column covered counts half.
+	got = ModeShares([][]sim.ModeInterval{{{Mode: sim.ModeST, Start: 0, End: 37}}}, []int{0}, s, got)
+	if d := got[1][0] - 0.48; d > 1e-9 || d < -1e-9 {
+		t.Errorf("partial column share %v", got[1][0])
+	}
+}
+
+// Find: a search marks tasks by name (a group's tasks carry its name),
+// MatchColumns counts only their runs, and SliceBox/RowOf place the slice
+// the explain panel outlines.
+func TestTaskMatchesAndSliceBox(t *testing.T) {
+	tl := &sim.Timeline{
+		Tasks: []sim.TaskInfo{{Name: "sgemm/0"}, {Name: "sgemm/1"}, {Name: "kworker/3"}},
+		Runs:  [][]sim.Interval{{{Task: 0, Start: 0, End: 50}, {Task: 2, Start: 50, End: 100}}, {{Task: 1, Start: 0, End: 100}}},
+	}
+	match, n := TaskMatches(tl.Tasks, " SGEMM ")
+	if n != 2 || !match[0] || !match[1] || match[2] {
+		t.Errorf("TaskMatches = %v %d", match, n)
+	}
+	if m, n := TaskMatches(tl.Tasks, ""); m != nil || n != 0 {
+		t.Errorf("an empty query matched %v", m)
+	}
+	s := TimeScale{T0: 0, T1: 100, Left: 0, Right: 2} // 50 ns per column
+	if got := MatchColumns(tl.Runs, []int{0, 1}, match, s, nil); got[0] != 1 || got[1] != 0.5 {
+		t.Errorf("MatchColumns = %v, want [1 0.5]", got)
+	}
+	if got := BusyColumns(tl.Runs, []int{0, 1}, s, nil); got[0] != 1 || got[1] != 1 {
+		t.Errorf("BusyColumns = %v", got)
+	}
+	cpus, _ := MachineCPUs(topo.Machine{Nodes: 1, CoresPerNode: 2, ThreadsPerCore: 1})
+	l := LayoutLanes(cpus, 200, false)
+	wide := TimeScale{T0: 0, T1: 100, Left: 10, Right: 110}
+	x0, x1, y, h, ok := SliceBox(l, wide, tl, 0, 1)
+	if !ok || x0 != 60 || x1 != 110 || y != l.Rows[0].Y || h != l.Rows[0].H {
+		t.Errorf("SliceBox = %v %v %v %v %v", x0, x1, y, h, ok)
+	}
+	if _, _, _, _, ok := SliceBox(l, TimeScale{T0: 200, T1: 300, Left: 10, Right: 110}, tl, 0, 1); ok {
+		t.Error("a slice outside the window has a box")
+	}
+	if l.RowOf(1) != 1 || l.RowOf(7) != -1 {
+		t.Errorf("RowOf = %d %d", l.RowOf(1), l.RowOf(7))
+	}
+}

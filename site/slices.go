@@ -2,6 +2,7 @@ package site
 
 import (
 	"sort"
+	"strings"
 
 	"schedplay/engine/sim"
 )
@@ -164,6 +165,13 @@ func HitTest(l Layout, s TimeScale, tl *sim.Timeline, x, y float64) Hit {
 // the scale (an aggregated row): cols[i] covers [Left+i, Left+i+1) and
 // ends up in 0..1 (1 = every CPU of the group busy for the whole pixel).
 func BusyColumns(runs [][]sim.Interval, cpus []int, s TimeScale, cols []float64) []float64 {
+	return MatchColumns(runs, cpus, nil, s, cols)
+}
+
+// MatchColumns is BusyColumns counting only the runs of the tasks match
+// marks (every task when match is nil): how much of an aggregated row the
+// tasks a search found take, per pixel column.
+func MatchColumns(runs [][]sim.Interval, cpus []int, match []bool, s TimeScale, cols []float64) []float64 {
 	n := int(s.Right - s.Left)
 	if n < 0 {
 		n = 0
@@ -185,6 +193,9 @@ func BusyColumns(runs [][]sim.Interval, cpus []int, s TimeScale, cols []float64)
 		}
 		i, j := VisibleRange(runs[c], s.T0, s.T1)
 		for _, iv := range runs[c][i:j] {
+			if match != nil && (iv.Task < 0 || iv.Task >= len(match) || !match[iv.Task]) {
+				continue
+			}
 			x0 := s.TimeToPx(iv.Start) - s.Left
 			x1 := s.TimeToPx(iv.End) - s.Left
 			if x0 < 0 {
@@ -208,4 +219,102 @@ func BusyColumns(runs [][]sim.Interval, cpus []int, s TimeScale, cols []float64)
 		}
 	}
 	return cols
+}
+
+// ModeShare is, for one pixel column, the share of a band's cores in each
+// busy mode, indexed by mode-1 (ST, SMT, partitioned, switching); the rest
+// of the column is idle.
+type ModeShare [4]float64
+
+// ModeShares computes an aggregated band's column shares: each core's
+// mode intervals weighted by how much of the column they cover, divided
+// by the number of cores. out is reused.
+func ModeShares(modes [][]sim.ModeInterval, cores []int, s TimeScale, out []ModeShare) []ModeShare {
+	n := max(int(s.Right-s.Left), 0)
+	if cap(out) < n {
+		out = make([]ModeShare, n)
+	}
+	out = out[:n]
+	clear(out)
+	if len(cores) == 0 || n == 0 {
+		return out
+	}
+	w := 1 / float64(len(cores))
+	for _, c := range cores {
+		if c >= len(modes) {
+			continue
+		}
+		ms := modes[c]
+		i := sort.Search(len(ms), func(i int) bool { return ms[i].End > s.T0 })
+		for _, m := range ms[i:] {
+			if m.Start >= s.T1 {
+				break
+			}
+			if m.Mode == sim.ModeIdle || int(m.Mode) > len(ModeShare{}) {
+				continue
+			}
+			x0 := max(s.TimeToPx(m.Start)-s.Left, 0)
+			x1 := min(s.TimeToPx(m.End)-s.Left, float64(n))
+			for x := int(x0); x < n && float64(x) < x1; x++ {
+				lo, hi := max(float64(x), x0), min(float64(x+1), x1)
+				if hi > lo {
+					out[x][m.Mode-1] += (hi - lo) * w
+				}
+			}
+		}
+	}
+	return out
+}
+
+// TaskMatches marks the tasks whose name contains query, ignoring case (a
+// group's tasks are named "group/i", so a group name finds them all), and
+// counts them. An empty query matches nothing.
+func TaskMatches(tasks []sim.TaskInfo, query string) ([]bool, int) {
+	q := strings.ToLower(strings.TrimSpace(query))
+	if q == "" {
+		return nil, 0
+	}
+	match := make([]bool, len(tasks))
+	n := 0
+	for i, t := range tasks {
+		if strings.Contains(strings.ToLower(t.Name), q) {
+			match[i] = true
+			n++
+		}
+	}
+	return match, n
+}
+
+// RowOf is the index of the row that draws cpu, or -1.
+func (l Layout) RowOf(cpu int) int {
+	for i, r := range l.Rows {
+		for _, c := range r.CPUs {
+			if c == cpu {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// SliceBox is where Runs[cpu][idx] is drawn (content coordinates: the
+// row's y and height, the slice's x clipped to the scale, at least a
+// pixel wide); ok is false when it is out of the window or undrawn.
+func SliceBox(l Layout, s TimeScale, tl *sim.Timeline, cpu, idx int) (x0, x1, y, h float64, ok bool) {
+	if tl == nil || cpu < 0 || cpu >= len(tl.Runs) || idx < 0 || idx >= len(tl.Runs[cpu]) {
+		return 0, 0, 0, 0, false
+	}
+	iv := tl.Runs[cpu][idx]
+	if iv.End <= s.T0 || iv.Start >= s.T1 {
+		return 0, 0, 0, 0, false
+	}
+	ri := l.RowOf(cpu)
+	if ri < 0 {
+		return 0, 0, 0, 0, false
+	}
+	x0, x1 = max(s.TimeToPx(iv.Start), s.Left), min(s.TimeToPx(iv.End), s.Right)
+	if x1-x0 < 1 {
+		x1 = x0 + 1
+	}
+	return x0, x1, l.Rows[ri].Y, l.Rows[ri].H, true
 }

@@ -128,6 +128,7 @@ func (a *App) Release() {
 func (a *App) dispatch(act Action) {
 	switch act.(type) {
 	case Zoom, Hover, ScrollRows, SetAllRows, SelectCPU, SetTab, SelectGroup, SetNotice, SetLive, Tick,
+		FindTasks, JumpCPU, SetExplained,
 		RunStarted, RunPartial, RunDone, RunFailed, Validated, CatalogLoaded:
 		// View, run-status and catalog actions: they never change the
 		// scenario or URL (the catalog arrives at boot, before the

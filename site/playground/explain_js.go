@@ -57,9 +57,6 @@ func (t *timelineView) listenExplain() []js.Func {
 		ctl.AppendChild(why)
 		out = append(out, addListener(why, "click", func(dom.Event) { x.openKey() }))
 	}
-	if help := t.a.doc.GetElementByID("timeline-help"); help != nil {
-		help.SetTextContent(help.TextContent() + " Click a slice, or press Enter on the timeline, for the decision that put it there; Escape closes.")
-	}
 	out = append(out, x.watchRuns())
 	c := t.canvas
 	c.SetAttribute("aria-label", c.GetAttribute("aria-label")+" Enter explains the slice under the pointer (or the first in view), Escape closes the explanation.")
@@ -162,6 +159,7 @@ func (x *explainer) close(refocus bool) {
 	releaseAll(x.funcs)
 	x.funcs = nil
 	viewkit.Clear(x.panel)
+	x.t.a.dispatch(SetExplained{}) // the slice's outline goes
 	if refocus {
 		x.t.canvas.Focus()
 	}
@@ -178,6 +176,8 @@ func (x *explainer) open(cpu, idx int, focus bool) {
 	releaseAll(x.funcs)
 	x.funcs = nil
 	x.res = x.t.a.state.Run.Result
+	x.t.a.dispatch(SetExplained{Explained{CPU: cpu, Idx: idx, On: true}}) // outlined on the timeline
+	x.t.scrollToCPU(cpu)
 	p := x.panel
 	viewkit.Clear(p)
 	p.RemoveAttribute("hidden")

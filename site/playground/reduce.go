@@ -121,6 +121,21 @@ type Tick struct {
 	Ms  float64
 }
 
+// FindTasks highlights the slices of the tasks whose name contains Query
+// ("" clears it).
+type FindTasks struct{ Query string }
+
+// JumpCPU shows one row per CPU scrolled to CPU's row (ScrollY: the
+// timeline computes it from its layout) and outlines it.
+type JumpCPU struct {
+	CPU     int
+	ScrollY float64
+}
+
+// SetExplained records the slice the explain panel shows (On false: the
+// panel closed).
+type SetExplained struct{ Explained Explained }
+
 // SetLive toggles live re-runs.
 type SetLive struct{ On bool }
 
@@ -149,6 +164,9 @@ func (SetLive) isAction()        {}
 func (Tick) isAction()           {}
 func (SelectCPU) isAction()      {}
 func (SetNotice) isAction()      {}
+func (FindTasks) isAction()      {}
+func (JumpCPU) isAction()        {}
+func (SetExplained) isAction()   {}
 
 // Reduce is the page's only state transition. It is pure.
 func Reduce(s State, a Action) State {
@@ -233,6 +251,7 @@ func Reduce(s State, a Action) State {
 		s.Run.Words = a.Words
 		s.Run.Provisional = a.Of
 		s.View.T0, s.View.T1 = 0, 0
+		s.View.Explained = Explained{}
 	case RunDone:
 		if a.Seq != s.Run.Seq {
 			return s
@@ -250,6 +269,7 @@ func Reduce(s State, a Action) State {
 		if !refined {
 			s.View.T0, s.View.T1 = 0, 0
 		}
+		s.View.Explained = Explained{}
 		if a.Doc != s.Doc.Canonical() {
 			s.Run.Status = StatusStale
 		}
@@ -289,6 +309,18 @@ func Reduce(s State, a Action) State {
 	case SetAllRows:
 		s.View.AllRows = a.On
 		s.View.ScrollY = 0
+		if !a.On {
+			s.View.Marked = false
+		}
+	case FindTasks:
+		s.View.Find = a.Query
+	case JumpCPU:
+		s.View.AllRows = true
+		s.View.ScrollY = max(a.ScrollY, 0)
+		s.View.MarkCPU, s.View.Marked = a.CPU, true
+		s.View.JumpSeq++
+	case SetExplained:
+		s.View.Explained = a.Explained
 	case ScrollRows:
 		s.View.ScrollY = a.Y
 		if s.View.ScrollY < 0 {

@@ -78,6 +78,22 @@ type View struct {
 	TopoCPU int
 	// Group selects the workload group shown in the editor.
 	Group int
+	// Find highlights the slices of the tasks whose name contains it
+	// (case-insensitive; a group's tasks are named after it).
+	Find string
+	// MarkCPU is the CPU "jump to CPU" went to (outlined) when Marked;
+	// JumpSeq counts jumps.
+	MarkCPU int
+	Marked  bool
+	JumpSeq int
+	// Explained is the slice the explain panel explains (outlined).
+	Explained Explained
+}
+
+// Explained names a slice of the timeline: Runs[CPU][Idx] when On.
+type Explained struct {
+	CPU, Idx int
+	On       bool
 }
 
 // State is the whole page state. It is a value: Reduce returns a new one.

@@ -70,7 +70,9 @@ func (t *timelineView) onWheel(ev dom.Event) {
 		dx, dy = dx*16, dy*16
 	}
 	x, _ := t.localXY(ev)
-	ctrl := evBool(ev, "ctrlKey") || evBool(ev, "metaKey")
+	// The same gestures in both layouts: the wheel zooms, Shift (or a
+	// sideways wheel) pans; with one row per CPU the wheel over the CPU
+	// labels scrolls the rows (setHelp says so).
 	switch {
 	case evBool(ev, "shiftKey") || math.Abs(dx) > math.Abs(dy):
 		d := dx
@@ -78,11 +80,28 @@ func (t *timelineView) onWheel(ev dom.Event) {
 			d = dy
 		}
 		t.panPx(d)
-	case t.a.state.View.AllRows && !ctrl:
+	case t.a.state.View.AllRows && x < tlGutter:
 		t.a.dispatch(ScrollRows{Y: t.clampScroll(t.a.state.View.ScrollY + dy)})
 	default:
 		t.zoomBy(math.Exp(dy*0.002), x)
 	}
+}
+
+// scrollToCPU scrolls one row per CPU so that cpu's row is in view (the
+// slice being explained); it does nothing when the row shows already.
+func (t *timelineView) scrollToCPU(cpu int) {
+	if !t.a.state.View.AllRows {
+		return
+	}
+	ri := t.layout.RowOf(cpu)
+	if ri < 0 {
+		return
+	}
+	r, y := t.layout.Rows[ri], t.a.state.View.ScrollY
+	if r.Y >= y && r.Y+r.H <= y+t.h-tlAxisH {
+		return
+	}
+	t.a.dispatch(ScrollRows{Y: t.clampScroll(r.Y - (t.h-tlAxisH)/3)})
 }
 
 func (t *timelineView) clampScroll(y float64) float64 {

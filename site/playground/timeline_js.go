@@ -5,6 +5,8 @@ package playground
 import (
 	"fmt"
 	"math"
+	"strconv"
+	"strings"
 	"syscall/js"
 
 	"honnef.co/go/js/dom/v2"
@@ -54,6 +56,15 @@ type timelineView struct {
 	// (data-result: a test sees a new timeline arrive).
 	results int
 	lastRes *sim.Result
+	// the search's matches, for the result and query they were made for
+	matchRes   *sim.Result
+	matchQuery string
+	match      []bool
+	matchN     int
+	help       dom.HTMLElement
+	allRows    *dom.HTMLInputElement
+	taskLeg    dom.HTMLElement
+	taskLegKey string
 }
 
 func newTimelineView(a *App, b builder, parent dom.Element) *timelineView {
@@ -71,9 +82,34 @@ func newTimelineView(a *App, b builder, parent dom.Element) *timelineView {
 	cb.SetID("all-rows")
 	cb.SetAttribute("type", "checkbox")
 	b.on(cb, "change", func(dom.Event) { a.dispatch(SetAllRows{On: cb.Checked()}) })
+	t.allRows = cb
 	b.text(rows, "span", "", "one row per CPU")
+	// jump to a CPU (one row per CPU, scrolled to it, outlined)
+	jump := b.el(ctl, "label", "tl-field")
+	jin := b.el(jump, "input", "").(*dom.HTMLInputElement)
+	jin.SetID("jump-cpu")
+	jin.SetAttribute("type", "text")
+	jin.SetAttribute("inputmode", "numeric")
+	jin.SetAttribute("size", "7")
+	jin.SetAttribute("placeholder", "go to CPU")
+	jin.SetAttribute("aria-label", "jump to CPU (Enter)")
+	b.on(jin, "change", func(dom.Event) { t.jumpTo(jin.Value()) })
+	// find a task or group: its slices are highlighted on every row
+	find := b.el(ctl, "label", "tl-field")
+	fin := b.el(find, "input", "").(*dom.HTMLInputElement)
+	fin.SetID("find-task")
+	fin.SetAttribute("type", "search")
+	fin.SetAttribute("size", "12")
+	fin.SetAttribute("placeholder", "find task/group")
+	fin.SetAttribute("aria-label", "highlight the slices of the tasks whose name contains this")
+	b.on(fin, "input", func(dom.Event) { a.dispatch(FindTasks{Query: fin.Value()}) })
+	cnt := b.el(ctl, "span", "muted small")
+	cnt.SetID("find-count")
+	cnt.SetAttribute("aria-live", "polite")
 	t.leg = b.el(t.head, "div", "legend")
 	t.leg.SetID("mode-legend")
+	t.taskLeg = b.el(t.head, "div", "legend task-legend")
+	t.taskLeg.SetID("task-legend")
 	wrap := b.el(t.box, "div", "tl-wrap")
 	t.canvas = b.el(wrap, "canvas", "").(*dom.HTMLCanvasElement)
 	t.canvas.SetID("timeline")
@@ -84,14 +120,65 @@ func newTimelineView(a *App, b builder, parent dom.Element) *timelineView {
 	t.tip = b.el(wrap, "div", "tooltip")
 	t.tip.SetID("tooltip")
 	t.tip.SetAttribute("role", "status")
-	help := b.text(t.box, "p", "muted small", "Wheel or pinch zooms, drag pans, hover explains a slice; keyboard: + − ← → 0 (focus the timeline).")
+	help := b.text(t.box, "p", "muted small", "")
 	help.SetID("timeline-help")
+	t.help = help
+	t.setHelp(false)
 	t.listen()
 	t.dirty = true
 	return t
 }
 
 func (t *timelineView) release() { releaseAll(t.funcs) }
+
+// setHelp says what the gestures do; they are the same in both layouts
+// (the wheel zooms), and one row per CPU adds scrolling.
+func (t *timelineView) setHelp(allRows bool) {
+	msg := "Wheel or pinch zooms, Shift+wheel or drag pans, hover explains a slice; keyboard: + − ← → 0 (focus the timeline)."
+	if allRows {
+		msg += " One row per CPU: the wheel over the CPU labels, or Page Up/Down, scrolls the rows; “go to CPU” jumps to one."
+	}
+	msg += " Click a slice, or press Enter on the timeline, for the decision that put it there; Escape closes."
+	if t.help.TextContent() != msg {
+		t.help.SetTextContent(msg)
+	}
+}
+
+// allRowsHeight is the canvas height with one row per CPU: most of the
+// window, so that many cores show at once.
+func (t *timelineView) allRowsHeight() float64 {
+	h := js.Global().Get("innerHeight").Float() * 0.8
+	return math.Min(math.Max(h, tlMaxH), 1000)
+}
+
+// jumpTo shows one row per CPU scrolled to the CPU typed (outlined).
+func (t *timelineView) jumpTo(text string) {
+	cpu, err := strconv.Atoi(strings.TrimSpace(text))
+	if err != nil || cpu < 0 || cpu >= len(t.cpus) {
+		t.a.dispatch(SetNotice{Notice: Notice{Kind: "error", Text: fmt.Sprintf("There is no CPU %q on this machine (CPUs 0–%d).", text, len(t.cpus)-1)}})
+		return
+	}
+	h := t.allRowsHeight()
+	l := site.LayoutLanes(t.cpus, h-tlAxisH, true)
+	y := 0.0
+	if ri := l.RowOf(cpu); ri >= 0 {
+		// the row a third of the way down, its core's band in view
+		y = math.Min(l.Rows[ri].Y-(h-tlAxisH)/3, l.Height-(h-tlAxisH))
+	}
+	t.a.dispatch(JumpCPU{CPU: cpu, ScrollY: math.Max(y, 0)})
+}
+
+// matches are the tasks the search finds in the drawn result.
+func (t *timelineView) matches(res *sim.Result, q string) ([]bool, int) {
+	if res != t.matchRes || q != t.matchQuery {
+		t.matchRes, t.matchQuery = res, q
+		t.match, t.matchN = nil, 0
+		if res != nil && res.Timeline != nil {
+			t.match, t.matchN = site.TaskMatches(res.Timeline.Tasks, q)
+		}
+	}
+	return t.match, t.matchN
+}
 
 // setLegend shows the mode legend in the words of the result machine's
 // SMT model (none without SMT).
@@ -135,6 +222,10 @@ type drawSig struct {
 	hovering       bool
 	hoverX, hoverY float64
 	dark           bool
+	find           string
+	mark           int
+	marked         bool
+	explained      Explained
 }
 
 // draw renders the canvas: geometry first, then passes grouped by fill
@@ -157,6 +248,10 @@ func (t *timelineView) draw() {
 	}
 	t.box.RemoveAttribute("data-empty")
 	t.setLegend(s.Run.Words)
+	t.setHelp(s.View.AllRows)
+	if t.allRows.Checked() != s.View.AllRows {
+		t.allRows.SetChecked(s.View.AllRows) // "go to CPU" turns it on
+	}
 	t.lanes.HideModes = !s.Run.Words.SMT()
 	w := float64(t.canvas.ParentElement().(dom.HTMLElement).OffsetWidth())
 	if w < 300 {
@@ -178,8 +273,14 @@ func (t *timelineView) draw() {
 		t.layout = site.LayoutLanes(cpus, tlMaxH-tlAxisH, s.View.AllRows)
 		t.canvas.SetAttribute("data-labels", t.layout.DrawnLabels())
 		h := t.layout.Height + tlAxisH + 2
-		if s.View.AllRows || h > tlMaxH {
+		if h > tlMaxH {
 			h = tlMaxH
+		}
+		if s.View.AllRows {
+			h = math.Min(t.layout.Height+tlAxisH+2, t.allRowsHeight())
+			if h > tlMaxH {
+				t.layout = site.LayoutLanes(cpus, h-tlAxisH, true)
+			}
 		}
 		dpr := devicePixelRatio()
 		t.w, t.h = w, h
@@ -196,7 +297,11 @@ func (t *timelineView) draw() {
 		scrollY = s.View.ScrollY
 	}
 	sig := drawSig{res: res, cat: s.Catalog, allRows: s.View.AllRows, w: w, t0: sc.T0, t1: sc.T1, scrollY: scrollY,
-		hovering: s.View.Hovering, hoverX: s.View.HoverX, hoverY: s.View.HoverY, dark: t.a.dark}
+		hovering: s.View.Hovering, hoverX: s.View.HoverX, hoverY: s.View.HoverY, dark: t.a.dark,
+		find: s.View.Find, mark: s.View.MarkCPU, marked: s.View.Marked, explained: s.View.Explained}
+	match, nMatch := t.matches(res, s.View.Find)
+	t.showFindCount(nMatch, len(tl.Tasks))
+	t.setTaskLegend(tl, t.layout.Aggregated)
 	if sig == t.drawn && !t.dirty {
 		return
 	}
@@ -218,12 +323,18 @@ func (t *timelineView) draw() {
 	t.bat.Fill(ctx.Value)
 	agg := t.layout.Aggregated
 	if agg {
-		t.drawAggregated(tl, sc, top, i0, i1, pal.busy)
+		t.drawAggregated(tl, sc, top, i0, i1, pal.busy, nil)
+		if match != nil {
+			// the found tasks' share of each row, over the grey
+			t.drawAggregated(tl, sc, top, i0, i1, pal.accent, match)
+		}
 	}
 	if !agg {
+		t.lanes.Match = match
 		t.lanes.Rows(&t.bat, t.layout.Rows[i0:i1], tl, sc, top, t.a.dark, pal.busy, pal.grid)
 	}
 	t.bat.Fill(ctx.Value)
+	t.drawMarks(tl, sc, top, pal)
 	// labels and node separators
 	ctx.SetFillStyle(pal.muted)
 	ctx.SetFont("10px ui-monospace, monospace")
@@ -258,6 +369,9 @@ func (t *timelineView) draw() {
 	t.canvas.SetAttribute("data-span", fmt.Sprint(sc.T1-sc.T0))
 	t.canvas.SetAttribute("data-t0", fmt.Sprint(sc.T0))
 	t.canvas.SetAttribute("data-rows", fmt.Sprint(len(t.layout.Rows)))
+	t.canvas.SetAttribute("data-visible-rows", fmt.Sprintf("%d-%d", i0, i1))
+	t.canvas.SetAttribute("data-scroll-y", fmt.Sprint(scrollY))
+	t.canvas.SetAttribute("data-find", fmt.Sprint(nMatch))
 	calls, rects := t.bat.TakeCounts()
 	t.canvas.SetAttribute("data-fill-calls", fmt.Sprint(calls))
 	t.canvas.SetAttribute("data-fill-rects", fmt.Sprint(rects))
@@ -268,11 +382,12 @@ func (t *timelineView) draw() {
 const aggLevels = 8
 
 // drawAggregated fills aggregated rows by the busy fraction of their CPUs
-// per pixel column, batched by quantised level (one fill per level).
-func (t *timelineView) drawAggregated(tl *sim.Timeline, sc site.TimeScale, top float64, i0, i1 int, busy string) {
+// per pixel column (of the tasks match marks, when set), batched by
+// quantised level (one fill per level).
+func (t *timelineView) drawAggregated(tl *sim.Timeline, sc site.TimeScale, top float64, i0, i1 int, busy string, match []bool) {
 	for ri := i0; ri < i1; ri++ {
 		r := t.layout.Rows[ri]
-		t.cols = site.BusyColumns(tl.Runs, r.CPUs, sc, t.cols)
+		t.cols = site.MatchColumns(tl.Runs, r.CPUs, match, sc, t.cols)
 		start, cur := 0, -1
 		flush := func(end int) {
 			if cur > 0 {
@@ -290,6 +405,92 @@ func (t *timelineView) drawAggregated(tl *sim.Timeline, sc site.TimeScale, top f
 		flush(len(t.cols))
 	}
 	t.bat.Fill(t.ctx.Value)
+}
+
+// drawMarks outlines the CPU "jump to CPU" went to and the slice the
+// explain panel explains.
+func (t *timelineView) drawMarks(tl *sim.Timeline, sc site.TimeScale, top float64, pal pal) {
+	v := t.a.state.View
+	ctx := t.ctx
+	ctx.SetLineWidth(2)
+	if v.Marked {
+		if ri := t.layout.RowOf(v.MarkCPU); ri >= 0 {
+			r := t.layout.Rows[ri]
+			ctx.SetStrokeStyle(pal.accent)
+			ctx.StrokeRect(sc.Left-1, top+r.Y-1, sc.Right-sc.Left+2, r.H+1)
+			// its label, over the gutter (thin lanes name only cores)
+			ctx.SetFillStyle(pal.bg)
+			ctx.FillRect(0, top+r.Y+r.H/2-6, tlGutter-4, 12)
+			ctx.SetFillStyle(pal.accent)
+			ctx.SetFont("bold 10px ui-monospace, monospace")
+			ctx.FillText(fmt.Sprintf("cpu%d ▸", v.MarkCPU), 4, top+r.Y+r.H/2, tlGutter-8)
+			t.canvas.SetAttribute("data-marked-row", strconv.Itoa(ri))
+		}
+	} else {
+		t.canvas.RemoveAttribute("data-marked-row")
+	}
+	if e := v.Explained; e.On {
+		if x0, x1, y, h, ok := site.SliceBox(t.layout, sc, tl, e.CPU, e.Idx); ok {
+			ctx.SetStrokeStyle(pal.fg)
+			ctx.StrokeRect(x0-1, top+y-1, x1-x0+2, h+1)
+			ctx.SetStrokeStyle(pal.bg)
+			ctx.SetLineWidth(1)
+			ctx.StrokeRect(x0+0.5, top+y+0.5, math.Max(x1-x0-1, 0), math.Max(h-2, 0))
+			t.canvas.SetAttribute("data-explained", fmt.Sprintf("%d:%d", e.CPU, e.Idx))
+		}
+	} else {
+		t.canvas.RemoveAttribute("data-explained")
+	}
+	ctx.SetLineWidth(1)
+}
+
+// showFindCount says how many tasks the search found.
+func (t *timelineView) showFindCount(n, of int) {
+	el := t.a.doc.GetElementByID("find-count")
+	if el == nil {
+		return
+	}
+	txt := ""
+	if t.a.state.View.Find != "" {
+		txt = fmt.Sprintf("%d of %d tasks", n, of)
+	}
+	if el.TextContent() != txt {
+		el.SetTextContent(txt)
+	}
+}
+
+// setTaskLegend lists the workload's groups with their tasks' colours
+// (one row per CPU), or says what an aggregated row's grey means; and what
+// the mode band is.
+func (t *timelineView) setTaskLegend(tl *sim.Timeline, agg bool) {
+	key := fmt.Sprintf("%p|%v|%v", tl, agg, t.a.dark)
+	if key == t.taskLegKey {
+		return
+	}
+	t.taskLegKey = key
+	viewkit.Clear(t.taskLeg)
+	b := viewkit.NewB()
+	if agg {
+		sw := b.El(t.taskLeg, "span", "swatch")
+		sw.Style().SetProperty("background", palette(t.a.dark).busy, "")
+		b.Text(t.taskLeg, "span", "", "share of a row's CPUs busy (darker: more)")
+		if t.a.state.Run.Words.SMT() {
+			b.Text(t.taskLeg, "span", "muted", "· the band above each row: the share of its cores in each mode")
+		}
+		return
+	}
+	b.Text(t.taskLeg, "span", "muted", "tasks:")
+	for _, g := range taskGroups(tl) {
+		for _, task := range g.tasks[:min(len(g.tasks), 3)] {
+			sw := b.El(t.taskLeg, "span", "swatch")
+			sw.Style().SetProperty("background", site.TaskColor(task, t.a.dark), "")
+		}
+		label := g.name
+		if len(g.tasks) > 1 {
+			label += fmt.Sprintf(" ×%d", len(g.tasks))
+		}
+		b.Text(t.taskLeg, "span", "", label)
+	}
 }
 
 // drawHover draws the hover line and fills the tooltip (text only).

@@ -80,3 +80,11 @@ func TestTooltipModeWords(t *testing.T) {
 		t.Errorf("no-SMT tooltip names a PE or mode:\n%s", joined)
 	}
 }
+
+func TestTaskGroups(t *testing.T) {
+	tl := &sim.Timeline{Tasks: []sim.TaskInfo{{Name: "sgemm/0"}, {Name: "sgemm/1"}, {Name: "noise", Group: 1}, {Name: "sgemm/2"}}}
+	g := taskGroups(tl)
+	if len(g) != 2 || g[0].name != "sgemm" || len(g[0].tasks) != 3 || g[1].name != "noise" || g[1].tasks[0] != 2 {
+		t.Errorf("taskGroups = %+v", g)
+	}
+}
