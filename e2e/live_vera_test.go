@@ -43,7 +43,12 @@ func TestLiveVeraPolicyKnob(t *testing.T) {
 			chromedp.WithPollingInterval(5*time.Millisecond), chromedp.WithPollingTimeout(60*time.Second)))
 		ms = append(ms, eval[float64](t, ctx, `schedplayPerf.knobToFirstDrawMs`))
 		st := eval[string](t, ctx, `document.getElementById("figures").getAttribute("data-status")`)
-		t.Logf("move %d (→ %s): first timeline after %.0f ms (figures %s)", i+1, pol, ms[len(ms)-1], st)
+		// The worker's part of the latest run (ms): waiting for a Go
+		// instance, the whole handler, and its simulation and encoding.
+		w := eval[map[string]float64](t, ctx, `(() => { const r = (schedplayPerf.engineRuns || []).at(-1) || {};
+			return {wait: r.wait ?? -1, handle: r.handle ?? -1, sim: r.sim ?? -1, encode: r.encode ?? -1}; })()`)
+		t.Logf("move %d (→ %s): first timeline after %.0f ms (figures %s); latest engine run: wait %.0f, handler %.0f (sim %.0f, encode %.0f) ms",
+			i+1, pol, ms[len(ms)-1], st, w["wait"], w["handle"], w["sim"], w["encode"])
 		if got := eval[string](t, ctx, `document.getElementById("preset-policy").value`); got != pol {
 			t.Errorf("policy select shows %q, want %q", got, pol)
 		}
