@@ -248,8 +248,9 @@ func (s *sim) kickILBTraced(from int, flags uint8, why string) {
 // with ILB_IDLE_CORE (293f9611ae73) one on a fully idle core first.
 func (s *sim) findNewILB(self int) int {
 	first := noCPU
-	for i := range s.cpus {
-		if i == self || !s.cpus[i].nohzIdle || !s.idleCPU(i) {
+	for ci := s.nohzIdleMask.First(); ci.Valid(); ci = s.nohzIdleMask.Next(ci) {
+		i := int(ci)
+		if i == self || !s.idleCPU(i) {
 			continue
 		}
 		if !s.feat.ILBIdleCoreOn() || !s.smtActive {
@@ -311,12 +312,13 @@ func (s *sim) nohzIdleBalanceFlags(ilb int, flags uint8) {
 	hasBlocked, aborted, updateNext := false, false, false
 	j := s.jiffies()
 	next := j + 60*int64(s.r.Policy.HZ)
-	n := len(s.cpus)
 	work := int64(0)
-	for k := 1; k <= n; k++ {
-		i := (ilb + k) % n
+	// for_each_cpu_wrap(balance_cpu, nohz.idle_cpus_mask, this_cpu+1), the
+	// mask read at each step (a balance on the way may change it).
+	var wrapped bool
+	for i := firstWrap(s.nohzIdleMask, ilb+1, &wrapped); i != noCPU; i = nextWrap(s.nohzIdleMask, i, ilb+1, &wrapped) {
 		c := &s.cpus[i]
-		if !c.nohzIdle || !s.idleCPU(i) {
+		if !s.idleCPU(i) {
 			continue
 		}
 		if ic.nrRunning > 0 || ic.pending > 0 {

@@ -134,6 +134,10 @@ func newSim(r *scenario.Resolved, t *topo.Topology, opt Options, seed uint64, ti
 	s.initGroupSums()
 	s.gs.verify = opt.verifySums
 	s.nohzIdleCount = n
+	s.nohzIdleMask = topo.NewCPUSet(n)
+	for i := range n {
+		s.nohzIdleMask.Set(topo.CPU(i))
+	}
 	for i := range s.llcs {
 		if t.SDLLC[i] != nil && int(t.SDLLCID[i]) == i {
 			// a machine that has been up: the scan budget of an idle LLC

@@ -1,6 +1,10 @@
 package sim
 
-import "fmt"
+import (
+	"fmt"
+
+	"schedplay/engine/topo"
+)
 
 // The core scheduler operations (kernel/sched/core.c and the fair class
 // hooks): enqueue/dequeue, schedule(), try_to_wake_up(), the tick.
@@ -405,6 +409,7 @@ func (s *sim) nohzBalanceEnterIdle(c *cpuState) {
 	c.hasBlockedLoad = true
 	if !c.nohzIdle {
 		c.nohzIdle = true
+		s.nohzIdleMask.Set(topo.CPU(c.id))
 		s.nohzIdleCount++
 		s.llcs[s.t.SDLLCID[c.id]].nrBusyCPUs--
 		s.nohzNeedsUpdate = true
@@ -419,6 +424,7 @@ func (s *sim) nohzBalanceEnterIdle(c *cpuState) {
 func (s *sim) nohzBalanceExitIdle(c *cpuState) {
 	if c.nohzIdle {
 		c.nohzIdle = false
+		s.nohzIdleMask.Clear(topo.CPU(c.id))
 		s.nohzIdleCount--
 		s.llcs[s.t.SDLLCID[c.id]].nrBusyCPUs++
 	}

@@ -249,6 +249,7 @@ type sim struct {
 	nohzNextBalance int64
 	nohzNeedsUpdate bool // nohz.needs_update: a CPU entered nohz idle since the last ILB pass
 	nohzIdleCount   int
+	nohzIdleMask    topo.CPUSet // nohz.idle_cpus_mask: the CPUs with cpuState.nohzIdle
 	ilbPending      bool
 	ilbCPU          int   // the pending ILB
 	ilbFlags        uint8 // its kick flags (nohzBalanceKick, nohzStatsKick, nohzNextKick)
