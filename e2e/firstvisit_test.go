@@ -70,7 +70,7 @@ func TestFirstVisit(t *testing.T) {
 				const v = (x) => typeof x === "number" ? x : -1;
 				return { html: n ? n.responseEnd : -1, wasm: r ? r.responseEnd : -1, compiled: v(p.moduleCompiledMs),
 					ui: v(p.uiStartMs), engine: v(p.provReplyAt ?? p.replyAt), catalog: v(p.catalogMs), run: v(p.runStartAt),
-					decode: v(p.provDecodeMs ?? p.decodeMs), render: v(p.previewRenderMs ?? p.renderMs), frame: v(p.firstFrame) }; })()`)
+					decode: v(p.provDecodeMs ?? p.decodeMs), fetched: v(p.firstFrameFetchedMs), render: v(p.previewRenderMs ?? p.renderMs), frame: v(p.firstFrame) }; })()`)
 			t.Logf("first visit %s: phases %v", name, ph)
 			// The first engine run in its worker: the Go instance's start
 			// (module instance, runtime and package init) and the handler.

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"sync"
 
 	"schedplay/presets"
 )
@@ -18,7 +19,30 @@ type Preset struct {
 	Body        json.RawMessage `json:"body"`
 	Variants    []Variant       `json:"variants,omitempty"`
 	Compare     []string        `json:"compare,omitempty"`
-	Tree        any             `json:"-"`
+	// tree is Body decoded, once, when first asked for (Tree): a page
+	// opening one seed decodes the presets that seed uses, not every
+	// preset (the large workloads cost a first visit tens of ms in wasm).
+	tree *lazyTree
+}
+
+// lazyTree is a preset body's tree, decoded on first use.
+type lazyTree struct {
+	once sync.Once
+	v    any
+}
+
+// Tree is the preset's body decoded into a tree (nil when it has none).
+func (p Preset) Tree() any {
+	t := p.tree
+	if t == nil {
+		return nil
+	}
+	t.once.Do(func() {
+		if len(p.Body) > 0 {
+			t.v, _ = ParseValue(string(p.Body)) // checked by presets' tests, or by newCatalog
+		}
+	})
+	return t.v
 }
 
 // Variant is a named set of overrides of a seed scenario.
@@ -40,9 +64,11 @@ func EmbeddedCatalog() (*Catalog, error) {
 	list := make([]Preset, len(all))
 	for i, p := range all {
 		list[i] = Preset{Kind: string(p.Kind), Name: p.Name, Description: p.Description, Story: p.Story,
-			Body: p.Body, Variants: p.Variants, Compare: p.Compare}
+			Body: p.Body, Variants: p.Variants, Compare: p.Compare, tree: &lazyTree{}}
 	}
-	return newCatalog(list)
+	// The embedded bodies are checked by the presets' tests: each is
+	// decoded when first used.
+	return &Catalog{List: list}, nil
 }
 
 // ParseCatalog accepts the body of GET /api/v1/presets: a list of presets,
@@ -79,16 +105,19 @@ func ParseCatalog(b []byte) (*Catalog, error) {
 	return newCatalog(list)
 }
 
-// newCatalog decodes each preset's body into its tree.
+// newCatalog decodes each preset's body into its tree (a body from
+// elsewhere is checked at once).
 func newCatalog(list []Preset) (*Catalog, error) {
 	for i := range list {
+		var v any
 		if len(list[i].Body) > 0 {
-			v, err := ParseValue(string(list[i].Body))
-			if err != nil {
+			var err error
+			if v, err = ParseValue(string(list[i].Body)); err != nil {
 				return nil, fmt.Errorf("preset %s/%s: %v", list[i].Kind, list[i].Name, err)
 			}
-			list[i].Tree = v
 		}
+		list[i].tree = &lazyTree{v: v}
+		list[i].tree.once.Do(func() {})
 	}
 	return &Catalog{List: list}, nil
 }
@@ -140,7 +169,7 @@ func (c *Catalog) ScenarioDoc(name string) (Doc, bool) {
 	if !ok {
 		return nil, false
 	}
-	m, ok := p.Tree.(map[string]any)
+	m, ok := p.Tree().(map[string]any)
 	if !ok {
 		return nil, false
 	}

@@ -182,7 +182,7 @@ func Expand(sec map[string]any, kind string, cat *Catalog) map[string]any {
 	out := map[string]any{}
 	if name, ok := sec["preset"].(string); ok && cat != nil {
 		if p, ok := cat.Get(kind, name); ok {
-			if base, ok := p.Tree.(map[string]any); ok {
+			if base, ok := p.Tree().(map[string]any); ok {
 				for k, v := range base {
 					out[k] = v
 				}

@@ -2,6 +2,7 @@ package site
 
 import (
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -405,5 +406,26 @@ func TestTaskMatchesAndSliceBox(t *testing.T) {
 	}
 	if l.RowOf(1) != 1 || l.RowOf(7) != -1 {
 		t.Errorf("RowOf = %d %d", l.RowOf(1), l.RowOf(7))
+	}
+}
+
+// TestEmbeddedCatalogTrees: the embedded catalog decodes a preset's body
+// when it is first asked for, to the same tree as decoding it at once.
+func TestEmbeddedCatalogTrees(t *testing.T) {
+	c, err := EmbeddedCatalog()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range c.List {
+		want, err := ParseValue(string(p.Body))
+		if err != nil {
+			t.Fatalf("%s/%s: %v", p.Kind, p.Name, err)
+		}
+		if got := p.Tree(); !reflect.DeepEqual(got, want) || got == nil {
+			t.Errorf("%s/%s: lazy tree differs from the body", p.Kind, p.Name)
+		}
+		if q, _ := c.Get(p.Kind, p.Name); !reflect.DeepEqual(q.Tree(), want) {
+			t.Errorf("%s/%s: Get's copy has another tree", p.Kind, p.Name)
+		}
 	}
 }

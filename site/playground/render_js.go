@@ -241,7 +241,7 @@ func (a *App) renderGallery() {
 			card.SetAttribute("type", "button")
 			card.SetID("sc-" + name)
 			card.SetAttribute("data-scenario", name)
-			if d, ok := p.Tree.(map[string]any); ok && d["name"] == base {
+			if d, ok := p.Tree().(map[string]any); ok && d["name"] == base {
 				card.Class().Add("current")
 				card.SetAttribute("aria-current", "true")
 			}

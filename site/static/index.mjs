@@ -189,6 +189,7 @@ globalThis.importFetch = (name, bytes, query) => new Promise((resolve) => {
     const text = /^[\w.-]+$/.test(name)
       ? fetch(new URL("./first/" + name + ".txt", import.meta.url)).then((r) => r.ok ? r.text() : "", () => "")
       : Promise.resolve("");
+    text.then(() => { (globalThis.schedplayPerf ??= {}).firstFrameFetchedMs = performance.now(); });
     globalThis.schedplayFirstFrame = { name, text };
     globalThis.schedplaySpeculative = {
       name,
