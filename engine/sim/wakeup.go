@@ -318,6 +318,9 @@ func (s *sim) dropCore(cpu int) { s.coreMark[s.cpus[cpu].core] = s.scanGen }
 // in wrap order from start, or noCPU when the walk is complete. Callers
 // filter with inScan.
 func nextWrap(span topo.CPUSet, c, start int, wrapped *bool) int {
+	if start >= span.Size() {
+		start = 0 // as firstWrap starts: a walk from past the last CPU starts at 0
+	}
 	n := span.Next(topo.CPU(c))
 	if !*wrapped {
 		if n.Valid() {
