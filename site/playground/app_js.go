@@ -69,6 +69,11 @@ type App struct {
 	// liveEdit says the run being started re-runs an edit (EditField,
 	// EditText) of the scenario whose finished result the page shows.
 	liveEdit bool
+	// jsonOwn is the scenario the JSON tab's text last applied (the text
+	// is not rebuilt for it); jsonSeq counts its keystrokes.
+	jsonOwn   string
+	jsonSeq   int
+	jsonShown string // the scenario the JSON text was last built from
 	// shown lists the field paths the editor panel's last build showed
 	// (its issues are at those fields; the rest are listed below them).
 	shown []string
@@ -101,6 +106,7 @@ func New() *App {
 	a.global = append(a.global, onSchemeChange(func() { a.dark = prefersDark(); a.tl.dirty = true; a.scheduleRender() }))
 	a.global = append(a.global, dom.GetWindow().AddEventListener("popstate", false, func(dom.Event) { a.loadFromURL(false) }))
 	a.global = append(a.global, dom.GetWindow().AddEventListener("resize", false, func(dom.Event) { a.tl.dirty = true; a.scheduleRender() }))
+	a.global = append(a.global, dom.GetWindow().AddEventListener("keydown", false, guard(a.onUndoKey)))
 	return a
 }
 
@@ -155,6 +161,10 @@ func (a *App) dispatch(act Action) {
 		switch act.(type) {
 		case SelectScenario, LoadDoc:
 			a.run() // an explicit choice always shows its result
+		case RestoreRun:
+			if a.state.Run.ResultDoc != after {
+				a.run() // its result was not kept
+			}
 		default:
 			// Live re-runs every machine (liveRefusal): a large one shows
 			// its first repetition first (ProvisionalDoc), and the next
@@ -185,6 +195,33 @@ func (a *App) dispatch(act Action) {
 		}
 	}
 	a.scheduleRender()
+}
+
+// onUndoKey: Ctrl-Z (⌘Z) undoes the last edit of the scenario, Ctrl-Shift-Z
+// or Ctrl-Y redoes it; inside a text box the browser's own undo of its text
+// applies instead.
+func (a *App) onUndoKey(ev dom.Event) {
+	if !evBool(ev, "ctrlKey") && !evBool(ev, "metaKey") {
+		return
+	}
+	if t := ev.Target(); t != nil {
+		switch t.TagName() {
+		case "INPUT", "TEXTAREA":
+			if ty := t.GetAttribute("type"); ty != "checkbox" && ty != "radio" {
+				return
+			}
+		}
+	}
+	key := ev.(*dom.KeyboardEvent).Key()
+	switch {
+	case (key == "z" || key == "Z") && evBool(ev, "shiftKey"), key == "y":
+		a.dispatch(Redo{})
+	case key == "z":
+		a.dispatch(Undo{})
+	default:
+		return
+	}
+	ev.PreventDefault()
 }
 
 // syncURL writes #s= for the current scenario: pushState for discrete

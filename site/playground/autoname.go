@@ -19,8 +19,12 @@ import (
 // nameSep separates a seed scenario's name from the changes.
 const nameSep = " — "
 
-// maxNameChanges is how many changes a name lists before "+N more".
-const maxNameChanges = 3
+// maxNameChanges is how many changes a name lists before "+N more";
+// maxNameValue is the longest value it quotes.
+const (
+	maxNameChanges = 3
+	maxNameValue   = 24
+)
 
 // autoName is the name d gets from the seed scenario it was opened from:
 // the seed's name (with its variant), then the changes. ok is false when
@@ -119,10 +123,28 @@ func changesFrom(origin, d site.Doc, cat *site.Catalog) []string {
 			}
 		}
 		sort.Strings(paths)
+		// A field with many changed leaves (a reordered class list) is
+		// one change: "core_classes edited".
+		byTop := map[string]int{}
 		for _, p := range paths {
+			byTop[topKey(p)]++
+		}
+		done := map[string]bool{}
+		for _, p := range paths {
+			top := topKey(p)
+			if byTop[top] > 2 {
+				if !done[top] {
+					done[top] = true
+					out = append(out, top+" edited")
+				}
+				continue
+			}
 			v, ok := now[p]
-			if !ok {
+			switch {
+			case !ok:
 				v = "unset"
+			case len(v) > maxNameValue:
+				v = "edited" // a list ("priorities [0,0,…]") says nothing in a title
 			}
 			out = append(out, p+" "+v)
 		}
@@ -168,4 +190,13 @@ func flatten(v any, path string, out map[string]string) {
 	default:
 		out[path] = site.Compact(x)
 	}
+}
+
+// topKey is a flattened path's first key ("core_classes[0].name" →
+// "core_classes").
+func topKey(p string) string {
+	if i := strings.IndexAny(p, ".["); i >= 0 {
+		return p[:i]
+	}
+	return p
 }

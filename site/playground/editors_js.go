@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"time"
 
 	"honnef.co/go/js/dom/v2"
 
@@ -21,12 +22,25 @@ func (a *App) renderEditor() {
 		sec = ""
 	}
 	sig := fmt.Sprintf("%s|%p|%s|%v|%v|%d", tab, s.Catalog, site.Compact(s.Doc[sec]), s.Issues, s.Drafts, s.View.Group)
-	if tab == TabJSON || tab == TabWorkload {
+	if tab == TabWorkload {
 		sig += s.Doc.Canonical()
+	}
+	if tab == TabJSON {
+		// The JSON text is rebuilt when the scenario changes elsewhere
+		// (a field, Undo), not while the user types it: what it applied
+		// is its own, and its messages are a panel of their own.
+		doc := s.Doc.Canonical()
+		if doc == a.jsonOwn {
+			doc = a.jsonShown // the text already says it
+		}
+		a.jsonShown = doc
+		sig = fmt.Sprintf("%s|%p|%s", tab, s.Catalog, doc)
 	}
 	a.update("editor", sig, func(b builder, el dom.HTMLElement) {
 		a.shown = a.shown[:0]
-		defer func() { a.otherIssues(b, el, tab) }()
+		if tab != TabJSON {
+			defer func() { a.otherIssues(b, el, tab) }()
+		}
 		switch tab {
 		case TabMachine:
 			a.importZone(b, el) // importdrop_js.go
@@ -53,6 +67,9 @@ func (a *App) renderEditor() {
 			a.jsonEditor(b, el)
 		}
 	})
+	if tab == TabJSON {
+		a.jsonStatus()
+	}
 }
 
 // presetPicker is the section's preset select (with a description).
@@ -205,6 +222,14 @@ func (a *App) field(b builder, parent dom.Element, f Field) {
 		})
 	case "levels":
 		a.levelsField(b, row, f, v, id)
+	case "classes":
+		a.classesField(b, row, f, v, id)
+	case "yield":
+		a.yieldField(b, row, f, v, id)
+	case "boost":
+		a.boostField(b, row, f, v, id)
+	case "priorities":
+		a.prioritiesField(b, row, f, v, id)
 	case "json":
 		ta := b.el(row, "textarea", "").(*dom.HTMLTextAreaElement)
 		mark(ta)
@@ -383,43 +408,91 @@ func (a *App) groupsEditor(b builder, parent dom.Element) {
 	})
 }
 
-// jsonEditor shows and edits the whole scenario document.
+// jsonEditor shows and edits the whole scenario document, in sync both
+// ways: an edit anywhere else rewrites the text; the text, once it pauses
+// (or on Apply), becomes the scenario when it parses (else it stays, with
+// the parser's line and column).
 func (a *App) jsonEditor(b builder, parent dom.Element) {
 	s := a.state
-	b.text(parent, "p", "muted", "The scenario as JSON (scenario format v1). Edit and apply; presets stay by name.")
+	b.text(parent, "p", "muted", "The scenario as JSON (scenario format v1): it follows every edit, and what you type here applies once you pause. Presets stay by name.")
 	ta := b.el(parent, "textarea", "json-doc").(*dom.HTMLTextAreaElement)
 	ta.SetID("f-json")
 	ta.SetAttribute("spellcheck", "false")
 	ta.SetAttribute("rows", "22")
-	text, hasDraft := s.Drafts["$doc"]
+	text, hasDraft := s.Drafts[DocPath]
 	if !hasDraft {
 		text = site.Indent(map[string]any(s.Doc))
 	}
 	ta.SetValue(text)
-	if _, bad := s.Drafts["$doc"]; bad {
-		ta.SetAttribute("aria-invalid", "true")
-		ta.SetAttribute("aria-describedby", "f-json-issue")
-	}
-	a.shown = append(a.shown, "$doc")
-	a.issues(b, parent, "$doc")
+	a.shown = append(a.shown, DocPath)
+	b.on(ta, "input", func(dom.Event) {
+		a.jsonSeq++
+		seq := a.jsonSeq
+		a.spawn(func() {
+			time.Sleep(jsonPauseMs * time.Millisecond)
+			if a.jsonSeq == seq {
+				a.applyJSON(ta)
+			}
+		})
+	})
+	status := b.el(parent, "div", "")
+	status.SetID("json-status")
 	b.button(parent, "json-apply", "primary", "Apply", func() {
-		if n := textLength(ta); n > scenario.MaxDocumentSize {
-			// Refused before the text is even copied into Go or parsed,
-			// so the page stays responsive.
-			a.dispatch(SetNotice{Notice: Notice{Kind: "error", Text: fmt.Sprintf(
-				"This scenario is %d characters long; the limit is %d bytes. Nothing was changed.", n, scenario.MaxDocumentSize)}})
-			return
-		}
-		a.dispatch(EditDoc{Text: ta.Value()})
+		a.jsonSeq++ // a pending pause-apply is this one
+		a.applyJSON(ta)
 	})
 	resolved := b.el(parent, "details", "")
-	b.text(resolved, "summary", "", "Effective sections (presets expanded)")
-	exp := map[string]any{}
-	for _, sec := range site.Sections {
-		exp[sec] = site.Expand(s.Doc.Section(sec), sec, s.Catalog)
+	resolved.SetID("json-resolved")
+}
+
+// jsonPauseMs is how long the JSON text must rest before it applies.
+const jsonPauseMs = 600
+
+// applyJSON makes the JSON tab's text the scenario (EditDoc): refused at
+// once when it is over the size limit, kept as a draft when it does not
+// parse.
+func (a *App) applyJSON(ta *dom.HTMLTextAreaElement) {
+	if n := textLength(ta); n > scenario.MaxDocumentSize {
+		// Refused before the text is even copied into Go or parsed,
+		// so the page stays responsive.
+		a.dispatch(SetNotice{Notice: Notice{Kind: "error", Text: fmt.Sprintf(
+			"This scenario is %d characters long; the limit is %d bytes. Nothing was changed.", n, scenario.MaxDocumentSize)}})
+		return
 	}
-	raw, _ := json.MarshalIndent(exp, "", "  ")
-	b.text(resolved, "pre", "", string(raw))
+	a.dispatch(EditDoc{Text: ta.Value()})
+	if _, bad := a.state.Drafts[DocPath]; !bad {
+		a.jsonOwn = a.state.Doc.Canonical()
+	}
+}
+
+// jsonStatus fills the JSON tab's message panel (the parse error, every
+// issue) and its expanded sections, apart from the text.
+func (a *App) jsonStatus() {
+	s := a.state
+	_, bad := s.Drafts[DocPath]
+	if ta := a.doc.GetElementByID("f-json"); ta != nil {
+		if bad {
+			ta.SetAttribute("aria-invalid", "true")
+			ta.SetAttribute("aria-describedby", "f-json-issue")
+		} else {
+			ta.RemoveAttribute("aria-invalid")
+			ta.RemoveAttribute("aria-describedby")
+		}
+	}
+	a.update("json-status", fmt.Sprint(s.Issues, bad), func(b builder, el dom.HTMLElement) {
+		a.issues(b, el, DocPath)
+		a.shown = append(a.shown[:0], DocPath)
+		a.otherIssues(b, el, TabJSON)
+	})
+	a.update("json-resolved", fmt.Sprintf("%p|%s", s.Catalog, s.Doc.Canonical()), func(b builder, el dom.HTMLElement) {
+		b.text(el, "summary", "", "Effective sections (presets expanded)")
+		exp := map[string]any{}
+		for _, sec := range site.Sections {
+			exp[sec] = site.Expand(s.Doc.Section(sec), sec, s.Catalog)
+		}
+		raw, _ := json.MarshalIndent(exp, "", "  ")
+		b.text(el, "pre", "", string(raw))
+	})
 }
 
 // scalarText renders a JSON scalar for an input field.

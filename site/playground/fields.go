@@ -11,7 +11,7 @@ type Field struct {
 	Path    string
 	Label   string
 	Kernel  string
-	Kind    string // int, float, text, duration, select, bool, tristate, json, levels
+	Kind    string // int, float, text, duration, select, bool, tristate, json, levels, classes, yield, boost, priorities
 	Options []string
 	Help    string
 }
@@ -24,15 +24,14 @@ var MachineFields = []Field{
 	{Path: "machine.llc", Label: "LLC span", Kernel: "MC level (SD_SHARE_LLC)", Kind: "select", Options: []string{"node", "cluster"}},
 	{Path: "machine.threads_per_core", Label: "threads per core", Kernel: "SMT level (SD_SHARE_CPUCAPACITY)", Kind: "select", Options: []string{"1", "2", "4", "8"}},
 	{Path: "machine.numbering", Label: "CPU numbering", Kernel: "cpu_smt_mask()", Kind: "select", Options: []string{"sibling-major", "core-major"}},
-	{Path: "machine.core_classes", Label: "core classes", Kernel: "cpu_scale (capacity), speed, threads (≤ threads per core; cpu_smt_mask()), cluster_cores (CLS; cpu_clustergroup_mask(), all classes or none)", Kind: "json",
-		Help: `[{"name":"big","cores":4,"capacity":1024,"speed":1,"threads":2}]`},
+	{Path: "machine.core_classes", Label: "core classes", Kernel: "cpu_scale (capacity), speed, threads (≤ threads per core; cpu_smt_mask()), cluster_cores (CLS; cpu_clustergroup_mask(), all classes or none)", Kind: "classes"},
 	{Path: "machine.smt.model", Label: "SMT model", Kernel: "spatial = Olympus ST/partitioned", Kind: "select", Options: []string{"spatial", "competitive", "folding"}},
-	{Path: "machine.smt.yield", Label: "SMT yield", Kernel: "core throughput with k busy threads", Kind: "json", Help: "[1.0, 1.064]"},
+	{Path: "machine.smt.yield", Label: "SMT yield", Kernel: "core throughput with k busy threads", Kind: "yield", Help: "[1.0, 1.064]"},
 	{Path: "machine.smt.switch", Label: "mode switch cost", Kernel: "", Kind: "duration"},
 	{Path: "machine.smt.hold", Label: "partitioned hold", Kernel: "T_hold", Kind: "duration"},
 	{Path: "machine.gflops_per_core", Label: "GFLOP/s per core", Kernel: "", Kind: "float"},
-	{Path: "machine.boost", Label: "boost curve", Kernel: "[[busy fraction, speed×], …]", Kind: "json"},
-	{Path: "machine.priorities", Label: "per-CPU priorities", Kernel: "arch_asym_cpu_priority() for priority=arch", Kind: "json"},
+	{Path: "machine.boost", Label: "boost curve", Kernel: "speed× by busy core fraction", Kind: "boost"},
+	{Path: "machine.priorities", Label: "per-CPU priorities", Kernel: "arch_asym_cpu_priority() for priority=arch", Kind: "priorities"},
 	{Path: "machine.arch", Label: "arch defaults", Kernel: "what arch code sets when the policy does not", Kind: "json",
 		Help: `{"asym_packing":["SMT"],"priority":"thread"}`},
 }
@@ -74,6 +73,16 @@ var RunFields = []Field{
 	{Path: "run.seed", Label: "seed", Kind: "int"},
 	{Path: "run.reps", Label: "repetitions", Kernel: "seeds seed, seed+1, …", Kind: "int", Help: "1 (default)"},
 	{Path: "run.warmup", Label: "warm-up", Kernel: "excluded from metrics", Kind: "duration"},
+}
+
+// ClassColumns are the core-class table's columns: the key, its label,
+// whether it is text (else a number) and whether it may be left out.
+var ClassColumns = []struct {
+	Key, Label     string
+	Text, Optional bool
+}{
+	{"name", "name", true, false}, {"cores", "cores", false, false}, {"capacity", "capacity", false, false},
+	{"speed", "speed", false, false}, {"threads", "threads", false, true}, {"cluster_cores", "cluster", false, true},
 }
 
 // Levels are the topology levels that may carry SD_ASYM_PACKING.

@@ -1,6 +1,8 @@
 package playground
 
 import (
+	"reflect"
+
 	"schedplay/engine/sim"
 	"schedplay/site"
 	"schedplay/site/viewkit"
@@ -136,6 +138,14 @@ type JumpCPU struct {
 // panel closed).
 type SetExplained struct{ Explained Explained }
 
+// Undo goes back to the scenario before the last edit; Redo forward again.
+type Undo struct{}
+type Redo struct{}
+
+// RestoreRun shows an earlier run of the history again: its scenario and
+// its result, without running it again.
+type RestoreRun struct{ Index int }
+
 // SetLive toggles live re-runs.
 type SetLive struct{ On bool }
 
@@ -165,11 +175,68 @@ func (Tick) isAction()           {}
 func (SelectCPU) isAction()      {}
 func (SetNotice) isAction()      {}
 func (FindTasks) isAction()      {}
+func (Undo) isAction()           {}
+func (Redo) isAction()           {}
+func (RestoreRun) isAction()     {}
 func (JumpCPU) isAction()        {}
 func (SetExplained) isAction()   {}
 
-// Reduce is the page's only state transition. It is pure.
+// Reduce is the page's only state transition. It is pure. An edit of the
+// scenario (undoable) keeps the scenario before it for Undo.
 func Reduce(s State, a Action) State {
+	prev := s.Doc
+	s = reduce(s, a)
+	switch a.(type) {
+	case EditField, EditText, EditDoc, SelectPreset, SelectScenario, RestoreRun:
+		if !sameDoc(prev, s.Doc) {
+			s.Past = pushDoc(s.Past, prev)
+			s.Future = nil
+		}
+	}
+	return s
+}
+
+// maxUndo bounds the undo (and redo) history.
+const maxUndo = 50
+
+// maxHistory bounds the short history of finished runs; keptResults of
+// them keep their result.
+const (
+	maxHistory  = 6
+	keptResults = 3
+)
+
+func pushDoc(list []site.Doc, d site.Doc) []site.Doc {
+	out := append(append([]site.Doc(nil), list...), d)
+	if len(out) > maxUndo {
+		out = out[len(out)-maxUndo:]
+	}
+	return out
+}
+
+// stepDoc moves one step through the edit history: the last document of
+// from becomes the scenario, and the scenario goes onto to.
+func stepDoc(s *State, from, to []site.Doc) ([]site.Doc, []site.Doc) {
+	n := len(from)
+	if n == 0 {
+		return from, to
+	}
+	to = pushDoc(to, s.Doc)
+	*s = withDoc(*s, from[n-1])
+	s.Drafts = nil
+	return from[: n-1 : n-1], to
+}
+
+// sameDoc says whether two documents are the same value (documents are
+// immutable: an edit makes a new map).
+func sameDoc(a, b site.Doc) bool {
+	if reflect.ValueOf(a).Pointer() == reflect.ValueOf(b).Pointer() && len(a) == len(b) {
+		return true
+	}
+	return a.Canonical() == b.Canonical()
+}
+
+func reduce(s State, a Action) State {
 	switch a := a.(type) {
 	case CatalogLoaded:
 		s.Catalog, s.CatalogErr = a.Catalog, a.Err
@@ -220,7 +287,7 @@ func Reduce(s State, a Action) State {
 				return s
 			}
 		}
-		return Reduce(s, EditField{Path: a.Path, Value: v})
+		return reduce(s, EditField{Path: a.Path, Value: v})
 	case EditDoc:
 		d, err := site.ParseDoc([]byte(a.Text))
 		if err != nil {
@@ -266,6 +333,7 @@ func Reduce(s State, a Action) State {
 		s.Run.Words = a.Words
 		s.Run.ElapsedMs = a.ElapsedMs
 		s.Run.Err, s.Run.ErrPath = "", ""
+		s.History = recordRun(s.History, a, s.Catalog)
 		if !refined {
 			s.View.T0, s.View.T1 = 0, 0
 		}
@@ -321,6 +389,22 @@ func Reduce(s State, a Action) State {
 		s.View.JumpSeq++
 	case SetExplained:
 		s.View.Explained = a.Explained
+	case Undo:
+		s.Past, s.Future = stepDoc(&s, s.Past, s.Future)
+	case Redo:
+		s.Future, s.Past = stepDoc(&s, s.Future, s.Past)
+	case RestoreRun:
+		if a.Index < 0 || a.Index >= len(s.History) {
+			return s
+		}
+		h := s.History[a.Index]
+		s = withDoc(s, h.Doc)
+		s.Drafts = nil
+		if h.Result != nil { // else the page runs it again
+			s.Run = RunState{Seq: s.Run.Seq, Status: StatusDone, Result: h.Result, ResultDoc: h.Doc.Canonical(), CPUs: h.CPUs, Words: h.Words}
+			s.View.T0, s.View.T1 = 0, 0
+			s.View.Explained = Explained{}
+		}
 	case ScrollRows:
 		s.View.ScrollY = a.Y
 		if s.View.ScrollY < 0 {
@@ -445,6 +529,32 @@ func dropDrafts(m map[string]string, section string) map[string]string {
 		if len(k) <= len(section) || k[:len(section)+1] != section+"." {
 			out[k] = v
 		}
+	}
+	return out
+}
+
+// recordRun adds a finished run to the history (the latest last; a run of
+// the scenario already there replaces it).
+func recordRun(h []RunRecord, a RunDone, cat *site.Catalog) []RunRecord {
+	d, err := site.ParseDoc([]byte(a.Doc))
+	if err != nil || a.Result == nil {
+		return h
+	}
+	rec := RunRecord{Doc: d, Name: d.Name(), Headline: site.Headline(a.Result).Value, Result: a.Result, CPUs: a.CPUs, Words: a.Words}
+	out := make([]RunRecord, 0, len(h)+1)
+	for _, r := range h {
+		if r.Doc.Canonical() != a.Doc {
+			out = append(out, r)
+		}
+	}
+	out = append(out, rec)
+	if len(out) > maxHistory {
+		out = out[len(out)-maxHistory:]
+	}
+	// Only the latest results are kept (a large machine's timeline is
+	// tens of MB); older entries run again when chosen.
+	for i := range len(out) - keptResults {
+		out[i].Result, out[i].CPUs = nil, nil
 	}
 	return out
 }

@@ -204,3 +204,64 @@ func TestNameFollowsEdits(t *testing.T) {
 		t.Errorf("the user's name changed to %q", got)
 	}
 }
+
+// Undo/redo walk the scenario's edits; a run history keeps finished runs
+// to show again without running.
+func TestUndoRedoAndRunHistory(t *testing.T) {
+	s := Reduce(NewState(), CatalogLoaded{Catalog: testCatalog(t)})
+	s = Reduce(s, SelectScenario{Name: "demo"})
+	seed0 := s.Doc.Canonical()
+	s = Reduce(s, EditText{Path: "run.seed", Text: "7", Scalar: true})
+	s = Reduce(s, SelectPreset{Kind: "policy", Name: "v6-on"})
+	s = Reduce(s, EditText{Path: "run.seed", Text: "7", Scalar: true}) // no change: nothing to undo
+	if len(s.Past) != 3 {
+		t.Fatalf("%d undo steps after 3 changes", len(s.Past))
+	}
+	s = Reduce(s, Undo{})
+	if got := s.Doc.Section("policy")["preset"]; got != "mainline" {
+		t.Errorf("undo the policy: %v", got)
+	}
+	s = Reduce(s, Undo{})
+	if s.Doc.Canonical() != seed0 {
+		t.Errorf("two undos: %s", s.Doc.Canonical())
+	}
+	s = Reduce(s, Redo{})
+	if got := site.Compact(s.Doc.Get("run.seed", s.Catalog)); got != "7" {
+		t.Errorf("redo the seed: %s", got)
+	}
+	s = Reduce(s, EditText{Path: "run.seed", Text: "8", Scalar: true})
+	if len(s.Future) != 0 {
+		t.Error("an edit after undo kept the redo steps")
+	}
+	// Runs: a finished run is recorded once per scenario; RestoreRun shows
+	// it again, result included.
+	for i, seed := range []string{"1", "2", "3", "4", "5", "6", "7"} {
+		s = Reduce(s, EditText{Path: "run.seed", Text: seed, Scalar: true})
+		s = Reduce(s, RunStarted{Seq: 10 + i})
+		s = Reduce(s, RunDone{Seq: 10 + i, Result: &sim.Result{Unit: "work/s"}, Doc: s.Doc.Canonical()})
+	}
+	if len(s.History) != maxHistory || s.History[0].Result != nil || s.History[maxHistory-1].Result == nil {
+		t.Fatalf("history %d runs, oldest result %v", len(s.History), s.History[0].Result)
+	}
+	want := s.History[maxHistory-2]
+	s = Reduce(s, RestoreRun{Index: maxHistory - 2})
+	if s.Doc.Canonical() != want.Doc.Canonical() || s.Run.Result != want.Result || s.Run.Status != StatusDone {
+		t.Errorf("restore: doc %s status %s", s.Doc.Canonical(), s.Run.Status)
+	}
+	s = Reduce(s, Undo{})
+	if got := site.Compact(s.Doc.Get("run.seed", s.Catalog)); got != "7" {
+		t.Errorf("undo a restore: seed %s", got)
+	}
+}
+
+func TestNameSummarisesAReorder(t *testing.T) {
+	s := Reduce(NewState(), CatalogLoaded{Catalog: testCatalog(t)})
+	s = Reduce(s, SelectScenario{Name: "demo"})
+	groups, _ := s.Doc.Get("workload.groups", s.Catalog).([]any)
+	two := appendItem(groups, map[string]any{"name": "other", "count": 2, "program": []any{map[string]any{"compute": "1ms"}}})
+	s = Reduce(s, EditField{Path: "workload.groups", Value: two})
+	s = Reduce(s, EditField{Path: "workload.groups", Value: moveItem(two, 0, 1)})
+	if got := s.Doc.Name(); got != "Demo — groups edited" {
+		t.Errorf("after a reorder: %q", got)
+	}
+}

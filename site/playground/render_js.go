@@ -103,7 +103,7 @@ func (a *App) renderToolbar() {
 	cpus, cpuErr := a.cpus()
 	liveWhy := liveRefusal(cpus, cpuErr)
 	stepWhy, stepLong := stepRefusal(cpus, cpuErr)
-	sig := fmt.Sprint(s.Doc.Name(), s.Live, s.Run.Status == StatusRunning, liveWhy, stepWhy)
+	sig := fmt.Sprint(s.Doc.Name(), s.Live, s.Run.Status == StatusRunning, liveWhy, stepWhy, len(s.Past), len(s.Future))
 	a.update("toolbar", sig, func(b builder, el dom.HTMLElement) {
 		lab := b.el(el, "label", "name-field")
 		b.text(lab, "span", "visually-hidden", "Scenario name")
@@ -115,6 +115,18 @@ func (a *App) renderToolbar() {
 		in.SetValue(s.Doc.Name())
 		b.on(in, "change", func(dom.Event) { a.dispatch(EditText{Path: "name", Text: in.Value(), AsString: true}) })
 
+		undo := b.button(el, "undo", "icon", "↶", func() { a.dispatch(Undo{}) })
+		undo.SetAttribute("aria-label", "Undo the last edit (Ctrl-Z)")
+		undo.SetAttribute("title", "Undo the last edit (Ctrl-Z)")
+		if len(s.Past) == 0 {
+			undo.SetAttribute("disabled", "")
+		}
+		redo := b.button(el, "redo", "icon", "↷", func() { a.dispatch(Redo{}) })
+		redo.SetAttribute("aria-label", "Redo (Ctrl-Shift-Z)")
+		redo.SetAttribute("title", "Redo (Ctrl-Shift-Z)")
+		if len(s.Future) == 0 {
+			redo.SetAttribute("disabled", "")
+		}
 		run := b.button(el, "run", "primary", "Run", func() { a.run() })
 		run.SetAttribute("title", "Run the scenario")
 		cancel := b.button(el, "cancel", "", "Cancel", func() { a.cancel() })

@@ -17,7 +17,7 @@ import (
 func (a *App) renderFigures() {
 	s := a.state
 	r := s.Run
-	sig := fmt.Sprintf("%p|%s|%s|%v|%s|%d|%v", r.Result, r.Status, r.Err, r.Invalid, s.Doc.Name(), r.Provisional, s.Issues)
+	sig := fmt.Sprintf("%p|%s|%s|%v|%s|%d|%v|%d|%p", r.Result, r.Status, r.Err, r.Invalid, s.Doc.Name(), r.Provisional, s.Issues, len(s.History), lastResult(s.History))
 	// provisional: repetition 0 shown while all repetitions run.
 	provisional := r.Provisional > 0 && r.Status == StatusRunning && r.Result != nil
 	a.update("figures", sig, func(b builder, el dom.HTMLElement) {
@@ -50,6 +50,7 @@ func (a *App) renderFigures() {
 			}
 		}
 		a.issueList(b, el)
+		a.runHistory(b, el)
 		res := r.Result
 		if res == nil {
 			if r.Status == StatusRunning {
@@ -88,6 +89,42 @@ func (a *App) renderFigures() {
 			b.text(el, "p", "warn", "⚠ "+w)
 		}
 	})
+}
+
+// lastResult is the newest result of the history (a signature part).
+func lastResult(h []RunRecord) *sim.Result {
+	if len(h) == 0 {
+		return nil
+	}
+	return h[len(h)-1].Result
+}
+
+// runHistory lists the last finished runs, newest first, to go back to
+// (the one shown marked); one run has no history to show.
+func (a *App) runHistory(b builder, parent dom.Element) {
+	h := a.state.History
+	if len(h) < 2 {
+		return
+	}
+	box := b.el(parent, "div", "run-history")
+	box.SetID("run-history")
+	b.text(box, "span", "muted small", "Earlier runs:")
+	cur := a.state.Run.ResultDoc
+	for i := len(h) - 1; i >= 0; i-- {
+		idx, rec := i, h[i]
+		label := rec.Name
+		if label == "" {
+			label = "untitled"
+		}
+		btn := b.button(box, fmt.Sprintf("history-%d", i), "chip", label+" · "+rec.Headline, func() { a.dispatch(RestoreRun{Index: idx}) })
+		if rec.Doc.Canonical() == cur {
+			btn.SetAttribute("aria-current", "true")
+			btn.Class().Add("current")
+		}
+		if rec.Result == nil {
+			btn.SetAttribute("title", "runs it again (only the last results are kept)")
+		}
+	}
 }
 
 // figureID is the element id suffix of a key figure (fig-…): the

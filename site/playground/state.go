@@ -111,6 +111,21 @@ type State struct {
 	Notice Notice
 	// Live re-runs the engine on every edit.
 	Live bool
+	// Past are the scenarios before the last edits (Undo), Future the ones
+	// undone (Redo); both bounded.
+	Past, Future []site.Doc
+	// History is the short list of finished runs to go back to.
+	History []RunRecord
+}
+
+// RunRecord is a finished run of the history: its scenario, name, headline
+// figure and result (shown again without running).
+type RunRecord struct {
+	Doc            site.Doc
+	Name, Headline string
+	Result         *sim.Result
+	CPUs           []site.LaneCPU
+	Words          viewkit.ModeWords
 }
 
 // NewState is the state before anything is loaded.
