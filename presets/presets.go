@@ -68,6 +68,18 @@ type Preset struct {
 	Variants []Variant `json:"variants,omitempty"`
 	// Compare names the policies a seed scenario is meant to compare.
 	Compare []string `json:"compare,omitempty"`
+	// Published is the published figure a seed scenario reproduces and
+	// where it was published (absent: it shows a mechanism, with no
+	// published figure to hold it to).
+	Published *Published `json:"published,omitempty"`
+}
+
+// Published is a published figure and its source (a mail, a pull
+// request): what the playground's seed story states and links.
+type Published struct {
+	Figure string `json:"figure"`
+	Source string `json:"source"`
+	URL    string `json:"url,omitempty"`
 }
 
 // Set is the collection of presets. The zero value is empty. Load (the
@@ -104,6 +116,7 @@ type fileFormat struct {
 	Generation  json.RawMessage `json:"generation,omitempty"`
 	Variants    []Variant       `json:"variants,omitempty"`
 	Compare     []string        `json:"compare,omitempty"`
+	Published   *Published      `json:"published,omitempty"`
 }
 
 // Load lists the embedded preset files; each is decoded when first used
@@ -193,9 +206,13 @@ func loadFile(fsys fs.FS, k Kind, fn string) (Preset, error) {
 	if strings.TrimSpace(f.Description) == "" {
 		return Preset{}, fmt.Errorf("missing description")
 	}
+	if pb := f.Published; pb != nil && (k != Scenario || strings.TrimSpace(pb.Figure) == "" || strings.TrimSpace(pb.Source) == "" ||
+		pb.URL != "" && !strings.HasPrefix(pb.URL, "https://")) {
+		return Preset{}, fmt.Errorf("published: a seed scenario's figure and source, and an https url")
+	}
 	name := strings.TrimSuffix(path.Base(fn), ".json")
 	return Preset{Kind: k, Name: name, Description: f.Description, Story: f.Story,
-		Body: body, Variants: f.Variants, Compare: f.Compare}, nil
+		Body: body, Variants: f.Variants, Compare: f.Compare, Published: f.Published}, nil
 }
 
 // Get returns the preset of kind k named name.

@@ -124,6 +124,7 @@ func TestStrictDecoding(t *testing.T) {
 		{"missing description", `{"machine": {}}`, "missing description"},
 		{"blank description", `{"description": "  ", "machine": {}}`, "missing description"},
 		{"missing body", `{"description": "d", "policy": {}}`, `missing "machine" object`},
+		{"published on a machine", `{"description": "d", "machine": {}, "published": {"figure": "f", "source": "s"}}`, "published"},
 	} {
 		fsys := fstest.MapFS{
 			"machine/good.json": {Data: []byte(`{"description": "d", "machine": {"nodes": 1}}`)},
@@ -160,5 +161,24 @@ func TestZeroSet(t *testing.T) {
 	}
 	if _, ok := s.Get(Machine, "x"); ok {
 		t.Error("the zero Set found a preset")
+	}
+}
+
+// A seed scenario's published figure (the story's source) has a figure,
+// a source and an https link; the Vera SGEMM seeds carry theirs.
+func TestPublishedFigures(t *testing.T) {
+	ps, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, ok := ps.Get(Scenario, "vera-sgemm-nvpl")
+	if !ok || p.Published == nil || !strings.Contains(p.Published.Figure, "10.297") || !strings.HasPrefix(p.Published.URL, "https://") {
+		t.Errorf("vera-sgemm-nvpl published = %+v", p.Published)
+	}
+	for _, bad := range []string{`{"figure": "", "source": "s"}`, `{"figure": "f", "source": "s", "url": "http://x"}`} {
+		fsys := fstest.MapFS{"scenario/s.json": {Data: []byte(`{"description": "d", "scenario": {"schedplay": 1}, "published": ` + bad + `}`)}}
+		if _, err := LoadFS(fsys); err == nil || !strings.Contains(err.Error(), "published") {
+			t.Errorf("published %s: error %v", bad, err)
+		}
 	}
 }

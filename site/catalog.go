@@ -19,6 +19,8 @@ type Preset struct {
 	Body        json.RawMessage `json:"body"`
 	Variants    []Variant       `json:"variants,omitempty"`
 	Compare     []string        `json:"compare,omitempty"`
+	// Published is the figure a seed scenario reproduces and its source.
+	Published *presets.Published `json:"published,omitempty"`
 	// tree is Body decoded, once, when first asked for (Tree): a page
 	// opening one seed decodes the presets that seed uses, not every
 	// preset (the large workloads cost a first visit tens of ms in wasm).
@@ -64,7 +66,7 @@ func EmbeddedCatalog() (*Catalog, error) {
 	list := make([]Preset, len(all))
 	for i, p := range all {
 		list[i] = Preset{Kind: string(p.Kind), Name: p.Name, Description: p.Description, Story: p.Story,
-			Body: p.Body, Variants: p.Variants, Compare: p.Compare, tree: &lazyTree{}}
+			Body: p.Body, Variants: p.Variants, Compare: p.Compare, Published: p.Published, tree: &lazyTree{}}
 	}
 	// The embedded bodies are checked by the presets' tests: each is
 	// decoded when first used.

@@ -17,8 +17,12 @@ import (
 	"schedplay/site/viewkit"
 )
 
-// storageKey holds the last scenario across reloads.
-const storageKey = "schedplay.last-scenario"
+// storageKey holds the last scenario across reloads; orientKey says the
+// first-visit orientation was dismissed.
+const (
+	storageKey = "schedplay.last-scenario"
+	orientKey  = "schedplay.oriented"
+)
 
 // App owns the page: the State, the DOM panels and the engine requests.
 // Event handlers only dispatch actions; rendering never mutates State.
@@ -71,6 +75,8 @@ type App struct {
 	liveEdit bool
 	// jsonOwn is the scenario the JSON tab's text last applied (the text
 	// is not rebuilt for it); jsonSeq counts its keystrokes.
+	// orient shows the first-visit orientation (until dismissed).
+	orient    bool
 	jsonOwn   string
 	jsonSeq   int
 	jsonShown string // the scenario the JSON text was last built from
@@ -116,6 +122,9 @@ func (a *App) Start() {
 	if !strings.HasPrefix(locationHash(), "#s=") {
 		a.entryPreset = queryParam("preset")
 	}
+	// The orientation is for a first visit to the page itself: never on a
+	// shared scenario (#s=, ?preset=) nor once dismissed.
+	a.orient = !strings.HasPrefix(locationHash(), "#s=") && a.entryPreset == "" && viewkit.StorageGet(orientKey) == ""
 	a.loadCatalog()
 	a.loadFromURL(true)
 }

@@ -200,3 +200,40 @@ func topKey(p string) string {
 	}
 	return p
 }
+
+// firstStory is the seed scenario the orientation opens: the first with a
+// published figure (else the first).
+func firstStory(cat *site.Catalog) string {
+	list := cat.Of("scenario")
+	for _, p := range list {
+		if p.Published != nil {
+			return p.Name
+		}
+	}
+	if len(list) > 0 {
+		return list[0].Name
+	}
+	return ""
+}
+
+// flipPolicy is the other policy of the scenario's seed pair (its
+// "compare" list), else the first other policy preset.
+func flipPolicy(d site.Doc, cat *site.Catalog) string {
+	cur, _ := d.Section("policy")["preset"].(string)
+	if _, origin, ok := originOf(d.Name(), cat); ok {
+		for _, p := range cat.Of("scenario") {
+			if o, ok := cat.ScenarioDoc(p.Name); ok && o.Name() == origin.Name() && len(p.Compare) == 2 {
+				if cur == p.Compare[0] {
+					return p.Compare[1]
+				}
+				return p.Compare[0]
+			}
+		}
+	}
+	for _, n := range cat.Names("policy") {
+		if n != cur {
+			return n
+		}
+	}
+	return ""
+}

@@ -265,3 +265,26 @@ func TestNameSummarisesAReorder(t *testing.T) {
 		t.Errorf("after a reorder: %q", got)
 	}
 }
+
+// The orientation's "open a seed story" opens one with a published figure
+// when the catalog has one; "flip the policy" takes the seed's pair.
+func TestOrientationChoices(t *testing.T) {
+	cat, err := site.EmbeddedCatalog()
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := firstStory(cat)
+	p, _ := cat.Get("scenario", name)
+	if p.Published == nil {
+		t.Errorf("firstStory = %q, which has no published figure", name)
+	}
+	d, _ := cat.ScenarioDoc("vera-sgemm-nvpl")
+	if got := flipPolicy(d, cat); got != "v6-on" {
+		t.Errorf("flip vera-sgemm-nvpl (mainline) = %q, want v6-on", got)
+	}
+	on, _ := d.Edit("policy.preset", "v6-on", cat)
+	on = followName(d, on, cat)
+	if got := flipPolicy(on, cat); got != "mainline" {
+		t.Errorf("flip back = %q (name %q)", got, on.Name())
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"schedplay/engine/embed"
 	"schedplay/site"
 	"schedplay/site/exportmenu"
+	"schedplay/site/viewkit"
 )
 
 // buildSkeleton lays out the page's fixed regions once; panels fill them.
@@ -43,6 +44,8 @@ func (a *App) buildSkeleton() {
 	topoEl := b.el(side, "section", "topology")
 	topoEl.SetID("topology")
 	content := b.el(main, "div", "content")
+	or := b.el(content, "section", "")
+	or.SetID("orientation")
 	fig := b.el(content, "section", "figures")
 	fig.SetID("figures")
 	fig.SetAttribute("aria-live", "polite")
@@ -61,6 +64,7 @@ func (a *App) render() {
 	defer func() { setPerf("renderMs", nowMs()-t0) }()
 	a.renderToolbar()
 	a.renderNotice()
+	a.renderOrientation()
 	a.renderGallery()
 	a.renderTabs()
 	a.renderEditor()
@@ -264,6 +268,21 @@ func (a *App) renderGallery() {
 				b.text(card, "span", "card-story", p.Description)
 			}
 			b.on(card, "click", func(dom.Event) { a.dispatch(SelectScenario{Name: name}) })
+			src := b.el(li, "p", "card-source muted small")
+			src.SetAttribute("data-scenario", name)
+			if pub := p.Published; pub != nil {
+				b.text(src, "span", "", "Published: "+pub.Figure+" — ")
+				if pub.URL != "" {
+					l := b.text(src, "a", "", pub.Source)
+					l.SetAttribute("href", pub.URL)
+					l.SetAttribute("target", "_blank")
+					l.SetAttribute("rel", "noopener")
+				} else {
+					b.text(src, "span", "", pub.Source)
+				}
+			} else {
+				b.text(src, "span", "", "No published figure: it shows the mechanism (docs/model.md).")
+			}
 			if len(p.Variants) > 0 {
 				vs := b.el(li, "div", "variants")
 				for _, v := range p.Variants {
@@ -272,6 +291,60 @@ func (a *App) renderGallery() {
 				}
 			}
 		}
+	})
+}
+
+// renderOrientation is the dismissible one-screen orientation of a first
+// visit: what the page is, three things to try, and where the kernel map
+// and the guide are.
+func (a *App) renderOrientation() {
+	a.update("orientation", fmt.Sprintf("%v|%p", a.orient, a.state.Catalog), func(b builder, el dom.HTMLElement) {
+		if !a.orient {
+			el.SetAttribute("class", "")
+			el.SetAttribute("hidden", "")
+			return
+		}
+		el.RemoveAttribute("hidden")
+		el.SetAttribute("class", "orientation")
+		el.SetAttribute("aria-labelledby", "orient-title")
+		b.text(el, "h2", "", "What this page is").SetID("orient-title")
+		b.text(el, "p", "", "schedplay simulates what the Linux fair scheduler does on SMT and asymmetric CPUs — "+
+			"wake-up placement, load balancing, asym packing, misfit — with the kernel's own algorithms, in your browser. "+
+			"You choose a machine, a scheduler policy and a workload; it shows the figures, a per-CPU timeline, and why each task went where it did.")
+		b.text(el, "p", "", "Three things to try:")
+		ol := b.el(el, "ol", "orient-steps")
+		li := b.el(ol, "li", "")
+		b.button(li, "orient-story", "link", "Open a seed story", func() {
+			a.dispatch(SelectScenario{Name: firstStory(a.state.Catalog)})
+		})
+		b.text(li, "span", "", " — a published result (Vera SGEMM, the v6 series) re-run here.")
+		li = b.el(ol, "li", "")
+		b.button(li, "orient-flip", "link", "Flip the policy", func() {
+			if p := flipPolicy(a.state.Doc, a.state.Catalog); p != "" {
+				a.dispatch(SelectPreset{Kind: "policy", Name: p})
+			}
+		})
+		b.text(li, "span", "", " — the same run under the other policy of its pair; the figures and the timeline follow.")
+		li = b.el(ol, "li", "")
+		b.button(li, "orient-compare", "link", "Compare", func() {
+			dom.GetWindow().Open("?compare=1#"+site.EncodeFragment(a.state.Doc), "_blank", "noopener")
+		})
+		b.text(li, "span", "", " — both policies over the same seeds, with the first decision where they part.")
+		more := b.el(el, "p", "muted small")
+		b.text(more, "span", "", "Click any slice of the timeline for the kernel functions behind it; they link to the ")
+		km := b.text(more, "a", "", "kernel map")
+		km.SetAttribute("href", "docs/KERNEL-MAP.md")
+		km.SetAttribute("target", "_blank")
+		km.SetAttribute("rel", "noopener")
+		b.text(more, "span", "", " (where each mechanism lives in Linux). The ")
+		g := b.text(more, "a", "", "guide")
+		g.SetAttribute("href", "guide/")
+		b.text(more, "span", "", " explains the mechanisms with live examples.")
+		b.button(el, "orient-close", "primary", "Got it", func() {
+			viewkit.StorageSet(orientKey, "1")
+			a.orient = false
+			a.scheduleRender()
+		})
 	})
 }
 
