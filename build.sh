@@ -83,6 +83,9 @@ build_site() {
 	mkdir -p dist/docs && cp docs/KERNEL-MAP.md dist/docs/
 	# The embed example host page (docs/embed.md), served beside the site.
 	cp docs/embed-example.html dist/docs/
+	# The guide (/guide/): docs/guide/*.md rendered by goldmark, with live
+	# playgrounds (tools/guide; guide.js and guide.css come from site/static).
+	go run ./tools/guide -o dist/guide docs/guide
 	if [ "$mode" = release ]; then
 		# Every seed link's first result, computed by the native engine: the
 		# page draws it while its engine starts (docs/speed.md).
