@@ -35,10 +35,9 @@ func TestNameFollowsEditsIntoLinks(t *testing.T) {
 		t.Errorf("the share link's scenario is named %q (ok %v, %v); want %q", d.Name(), ok, err, want)
 	}
 	// The embed snippet too.
-	grantClipboard(t, ctx, baseURL)
 	click(t, ctx, "#copy-embed")
-	run(t, ctx, "embed snippet", chromedp.WaitVisible("#notice-detail", chromedp.ByQuery))
-	if snip := text(t, ctx, "#notice-detail"); !strings.Contains(snip, `title="schedplay: `+want+`"`) {
+	run(t, ctx, "embed snippet", chromedp.WaitVisible("#embed-snippet", chromedp.ByQuery))
+	if snip := eval[string](t, ctx, `document.getElementById("embed-snippet").value`); !strings.Contains(snip, `title="schedplay: `+want+`"`) {
 		t.Errorf("the embed snippet %q does not carry %q", snip, want)
 	}
 	// The user names it: edits keep that name.

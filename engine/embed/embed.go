@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"html"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"schedplay/engine/scenario"
@@ -278,7 +279,49 @@ func PlaygroundURL(base, fragment string) (string, error) {
 // scenario, sized for a documentation column, titled with the (escaped)
 // scenario name.
 func Snippet(base, fragment, name string) (string, error) {
-	src, err := EmbedURL(base, fragment)
+	return SnippetWith(base, fragment, name, SnippetOptions{})
+}
+
+// SnippetOptions are the Embed dialog's choices: the frame's size (width
+// in px, or a percentage such as "100%"; height in px; empty for 800 ×
+// 460), no run on load (run=0: the host sends schedplay:run) and the one
+// origin whose messages the frame accepts (parent=).
+type SnippetOptions struct {
+	Width, Height string
+	NoRun         bool
+	Parent        string
+}
+
+// SnippetWith is Snippet with the dialog's options; a size that is not a
+// number of pixels (or a width in %) is an error.
+func SnippetWith(base, fragment, name string, o SnippetOptions) (string, error) {
+	w, h := o.Width, o.Height
+	if w == "" {
+		w = "800"
+	}
+	if h == "" {
+		h = "460"
+	}
+	if !size(strings.TrimSuffix(w, "%")) || !size(h) {
+		return "", fmt.Errorf("size %s × %s: want pixels (a width may be a percentage)", w, h)
+	}
+	u, err := url.Parse(base)
+	if err != nil {
+		return "", err
+	}
+	q := u.Query()
+	if o.NoRun {
+		q.Set("run", "0")
+	}
+	if o.Parent != "" {
+		p, err := url.Parse(o.Parent)
+		if err != nil || p.Scheme == "" || p.Host == "" {
+			return "", fmt.Errorf("parent origin %q: want scheme://host", o.Parent)
+		}
+		q.Set("parent", p.Scheme+"://"+p.Host)
+	}
+	u.RawQuery = q.Encode()
+	src, err := EmbedURL(u.String(), fragment)
 	if err != nil {
 		return "", err
 	}
@@ -286,6 +329,12 @@ func Snippet(base, fragment, name string) (string, error) {
 	if name != "" {
 		title += ": " + name
 	}
-	return fmt.Sprintf(`<iframe src="%s" width="800" height="460" style="border:0;max-width:100%%" loading="lazy" title="%s"></iframe>`,
-		html.EscapeString(src), html.EscapeString(title)), nil
+	return fmt.Sprintf(`<iframe src="%s" width="%s" height="%s" style="border:0;max-width:100%%" loading="lazy" title="%s"></iframe>`,
+		html.EscapeString(src), html.EscapeString(w), html.EscapeString(h), html.EscapeString(title)), nil
+}
+
+// size says whether s is a whole number from 1 to 10000.
+func size(s string) bool {
+	n, err := strconv.Atoi(s)
+	return err == nil && n >= 1 && n <= 10000
 }

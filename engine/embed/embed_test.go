@@ -163,3 +163,25 @@ func TestSnippet(t *testing.T) {
 		t.Errorf("playground link %s", p)
 	}
 }
+
+// The Embed dialog's snippet: size and options, escaped; bad sizes and
+// origins refused.
+func TestSnippetWith(t *testing.T) {
+	s, err := SnippetWith("https://schedplay.dev/", "s=abc", `a "b"`, SnippetOptions{Width: "100%", Height: "520", NoRun: true, Parent: "https://docs.example.org/page"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`width="100%"`, `height="520"`, `run=0`, `parent=https%3A%2F%2Fdocs.example.org`, `embed=1`, `#s=abc`, `title="schedplay: a &#34;b&#34;"`} {
+		if !strings.Contains(s, want) {
+			t.Errorf("snippet lacks %q: %s", want, s)
+		}
+	}
+	if d, _ := SnippetWith("https://x/", "s=a", "", SnippetOptions{}); !strings.Contains(d, `width="800" height="460"`) {
+		t.Errorf("default size: %s", d)
+	}
+	for _, o := range []SnippetOptions{{Width: "0"}, {Height: "12em"}, {Width: "50%px"}, {Parent: "docs.example.org"}} {
+		if _, err := SnippetWith("https://x/", "s=a", "", o); err == nil {
+			t.Errorf("%+v accepted", o)
+		}
+	}
+}

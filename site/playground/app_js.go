@@ -75,6 +75,8 @@ type App struct {
 	liveEdit bool
 	// jsonOwn is the scenario the JSON tab's text last applied (the text
 	// is not rebuilt for it); jsonSeq counts its keystrokes.
+	// embedOpen shows the Embed dialog.
+	embedOpen bool
 	// orient shows the first-visit orientation (until dismissed).
 	orient    bool
 	jsonOwn   string

@@ -44,6 +44,8 @@ func (a *App) buildSkeleton() {
 	topoEl := b.el(side, "section", "topology")
 	topoEl.SetID("topology")
 	content := b.el(main, "div", "content")
+	dlg := b.el(content, "section", "")
+	dlg.SetID("embed-dialog")
 	or := b.el(content, "section", "")
 	or.SetID("orientation")
 	fig := b.el(content, "section", "figures")
@@ -65,6 +67,7 @@ func (a *App) render() {
 	a.renderToolbar()
 	a.renderNotice()
 	a.renderOrientation()
+	a.renderEmbedDialog()
 	a.renderGallery()
 	a.renderTabs()
 	a.renderEditor()
@@ -107,7 +110,7 @@ func (a *App) renderToolbar() {
 	cpus, cpuErr := a.cpus()
 	liveWhy := liveRefusal(cpus, cpuErr)
 	stepWhy, stepLong := stepRefusal(cpus, cpuErr)
-	sig := fmt.Sprint(s.Doc.Name(), s.Live, s.Run.Status == StatusRunning, liveWhy, stepWhy, len(s.Past), len(s.Future))
+	sig := fmt.Sprint(s.Doc.Name(), s.Live, s.Run.Status == StatusRunning, liveWhy, stepWhy, len(s.Past), len(s.Future), a.embedOpen)
 	a.update("toolbar", sig, func(b builder, el dom.HTMLElement) {
 		lab := b.el(el, "label", "name-field")
 		b.text(lab, "span", "visually-hidden", "Scenario name")
@@ -163,16 +166,10 @@ func (a *App) renderToolbar() {
 			})
 		})
 		b.button(el, "copy-embed", "", "Embed", func() {
-			a.spawn(func() {
-				base, _, _ := strings.Cut(locationBase(), "?")
-				snip, err := embed.Snippet(base, site.EncodeFragment(a.state.Doc), a.state.Doc.Name())
-				msg := "Embed snippet copied: paste it into a documentation page."
-				if err != nil || !copyText(snip) {
-					msg = "Could not copy the embed snippet; here it is:"
-				}
-				a.dispatch(SetNotice{Notice: Notice{Kind: "info", Text: msg, Detail: snip}})
-			})
-		})
+			a.embedOpen = !a.embedOpen
+			a.scheduleRender()
+			a.focusAfterRender("embed-width")
+		}).SetAttribute("aria-expanded", fmt.Sprint(a.embedOpen))
 		cmp := b.button(el, "open-compare", "", "Compare", func() {
 			dom.GetWindow().Open("?compare=1#"+site.EncodeFragment(a.state.Doc), "_blank", "noopener")
 		})
@@ -343,6 +340,97 @@ func (a *App) renderOrientation() {
 		b.button(el, "orient-close", "primary", "Got it", func() {
 			viewkit.StorageSet(orientKey, "1")
 			a.orient = false
+			a.scheduleRender()
+		})
+	})
+}
+
+// renderEmbedDialog is the Embed dialog: the iframe snippet of the current
+// scenario with its size and options (embed.SnippetWith), updated as they
+// change, a Copy button and a link to the embed itself.
+func (a *App) renderEmbedDialog() {
+	sig := fmt.Sprint(a.embedOpen, a.state.Doc.Canonical())
+	a.update("embed-dialog", sig, func(b builder, el dom.HTMLElement) {
+		if !a.embedOpen {
+			el.SetAttribute("hidden", "")
+			el.SetAttribute("class", "")
+			return
+		}
+		el.RemoveAttribute("hidden")
+		el.SetAttribute("class", "embed-dialog")
+		el.SetAttribute("role", "dialog")
+		el.SetAttribute("aria-label", "Embed this scenario")
+		b.text(el, "h2", "", "Embed this scenario in a page")
+		opts := b.el(el, "div", "embed-opts")
+		num := func(id, label, val string) *dom.HTMLInputElement {
+			l := b.el(opts, "label", "")
+			b.text(l, "span", "", label+" ")
+			in := b.el(l, "input", "").(*dom.HTMLInputElement)
+			in.SetID(id)
+			in.SetAttribute("type", "text")
+			in.SetAttribute("size", "6")
+			in.SetValue(val)
+			return in
+		}
+		w := num("embed-width", "width (px or %)", "800")
+		h := num("embed-height", "height (px)", "460")
+		rl := b.el(opts, "label", "check")
+		run := b.el(rl, "input", "").(*dom.HTMLInputElement)
+		run.SetID("embed-run")
+		run.SetAttribute("type", "checkbox")
+		run.SetChecked(true)
+		b.text(rl, "span", "", " run on load")
+		pl := b.el(opts, "label", "")
+		b.text(pl, "span", "", "only messages from ")
+		parent := b.el(pl, "input", "").(*dom.HTMLInputElement)
+		parent.SetID("embed-parent")
+		parent.SetAttribute("type", "text")
+		parent.SetAttribute("placeholder", "https://docs.example.org (any)")
+		out := b.el(el, "textarea", "embed-snippet").(*dom.HTMLTextAreaElement)
+		out.SetID("embed-snippet")
+		out.SetAttribute("readonly", "")
+		out.SetAttribute("rows", "4")
+		out.SetAttribute("aria-label", "the iframe code")
+		errp := b.el(el, "p", "issue")
+		errp.SetID("embed-error")
+		base, _, _ := strings.Cut(locationBase(), "?")
+		frag := site.EncodeFragment(a.state.Doc)
+		name := a.state.Doc.Name()
+		update := func() {
+			snip, err := embed.SnippetWith(base, frag, name, embed.SnippetOptions{Width: strings.TrimSpace(w.Value()),
+				Height: strings.TrimSpace(h.Value()), NoRun: !run.Checked(), Parent: strings.TrimSpace(parent.Value())})
+			if err != nil {
+				errp.SetTextContent(err.Error())
+				return
+			}
+			errp.SetTextContent("")
+			out.SetValue(snip)
+		}
+		for _, in := range []dom.Element{w, h, run, parent} {
+			b.on(in, "input", func(dom.Event) { update() })
+			b.on(in, "change", func(dom.Event) { update() })
+		}
+		update()
+		bar := b.el(el, "div", "embed-bar")
+		b.button(bar, "embed-copy", "primary", "Copy", func() {
+			snip := out.Value()
+			a.spawn(func() {
+				msg := "Embed snippet copied: paste it into a documentation page (docs/embed.md says how to drive it)."
+				if !copyText(snip) {
+					msg = "Could not copy the embed snippet; select it in the box and copy it."
+				}
+				a.dispatch(SetNotice{Notice: Notice{Kind: "info", Text: msg}})
+			})
+		})
+		if src, err := embed.EmbedURL(base, frag); err == nil {
+			l := b.text(bar, "a", "", "open the embed")
+			l.SetID("embed-open-link")
+			l.SetAttribute("href", src)
+			l.SetAttribute("target", "_blank")
+			l.SetAttribute("rel", "noopener")
+		}
+		b.button(bar, "embed-close", "link", "Close", func() {
+			a.embedOpen = false
 			a.scheduleRender()
 		})
 	})
