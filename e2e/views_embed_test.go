@@ -186,8 +186,10 @@ func TestEmbedUsesNoStorage(t *testing.T) {
 	if !strings.Contains(href, "#s=") || strings.Contains(href, "embed=1") {
 		t.Errorf("Open in playground = %q", href)
 	}
-	if d := eval[string](t, ctx, `document.getElementById("timeline").getAttribute("data-drawn")`); d != "1" {
-		t.Errorf("timeline not drawn")
+	// The figures come first; the timeline is drawn at the next frame.
+	if err := chromedp.Run(ctx, chromedp.Poll(`document.getElementById("timeline").getAttribute("data-drawn") === "1"`, nil,
+		chromedp.WithPollingTimeout(10*time.Second))); err != nil {
+		t.Errorf("timeline not drawn: %v", err)
 	}
 	// The spy works: the playground itself does use localStorage.
 	open(t, ctx, "/?preset=hikey960-short-sysbench")
