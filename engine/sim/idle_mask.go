@@ -3,6 +3,7 @@ package sim
 import (
 	"fmt"
 	"math/bits"
+	"slices"
 
 	"schedplay/engine/topo"
 )
@@ -15,16 +16,38 @@ import (
 // read first derives the marked CPUs' bits again, so a change marked
 // before the last write of an event is still seen.
 type idleMask struct {
-	set     topo.CPUSet
-	marked  []bool
-	pending []int32
+	set topo.CPUSet
+	// coreIdle holds the CPUs whose every sibling is idle too
+	// (is_core_idle() of an idle CPU), derived with set.
+	coreIdle topo.CPUSet
+	marked   []bool
+	pending  []int32
+	// caps are the CPUs by capacity_orig, largest first: which CPUs a
+	// utilisation fits (util_fits_cpu()) is a prefix of them.
+	caps []capClass
+}
+
+// capClass is the CPUs of one capacity.
+type capClass struct {
+	cap  int
+	cpus topo.CPUSet
 }
 
 // initIdleMask sizes the mask; every CPU is marked (initGroupSums marks
 // them all), so the first read derives every bit.
 func (s *sim) initIdleMask() {
 	n := len(s.cpus)
-	s.im = idleMask{set: topo.NewCPUSet(n), marked: make([]bool, n), pending: make([]int32, 0, n)}
+	s.im = idleMask{set: topo.NewCPUSet(n), coreIdle: topo.NewCPUSet(n), marked: make([]bool, n), pending: make([]int32, 0, n)}
+	for i := range s.cpus {
+		capv := s.cpus[i].cap
+		k := slices.IndexFunc(s.im.caps, func(c capClass) bool { return c.cap == capv })
+		if k < 0 {
+			s.im.caps = append(s.im.caps, capClass{cap: capv, cpus: topo.NewCPUSet(n)})
+			k = len(s.im.caps) - 1
+		}
+		s.im.caps[k].cpus.Set(topo.CPU(i))
+	}
+	slices.SortFunc(s.im.caps, func(a, b capClass) int { return b.cap - a.cap })
 }
 
 // markIdle notes that c's available_idle_cpu() may have changed.
@@ -39,23 +62,71 @@ func (s *sim) markIdle(c *cpuState) {
 // idleCPUs is the set of available idle CPUs now.
 func (s *sim) idleCPUs() topo.CPUSet {
 	m := &s.im
-	for _, cpu := range m.pending {
-		m.marked[cpu] = false
-		if s.availableIdle(int(cpu)) {
-			m.set.Set(topo.CPU(cpu))
-		} else {
-			m.set.Clear(topo.CPU(cpu))
+	if len(m.pending) > 0 {
+		for _, cpu := range m.pending {
+			m.marked[cpu] = false
+			if s.availableIdle(int(cpu)) {
+				m.set.Set(topo.CPU(cpu))
+			} else {
+				m.set.Clear(topo.CPU(cpu))
+			}
 		}
+		for _, cpu := range m.pending {
+			sibs := s.cores[s.cpus[cpu].core].cpus
+			all := true
+			for _, sib := range sibs {
+				all = all && m.set.Has(topo.CPU(sib))
+			}
+			for _, sib := range sibs {
+				if all {
+					m.coreIdle.Set(topo.CPU(sib))
+				} else {
+					m.coreIdle.Clear(topo.CPU(sib))
+				}
+			}
+		}
+		m.pending = m.pending[:0]
 	}
-	m.pending = m.pending[:0]
 	if s.gs.verify {
 		for cpu := range s.cpus {
 			if m.set.Has(topo.CPU(cpu)) != s.availableIdle(cpu) {
 				panic(fmt.Sprintf("idle mask: CPU %d changed without cpuChanged", cpu))
 			}
+			if m.set.Has(topo.CPU(cpu)) && m.coreIdle.Has(topo.CPU(cpu)) != s.isCoreIdle(cpu) {
+				panic(fmt.Sprintf("idle mask: the core of CPU %d: core idle %v", cpu, m.coreIdle.Has(topo.CPU(cpu))))
+			}
 		}
 	}
 	return m.set
+}
+
+// fitWord is word w of the CPUs util fits (util_fits_cpu() > 0), given
+// the number of capacity classes it fits (fitClasses).
+func (m *idleMask) fitWord(w, classes int) uint64 {
+	var x uint64
+	for _, c := range m.caps[:classes] {
+		x |= c.cpus.Word(w)
+	}
+	return x
+}
+
+// fitClasses is how many capacity classes, largest first, util fits.
+func (m *idleMask) fitClasses(util int) int {
+	k := 0
+	for k < len(m.caps) && util*1280 < m.caps[k].cap*1024 {
+		k++
+	}
+	return k
+}
+
+// lowestBits is the lowest k set bits of x (all of them when k ≥ their
+// number).
+func lowestBits(x uint64, k int) uint64 {
+	y := x
+	for ; k > 0 && y != 0; k-- {
+		y &= y - 1
+	}
+	return x &^ y
 }
 
 // wrapWords walks the CPUs of span ∧ allowed in for_each_cpu_wrap() order

@@ -155,32 +155,73 @@ func (s *sim) idleCapacityRank(util, cpu int, smtAware, hasIdleCore bool) (rank 
 
 // selectIdleCapacityMask is selectIdleCapacity's scan when no trace is
 // kept: the span ∧ p->cpus_ptr in for_each_cpu_wrap() order from target,
-// a word at a time, looking only at the available idle CPUs (idleCPUs).
-// The SIS_UTIL budget (nr) counts every CPU of the walk, busy or idle,
-// as the kernel's loop does: the CPU at walk position k is looked at only
-// when nr - k > 0.
+// a word at a time, over the available idle CPUs (idleCPUs). The SIS_UTIL
+// budget (nr) counts every CPU of the walk, busy or idle, as the kernel's
+// loop does: the CPU at walk position k is looked at only when nr - k > 0.
+// A word's verdicts come from masks: the CPUs util fits (by capacity
+// class) and, on the SMT-aware form, those whose core is idle; the scan
+// returns the first idle CPU that fits (on an idle core when there are
+// idle cores), else the best rank, then the largest capacity, then the
+// first in walk order, exactly as the per-CPU loop picks them.
 func (s *sim) selectIdleCapacityMask(p *task, sd *topo.Domain, target, util int, smtAware, hasIdleCore bool, nr int, llc *llcState) int {
 	counting := smtAware && !hasIdleCore
 	idle := s.idleCPUs()
+	m := &s.im
+	fitClasses := m.fitClasses(util)
 	best, bestRank, bestCap := noCPU, 1, 0
 	chosen := noCPU
-	wrapWords(sd.Span, p.allowed, target, func(w int, m uint64, before int) bool {
-		for c := m & idle.Word(w); c != 0; c &= c - 1 {
-			b := bits.TrailingZeros64(c)
-			if counting && nr-(before+bits.OnesCount64(m&(1<<uint(b)<<1-1))) <= 0 {
-				return false // the budget ran out at or before this CPU
-			}
-			cpu := w<<6 + b
-			rank, _, _, capv := s.idleCapacityRank(util, cpu, smtAware, hasIdleCore)
-			if rank == rankChosen {
-				chosen = cpu
+	wrapWords(sd.Span, p.allowed, target, func(w int, walk uint64, before int) bool {
+		cand := walk & idle.Word(w)
+		last := false
+		if counting {
+			// the CPUs of this word the budget still reaches
+			lim := nr - before - 1
+			if lim <= 0 {
 				return false
 			}
-			if best == noCPU || rank < bestRank || (rank == bestRank && capv > bestCap) {
-				best, bestRank, bestCap = cpu, rank, capv
+			if lim < bits.OnesCount64(walk) {
+				cand &= lowestBits(walk, lim)
+				last = true
 			}
 		}
-		return true
+		if cand == 0 {
+			return !last
+		}
+		fit := m.fitWord(w, fitClasses)
+		pref := ^uint64(0) // preferred: the core is idle, or no core is
+		if smtAware && hasIdleCore {
+			pref = m.coreIdle.Word(w)
+		}
+		if x := cand & fit & pref; x != 0 {
+			chosen = w<<6 + bits.TrailingZeros64(x)
+			return false
+		}
+		ranks := [3]struct {
+			rank int
+			cpus uint64
+		}{{0, cand}}
+		nranks := 1
+		if smtAware {
+			ranks = [3]struct {
+				rank int
+				cpus uint64
+			}{{-3, cand & pref}, {rankThreadFits, cand & fit &^ pref}, {0, cand &^ fit &^ pref}}
+			nranks = 3
+		}
+		for _, r := range ranks[:nranks] {
+			if r.cpus == 0 || (best != noCPU && r.rank > bestRank) {
+				continue
+			}
+			for _, c := range m.caps {
+				if x := r.cpus & c.cpus.Word(w); x != 0 {
+					if best == noCPU || r.rank < bestRank || (r.rank == bestRank && c.cap > bestCap) {
+						best, bestRank, bestCap = w<<6+bits.TrailingZeros64(x), r.rank, c.cap
+					}
+					break
+				}
+			}
+		}
+		return !last
 	})
 	if chosen != noCPU {
 		return chosen

@@ -44,3 +44,15 @@ func TestForEachCPUWrap(t *testing.T) {
 		}
 	}
 }
+
+func TestLowestBits(t *testing.T) {
+	for _, c := range []struct {
+		x    uint64
+		k    int
+		want uint64
+	}{{0b10110, 0, 0}, {0b10110, 1, 0b10}, {0b10110, 2, 0b110}, {0b10110, 3, 0b10110}, {0b10110, 9, 0b10110}, {1 << 63, 1, 1 << 63}} {
+		if got := lowestBits(c.x, c.k); got != c.want {
+			t.Errorf("lowestBits(%b, %d) = %b, want %b", c.x, c.k, got, c.want)
+		}
+	}
+}
