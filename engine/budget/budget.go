@@ -12,6 +12,8 @@ import (
 	"fmt"
 	"math"
 	"time"
+
+	"schedplay/engine/hdr"
 )
 
 // Profile is the budget of one request in one runtime. The zero value
@@ -32,8 +34,6 @@ type Profile struct {
 	// EventsPerRep: every repetition of every run (a compare runs both
 	// sides for every vary value).
 	Events float64
-	// Samples bounds the wake-up latency samples one repetition keeps.
-	Samples float64
 	// ReplyBytes bounds the estimated size of the reply.
 	ReplyBytes float64
 	// Memory bounds the request's estimated peak memory (bytes).
@@ -66,9 +66,10 @@ const (
 	// TaskBytes is one task's simulator state, without its name
 	// (measured: 960 bytes).
 	TaskBytes = 1 << 10
-	// SampleBytes is one kept latency sample (an int64, doubled for the
-	// growth of its slice).
-	SampleBytes = 16
+	// HistogramBytes is a repetition's wake-up latency histograms: two of
+	// hdr.Buckets counters (all wake-ups, periodic ones), whatever the
+	// number of samples.
+	HistogramBytes = 2 * hdr.Buckets * 8
 	// IntervalBytes is one timeline interval in memory and in the reply.
 	IntervalBytes = 48
 	// DecisionBytes is one decision record with its path in memory,
@@ -94,9 +95,9 @@ type Cost struct {
 	Events       float64 `json:"events"`
 	EventsPath   string  `json:"-"`
 	RepsPath     string  `json:"-"`
-	// Samples is the latency samples one repetition keeps.
-	Samples     float64 `json:"samples"`
-	SamplesPath string  `json:"-"`
+	// Samples is the wake-up latency samples a repetition records: into
+	// fixed-size histograms (engine/hdr), so they cost events, not memory.
+	Samples float64 `json:"samples"`
 	// ReplyBytes is the reply's size, ReplyPath what makes it large.
 	ReplyBytes float64 `json:"reply_bytes"`
 	ReplyPath  string  `json:"-"`
@@ -108,7 +109,7 @@ type Cost struct {
 
 // Error is a refusal: the request would cost more than a budget. Path is
 // the field that makes it expensive (its error path), Budget the budget's
-// name (domains, events, samples, reply, memory, overrides).
+// name (domains, events, reply, memory, overrides).
 type Error struct {
 	Path   string `json:"path"`
 	Budget string `json:"budget"`
@@ -129,7 +130,7 @@ func EventLimit(b float64, n int) float64 {
 }
 
 // Check returns an *Error for the first budget c exceeds under p (in the
-// order domains, events, samples, reply, memory), or nil.
+// order domains, events, reply, memory), or nil.
 func (p Profile) Check(c Cost) error {
 	over := func(v, limit float64) bool { return limit > 0 && v > limit }
 	switch {
@@ -142,9 +143,6 @@ func (p Profile) Check(c Cost) error {
 	case over(c.Events, EventLimit(p.Events, c.CPUs)):
 		return p.refuse(c.RepsPath, "events", "the request needs about %s simulator events in all, above the %s budget of %s on %d CPUs; use fewer repetitions or runs",
 			Human(c.Events), p.Name, Human(EventLimit(p.Events, c.CPUs)), c.CPUs)
-	case over(c.Samples, p.Samples):
-		return p.refuse(c.SamplesPath, "samples", "one repetition keeps about %s wake-up latency samples, above the %s budget of %s; shorten run.duration or the loops",
-			Human(c.Samples), p.Name, Human(p.Samples))
 	case over(c.ReplyBytes, p.ReplyBytes):
 		return p.refuse(c.ReplyPath, "reply", "the reply would be about %s, above the %s budget of %s; ask for a shorter timeline (\"runs\", or none), fewer tasks or shorter names",
 			Bytes(c.ReplyBytes), p.Name, Bytes(p.ReplyBytes))

@@ -9,7 +9,7 @@ import (
 // TestCheck: each budget refuses at the path the cost names, in order,
 // and a cost within every budget passes.
 func TestCheck(t *testing.T) {
-	p := Profile{Name: "test", Domains: 100, EventsPerRep: 1000, Events: 2000, Samples: 10, ReplyBytes: 1 << 20, Memory: 1 << 30}
+	p := Profile{Name: "test", Domains: 100, EventsPerRep: 1000, Events: 2000, ReplyBytes: 1 << 20, Memory: 1 << 30}
 	ok := Cost{CPUs: 8, Domains: 40, EventsPerRep: 900, Events: 1900, Samples: 5, ReplyBytes: 1 << 10, Memory: 1 << 20}
 	if err := p.Check(ok); err != nil {
 		t.Fatalf("within budget: %v", err)
@@ -22,7 +22,6 @@ func TestCheck(t *testing.T) {
 		{func(c *Cost) { c.EventsPerRep, c.EventsPath = 1000, "workload.groups[2]" }, "workload.groups[2]", "events"},
 		{func(c *Cost) { c.CPUs, c.EventsPath = 600, "run.duration" }, "run.duration", "events"}, // 1000/(1+1) = 500 < 900
 		{func(c *Cost) { c.Events, c.RepsPath = 2001, "run.reps" }, "run.reps", "events"},
-		{func(c *Cost) { c.Samples, c.SamplesPath = 11, "workload.groups[0]" }, "workload.groups[0]", "samples"},
 		{func(c *Cost) { c.ReplyBytes, c.ReplyPath = 2<<20, "timeline" }, "timeline", "reply"},
 		{func(c *Cost) { c.Memory, c.MemoryPath = 2<<30, "workload.groups" }, "workload.groups", "memory"},
 	} {

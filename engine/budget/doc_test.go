@@ -28,7 +28,6 @@ func profileTable() string {
 	row("sched domains", func(p Profile) string { return count(p.Domains) })
 	row("events per repetition (≤ 600 CPUs)", func(p Profile) string { return count(p.EventsPerRep) })
 	row("events per request (≤ 600 CPUs)", func(p Profile) string { return count(p.Events) })
-	row("latency samples per repetition", func(p Profile) string { return count(p.Samples) })
 	row("timeline intervals", func(p Profile) string { return count(float64(p.Timeline)) })
 	row("decision records", func(p Profile) string { return count(float64(p.Decisions)) })
 	row("reply", func(p Profile) string { return Bytes(p.ReplyBytes) })

@@ -13,7 +13,7 @@ import (
 // makes, the simulator events of a repetition (ticks, housekeeping, and two
 // events per program step executed, with loops capped by the run duration
 // when their body takes time), the wake-up latency samples a repetition
-// keeps, the reply's size and the memory of the whole, each with the field
+// records (into fixed-size histograms), the reply's size and the memory of the whole, each with the field
 // that makes it large. budget.Profile.Check refuses what a runtime cannot
 // afford, so that a small document such as
 // {"repeat": 1000000000, "do": [{"send": "x"}]} is refused up front instead
@@ -43,7 +43,7 @@ func CostOf(r *Resolved, b Budget) budget.Cost {
 	work := estimateWork(r, n)
 	c.EventsPerRep, c.EventsPath = work.events, work.eventsPath
 	c.Events, c.RepsPath = c.EventsPerRep*float64(r.Run.Reps)*runs, "run.reps"
-	c.Samples, c.SamplesPath = work.samples, work.samplesPath
+	c.Samples = work.samples
 	tasks, names := 0.0, 0.0
 	for _, g := range r.Workload.Groups {
 		tasks += float64(g.Count)
@@ -69,10 +69,9 @@ func CostOf(r *Resolved, b Budget) budget.Cost {
 	}{
 		{c.Domains*budget.DomainBytes + float64(n)*budget.CPUBytes, c.DomainsPath},
 		{tasks*budget.TaskBytes + names, "workload.groups"},
-		{c.Samples * budget.SampleBytes, c.SamplesPath},
 		{timeline + 2*c.ReplyBytes, c.ReplyPath},
 	}
-	c.Memory = budget.BaseBytes
+	c.Memory = budget.BaseBytes + budget.HistogramBytes
 	top := 0.0
 	for _, p := range parts {
 		c.Memory += p.bytes
@@ -131,16 +130,16 @@ func estimateDomains(m *topo.Machine) (float64, string) {
 // WithDefaults) on a machine of n CPUs.
 func EstimateEvents(r *Resolved, n int) float64 { return estimateWork(r, n).events }
 
-// work is one repetition's estimated events and kept latency samples, and
-// the fields that make each large.
+// work is one repetition's estimated events and wake-up latency samples,
+// and the field that makes the events large.
 type work struct {
-	events, samples         float64
-	eventsPath, samplesPath string
+	events, samples float64
+	eventsPath      string
 }
 
 func estimateWork(r *Resolved, n int) work {
 	horizon := float64(r.Run.Duration)
-	w := work{eventsPath: "run.duration", samplesPath: "run.duration"}
+	w := work{eventsPath: "run.duration"}
 	ev := float64(n) * horizon / 1e9 * float64(r.Policy.HZ) // ticks
 	hk := r.Machine.Housekeeping
 	if r.Workload.Housekeeping != nil {
@@ -149,18 +148,15 @@ func estimateWork(r *Resolved, n int) work {
 	if hk != nil && hk.Period > 0 {
 		ev += 2 * float64(n) * horizon / float64(hk.Period)
 	}
-	top, topSamples := ev, 0.0
+	top := ev
 	rate := maxWorkRate(r)
 	for i, g := range r.Workload.Groups {
 		e := estimateSteps(g.Program, horizon, rate, g.Count)
-		ge, gs := float64(g.Count)*(e.events+2), float64(g.Count)*e.wakeups
+		ge := float64(g.Count) * (e.events + 2)
 		ev += ge
-		w.samples += gs
+		w.samples += float64(g.Count) * e.wakeups
 		if ge > top {
 			top, w.eventsPath = ge, indexPath("workload.groups", i)
-		}
-		if gs > topSamples {
-			topSamples, w.samplesPath = gs, indexPath("workload.groups", i)
 		}
 	}
 	w.events = ev

@@ -65,7 +65,6 @@ func TestHostileCorpus(t *testing.T) {
 		{"60 KB group name × 16,384 tasks", "simulate", scenariotest.LongNames(), budget.Serve, 400, "workload.groups[0].name", "", "61440 bytes long; the limit is 200"},
 		{"16,384 set appends", "simulate", scenariotest.ManySets(16384), budget.Serve, 422, "set", "overrides", "16384 overrides, above the serve budget of 1024"},
 		{"compare vary ×32 on NUMA64, Worker", "compare", scenariotest.CompareVary32(), budget.Worker, 422, "machine.distances", "domains", "Worker budget"},
-		{"ping-pong 9.9 M loops × 4", "simulate", scenariotest.PingPong(9_900_000, 4), budget.Serve, 422, "workload.groups[0]", "samples", "wake-up latency samples"},
 		{"ping-pong 9.9 M loops × 4, Worker", "simulate", scenariotest.PingPong(9_900_000, 4), budget.Worker, 422, "workload.groups[0]", "events", "Worker budget of 39.9 million"},
 		{"duplicate key in the request wrapper", "simulate", `{"scenario": "vera-sgemm-nvpl", "reps": 1, "reps": 100}`, budget.Serve, 400, "reps", "", "duplicate key"},
 		{"duplicate key in a side", "compare", `{"scenario": "vera-sgemm-nvpl", "a": {"label": "x", "label": "y"}, "b": {}}`, budget.Serve, 400, "a.label", "", "duplicate key"},
