@@ -67,7 +67,7 @@ func cmdTopo(e *env, args []string) int {
 	if o.json {
 		enc := json.NewEncoder(e.stdout)
 		enc.SetIndent("", "  ")
-		if err := enc.Encode(topoJSONView(t, mname, pname, cpus)); err != nil {
+		if err := enc.Encode(topo.NewView(t, mname, pname, cpus)); err != nil {
 			return exitFailed
 		}
 		return exitOK

@@ -106,18 +106,11 @@ func topoChain(t *topo.Topology, cpu topo.CPU) string {
 	return strings.Join(parts, " → ")
 }
 
-func topoLevelName(d *topo.Domain) string {
-	if d == nil {
-		return "none"
-	}
-	return string(d.Level)
-}
-
 // topoShortcuts prints update_top_cache_domain()'s per-CPU results.
 func topoShortcuts(t *topo.Topology, cpu topo.CPU) string {
 	return fmt.Sprintf("sd_llc=%s sd_llc_size=%d sd_llc_id=%d sd_share_id=%d sd_numa=%s sd_asym_packing=%s sd_asym_cpucapacity=%s",
-		topoLevelName(t.SDLLC[cpu]), t.SDLLCSize[cpu], t.SDLLCID[cpu], t.SDShareID[cpu],
-		topoLevelName(t.SDNUMA[cpu]), topoLevelName(t.SDAsymPacking[cpu]), topoLevelName(t.SDAsymCPUCapacity[cpu]))
+		topo.LevelName(t.SDLLC[cpu]), t.SDLLCSize[cpu], t.SDLLCID[cpu], t.SDShareID[cpu],
+		topo.LevelName(t.SDNUMA[cpu]), topo.LevelName(t.SDAsymPacking[cpu]), topo.LevelName(t.SDAsymCPUCapacity[cpu]))
 }
 
 // printSchedDomainDebug mirrors sched_domain_debug() / sched_domain_debug_one()
@@ -154,77 +147,4 @@ func printSchedDomainDebug(w io.Writer, t *topo.Topology, cpu topo.CPU, maxGroup
 		fmt.Fprintln(w, b.String())
 	}
 	fmt.Fprintf(w, " %s\n", topoShortcuts(t, cpu))
-}
-
-// Views for --json: spans as cpulists, flags as name lists.
-type (
-	topoGroupView struct {
-		Span          string   `json:"span"`
-		Flags         []string `json:"flags"`
-		Weight        int      `json:"weight"`
-		Cores         int      `json:"cores"`
-		Capacity      int      `json:"capacity"`
-		AsymPreferCPU topo.CPU `json:"asym_prefer_cpu"`
-	}
-	topoDomainView struct {
-		Name           topo.Level      `json:"name"`
-		Level          int             `json:"level"`
-		Span           string          `json:"span"`
-		Flags          []string        `json:"flags"`
-		MinInterval    int             `json:"min_interval"`
-		MaxInterval    int             `json:"max_interval"`
-		BusyFactor     int             `json:"busy_factor"`
-		ImbalancePct   int             `json:"imbalance_pct"`
-		CacheNiceTries int             `json:"cache_nice_tries"`
-		ImbNUMANr      int             `json:"imb_numa_nr"`
-		SharedID       int             `json:"shared_id"`
-		Groups         []topoGroupView `json:"groups"`
-	}
-	topoCPUView struct {
-		topo.CPUInfo
-		Domains           []topoDomainView `json:"domains"`
-		SDLLC             string           `json:"sd_llc"`
-		SDLLCSize         int              `json:"sd_llc_size"`
-		SDLLCID           topo.CPU         `json:"sd_llc_id"`
-		SDShareID         topo.CPU         `json:"sd_share_id"`
-		SDNUMA            string           `json:"sd_numa"`
-		SDAsymPacking     string           `json:"sd_asym_packing"`
-		SDAsymCPUCapacity string           `json:"sd_asym_cpucapacity"`
-	}
-	topoView struct {
-		Machine               string        `json:"machine"`
-		Policy                string        `json:"policy"`
-		NumCPUs               int           `json:"nr_cpus"`
-		TotalCores            int           `json:"total_cores"`
-		SMTActive             bool          `json:"smt_active"`
-		AsymCPUCapacityActive bool          `json:"asym_cpucapacity_active"`
-		ClusterActive         bool          `json:"cluster_active"`
-		CPUs                  []topoCPUView `json:"cpus"`
-	}
-)
-
-// topoJSONView is the --json document for the selected CPUs.
-func topoJSONView(t *topo.Topology, mname, pname string, cpus topo.CPUSet) topoView {
-	v := topoView{Machine: mname, Policy: pname, NumCPUs: t.NumCPUs(), TotalCores: t.TotalCores,
-		SMTActive: t.SMTActive, AsymCPUCapacityActive: t.AsymCPUCapacityActive, ClusterActive: t.ClusterActive,
-		CPUs: []topoCPUView{}}
-	for _, c := range cpus.CPUs() {
-		cv := topoCPUView{CPUInfo: t.CPUs[c], Domains: []topoDomainView{},
-			SDLLC: topoLevelName(t.SDLLC[c]), SDLLCSize: t.SDLLCSize[c], SDLLCID: t.SDLLCID[c],
-			SDShareID: t.SDShareID[c], SDNUMA: topoLevelName(t.SDNUMA[c]),
-			SDAsymPacking: topoLevelName(t.SDAsymPacking[c]), SDAsymCPUCapacity: topoLevelName(t.SDAsymCPUCapacity[c])}
-		for _, d := range t.Domains[c] {
-			dv := topoDomainView{Name: d.Level, Level: d.Depth, Span: d.Span.String(), Flags: d.Flags.Names(),
-				MinInterval: d.MinInterval, MaxInterval: d.MaxInterval, BusyFactor: d.BusyFactor,
-				ImbalancePct: d.ImbalancePct, CacheNiceTries: d.CacheNiceTries, ImbNUMANr: d.ImbNUMANr,
-				SharedID: d.SharedID}
-			for _, g := range d.Groups {
-				dv.Groups = append(dv.Groups, topoGroupView{Span: g.Span.String(), Flags: g.Flags.Names(),
-					Weight: g.Weight, Cores: g.Cores, Capacity: g.Capacity, AsymPreferCPU: g.AsymPreferCPU})
-			}
-			cv.Domains = append(cv.Domains, dv)
-		}
-		v.CPUs = append(v.CPUs, cv)
-	}
-	return v
 }

@@ -7,6 +7,7 @@
 //	POST /api/v1/simulate   run a scenario, reply with the sim.Result JSON
 //	POST /api/v1/compare    run two policies over the same seeds, reply with the table
 //	POST /api/v1/validate   check a scenario, reply with every error or the resolved form
+//	POST /api/v1/topology   a scenario's sched-domain hierarchy (?cpu=N: that CPU's chain)
 //	POST /api/v1/batch      up to 64 simulate requests in one, each reply as simulate gives it
 //	GET  /api/v1/health     "ok" and the build: commit, Go version, platform, presets digest
 //
@@ -126,7 +127,8 @@ func New(ps *presets.Set, opts ...Option) http.Handler {
 	mux.Handle("/api/v1/simulate", only(http.MethodPost, s.endpoint(s.handleSimulate)))
 	mux.Handle("/api/v1/compare", only(http.MethodPost, s.endpoint(s.handleCompare)))
 	mux.Handle("/api/v1/validate", only(http.MethodPost, s.endpoint(s.handleValidate)))
-	mux.Handle("/api/v1/step", only(http.MethodPost, s.endpoint(s.handleStep))) // step.go
+	mux.Handle("/api/v1/step", only(http.MethodPost, s.endpoint(s.handleStep)))         // step.go
+	mux.Handle("/api/v1/topology", only(http.MethodPost, s.endpoint(s.handleTopology))) // topology.go
 	for _, e := range s.extra {
 		mux.Handle(e.path, e.h)
 	}

@@ -340,3 +340,39 @@ func TestBatchSharesItsBudget(t *testing.T) {
 		t.Errorf("%d items answered and %d run; want 4 (4 × 8 million events of the Worker's 40 million)", ok, runs)
 	}
 }
+
+// TestTopologyEndpoint: the page's topology view gets a CPU's chain and
+// every CPU's priority from the engine worker; a machine over the budget
+// is refused there, before its build.
+func TestTopologyEndpoint(t *testing.T) {
+	ps := realPresets(t)
+	h := New(ps, WithProfile(budget.Browser))
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("POST", "/api/v1/topology?cpu=5", strings.NewReader(`{"scenario": "vera-sgemm-nvpl"}`)))
+	var v struct {
+		NumCPUs    int   `json:"nr_cpus"`
+		Priorities []int `json:"priorities"`
+		CPUs       []struct {
+			CPU     int `json:"cpu"`
+			Domains []struct {
+				Name string `json:"name"`
+			} `json:"domains"`
+		} `json:"cpus"`
+	}
+	if err := json.Unmarshal(rec.Body.Bytes(), &v); err != nil || rec.Code != 200 {
+		t.Fatalf("%d %v %.300s", rec.Code, err, rec.Body)
+	}
+	if v.NumCPUs != 352 || len(v.Priorities) != 352 || len(v.CPUs) != 1 || v.CPUs[0].CPU != 5 || len(v.CPUs[0].Domains) == 0 {
+		t.Errorf("reply %+v", v)
+	}
+	for _, tt := range []struct{ url, body, path string }{
+		{"/api/v1/topology?cpu=352", `{"scenario": "vera-sgemm-nvpl"}`, "cpu"},
+		{"/api/v1/topology?cpu=x", `{"scenario": "vera-sgemm-nvpl"}`, "cpu"},
+		{"/api/v1/topology", scenariotest.NUMA64(), "machine.distances"},
+	} {
+		code, e, body := post(t, h, strings.TrimPrefix(tt.url, "/api/v1/"), tt.body)
+		if code/100 != 4 || e.Error.Path != tt.path {
+			t.Errorf("%s: %d %.200s; want a refusal at %s", tt.url, code, body, tt.path)
+		}
+	}
+}

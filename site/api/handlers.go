@@ -111,6 +111,21 @@ func (s *server) resolve(ctx context.Context, doc *scenario.Scenario, out scenar
 	return rs, release, nil
 }
 
+// readResolved reads the request (readRequest) and resolves its scenario
+// (resolve) with the output it asks for: what simulate, validate and
+// topology start with. release gives the admission back.
+func (s *server) readResolved(ctx context.Context, w http.ResponseWriter, r *http.Request) (*scenario.Scenario, *Request, *scenario.Resolved, func(), error) {
+	doc, req, err := s.readRequest(ctx, w, r)
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	rs, release, err := s.resolve(ctx, doc, req.Timeline.output())
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	return doc, req, rs, release, nil
+}
+
 // presetsReply is the body of GET /api/v1/presets.
 type presetsReply struct {
 	Presets []presets.Preset `json:"presets"`
@@ -130,11 +145,7 @@ func (s *server) handlePresets(w http.ResponseWriter, r *http.Request) {
 // handleSimulate resolves the scenario and runs it: the handler's core,
 // shared with `schedplay run --json` through Marshal.
 func (s *server) handleSimulate(ctx context.Context, w http.ResponseWriter, r *http.Request) error {
-	doc, req, err := s.readRequest(ctx, w, r)
-	if err != nil {
-		return err
-	}
-	rs, release, err := s.resolve(ctx, doc, req.Timeline.output())
+	_, req, rs, release, err := s.readResolved(ctx, w, r)
 	if err != nil {
 		return err
 	}
@@ -224,11 +235,7 @@ type validateReply struct {
 }
 
 func (s *server) handleValidate(ctx context.Context, w http.ResponseWriter, r *http.Request) error {
-	doc, _, err := s.readRequest(ctx, w, r)
-	if err != nil {
-		return err
-	}
-	rs, release, err := s.resolve(ctx, doc, scenario.Output{})
+	doc, _, rs, release, err := s.readResolved(ctx, w, r)
 	if err != nil {
 		return err
 	}
