@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
@@ -12,6 +13,7 @@ import (
 	"schedplay/engine/compare"
 	"schedplay/engine/explain"
 	"schedplay/engine/scenario"
+	"schedplay/engine/scenario/scenariotest"
 	"schedplay/engine/sim"
 	plans "schedplay/engine/sweep"
 	"schedplay/engine/topo"
@@ -238,7 +240,7 @@ func runPair(t *testing.T, ps *presets.Set, name string) (a, b *sim.Result, tp *
 func TestDeltaRowsAndDivergenceOnARealPair(t *testing.T) {
 	ps := loadPresets(t)
 	a, b, tp := runPair(t, ps, "hikey960-short-sysbench")
-	ds, err := explain.CoreDeltas(a, b, CoreCPUs(tp))
+	ds, err := explain.CoreDeltas(a, b, tp.CoreCPUs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -455,5 +457,21 @@ func TestPointOfIsTheCompareTable(t *testing.T) {
 	bad, _ := PointOf(plan, recs[plan.GroupSize():], "0", "none", "misfit")
 	if !strings.Contains(bad.Err, "at least 1") {
 		t.Errorf("the refused point says %q", bad.Err)
+	}
+}
+
+// TestCoreCPUsWithoutBuild: the cores' CPUs the view takes from the machine
+// are the ones topo.Build numbers, for every machine preset.
+func TestCoreCPUsWithoutBuild(t *testing.T) {
+	ps := loadPresets(t)
+	for _, name := range ps.Names(presets.Machine) {
+		r := scenariotest.Resolve(t, `{"schedplay": 1, "machine": {"preset": "`+name+`"}, "workload": {"groups": []}}`)
+		tp, err := topo.Build(r.Machine, r.Policy.DomainPolicy)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := CoreCPUs(r.Machine); !reflect.DeepEqual(got, tp.CoreCPUs) {
+			t.Errorf("%s: cores %v; topo.Build numbers %v", name, got, tp.CoreCPUs)
+		}
 	}
 }

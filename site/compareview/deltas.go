@@ -9,9 +9,10 @@ import (
 	"schedplay/site"
 )
 
-// CoreCPUs lists each core's CPUs of a topology (explain.CoreDeltas'
-// argument).
-func CoreCPUs(t *topo.Topology) [][]topo.CPU { return t.CoreCPUs }
+// CoreCPUs lists each core's CPUs of a machine (explain.CoreDeltas'
+// argument) as topo.Build numbers them, without building its domains (the
+// page never builds a topology on its main thread).
+func CoreCPUs(m topo.Machine) [][]topo.CPU { return m.CPUNumbers() }
 
 // DeltaCell is one figure of the delta table: A, B and B−A as text, with
 // Heat in −1..1 (B−A relative to the largest |B−A| of the column) for the

@@ -163,7 +163,7 @@ func (v *view) renderDeltas() {
 	box := v.deltaBox
 	viewkit.Clear(box)
 	b.Text(box, "h2", "", "Per-core deltas (B − A)")
-	ds, err := explain.CoreDeltas(v.res[0], v.res[1], v.topo.CoreCPUs)
+	ds, err := explain.CoreDeltas(v.res[0], v.res[1], v.cores)
 	if err != nil {
 		b.Text(box, "p", "notice error", "The per-core figures cannot be compared: "+err.Error())
 		return

@@ -81,6 +81,21 @@ func (r Request) load(ps *presets.Set) (sc *scenario.Scenario, seed presets.Pres
 	if sc, err = r.Scenario(ps); err != nil {
 		return nil, seed, a, b, err
 	}
+	return r.loadDoc(sc, ps)
+}
+
+// Ref is the request's scenario as a reference scenario.FromReference
+// (and the API's "scenario" string) reads: its share fragment, else its
+// preset name.
+func (r Request) Ref() string {
+	if r.Share != "" {
+		return "s=" + r.Share
+	}
+	return r.Preset
+}
+
+// loadDoc is load for the scenario sc the request names, already decoded.
+func (r Request) loadDoc(sc *scenario.Scenario, ps *presets.Set) (_ *scenario.Scenario, seed presets.Preset, a, b compare.Side, err error) {
 	seed = SeedOf(sc, r.Preset, ps)
 	names := [2]string{r.A, r.B}
 	if names[0] == "" {

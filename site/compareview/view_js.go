@@ -35,7 +35,7 @@ type view struct {
 	names  [2]string
 	pa, pb string
 	cpus   []site.LaneCPU
-	topo   *topo.Topology
+	cores  [][]topo.CPU // each core's CPUs
 	// resolved is side A's resolved scenario (the machine is the same for
 	// both sides: a side changes the policy or, for a variant, the
 	// workload).
@@ -88,7 +88,19 @@ func (v *view) load(l viewkit.Location) {
 		return
 	}
 	v.ps = ps
-	sc, seed, a, b, err := v.req.load(ps)
+	// The engine worker decodes and validates the link first (its
+	// topology is built there, the browser's budget checked), never the
+	// page's main thread: a link over the budget is refused at once.
+	viewkit.StartLink()
+	got, err := viewkit.Resolve(viewkit.ValidateBody(v.req.Ref()))
+	viewkit.EndLink()
+	viewkit.Yield() // the drawing in a task of its own
+	if err != nil {
+		v.fail("This comparison cannot be opened: " + err.Error())
+		v.recovery(l)
+		return
+	}
+	sc, seed, a, b, err := v.req.loadDoc(got.Doc, ps)
 	if err != nil {
 		v.fail("This comparison cannot be opened: " + err.Error())
 		v.recovery(l)
@@ -103,7 +115,7 @@ func (v *view) load(l viewkit.Location) {
 		v.fail(err.Error())
 		return
 	}
-	if err := v.resolveMachine(); err != nil {
+	if err := v.resolveMachine(got.Resolved); err != nil {
 		v.fail("The scenario does not resolve: " + err.Error())
 		v.recovery(l)
 		return
@@ -151,22 +163,14 @@ func (v *view) load(l viewkit.Location) {
 	}
 }
 
-// resolveMachine numbers the machine's CPUs (lanes) and builds its
-// topology (cores' CPUs for the deltas); the machine is the same for both
-// policies.
-func (v *view) resolveMachine() error {
-	sc, err := scenario.Apply(v.sc, v.ps, v.sides[0].Set)
-	if err != nil {
-		return err
-	}
-	r, err := scenario.Resolve(sc, v.ps)
-	if err != nil {
-		return err
-	}
+// resolveMachine numbers the machine's CPUs (lanes) and its cores' CPUs
+// (for the deltas) from the scenario the engine worker resolved: the
+// machine is the same for both sides (a side changes the policy or the
+// workload).
+func (v *view) resolveMachine(r *scenario.Resolved) error {
 	v.resolved = r
-	if v.topo, err = topo.Build(r.Machine, r.Policy.DomainPolicy); err != nil {
-		return err
-	}
+	v.cores = CoreCPUs(r.Machine)
+	var err error
 	v.cpus, err = site.MachineCPUs(r.Machine)
 	return err
 }

@@ -81,60 +81,65 @@ func Mount(l viewkit.Location) {
 		return
 	}
 	v.ps = ps
-	loadErr := v.loadInitial()
-	if viewkit.Framed() {
-		viewkit.OnMessage(v.onMessage)
-		viewkit.PostParent(embed.Ready(v.name()), embed.ReadyTarget(v.params.Parent))
-	}
-	if loadErr != nil {
-		v.fail("This embed's scenario could not be read: " + loadErr.Error())
-		return
-	}
-	if !v.params.NoRun {
-		v.startRun(nil, nil)
-	} else {
-		v.say("Not run yet (run=0): waiting for the host page.")
-	}
+	v.say("Reading the scenario…")
+	go func() { // the engine worker decodes and validates the link
+		viewkit.StartLink()
+		loadErr := v.loadInitial()
+		viewkit.EndLink()
+		viewkit.Yield() // the drawing in a task of its own
+		if viewkit.Framed() {
+			viewkit.OnMessage(v.onMessage)
+			viewkit.PostParent(embed.Ready(v.name()), embed.ReadyTarget(v.params.Parent))
+		}
+		if loadErr != nil {
+			v.fail("This embed's scenario could not be read: " + loadErr.Error())
+			return
+		}
+		if !v.params.NoRun {
+			v.startRun(nil, nil)
+		} else {
+			v.say("Not run yet (run=0): waiting for the host page.")
+		}
+	}()
 }
 
-// loadInitial reads the scenario from #s= or ?preset=.
+// loadInitial reads the scenario from #s= or ?preset=: the engine worker
+// decodes, validates and checks it (viewkit.Resolve), not the page's main
+// thread.
 func (v *view) loadInitial() error {
-	var sc *scenario.Scenario
-	var err error
 	switch {
 	case v.params.Share != "":
-		sc, err = scenario.DecodeShare(v.params.Share)
+		return v.validate(viewkit.ValidateBody("s=" + v.params.Share))
 	case v.params.Preset != "":
-		sc, err = scenario.FromReference(v.params.Preset, v.ps)
-	default:
-		err = errors.New("the address has neither #s=… nor ?preset=NAME")
+		return v.validate(viewkit.ValidateBody(v.params.Preset))
 	}
-	if err == nil {
-		err = v.setScenario(sc)
-	}
-	return err
+	return errors.New("the address has neither #s=… nor ?preset=NAME")
 }
 
 // setScenario validates sc (resolving every preset, as the API does) and
-// makes it current; on error the old scenario stays.
+// makes it current; on error the old scenario stays. It waits for the
+// engine worker: call it from a goroutine.
 func (v *view) setScenario(sc *scenario.Scenario) error {
-	r, err := scenario.Resolve(sc, v.ps)
-	if err != nil {
-		return err
-	}
-	cpus, err := site.MachineCPUs(r.Machine)
-	if err != nil {
-		return &scenario.Error{Path: "machine", Msg: err.Error()}
-	}
 	doc, err := scenario.Encode(sc)
 	if err != nil {
 		return err
 	}
-	share, err := scenario.EncodeShare(sc)
+	return v.validate(string(doc))
+}
+
+// validate has the engine worker validate a validate request's body and
+// makes its scenario current.
+func (v *view) validate(body string) error {
+	got, err := viewkit.Resolve(body)
 	if err != nil {
 		return err
 	}
-	v.sc, v.doc, v.share, v.cpus, v.rname = sc, doc, share, cpus, r.Name
+	r := got.Resolved
+	cpus, err := site.MachineCPUs(r.Machine)
+	if err != nil {
+		return &scenario.Error{Path: "machine", Msg: err.Error()}
+	}
+	v.sc, v.doc, v.share, v.cpus, v.rname = got.Doc, got.Canonical, got.Share, cpus, r.Name
 	v.words = viewkit.WordsFor(r.Machine)
 	v.title.SetTextContent(v.name())
 	v.link.SetAttribute("href", v.playgroundLink())
@@ -188,18 +193,20 @@ func (v *view) onMessage(m viewkit.Message) {
 	case embed.TypePing:
 		m.Reply(embed.Ready(v.name()), target)
 	case embed.TypeSet:
-		sc, err := msg.ScenarioDoc(v.ps)
-		if err == nil {
-			err = v.setScenario(sc)
-		}
-		if err != nil {
-			m.Reply(embed.Error(msg.ID, err), target)
-			return
-		}
-		m.Reply(embed.Ack(msg.ID, v.name(), v.playgroundLink()), target)
-		if msg.Run {
-			v.startRun(msg.ID, func(b []byte) { m.Reply(b, target) })
-		}
+		go func() { // the engine worker validates it: not inside the event
+			sc, err := msg.ScenarioDoc(v.ps)
+			if err == nil {
+				err = v.setScenario(sc)
+			}
+			if err != nil {
+				m.Reply(embed.Error(msg.ID, err), target)
+				return
+			}
+			m.Reply(embed.Ack(msg.ID, v.name(), v.playgroundLink()), target)
+			if msg.Run {
+				v.startRun(msg.ID, func(b []byte) { m.Reply(b, target) })
+			}
+		}()
 	case embed.TypeRun:
 		if v.sc == nil {
 			m.Reply(embed.Error(msg.ID, errors.New("there is no scenario to run; send schedplay:set first")), target)

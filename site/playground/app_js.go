@@ -6,13 +6,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"sort"
 	"strings"
 	"syscall/js"
 	"time"
 
 	"honnef.co/go/js/dom/v2"
 
-	"schedplay/engine/topo"
 	"schedplay/site"
 	"schedplay/site/viewkit"
 )
@@ -48,15 +48,17 @@ type App struct {
 	// entryPreset is ?preset=NAME from the address the page opened with,
 	// opened once the catalog arrives.
 	entryPreset string
-	// topology cache (topology()) and the PE the drawing highlights
-	topoKey string
-	topoVal *topo.Topology
-	topoErr error
-	peSel   int
+	// the topology views the engine worker built (topologyView), for
+	// the current machine and policy, and the PE the drawing highlights
+	topo  topoCache
+	peSel int
 	// CPUs of the machine (cpus()), by machine section
 	cpusKey string
 	cpusVal []site.LaneCPU
 	cpusErr error
+
+	// draftsSaved is the drafts JSON last written to draftsKey.
+	draftsSaved string
 
 	// specName is the seed link whose quick first run index.mjs started
 	// while the page booted (until the first run adopts or drops it).
@@ -159,6 +161,7 @@ func (a *App) dispatch(act Action) {
 	a.state = Reduce(a.state, act)
 	after := a.state.Doc.Canonical()
 	changed := before != after
+	a.saveDrafts()
 	if changed {
 		switch act.(type) {
 		case EditField, EditText, EditDoc, SelectPreset:
@@ -167,7 +170,9 @@ func (a *App) dispatch(act Action) {
 			a.liveEdit = shown
 		}
 		defer func() { a.liveEdit = false }()
-		defer viewkit.StorageSet(storageKey, after)
+		if ld, ok := act.(LoadDoc); !ok || !ld.Fallback {
+			defer viewkit.StorageSet(storageKey, after)
+		}
 		cpus, cpuErr := a.state.CPUs()
 		switch act.(type) {
 		case SelectScenario, LoadDoc:
@@ -262,8 +267,12 @@ func (a *App) syncURL(push bool) {
 	a.urlDoc = c
 }
 
-// loadFromURL reads #s= (or ?preset=, or localStorage, or the default).
+// loadFromURL reads #s= (or ?preset=, or localStorage, or the default):
+// the link is decoded here (bounded by the share link's limits) and run by
+// the engine worker, which validates it, builds its topology and refuses
+// it at once when it is over the browser's budget.
 func (a *App) loadFromURL(first bool) {
+	defer viewkit.EndLink() // the page then draws, in a frame of its own
 	hash := locationHash()
 	d, ok, err := site.DecodeFragment(hash)
 	switch {
@@ -272,8 +281,8 @@ func (a *App) loadFromURL(first bool) {
 		a.dispatch(LoadDoc{Doc: d})
 	case ok:
 		a.urlDoc = ""
-		a.dispatch(LoadDoc{Doc: site.DefaultDoc(), Notice: Notice{Kind: "error",
-			Text: "This link's scenario could not be read (" + err.Error() + "); showing the default scenario instead.", Detail: hash}})
+		a.dispatch(LoadDoc{Doc: site.DefaultDoc(), Fallback: true, Notice: Notice{Kind: "error",
+			Text: "This link's scenario could not be read (" + err.Error() + "); showing the default scenario instead (your saved scenario is kept).", Detail: hash}})
 	case first && a.entryPreset != "":
 		name := a.entryPreset
 		a.entryPreset = ""
@@ -284,7 +293,7 @@ func (a *App) loadFromURL(first bool) {
 				break
 			}
 		}
-		a.dispatch(LoadDoc{Doc: site.DefaultDoc(), Notice: Notice{Kind: "error", Text: "There is no scenario preset named “" + name + "”; showing the default scenario."}})
+		a.dispatch(LoadDoc{Doc: site.DefaultDoc(), Fallback: true, Notice: Notice{Kind: "error", Text: "There is no scenario preset named “" + name + "”; showing the default scenario."}})
 	case first:
 		if last := viewkit.StorageGet(storageKey); last != "" {
 			if d, err := site.ParseDoc([]byte(last)); err == nil {
@@ -296,8 +305,56 @@ func (a *App) loadFromURL(first bool) {
 	default:
 		a.dispatch(LoadDoc{Doc: site.DefaultDoc()})
 	}
+	a.restoreDrafts()
 	if first && a.state.Run.Status == StatusIdle {
 		a.run()
+	}
+}
+
+// draftsKey holds the editors' texts that do not parse yet (State.Drafts)
+// with the scenario they were typed on, so that they survive a reload.
+const draftsKey = "schedplay.drafts"
+
+// savedDrafts is draftsKey's JSON.
+type savedDrafts struct {
+	Doc    string            `json:"doc"`
+	Drafts map[string]string `json:"drafts"`
+}
+
+// saveDrafts writes the editors' unparsed texts when they changed (and
+// removes them once none is left).
+func (a *App) saveDrafts() {
+	var text string
+	if len(a.state.Drafts) > 0 {
+		b, _ := json.Marshal(savedDrafts{Doc: a.state.Doc.Canonical(), Drafts: a.state.Drafts})
+		text = string(b)
+	}
+	if text != a.draftsSaved {
+		a.draftsSaved = text
+		viewkit.StorageSet(draftsKey, text)
+	}
+}
+
+// restoreDrafts puts back the unparsed editor texts saved for the scenario
+// now shown (a reload, the same link), each with its parse error; texts
+// typed on another scenario are left alone.
+func (a *App) restoreDrafts() {
+	var saved savedDrafts
+	if json.Unmarshal([]byte(viewkit.StorageGet(draftsKey)), &saved) != nil || len(saved.Drafts) == 0 ||
+		saved.Doc != a.state.Doc.Canonical() {
+		return
+	}
+	paths := make([]string, 0, len(saved.Drafts))
+	for p := range saved.Drafts {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		if p == DocPath {
+			a.dispatch(EditDoc{Text: saved.Drafts[p]})
+		} else {
+			a.dispatch(EditText{Path: p, Text: saved.Drafts[p]})
+		}
 	}
 }
 

@@ -38,7 +38,6 @@ type explainer struct {
 // returns the listeners it added to the canvas.
 func (t *timelineView) listenExplain() []js.Func {
 	x := &explainer{t: t}
-	ensureExplainCSS(t.a.doc)
 	x.panel = t.a.doc.CreateElement("section").(dom.HTMLElement)
 	x.panel.SetID("explain-panel")
 	x.panel.SetAttribute("class", "explain-panel")
@@ -272,34 +271,4 @@ func (x *explainer) showKernelEntry(anchor string) {
 		return
 	}
 	x.kernelMap.Show(viewkit.NewB(), box, anchor, "h4", func() bool { return isConnected(box) })
-}
-
-// explainCSS styles the panel (kept here so the playground's stylesheet
-// needs no change).
-const explainCSS = `
-.explain-panel { margin-top: 10px; border: 1px solid var(--line); border-left: 3px solid var(--code);
-  border-radius: var(--radius); background: var(--panel); padding: 8px 12px; }
-.explain-panel:focus { outline: 2px solid var(--focus); outline-offset: 1px; }
-.explain-head { display: flex; justify-content: space-between; align-items: baseline; gap: 8px; }
-.explain-head h3 { margin: 0; font-size: 15px; }
-.explain-path { margin: 6px 0; padding-left: 22px; font-family: ui-monospace, monospace; font-size: 13px; }
-.explain-path li { margin: 2px 0; }
-.explain-path li.explain-headline { font-family: system-ui, sans-serif; font-weight: 600; list-style: none; margin-left: -22px; }
-.explain-panel a.kernel { color: var(--code); font-family: ui-monospace, monospace; }
-.explain-nav { display: flex; flex-wrap: wrap; gap: 8px; margin-top: 6px; }
-.explain-note { margin: 4px 0; }
-#explain-kernel:not(:empty) { margin-top: 8px; border-left: 3px solid var(--code); background: var(--chip); padding: 6px 10px; border-radius: 4px; }
-#explain-kernel h4 { margin: 0 0 4px; color: var(--code); font-family: ui-monospace, monospace; }
-#explain-kernel p { margin: 2px 0; }
-`
-
-// ensureExplainCSS adds the panel's <style> once.
-func ensureExplainCSS(doc dom.HTMLDocument) {
-	if doc.GetElementByID("explain-css") != nil {
-		return
-	}
-	st := doc.CreateElement("style")
-	st.SetID("explain-css")
-	st.SetTextContent(explainCSS)
-	doc.QuerySelector("head").AppendChild(st)
 }

@@ -21,6 +21,10 @@ type CatalogLoaded struct {
 type LoadDoc struct {
 	Doc    site.Doc
 	Notice Notice
+	// Fallback marks the default shown in place of what the address asked
+	// for (a broken link, an unknown preset): it is never saved over the
+	// scenario the user has in localStorage.
+	Fallback bool
 }
 
 // SelectScenario opens a seed scenario preset; Variant (optional) applies one

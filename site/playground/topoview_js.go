@@ -4,6 +4,7 @@ package playground
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -31,7 +32,8 @@ func (a *App) renderTopology() {
 	case show:
 		// Not the selected CPU: choosing one only moves the highlight
 		// and redraws the domain chain (below).
-		sig = fmt.Sprintf("%p|%s|%s|%v", s.Catalog, site.Compact(s.Doc["machine"]), site.Compact(s.Doc["policy"]), a.dark)
+		_, _, ready := a.anyTopologyView(s.View.TopoCPU)
+		sig = fmt.Sprintf("%p|%s|%s|%v|%v", s.Catalog, site.Compact(s.Doc["machine"]), site.Compact(s.Doc["policy"]), a.dark, ready)
 	}
 	a.update("topology", sig, func(b builder, el dom.HTMLElement) {
 		if !show {
@@ -52,11 +54,19 @@ func (a *App) renderTopology() {
 			b.text(el, "p", "issue", err.Error())
 			return
 		}
-		t, berr := a.topology()
+		v, berr, ready := a.anyTopologyView(s.View.TopoCPU)
+		if !ready {
+			b.text(el, "p", "muted", "building the sched domains in the engine…")
+			return
+		}
+		if a.topo.refused {
+			b.text(el, "p", "issue", "sched domains: "+berr.Error())
+			return
+		}
 		prio := map[int]int{}
 		if berr == nil {
-			for _, c := range t.CPUs {
-				prio[int(c.CPU)] = c.Priority
+			for cpu, p := range v.Priorities {
+				prio[cpu] = p
 			}
 		}
 		a.drawMachine(b, el, m, cpus, prio)
@@ -70,25 +80,80 @@ func (a *App) renderTopology() {
 	if sig == "hidden" || deferred {
 		return
 	}
-	a.update("topo-domains", fmt.Sprint(sig, "|", s.View.TopoCPU), func(b builder, el dom.HTMLElement) {
-		if t, err := a.topology(); err == nil {
-			a.drawDomains(b, el, t)
+	v, err, ready := a.topologyView(s.View.TopoCPU)
+	a.update("topo-domains", fmt.Sprint(sig, "|", s.View.TopoCPU, "|", ready), func(b builder, el dom.HTMLElement) {
+		if ready && err == nil {
+			a.drawDomains(b, el, v)
 		}
 	})
 	a.markSelectedPE(s.View.TopoCPU)
 }
 
-// topology is topo.Build of the current machine and policy, kept until
-// either changes (the drawing and the domain chain both need it, and
-// choosing a CPU must not rebuild it).
-func (a *App) topology() (*topo.Topology, error) {
+// topoCache holds what the engine worker answered to POST /api/v1/topology
+// for one machine and policy (key), by CPU: the topology is built in the
+// worker, under the browser's budget, never on the page's main thread.
+type topoCache struct {
+	key     string
+	views   map[int]*topo.View
+	err     error
+	pending map[int]bool
+	// refused: the engine refused to build it (over the browser's
+	// budget), so the machine is not drawn either.
+	refused bool
+}
+
+// topologyView is the engine's topology view for cpu of the current
+// machine and policy: ready is false while it is being asked for (the page
+// renders again when it arrives).
+func (a *App) topologyView(cpu int) (v *topo.View, err error, ready bool) {
 	s := a.state
 	key := site.Compact(s.Doc["machine"]) + "\x00" + site.Compact(s.Doc["policy"])
-	if a.topoKey != key { // the key is never empty: the first call builds
-		a.topoKey = key
-		a.topoVal, a.topoErr = topo.Build(s.Machine(), s.Policy().DomainPolicy)
+	c := &a.topo
+	if c.key != key { // the key is never empty: the first call asks
+		*c = topoCache{key: key, views: map[int]*topo.View{}, pending: map[int]bool{}}
 	}
-	return a.topoVal, a.topoErr
+	if c.err != nil {
+		return nil, c.err, true
+	}
+	if v, ok := c.views[cpu]; ok {
+		return v, nil, true
+	}
+	if !c.pending[cpu] {
+		c.pending[cpu] = true
+		doc := s.Doc.Canonical()
+		a.spawn(func() {
+			r := engineFetch("POST", fmt.Sprintf("/api/v1/topology?cpu=%d", cpu), doc)
+			if a.topo.key != key {
+				return // the machine or policy changed meanwhile
+			}
+			delete(a.topo.pending, cpu)
+			var v topo.View
+			switch {
+			case !r.OK():
+				a.topo.err = r.Errors()
+				a.topo.refused = r.Status == 422
+			case json.Unmarshal([]byte(r.Body), &v) != nil || len(v.CPUs) != 1:
+				a.topo.err = errors.New("the engine's topology could not be read")
+			default:
+				a.topo.views[cpu] = &v
+			}
+			a.scheduleRender()
+		})
+	}
+	return nil, nil, false
+}
+
+// anyTopologyView is the selected CPU's topology view, else any CPU's of
+// the same machine and policy: the machine drawing needs only the
+// priorities, which every view carries.
+func (a *App) anyTopologyView(cpu int) (v *topo.View, err error, ready bool) {
+	if v, err, ready := a.topologyView(cpu); ready {
+		return v, err, ready
+	}
+	for _, v := range a.topo.views {
+		return v, nil, true
+	}
+	return nil, nil, false
 }
 
 // cpus is State.CPUs of the current machine, kept while the machine
@@ -163,22 +228,20 @@ func (a *App) drawMachine(b builder, el dom.Element, m topo.Machine, cpus []site
 	})
 }
 
-// drawDomains lists the selected CPU's sched-domain chain bottom-up.
-func (a *App) drawDomains(b builder, el dom.Element, t *topo.Topology) {
-	cpu := a.state.View.TopoCPU
-	if cpu < 0 || cpu >= len(t.Domains) {
-		cpu = 0
-	}
-	h := b.text(el, "h3", "", fmt.Sprintf("Sched domains of CPU %d", cpu))
+// drawDomains lists the selected CPU's sched-domain chain bottom-up, from
+// the engine's topology view.
+func (a *App) drawDomains(b builder, el dom.Element, v *topo.View) {
+	c := v.CPUs[0]
+	h := b.text(el, "h3", "", fmt.Sprintf("Sched domains of CPU %d", c.CPU))
 	h.SetID("domains-title")
 	flags := []string{}
-	if t.SMTActive {
+	if v.SMTActive {
 		flags = append(flags, "sched_smt_active")
 	}
-	if t.AsymCPUCapacityActive {
+	if v.AsymCPUCapacityActive {
 		flags = append(flags, "sched_asym_cpucapacity")
 	}
-	if t.ClusterActive {
+	if v.ClusterActive {
 		flags = append(flags, "sched_cluster_active")
 	}
 	if len(flags) > 0 {
@@ -191,19 +254,19 @@ func (a *App) drawDomains(b builder, el dom.Element, t *topo.Topology) {
 		b.text(hr, "th", "", c)
 	}
 	body := b.el(tbl, "tbody", "")
-	for _, d := range t.Domains[cpu] {
+	for _, d := range c.Domains {
 		tr := b.el(body, "tr", "")
-		b.text(tr, "td", "lvl", string(d.Level))
+		b.text(tr, "td", "lvl", string(d.Name))
 		// Ranges never break inside ("0-87" stays whole); a line may
 		// break after a comma (<wbr>, built as an element, never as HTML).
 		sp := b.el(tr, "td", "span")
-		for _, r := range CPUListRanges(d.Span.String()) {
+		for _, r := range CPUListRanges(d.Span) {
 			b.text(sp, "span", "rng", r)
 			sp.AppendChild(b.doc.CreateElement("wbr"))
 		}
 		b.text(tr, "td", "", strconv.Itoa(len(d.Groups)))
 		fl := b.el(tr, "td", "flags")
-		for _, n := range d.Flags.Names() {
+		for _, n := range d.Flags {
 			c := "flag"
 			if n == "SD_ASYM_PACKING" || strings.HasPrefix(n, "SD_ASYM_CPUCAPACITY") {
 				c += " hot"
@@ -211,18 +274,16 @@ func (a *App) drawDomains(b builder, el dom.Element, t *topo.Topology) {
 			b.text(fl, "span", c, strings.TrimPrefix(n, "SD_"))
 		}
 	}
-	if len(t.Domains[cpu]) == 0 {
+	if len(c.Domains) == 0 {
 		b.text(el, "p", "muted", "no sched domains (a single CPU)")
 	}
 	extra := []string{}
-	if t.SDAsymPacking[cpu] != nil {
-		extra = append(extra, "sd_asym_packing = "+string(t.SDAsymPacking[cpu].Level))
-	}
-	if t.SDAsymCPUCapacity[cpu] != nil {
-		extra = append(extra, "sd_asym_cpucapacity = "+string(t.SDAsymCPUCapacity[cpu].Level))
-	}
-	if t.SDLLC[cpu] != nil {
-		extra = append(extra, "sd_llc = "+string(t.SDLLC[cpu].Level))
+	for _, sc := range []struct{ name, level string }{
+		{"sd_asym_packing", c.SDAsymPacking}, {"sd_asym_cpucapacity", c.SDAsymCPUCapacity}, {"sd_llc", c.SDLLC},
+	} {
+		if sc.level != "none" {
+			extra = append(extra, sc.name+" = "+sc.level)
+		}
 	}
 	if len(extra) > 0 {
 		b.text(el, "p", "muted", strings.Join(extra, " · "))

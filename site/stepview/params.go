@@ -60,10 +60,16 @@ func ParseURL(search, hash string) (Request, error) {
 
 // Load returns the scenario the request names.
 func (r Request) Load(ps *presets.Set) (*scenario.Scenario, error) {
+	return scenario.FromReference(r.Ref(), ps)
+}
+
+// Ref is the request's scenario as a reference scenario.FromReference (and
+// the API's "scenario" string) reads: its share fragment, else its preset.
+func (r Request) Ref() string {
 	if r.Share != "" {
-		return scenario.DecodeShare(r.Share)
+		return "s=" + r.Share
 	}
-	return scenario.FromReference(r.Preset, ps)
+	return r.Preset
 }
 
 // Link is the address of the step view at n events for a share payload.

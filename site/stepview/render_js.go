@@ -151,34 +151,3 @@ func (v *view) renderSide(r *sim.StepReply) {
 		b.Text(ol, "li", "mono small", EventText(r.Recent[i]))
 	}
 }
-
-// stepCSS styles the view beyond views.css (kept here so the shared
-// stylesheets need no change).
-const stepCSS = `
-.step-ctl { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; margin-top: 6px; }
-.step-counter { font-family: ui-monospace, monospace; font-weight: 600; padding: 2px 8px; background: var(--chip); border-radius: 4px; }
-.step-grid { display: grid; grid-template-columns: minmax(0, 2fr) minmax(0, 1fr); }
-@media (max-width: 900px) { .step-grid { grid-template-columns: 1fr; } }
-.step-table td.mono, .step-page .mono { font-family: ui-monospace, monospace; font-size: 12px; }
-.step-rq-wrap { overflow-x: auto; }
-.step-table td { white-space: normal; vertical-align: top; }
-.step-table tr.changed { background: color-mix(in srgb, var(--accent) 14%, transparent); }
-.step-event-line { font-family: ui-monospace, monospace; font-weight: 600; }
-.step-decision h3 { font-size: 14px; margin: 8px 0 2px; }
-.step-page ol.div-path { margin: 2px 0; padding-left: 22px; font-family: ui-monospace, monospace; font-size: 13px; }
-.step-page ol.div-path a.kernel { color: var(--code); }
-.step-llcs { padding-left: 18px; margin: 4px 0; }
-.step-recent-list { padding-left: 0; list-style: none; margin: 4px 0; max-height: 320px; overflow: auto; }
-`
-
-// ensureCSS adds the view's <style> once.
-func ensureCSS() {
-	d := dom.GetWindow().Document()
-	if d.GetElementByID("step-css") != nil {
-		return
-	}
-	st := d.CreateElement("style")
-	st.SetID("step-css")
-	st.SetTextContent(stepCSS)
-	d.QuerySelector("head").AppendChild(st)
-}

@@ -8,9 +8,7 @@ import (
 	"honnef.co/go/js/dom/v2"
 
 	"schedplay/engine/explain"
-	"schedplay/engine/scenario"
 	"schedplay/engine/sim"
-	"schedplay/presets"
 	"schedplay/site"
 	"schedplay/site/viewkit"
 	"schedplay/site/viewkit/canvastl"
@@ -49,7 +47,6 @@ func Start() bool { return viewkit.StartIf(Wanted, Mount) }
 // scenario's start (requests run in a goroutine).
 func Mount(l viewkit.Location) {
 	viewkit.EnsureCSS()
-	ensureCSS()
 	v := &view{b: viewkit.NewB(), root: viewkit.Root(), base: l.Origin + l.Path, buttons: map[string]dom.HTMLElement{}}
 	v.root.SetAttribute("class", "cmp-page step-page")
 	v.status = v.b.PageHeader(v.root, "step mode: one scheduling event at a time", "step-status")
@@ -69,21 +66,19 @@ func (v *view) fail(text string) { viewkit.SetStatus(v.status, viewkit.StatusFai
 // load resolves the scenario, refuses a machine too large to show, lays
 // the page out and replays the requested number of events.
 func (v *view) load() {
-	ps, err := presets.Load()
-	if err != nil {
-		v.fail("presets: " + err.Error())
-		return
-	}
-	sc, err := v.req.Load(ps)
+	// The engine worker decodes and validates the link (and refuses it
+	// at once when it is over the browser's budget), not the page's main
+	// thread.
+	v.say("Reading the scenario…")
+	viewkit.StartLink()
+	got, err := viewkit.Resolve(viewkit.ValidateBody(v.req.Ref()))
+	viewkit.EndLink()
+	viewkit.Yield() // the drawing in a task of its own
 	if err != nil {
 		v.fail("This scenario cannot be opened: " + err.Error())
 		return
 	}
-	r, err := scenario.Resolve(sc, ps)
-	if err != nil {
-		v.fail("The scenario does not resolve: " + err.Error())
-		return
-	}
+	r := got.Resolved
 	if _, err := MachineCPUs(r); err != nil {
 		v.fail(err.Error())
 		return
@@ -92,14 +87,10 @@ func (v *view) load() {
 		v.fail(err.Error())
 		return
 	}
-	if v.doc, err = scenario.Encode(sc); err != nil {
-		v.fail(err.Error())
-		return
-	}
-	v.share, _ = scenario.EncodeShare(sc)
+	v.doc, v.share = got.Canonical, got.Share
 	name := r.Name
 	if name == "" {
-		name = sc.Preset
+		name = got.Doc.Preset
 	}
 	v.layout(name)
 	v.goTo(v.req.Steps)

@@ -2,6 +2,7 @@ package viewkit
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 
 	"schedplay/engine/compare"
@@ -104,3 +105,57 @@ func CompareBody(doc []byte, a, b compare.Side, vary string) string {
 	out, _ := json.Marshal(req)
 	return string(out)
 }
+
+// Validated is what POST /api/v1/validate answers for a valid scenario:
+// the document (canonical, presets kept), its resolved form and its share
+// fragment. The views get it from the engine worker, so that a link's
+// decoding, validation and topology build never run on the page's main
+// thread (issue 17).
+type Validated struct {
+	Doc      *scenario.Scenario
+	Resolved *scenario.Resolved
+	// Canonical is Doc's canonical JSON, Share its payload (after "s=").
+	Canonical []byte
+	Share     string
+}
+
+// DecodeValidated reads a validate reply: a valid scenario, or its
+// located errors (a 422 refusal of the budget's included).
+func DecodeValidated(r Reply) (Validated, error) {
+	if !r.OK() {
+		return Validated{}, r.Errors()
+	}
+	var body struct {
+		Scenario json.RawMessage    `json:"scenario"`
+		Resolved *scenario.Resolved `json:"resolved"`
+		Share    string             `json:"share"`
+	}
+	if err := json.Unmarshal([]byte(r.Body), &body); err != nil || body.Resolved == nil {
+		return Validated{}, scenario.ErrorList{{Msg: fmt.Sprintf("the engine's validation could not be read (%v)", err)}}
+	}
+	doc, err := scenario.Decode(body.Scenario)
+	if err != nil {
+		return Validated{}, err
+	}
+	return Validated{Doc: doc, Resolved: body.Resolved, Canonical: body.Scenario, Share: strings.TrimPrefix(body.Share, "s=")}, nil
+}
+
+// ValidateBody is a POST /api/v1/validate request for a scenario given by
+// reference: a share link or fragment ("#s=…", "s=…") or a scenario preset
+// name, decoded by the engine.
+func ValidateBody(ref string) string {
+	b, _ := json.Marshal(struct {
+		Scenario string `json:"scenario"`
+	}{ref})
+	return string(b)
+}
+
+// LinkMark and LinkDoneMark are the performance marks a view sets where
+// it starts on the address's scenario (its link), after its boot
+// (StartLink), and where it has the engine's answer on it (EndLink),
+// before it draws: the hostile-link test (issue 17) checks the main
+// thread's long tasks between the two.
+const (
+	LinkMark     = "schedplay:link"
+	LinkDoneMark = "schedplay:link-done"
+)

@@ -7,6 +7,7 @@ import (
 
 	"schedplay/engine/compare"
 	"schedplay/engine/scenario"
+	"schedplay/engine/scenario/scenariotest"
 	"schedplay/engine/sim"
 )
 
@@ -84,5 +85,23 @@ func TestDecisionSummary(t *testing.T) {
 	}
 	if got := DecisionSummary(sim.Decision{Kind: "fork"}); got != "fork" {
 		t.Errorf("DecisionSummary without a path = %q", got)
+	}
+}
+
+// TestDecodeValidated: a validate reply of the real handler reads back as
+// the resolved scenario the engine validated, its document and share; a
+// refusal reads as its errors.
+func TestDecodeValidated(t *testing.T) {
+	r := scenariotest.Resolve(t, `{"schedplay": 1, "preset": "vera-sgemm-nvpl"}`)
+	body, _ := json.Marshal(map[string]any{"valid": true, "scenario": json.RawMessage(`{"preset":"vera-sgemm-nvpl","schedplay":1}`), "resolved": r, "share": "s=abc"})
+	v, err := DecodeValidated(Reply{Status: 200, Body: string(body)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Doc.Preset != "vera-sgemm-nvpl" || v.Share != "abc" || v.Resolved.Machine.NumCPUs() != 352 || v.Resolved.Name != r.Name {
+		t.Errorf("decoded %+v", v)
+	}
+	if _, err := DecodeValidated(Reply{Status: 422, Body: `{"error":{"message":"over budget","path":"machine.distances","budget":"domains"}}`}); err == nil || !strings.Contains(err.Error(), "machine.distances: over budget") {
+		t.Errorf("refusal: %v", err)
 	}
 }

@@ -212,3 +212,39 @@ func FetchText(url string) (string, error) {
 	}
 	return text.String(), nil
 }
+
+// Resolve asks the engine worker to decode and validate a scenario (POST
+// /api/v1/validate with body: a document, or ValidateBody of a link or
+// preset name): the worker builds its topology and checks the browser's
+// budget, so none of it runs on the page's main thread. Call it from a
+// goroutine.
+func Resolve(body string) (Validated, error) {
+	return DecodeValidated(Fetch("POST", "/api/v1/validate", body))
+}
+
+// StartLink lets the browser run its pending tasks (and paint) before the
+// calling goroutine goes on, so what follows runs in a task of its own,
+// and marks LinkMark on the performance timeline. Call it from a
+// goroutine.
+func StartLink() {
+	Yield()
+	js.Global().Get("performance").Call("mark", LinkMark)
+}
+
+// EndLink marks LinkDoneMark: the view has the engine's answer on its link
+// and goes on to draw.
+func EndLink() { js.Global().Get("performance").Call("mark", LinkDoneMark) }
+
+// Yield lets the browser run its pending tasks (and paint) before the
+// calling goroutine goes on: what follows runs in a task of its own. Call
+// it from a goroutine, never from an event handler.
+func Yield() {
+	done := make(chan struct{})
+	f := js.FuncOf(func(js.Value, []js.Value) any {
+		close(done)
+		return nil
+	})
+	js.Global().Call("setTimeout", f, 0)
+	<-done
+	f.Release()
+}
