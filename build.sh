@@ -82,7 +82,7 @@ build_site() {
 	# The compare view links kernel function names to their KERNEL-MAP entries.
 	mkdir -p dist/docs && cp docs/KERNEL-MAP.md dist/docs/
 	# The embed example host page (docs/embed.md), served beside the site.
-	cp docs/embed-example.html dist/docs/
+	cp docs/embed-example.html docs/embed-example.css docs/embed-example.js dist/docs/
 	# The guide (/guide/): docs/guide/*.md rendered by goldmark, with live
 	# playgrounds (tools/guide; guide.js and guide.css come from site/static).
 	go run ./tools/guide -o dist/guide docs/guide

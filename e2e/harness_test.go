@@ -20,8 +20,11 @@ import (
 	"testing"
 	"time"
 
+	cdplog "github.com/chromedp/cdproto/log"
 	cdpruntime "github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+
+	"schedplay/site/pagesec"
 )
 
 var (
@@ -113,6 +116,7 @@ func staticHandler(dir string) http.Handler {
 			}
 		}
 		w.Header().Set("Cache-Control", "no-cache")
+		pagesec.Set(w.Header(), r) // the pages are tested under schedplay serve's policy
 		cw := &countingWriter{ResponseWriter: w}
 		defer func() { logf("%s %s %d bytes", r.Method, p, cw.n) }()
 		w.Header().Add("Vary", "Accept-Encoding")
@@ -193,10 +197,17 @@ func newPage(t *testing.T, timeout time.Duration) context.Context {
 		mu.Lock()
 		defer mu.Unlock()
 		for _, p := range panics {
-			t.Errorf("the page logged a Go panic: %s", p)
+			t.Errorf("the page logged a Go panic or broke its CSP: %s", p)
 		}
 	})
 	chromedp.ListenTarget(ctx, func(ev any) {
+		// The page broke its Content-Security-Policy (issue 17): an
+		// inline script, style or handler, or a connection it may not make.
+		if e, ok := ev.(*cdplog.EventEntryAdded); ok && strings.Contains(e.Entry.Text, "Content Security Policy") {
+			mu.Lock()
+			panics = append(panics, "CSP violation: "+e.Entry.Text)
+			mu.Unlock()
+		}
 		if e, ok := ev.(*cdpruntime.EventConsoleAPICalled); ok {
 			for _, a := range e.Args {
 				if v := string(a.Value); strings.Contains(v, "panic") {
@@ -210,7 +221,7 @@ func newPage(t *testing.T, timeout time.Duration) context.Context {
 	t.Cleanup(cancel)
 	ctx, cancel2 := context.WithTimeout(ctx, timeout)
 	t.Cleanup(cancel2)
-	if err := chromedp.Run(ctx, chromedp.EmulateViewport(1280, 800)); err != nil {
+	if err := chromedp.Run(ctx, cdplog.Enable(), chromedp.EmulateViewport(1280, 800)); err != nil {
 		t.Fatalf("open tab: %v", err)
 	}
 	return ctx

@@ -10,6 +10,7 @@ import (
 
 	"schedplay/engine/scenario/scenariotest"
 	"schedplay/presets"
+	"schedplay/site/pagesec"
 )
 
 // TestTerminalEscapes: a scenario whose names hold terminal control
@@ -79,12 +80,12 @@ func TestServePageHeaders(t *testing.T) {
 		status int
 		frame  string
 	}{
-		{"/", 200, "frame-ancestors 'none'"},
-		{"/?embed=1", 200, "frame-ancestors *"},
-		{"/?compare=mainline,v6-on", 200, "frame-ancestors 'none'"},
-		{"/build/", 404, "frame-ancestors 'none'"},
-		{"/build", 404, "frame-ancestors 'none'"},
-		{"/build/app.wasm", 200, "frame-ancestors 'none'"},
+		{"/", 200, pagesec.CSP(false)},
+		{"/?embed=1", 200, pagesec.CSP(true)},
+		{"/?compare=mainline,v6-on", 200, pagesec.CSP(false)},
+		{"/build/", 404, pagesec.CSP(false)},
+		{"/build", 404, pagesec.CSP(false)},
+		{"/build/app.wasm", 200, pagesec.CSP(false)},
 	} {
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, httptest.NewRequest("GET", tt.url, nil))

@@ -19,6 +19,7 @@ import (
 	"schedplay/presets"
 	"schedplay/site/api"
 	"schedplay/site/importapi"
+	"schedplay/site/pagesec"
 )
 
 // cmdServe serves the built site from --dir and the API under /api/.
@@ -134,7 +135,7 @@ var contentTypes = map[string]string{
 func staticHandler(dir string) http.Handler {
 	files := http.FileServer(noListing{http.Dir(dir)})
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		setPageHeaders(w.Header(), r)
+		pagesec.Set(w.Header(), r)
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			w.Header().Set("Allow", "GET, HEAD")
 			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
@@ -208,20 +209,6 @@ func (n noListing) Open(name string) (http.File, error) {
 		index.Close()
 	}
 	return f, nil
-}
-
-// setPageHeaders are the security headers of every page and file: nothing
-// is sniffed, no referrer leaves the site (a share link's #s= fragment
-// never does anyway), and no page can be framed but the embed view
-// (?embed=1), which documentation pages elsewhere frame.
-func setPageHeaders(h http.Header, r *http.Request) {
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Referrer-Policy", "no-referrer")
-	frame := "'none'"
-	if r.URL.Query().Get("embed") == "1" {
-		frame = "*"
-	}
-	h.Set("Content-Security-Policy", "frame-ancestors "+frame)
 }
 
 // limitListener accepts at most n connections at once; the next Accept
