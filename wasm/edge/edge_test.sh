@@ -70,6 +70,24 @@ else
 	echo "edge_test: FAIL: presets listing lacks vera"
 	fail=1
 fi
+# Issue 17: the Worker budget refuses a heavy request at once (422, the
+# field and the budget) instead of letting Cloudflare kill it, and a page
+# of another origin may not call the Worker (403).
+(cd "$ROOT" && go run ./engine/scenario/scenariotest/numa64) >"$tmp/numa.json"
+code="$(curl -sS -o "$tmp/numa-reply.json" -w '%{http_code}' -X POST --data-binary @"$tmp/numa.json" "$base/api/v1/simulate")"
+if [ "$code" = 422 ] && grep -q '"path":"machine.distances","budget":"domains"' "$tmp/numa-reply.json"; then
+	echo "edge_test: the 64-node NUMA machine is refused by the Worker budget (422, machine.distances, domains)"
+else
+	echo "edge_test: FAIL: the 64-node NUMA machine replied $code: $(head -c 300 "$tmp/numa-reply.json")"
+	fail=1
+fi
+code="$(curl -sS -o /dev/null -w '%{http_code}' -H 'Origin: https://evil.example' "$base/api/v1/presets")"
+if [ "$code" = 403 ]; then
+	echo "edge_test: a page of another origin is refused (403)"
+else
+	echo "edge_test: FAIL: a page of another origin got $code"
+	fail=1
+fi
 # The browser build of the same handler (dist/, ./build.sh build), when present.
 if [ -f "$ROOT/dist/build/worker.mjs" ]; then
 	node "$ROOT/wasm/engine/browser_test.mjs" "$ROOT/dist" "$tmp/native.json" || fail=1
