@@ -36,6 +36,7 @@ type view struct {
 	pa, pb string
 	cpus   []site.LaneCPU
 	cores  [][]topo.CPU // each core's CPUs
+	cancel dom.HTMLElement
 	// resolved is side A's resolved scenario (the machine is the same for
 	// both sides: a side changes the policy or, for a variant, the
 	// workload).
@@ -65,6 +66,10 @@ func Mount(l viewkit.Location) {
 	v := &view{b: viewkit.NewB(), root: viewkit.Root()}
 	v.root.SetAttribute("class", "cmp-page")
 	v.status = v.b.PageHeader(v.root, "compare two policies over the same seeds", "cmp-status")
+	// Any job of the page can be cancelled (issue 17): the comparison and
+	// its timelines are the engine's runs, stopped by replacing its worker.
+	v.cancel = v.b.Button(v.root.QuerySelector("header.top"), "cmp-cancel", "", "Cancel", func() { viewkit.Cancel() })
+	v.cancel.SetAttribute("hidden", "")
 	viewkit.Ready(v.root)
 	req, err := ParseURL(l.Search, l.Hash)
 	v.req = req
@@ -121,6 +126,8 @@ func (v *view) load(l viewkit.Location) {
 		return
 	}
 	v.header(l)
+	v.cancel.RemoveAttribute("hidden")
+	defer v.cancel.SetAttribute("hidden", "")
 	v.say(fmt.Sprintf("Comparing %s and %s over the same seeds…", v.pa, v.pb))
 	r := viewkit.Fetch("POST", "/api/v1/compare", viewkit.CompareBody(v.doc, a, b, ""))
 	if !r.OK() {
