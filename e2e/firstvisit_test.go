@@ -40,7 +40,14 @@ const firstFiguresScript = `(() => {
 func TestFirstVisit(t *testing.T) {
 	for _, name := range []string{"hikey960-sysbench", "vera-sgemm-nvpl", "vera-sched-messaging"} {
 		t.Run(name, func(t *testing.T) {
-			udd := t.TempDir()
+			// Not t.TempDir: Chromium's helpers may still write to the
+			// profile for a moment after it exits (as TestMain, the
+			// removal's error is ignored).
+			udd, err := os.MkdirTemp("", "schedplay-first-visit-")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer os.RemoveAll(udd)
 			actx, acancel := chromedp.NewExecAllocator(context.Background(), chromiumOptions(udd)...)
 			defer acancel()
 			ctx, cancel := chromedp.NewContext(actx)
