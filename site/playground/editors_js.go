@@ -17,6 +17,16 @@ import (
 func (a *App) renderEditor() {
 	s := a.state
 	tab := s.View.Tab
+	if tab == TabMachine && a.deferTopology() {
+		// A large machine's editor (core classes, per-CPU priorities)
+		// takes the main thread for a few hundred ms on a first visit:
+		// like the machine drawing, it is built once the first result
+		// is drawn (docs/speed.md).
+		a.update("editor", "deferred", func(b builder, el dom.HTMLElement) {
+			b.text(el, "p", "muted", "the machine's fields follow the first result…")
+		})
+		return
+	}
 	sec := tab
 	if tab == TabJSON {
 		sec = ""
