@@ -24,6 +24,9 @@ type admission struct {
 	// hold is a moving average of how long a request holds its slot,
 	// for Retry-After.
 	hold time.Duration
+	// peakRunning and peakWaiting are the most requests that ever ran
+	// and waited at once (the bound the tests check).
+	peakRunning, peakWaiting int
 }
 
 // waiter is a request queued for a slot; ready is closed when it gets one.
@@ -59,6 +62,7 @@ func (a *admission) acquire(ctx context.Context, mem float64) (release func(), e
 	}
 	w := &waiter{mem: mem, ready: make(chan struct{})}
 	a.waiting = append(a.waiting, w)
+	a.peakWaiting = max(a.peakWaiting, len(a.waiting))
 	a.mu.Unlock()
 	select {
 	case <-w.ready:
@@ -90,6 +94,14 @@ func (a *admission) fits(mem float64) bool {
 func (a *admission) take(mem float64) {
 	a.running++
 	a.inUse += mem
+	a.peakRunning = max(a.peakRunning, a.running)
+}
+
+// peaks returns the most requests that ran and waited at once.
+func (a *admission) peaks() (running, waiting int) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.peakRunning, a.peakWaiting
 }
 
 // releaser returns the slot once, then lets in the waiters that fit, in

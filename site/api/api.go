@@ -102,6 +102,9 @@ func WithAdmission(slots, queue int, memory float64) Option {
 	return func(s *server) { s.admit = newAdmission(slots, queue, memory) }
 }
 
+// withAdmission installs a (tests: to read its peaks).
+func withAdmission(a *admission) Option { return func(s *server) { s.admit = a } }
+
 // withBodyTimeouts replaces BodyIdleTimeout and BodyReadTimeout (tests).
 func withBodyTimeouts(idle, total time.Duration) Option {
 	return func(s *server) { s.bodyIdle, s.bodyRead = idle, total }
