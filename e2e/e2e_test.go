@@ -359,6 +359,9 @@ func TestTooLargeScenarioRefused(t *testing.T) {
 	click(t, ctx, "#tab-machine")
 	run(t, ctx, "machine tab", chromedp.WaitVisible("#f-machine-cores_per_node", chromedp.ByQuery))
 	setField(t, ctx, "f-machine-cores_per_node", "8")
+	// The refusal's "failed" status stays until the page has read the new
+	// value: wait for the refusal to go before reading the status.
+	run(t, ctx, "refusal cleared", chromedp.Poll(`(() => { const e = document.getElementById("run-error"); return !e || !e.textContent; })()`, nil))
 	if st := waitResult(t, ctx); st != "done" {
 		t.Errorf("after fixing the machine: status %q", st)
 	}
