@@ -134,6 +134,7 @@ func sweepTargets(e *env, f sweepFlags) ([]fanout.Target, error) {
 		if n == 0 {
 			n = runtime.GOMAXPROCS(0)
 		}
+		httpbackend.TuneForSweep()
 		return fanout.Target{Backend: httpbackend.Local{Handler: api.New(e.presets)}, Slots: n}
 	}
 	if len(f.on) == 0 {

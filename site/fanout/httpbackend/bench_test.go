@@ -57,6 +57,7 @@ func BenchmarkPoint(b *testing.B) {
 // time per point in parallel over the same serially (1.0: running in
 // parallel costs no CPU of its own), and cpu-used: the cores it got.
 func BenchmarkSweepLocal(b *testing.B) {
+	TuneForSweep() // as `schedplay sweep` does, for both measurements
 	cores := runtime.GOMAXPROCS(0)
 	for _, p := range benchPoints {
 		b.Run(p.name, func(b *testing.B) {
