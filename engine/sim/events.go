@@ -43,6 +43,10 @@ type event struct {
 // as pushing a new event and ignoring the old one would, so the order of
 // the events that fire is the same; the superseded ones are simply never
 // queued.
+//
+// And a lane: a FIFO for the periodic ticks, which are pushed in the order
+// they fire (pushInOrder), so they need no sifting. A pop takes the
+// earliest (at, seq) of the three.
 type eventQueue struct {
 	h     []heapEntry
 	slots []event
@@ -56,6 +60,20 @@ type eventQueue struct {
 	th   []heapEntry // armed timers (slot = timer id)
 	tpos []int32     // timer id → its index in th, -1 when not armed
 	tev  []event     // timer id → its event
+
+	// lane is a FIFO of events pushed in time order (pushInOrder): the
+	// periodic ticks, each armed one period after the one that fires.
+	// An event that would come before the lane's last one goes to the
+	// heap instead, so the lane is always sorted by (at, seq).
+	lane     []laneEntry // ring buffer, len a power of two
+	laneHead int
+	laneLen  int
+}
+
+// laneEntry is one event of the lane with its insertion sequence.
+type laneEntry struct {
+	ev  event
+	seq uint32
 }
 
 // heapEntry is one heap element: the event's time, its insertion sequence
@@ -81,6 +99,8 @@ func (q *eventQueue) init(n, timers int, horizon int64) {
 		q.tpos[i] = -1
 	}
 	q.tev = make([]event, timers)
+	q.lane = make([]laneEntry, 64)
+	q.laneHead, q.laneLen = 0, 0
 }
 
 // before orders entries by time, then insertion.
@@ -122,8 +142,59 @@ func (q *eventQueue) push(e event) {
 	h[i] = x
 }
 
+// pushInOrder adds an event that usually comes after every event pushed
+// this way before it (a periodic tick): it joins the lane, or the heap when
+// it would not.
+func (q *eventQueue) pushInOrder(e event) {
+	if q.horizon > 0 && e.at > q.horizon {
+		return
+	}
+	if q.laneLen > 0 {
+		if last := &q.lane[(q.laneHead+q.laneLen-1)&(len(q.lane)-1)]; e.at < last.ev.at {
+			q.push(e)
+			return
+		}
+	}
+	if q.laneLen == len(q.lane) {
+		q.growLane()
+	}
+	q.seq++
+	q.lane[(q.laneHead+q.laneLen)&(len(q.lane)-1)] = laneEntry{ev: e, seq: uint32(q.seq)}
+	q.laneLen++
+}
+
+// growLane doubles the lane's ring buffer.
+func (q *eventQueue) growLane() {
+	n := len(q.lane)
+	lane := make([]laneEntry, 2*max(n, 32))
+	for i := range q.laneLen {
+		lane[i] = q.lane[(q.laneHead+i)&(n-1)]
+	}
+	q.lane, q.laneHead = lane, 0
+}
+
+// laneFirst reports whether the lane's first event (the lane is not
+// empty) comes before the heap's and the timers'.
+func (q *eventQueue) laneFirst() bool {
+	l := &q.lane[q.laneHead]
+	x := heapEntry{at: l.ev.at, seq: l.seq}
+	return (len(q.h) == 0 || before(&x, &q.h[0])) && (len(q.th) == 0 || before(&x, &q.th[0]))
+}
+
 // pop removes and returns the earliest event; ok is false when empty.
 func (q *eventQueue) pop() (event, bool) {
+	if q.laneLen > 0 && q.laneFirst() {
+		e := q.lane[q.laneHead].ev
+		q.laneHead = (q.laneHead + 1) & (len(q.lane) - 1)
+		q.laneLen--
+		return e, true
+	}
+	return q.popHeaps()
+}
+
+// popHeaps removes and returns the earliest event of the heap and the
+// timers.
+func (q *eventQueue) popHeaps() (event, bool) {
 	if len(q.th) > 0 && (len(q.h) == 0 || before(&q.th[0], &q.h[0])) {
 		id := q.th[0].slot
 		q.removeTimerAt(0)
@@ -167,6 +238,9 @@ func (q *eventQueue) pop() (event, bool) {
 
 // peek returns the earliest event without removing it.
 func (q *eventQueue) peek() (event, bool) {
+	if q.laneLen > 0 && q.laneFirst() {
+		return q.lane[q.laneHead].ev, true
+	}
 	if len(q.th) > 0 && (len(q.h) == 0 || before(&q.th[0], &q.h[0])) {
 		return q.tev[q.th[0].slot], true
 	}

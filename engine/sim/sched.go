@@ -171,7 +171,7 @@ func (s *sim) startActivity(c *cpuState, p *task) {
 func (s *sim) startTick(c *cpuState) {
 	c.tickOn = true
 	next := (s.now/s.tickNs + 1) * s.tickNs
-	s.q.push(event{at: next, kind: evTick, a: int32(c.id)})
+	s.q.pushInOrder(event{at: next, kind: evTick, a: int32(c.id)})
 }
 
 // computeEnd handles the end of a compute or spin segment.
@@ -330,7 +330,7 @@ func (s *sim) tick(c *cpuState) {
 		s.idleTick(c)
 		return
 	}
-	s.q.push(event{at: s.now + s.tickNs, kind: evTick, a: int32(c.id)})
+	s.q.pushInOrder(event{at: s.now + s.tickNs, kind: evTick, a: int32(c.id)})
 	s.syncCPU(c)
 	resched := s.updateCurr(c)
 	s.updateTaskLoadAvg(c.curr)
@@ -392,7 +392,7 @@ func (s *sim) idleTick(c *cpuState) {
 		s.lbPrefix = s.lbPrefix[:0]
 	}
 	if c.curr != nil {
-		s.q.push(event{at: s.now + s.tickNs, kind: evTick, a: int32(c.id)})
+		s.q.pushInOrder(event{at: s.now + s.tickNs, kind: evTick, a: int32(c.id)})
 		return
 	}
 	c.tickOn = false

@@ -44,7 +44,7 @@ func heapFloor(n int) int64 {
 	}
 	var sum int64
 	for range n {
-		ev, _ := q.pop()
+		ev, _ := q.popHeaps()
 		sum += int64(ev.a)
 		ev.at += 1 + rng.Int64N(1_000_000)
 		q.push(ev)

@@ -1,0 +1,116 @@
+package sim
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// refQueue is the event queue's specification: every pending event with
+// its insertion sequence, the earliest (at, seq) first; a timer's pending
+// event is replaced when it is armed again.
+type refQueue struct {
+	seq     uint64
+	pending []refEntry
+}
+
+type refEntry struct {
+	ev    event
+	seq   uint64
+	timer int // -1: not a timer
+}
+
+func (r *refQueue) push(e event, timer int) {
+	if timer >= 0 {
+		r.disarm(timer)
+	}
+	r.seq++
+	r.pending = append(r.pending, refEntry{e, r.seq, timer})
+}
+
+func (r *refQueue) disarm(timer int) {
+	for i, p := range r.pending {
+		if p.timer == timer {
+			r.pending = append(r.pending[:i], r.pending[i+1:]...)
+			return
+		}
+	}
+}
+
+func (r *refQueue) pop() (event, bool) {
+	if len(r.pending) == 0 {
+		return event{}, false
+	}
+	m := 0
+	for i, p := range r.pending {
+		if p.ev.at < r.pending[m].ev.at || p.ev.at == r.pending[m].ev.at && p.seq < r.pending[m].seq {
+			m = i
+		}
+	}
+	e := r.pending[m].ev
+	r.pending = append(r.pending[:m], r.pending[m+1:]...)
+	return e, true
+}
+
+// TestEventQueueOrder drives the queue (heap pushes, in-order pushes to
+// the lane, some of them out of order, timers armed, re-armed and
+// disarmed) and the specification with the same random operations: every
+// pop returns the same event. Events carry a unique id in b, so a wrong
+// order among events of one time is seen.
+func TestEventQueueOrder(t *testing.T) {
+	for seed := range uint64(10) {
+		rng := rand.New(rand.NewPCG(seed, 7))
+		var q eventQueue
+		const timers = 8
+		q.init(4, timers, 0)
+		var ref refQueue
+		now, id, laneAt := int64(0), int32(0), int64(0)
+		for step := range 10000 {
+			id++
+			switch op := rng.IntN(10); {
+			case op < 3: // a heap event, often at a time already pending
+				e := event{at: now + rng.Int64N(50), kind: evTimer, b: id}
+				q.push(e)
+				ref.push(e, -1)
+			case op < 6: // the lane: a tick one period on, sometimes early
+				laneAt = max(laneAt, now) + rng.Int64N(3)*10
+				e := event{at: laneAt, kind: evTick, b: id}
+				if rng.IntN(8) == 0 {
+					e.at = now + rng.Int64N(20)
+				}
+				q.pushInOrder(e)
+				ref.push(e, -1)
+			case op < 7: // a timer armed or re-armed
+				k := rng.IntN(timers)
+				e := event{at: now + rng.Int64N(40), kind: evComputeEnd, a: int32(k), b: id}
+				q.arm(k, e)
+				ref.push(e, k)
+			case op < 8:
+				k := rng.IntN(timers)
+				q.disarm(k)
+				ref.disarm(k)
+			default:
+				want, wok := ref.pop()
+				if p, pok := q.peek(); pok != wok || p != want {
+					t.Fatalf("seed %d step %d: peek %+v %v, want %+v %v", seed, step, p, pok, want, wok)
+				}
+				got, ok := q.pop()
+				if ok != wok || got != want {
+					t.Fatalf("seed %d step %d: pop %+v %v, want %+v %v", seed, step, got, ok, want, wok)
+				}
+				if ok {
+					now = got.at
+				}
+			}
+		}
+		for {
+			want, wok := ref.pop()
+			got, ok := q.pop()
+			if ok != wok || got != want {
+				t.Fatalf("seed %d drain: pop %+v %v, want %+v %v", seed, got, ok, want, wok)
+			}
+			if !ok {
+				break
+			}
+		}
+	}
+}
