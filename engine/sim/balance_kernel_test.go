@@ -569,3 +569,60 @@ func TestIdleTickRetainedWithOneIdleState(t *testing.T) {
 		}
 	}
 }
+
+// find_new_ilb() with ILB_IDLE_CORE (293f9611ae73): the first CPU of
+// nohz.idle_cpus_mask that is idle, not this CPU, on a fully idle core
+// first; without it (6.12), the first idle one. The word walk
+// (findNewILBMask) and the CPU walk agree.
+func TestFindNewILBPrefersIdleCore(t *testing.T) {
+	s := simOf(t, `{"schedplay":1,"machine":{"nodes":1,"cores_per_node":80,"threads_per_core":2},
+		"workload":{"groups":[{"name":"w","count":1,"program":[{"compute":"1ms"}]}]},"run":{"duration":"10ms","seed":1}}`)
+	for i := range s.cpus {
+		s.cpus[i].nohzIdle = true
+		s.nohzIdleMask.Set(topo.CPU(i))
+	}
+	// Every core but the last has a busy thread: its other thread (the
+	// lowest idle CPU of the core) is idle, its core is not.
+	last := s.cores[len(s.cores)-1].cpus
+	for _, core := range s.cores[:len(s.cores)-1] {
+		c := &s.cpus[core.cpus[1]]
+		c.nrRunning = 1
+		s.cpuChanged(c)
+	}
+	firstIdle := noCPU
+	for i := range s.cpus {
+		if s.availableIdle(i) {
+			firstIdle = i
+			break
+		}
+	}
+	if s.isCoreIdle(firstIdle) || !s.smtActive {
+		t.Fatalf("setup: cpu %d's core is idle (smt active %v)", firstIdle, s.smtActive)
+	}
+	on, off := true, false
+	for _, tc := range []struct {
+		idleCore *bool
+		self     int
+		want     int
+	}{
+		{&on, firstIdle, min(last[0], last[1])},
+		{&on, min(last[0], last[1]), max(last[0], last[1])},
+		{&off, firstIdle + 1, firstIdle},
+		{&off, firstIdle, noCPU}, // the next idle CPU, found below
+	} {
+		s.feat.ILBIdleCore = tc.idleCore
+		want := tc.want
+		if want == noCPU {
+			for i := firstIdle + 1; i < len(s.cpus); i++ {
+				if s.availableIdle(i) {
+					want = i
+					break
+				}
+			}
+		}
+		got, walk := s.findNewILBMask(tc.self), s.findNewILBWalk(tc.self)
+		if got != want || walk != want {
+			t.Errorf("ILB_IDLE_CORE %v, from cpu %d: find_new_ilb = %d (walk %d); want %d", *tc.idleCore, tc.self, got, walk, want)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"math/bits"
 
 	"schedplay/engine/topo"
 )
@@ -245,8 +246,50 @@ func (s *sim) kickILBTraced(from int, flags uint8, why string) {
 }
 
 // findNewILB is find_new_ilb(): the first idle CPU in nohz.idle_cpus_mask;
-// with ILB_IDLE_CORE (293f9611ae73) one on a fully idle core first.
+// with ILB_IDLE_CORE (293f9611ae73) one on a fully idle core first. The
+// walk goes a word at a time: nohz.idle_cpus_mask ∧ the idle mask (the
+// CPUs idle_cpu() holds for) without this CPU, and with ILB_IDLE_CORE ∧
+// the CPUs whose core is idle (is_core_idle() of an idle CPU).
 func (s *sim) findNewILB(self int) int {
+	ilb := s.findNewILBMask(self)
+	if s.gs.verify {
+		if walk := s.findNewILBWalk(self); walk != ilb {
+			panic(fmt.Sprintf("find_new_ilb at t=%d: the mask gives cpu %d, the walk cpu %d", s.now, ilb, walk))
+		}
+	}
+	return ilb
+}
+
+// findNewILBMask is findNewILB's word-at-a-time walk.
+func (s *sim) findNewILBMask(self int) int {
+	idle := s.idleCPUs()
+	idleCore := s.feat.ILBIdleCoreOn() && s.smtActive
+	first := noCPU
+	for w := range (s.nohzIdleMask.Size() + 63) >> 6 {
+		m := s.nohzIdleMask.Word(w) & idle.Word(w)
+		if self>>6 == w {
+			m &^= 1 << (uint(self) & 63)
+		}
+		if m == 0 {
+			continue
+		}
+		if !idleCore {
+			return w<<6 + bits.TrailingZeros64(m)
+		}
+		if first == noCPU {
+			first = w<<6 + bits.TrailingZeros64(m)
+		}
+		if c := m & s.im.coreIdle.Word(w); c != 0 {
+			return w<<6 + bits.TrailingZeros64(c)
+		}
+	}
+	return first
+}
+
+// findNewILBWalk is find_new_ilb()'s walk of nohz.idle_cpus_mask a CPU at
+// a time (the verify mode of TestGroupSumsMatchWalk checks the mask walk
+// against it).
+func (s *sim) findNewILBWalk(self int) int {
 	first := noCPU
 	for ci := s.nohzIdleMask.First(); ci.Valid(); ci = s.nohzIdleMask.Next(ci) {
 		i := int(ci)
