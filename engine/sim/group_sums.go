@@ -146,9 +146,12 @@ func b2i(b bool) int {
 // must be flushed.
 func (s *sim) sgLbStatsFromSums(env *lbEnv, g *topo.Group, local bool, sgs *sgStats) {
 	gs := &s.gs.sums[g.ID]
-	*sgs = sgStats{groupCapacity: int64(g.Capacity), groupWeight: g.Weight, minCap: gs.minCap, maxCap: gs.maxCap,
-		groupLoad: gs.load, groupUtil: gs.util, groupRunnable: gs.runnable,
-		sumNrRunning: gs.nr, sumHNrRunning: gs.hnr, idleCPUs: gs.idle}
+	// Field by field: a composite literal is built on the stack and copied
+	// in 16-byte moves that cannot be forwarded from its 8-byte stores.
+	*sgs = sgStats{}
+	sgs.groupCapacity, sgs.groupWeight, sgs.minCap, sgs.maxCap = int64(g.Capacity), g.Weight, gs.minCap, gs.maxCap
+	sgs.groupLoad, sgs.groupUtil, sgs.groupRunnable = gs.load, gs.util, gs.runnable
+	sgs.sumNrRunning, sgs.sumHNrRunning, sgs.idleCPUs = gs.nr, gs.hnr, gs.idle
 	if gs.overloaded > 0 {
 		env.overloaded = true
 	}
