@@ -70,3 +70,28 @@ func applyGeneration(policy any, ps *presets.Set, errs *ErrorList) any {
 	}
 	return out
 }
+
+// PolicyGeneration is the generation the policy of s names once its
+// presets are expanded and its overrides applied: what Resolve puts in
+// Resolved.Policy.Generation, without decoding or checking the other
+// sections (the page states it beside a policy's name). "" when the policy
+// names none; an unknown name is an error at policy.generation.
+func PolicyGeneration(s *Scenario, ps *presets.Set) (string, error) {
+	doc, err := s.tree()
+	if err != nil {
+		return "", err
+	}
+	var errs ErrorList
+	doc = flattenScenarioPreset(doc, ps, 0, &errs)
+	v, ok := doc["policy"]
+	if !ok || len(errs) > 0 {
+		return "", errs.Err()
+	}
+	pol := applyGeneration(expandSection("policy", presets.Policy, v, ps, 0, &errs), ps, &errs)
+	if len(errs) > 0 {
+		return "", errs.Err()
+	}
+	m, _ := pol.(map[string]any)
+	name, _ := m["generation"].(string)
+	return name, nil
+}

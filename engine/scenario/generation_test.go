@@ -72,3 +72,56 @@ func TestGenerationDefaultsFeatures(t *testing.T) {
 		}
 	}
 }
+
+// TestPolicyGenerationMatchesResolve: PolicyGeneration gives what
+// resolving the whole scenario gives, for every seed scenario under every
+// policy preset and with its generation overridden or deleted (null).
+func TestPolicyGenerationMatchesResolve(t *testing.T) {
+	ps, err := presets.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sets := [][]Override{nil}
+	for _, p := range ps.Names(presets.Policy) {
+		sets = append(sets, []Override{{Path: "policy.preset", Value: []byte(`"` + p + `"`)}})
+	}
+	for _, g := range append(ps.Names(presets.Generation), "") {
+		v := `null`
+		if g != "" {
+			v = `"` + g + `"`
+		}
+		sets = append(sets, []Override{{Path: "policy.generation", Value: []byte(v)}})
+	}
+	seen, checked := map[string]bool{}, 0
+	for _, seed := range ps.Names(presets.Scenario) {
+		for _, set := range sets {
+			sc, err := FromReference(seed, ps)
+			if err == nil {
+				sc, err = Apply(sc, ps, set)
+			}
+			if err != nil {
+				t.Fatalf("%s %v: %v", seed, set, err)
+			}
+			r, err := Prepare(t.Context(), sc, ps, Budget{})
+			if err != nil {
+				continue // a policy this machine cannot take (priority "arch")
+			}
+			checked++
+			got, err := PolicyGeneration(sc, ps)
+			if err != nil || got != r.Policy.Generation {
+				t.Errorf("%s %v: PolicyGeneration %q (%v); Resolve says %q", seed, set, got, err, r.Policy.Generation)
+			}
+			seen[got] = true
+		}
+	}
+	if len(seen) < 3 || checked < len(sets)*len(ps.Names(presets.Scenario))/2 {
+		t.Errorf("%d scenarios checked, generations seen %v; want most, and each generation and none", checked, seen)
+	}
+	sc, err := Decode([]byte(`{"schedplay":1,"policy":{"preset":"v6-on","generation":"5.10"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := PolicyGeneration(sc, ps); err == nil || !strings.Contains(err.Error(), "policy.generation: unknown kernel generation") {
+		t.Errorf("unknown generation: %v", err)
+	}
+}
