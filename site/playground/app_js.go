@@ -57,6 +57,14 @@ type App struct {
 	cpusVal []site.LaneCPU
 	cpusErr error
 
+	// genFlagsOpen keeps the policy editor's "What each generation sets"
+	// expanded across its re-renders.
+	genFlagsOpen bool
+	// policySumKey is the scenario (and policySumCat the catalog) whose
+	// policy summary (policySum) the figures header shows.
+	policySumKey, policySum string
+	policySumCat            *site.Catalog
+
 	// draftsSaved is the drafts JSON last written to draftsKey.
 	draftsSaved string
 

@@ -58,15 +58,9 @@ func (a *App) renderEditor() {
 			a.fields(b, el, MachineFields, "")
 		case TabPolicy:
 			a.presetPicker(b, el, "policy")
+			gt := a.generationPicker(b, el)
 			a.fields(b, el, PolicyFields, "")
-			fs := b.el(el, "fieldset", "features")
-			b.text(fs, "legend", "", "Scheduler features (sched_feat)")
-			var feats []Field
-			for _, f := range FeatureNames {
-				feats = append(feats, Field{Path: "policy.features." + f, Label: f, Kind: "tristate"})
-			}
-			a.fields(b, fs, feats, "")
-			a.fields(b, fs, []Field{{Path: "policy.features.PELT", Label: "PELT", Kernel: "invariance generation", Kind: "select", Options: []string{"modern", "legacy2018"}}}, "")
+			a.featureFields(b, el, gt)
 		case TabWorkload:
 			a.presetPicker(b, el, "workload")
 			a.groupsEditor(b, el)
@@ -122,6 +116,152 @@ func (a *App) presetPicker(b builder, parent dom.Element, kind string) {
 		b.text(parent, "p", "muted", "loading presets…")
 	}
 	a.issues(b, parent, kind+".preset")
+}
+
+// generationPicker is the policy's "fair.c generation" select
+// (policy.generation) with the chosen generation's description and, on
+// expanding, what each generation sets beside what is in effect (the
+// policy's own features marked as overrides). It returns the table.
+func (a *App) generationPicker(b builder, parent dom.Element) GenerationTable {
+	s := a.state
+	const path = "policy.generation"
+	id := FieldID(path)
+	cur, opts := generationChoice(s.Doc, s.Catalog)
+	row := b.el(parent, "div", "field select generation")
+	lab := b.el(row, "label", "")
+	lab.SetAttribute("for", id)
+	b.text(lab, "span", "label", "fair.c generation")
+	b.text(lab, "code", "kernel", "feature flags and function forms (presets/generation)")
+	sel := b.el(row, "select", "").(*dom.HTMLSelectElement)
+	sel.SetID(id)
+	a.shown = append(a.shown, path)
+	if len(s.IssuesUnder(path)) > 0 {
+		sel.SetAttribute("aria-invalid", "true")
+		sel.SetAttribute("aria-describedby", id+"-issue")
+	}
+	desc := ""
+	for _, o := range opts {
+		e := b.text(sel, "option", "", o.Label)
+		e.SetAttribute("value", o.Value)
+		if o.Description != "" {
+			e.SetAttribute("title", o.Description)
+		}
+		if o.Value == cur {
+			e.SetAttribute("selected", "")
+			desc = o.Description
+		}
+	}
+	b.on(sel, "change", func(dom.Event) {
+		if v := sel.Value(); v != "" {
+			a.dispatch(EditField{Path: path, Value: v})
+		} else {
+			a.dispatch(EditField{Path: path, Value: site.Delete})
+		}
+	})
+	a.issues(b, row, path)
+	if desc != "" {
+		b.text(parent, "p", "muted desc", desc).SetID("generation-desc")
+	}
+	t := generationTable(s.Doc, s.Catalog)
+	if len(t.Names) == 0 {
+		return t
+	}
+	det := b.el(parent, "details", "generation-flags").(*dom.HTMLDetailsElement)
+	det.SetID("generation-flags")
+	det.SetOpen(a.genFlagsOpen)
+	b.on(det, "toggle", func(dom.Event) { a.genFlagsOpen = det.Open() })
+	b.text(det, "summary", "", "What each generation sets")
+	tbl := b.el(det, "table", "gen-table")
+	hr := b.el(b.el(tbl, "thead", ""), "tr", "")
+	b.text(hr, "th", "", "switch")
+	for _, n := range t.Names {
+		th := b.text(hr, "th", "", n)
+		if p, ok := s.Catalog.Get("generation", n); ok {
+			th.SetAttribute("title", p.Description)
+		}
+		if n == t.Current {
+			th.Class().Add("cur")
+		}
+	}
+	b.text(hr, "th", "", "in effect")
+	body := b.el(tbl, "tbody", "")
+	for _, form := range []bool{true, false} {
+		group := "function forms"
+		if !form {
+			group = "feature flags (sched_feat)"
+		}
+		first := true
+		for _, r := range t.Rows {
+			if r.Form != form {
+				continue
+			}
+			if first {
+				th := b.text(b.el(body, "tr", "group"), "th", "", group)
+				th.SetAttribute("colspan", strconv.Itoa(len(t.Names)+2))
+				first = false
+			}
+			tr := b.el(body, "tr", "")
+			tr.SetAttribute("data-switch", r.Name)
+			if r.Differs {
+				tr.Class().Add("differs")
+			}
+			name := b.el(tr, "th", "")
+			b.text(name, "span", "", r.Name)
+			if r.Kernel != "" {
+				b.text(name, "code", "kernel", r.Kernel)
+			}
+			for i, v := range r.Values {
+				td := b.text(tr, "td", "", v)
+				if t.Names[i] == t.Current {
+					td.Class().Add("cur")
+				}
+			}
+			eff := b.text(tr, "td", "effect", r.Effect)
+			if r.Overridden {
+				eff.Class().Add("overridden")
+				b.text(eff, "span", "ovr", " overridden")
+				eff.SetAttribute("title", "policy.features sets it; "+t.Current+" sets "+r.Values[indexOf(t.Names, t.Current)])
+			}
+		}
+	}
+	return t
+}
+
+// featureFields are the policy.features controls: each default names the
+// generation's value, and a feature the policy overrides says so.
+func (a *App) featureFields(b builder, parent dom.Element, t GenerationTable) {
+	s := a.state
+	fs := b.el(parent, "fieldset", "features")
+	b.text(fs, "legend", "", "Scheduler features (sched_feat) and function forms")
+	feats, _ := s.Catalog.GenerationFeatures(t.Current)
+	rows := map[string]GenerationRow{}
+	for _, r := range t.Rows {
+		rows[r.Name] = r
+	}
+	for _, f := range Features {
+		fld := Field{Path: "policy.features." + f.Name, Label: f.Name, Kernel: f.Kernel, Kind: "tristate",
+			Help: generationDefault(t.Current, feats, f.Name)}
+		if f.Name == "PELT" {
+			fld.Kind, fld.Options = "select", []string{"modern", "legacy2018"}
+		}
+		if r := rows[f.Name]; r.Overridden {
+			if fld.Kernel != "" {
+				fld.Kernel += " · "
+			}
+			fld.Kernel += "overrides " + t.Current + " (" + r.Values[indexOf(t.Names, t.Current)] + ")"
+		}
+		a.field(b, fs, fld)
+	}
+}
+
+// indexOf is the index of s in list (-1 when absent).
+func indexOf(list []string, s string) int {
+	for i, x := range list {
+		if x == s {
+			return i
+		}
+	}
+	return -1
 }
 
 // fields renders controls; prefix is prepended to each Path.
@@ -183,7 +323,11 @@ func (a *App) field(b builder, parent dom.Element, f Field) {
 		sel := b.el(row, "select", "").(*dom.HTMLSelectElement)
 		mark(sel)
 		cur := scalarText(v)
-		o := b.text(sel, "option", "", "(default)")
+		def := "(default)"
+		if f.Help != "" {
+			def = f.Help
+		}
+		o := b.text(sel, "option", "", def)
 		o.SetAttribute("value", "")
 		for _, opt := range f.Options {
 			o := b.text(sel, "option", "", opt)
@@ -213,7 +357,11 @@ func (a *App) field(b builder, parent dom.Element, f Field) {
 	case "tristate":
 		sel := b.el(row, "select", "").(*dom.HTMLSelectElement)
 		mark(sel)
-		for _, o := range []struct{ v, l string }{{"", "kernel default"}, {"true", "on"}, {"false", "off"}} {
+		def := "kernel default"
+		if f.Help != "" {
+			def = f.Help
+		}
+		for _, o := range []struct{ v, l string }{{"", def}, {"true", "on"}, {"false", "off"}} {
 			e := b.text(sel, "option", "", o.l)
 			e.SetAttribute("value", o.v)
 			if (o.v == "true" && v == true) || (o.v == "false" && v == false) || (o.v == "" && v == nil) {

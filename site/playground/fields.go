@@ -13,7 +13,7 @@ type Field struct {
 	Kernel  string
 	Kind    string // int, float, text, duration, select, bool, tristate, json, levels, classes, yield, boost, priorities
 	Options []string
-	Help    string
+	Help    string // an input's placeholder; a select's or tristate's default choice
 }
 
 // MachineFields are the machine editor's controls.
@@ -49,11 +49,25 @@ var PolicyFields = []Field{
 	{Path: "policy.migration_cost", Label: "migration cost", Kernel: "sysctl_sched_migration_cost", Kind: "duration", Help: "500us (default)"},
 }
 
-// FeatureNames are the scheduler features of policy.features (features.h
-// names plus schedplay's generation switches).
-var FeatureNames = []string{"SIS_UTIL", "WAKE_AFFINE", "WA_IDLE", "WA_WEIGHT", "WA_BIAS", "RUN_TO_PARITY",
-	"PREEMPT_SHORT", "PLACE_LAG", "UTIL_EST", "NI_RANDOM", "NOHZ_IDLE", "DELAY_DEQUEUE", "SMT_AWARE_ASYM_CAPACITY", "ILB_IDLE_CORE",
-	"H_NR_RUNNABLE"}
+// Feature is a switch of policy.features: a features.h flag, or (Form)
+// one of schedplay's switches between the forms of the kernel functions
+// Kernel names. A kernel generation (presets/generation) sets both.
+type Feature struct {
+	Name, Kernel string
+	Form         bool
+}
+
+// Features are the switches of policy.features, in the editor's order.
+// PELT takes a name ("modern", "legacy2018"); the others are on or off.
+var Features = []Feature{
+	{Name: "SIS_UTIL"}, {Name: "WAKE_AFFINE"}, {Name: "WA_IDLE"}, {Name: "WA_WEIGHT"}, {Name: "WA_BIAS"},
+	{Name: "RUN_TO_PARITY"}, {Name: "PREEMPT_SHORT"}, {Name: "PLACE_LAG"}, {Name: "UTIL_EST"}, {Name: "NI_RANDOM"},
+	{Name: "NOHZ_IDLE"}, {Name: "DELAY_DEQUEUE"},
+	{Name: "SMT_AWARE_ASYM_CAPACITY", Kernel: "select_idle_capacity(), asym_fits_cpu()", Form: true},
+	{Name: "ILB_IDLE_CORE", Kernel: "find_new_ilb()", Form: true},
+	{Name: "H_NR_RUNNABLE", Kernel: "update_sg_lb_stats(), sched_balance_find_src_rq(), can_migrate_task()", Form: true},
+	{Name: "PELT", Kernel: "PELT invariance", Form: true},
+}
 
 // GroupFields are one workload group's controls (paths relative to the group).
 var GroupFields = []Field{

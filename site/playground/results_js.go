@@ -17,7 +17,8 @@ import (
 func (a *App) renderFigures() {
 	s := a.state
 	r := s.Run
-	sig := fmt.Sprintf("%p|%s|%s|%v|%s|%d|%v|%d|%p", r.Result, r.Status, r.Err, r.Invalid, s.Doc.Name(), r.Provisional, s.Issues, len(s.History), lastResult(s.History))
+	policy := a.figuresPolicy()
+	sig := fmt.Sprintf("%p|%s|%s|%v|%s|%d|%v|%d|%p|%s", r.Result, r.Status, r.Err, r.Invalid, s.Doc.Name(), r.Provisional, s.Issues, len(s.History), lastResult(s.History), policy)
 	// provisional: repetition 0 shown while all repetitions run.
 	provisional := r.Provisional > 0 && r.Status == StatusRunning && r.Result != nil
 	a.update("figures", sig, func(b builder, el dom.HTMLElement) {
@@ -34,6 +35,11 @@ func (a *App) renderFigures() {
 		}
 		h := b.text(head, "h2", "", title)
 		h.SetID("scenario-title")
+		if policy != "" {
+			p := b.text(head, "span", "muted fig-policy", "policy "+policy)
+			p.SetID("fig-policy")
+			p.SetAttribute("title", "the policy preset and the fair.c generation (policy.generation) of the run the figures show")
+		}
 		switch {
 		case r.Status == StatusFailed && r.Invalid:
 			// The validator's issues are the reason, as they are now.
@@ -89,6 +95,27 @@ func (a *App) renderFigures() {
 			b.text(el, "p", "warn", "⚠ "+w)
 		}
 	})
+}
+
+// figuresPolicy states the policy and fair.c generation of the scenario
+// the figures belong to: the shown result's, else the current one's
+// ("v6-on · tip-2026-09"); "" before the presets are loaded.
+func (a *App) figuresPolicy() string {
+	s := a.state
+	if s.Catalog == nil {
+		return ""
+	}
+	r := s.Run
+	if r.Result == nil || r.ResultDoc == "" {
+		return s.Doc.PolicySummary(s.Catalog)
+	}
+	if a.policySumKey != r.ResultDoc || a.policySumCat != s.Catalog {
+		a.policySumKey, a.policySumCat, a.policySum = r.ResultDoc, s.Catalog, ""
+		if d, err := site.ParseDoc([]byte(r.ResultDoc)); err == nil {
+			a.policySum = d.PolicySummary(s.Catalog)
+		}
+	}
+	return a.policySum
 }
 
 // lastResult is the newest result of the history (a signature part).

@@ -48,6 +48,10 @@ func (a *App) renderTopology() {
 			b.text(el, "p", "muted", "loading presets…")
 			return
 		}
+		pol := b.text(el, "p", "muted small topo-policy", "Sched domains under policy ")
+		b.text(pol, "span", "pol-sum", s.Doc.PolicySummary(s.Catalog))
+		pol.SetID("topo-policy")
+		pol.SetAttribute("title", "the policy preset and the fair.c generation (policy.generation) the domains are built for")
 		m := s.Machine()
 		cpus, err := site.MachineCPUs(m)
 		if err != nil {
