@@ -475,3 +475,56 @@ func TestCoreCPUsWithoutBuild(t *testing.T) {
 		}
 	}
 }
+
+// TestSideLabelStatesTheResolvedGeneration: a side's label names the
+// generation the engine resolves for the scenario under that side, for
+// every policy preset and variant of every seed scenario.
+func TestSideLabelStatesTheResolvedGeneration(t *testing.T) {
+	ps := loadPresets(t)
+	seen := map[string]bool{}
+	for _, name := range ps.Names(presets.Scenario) {
+		sc0, err := scenario.FromReference(name, ps)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The seed as it is, and with its policy's generation edited.
+		sc612, err := scenario.Apply(sc0, ps, []scenario.Override{{Path: "policy.generation", Value: []byte(`"6.12"`)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		seed, _ := ps.Get(presets.Scenario, name)
+		for _, sc := range []*scenario.Scenario{sc0, sc612} {
+			sides := []compare.Side{{Label: "as is"}}
+			for _, p := range ps.Names(presets.Policy) {
+				sides = append(sides, compare.PolicySide(p))
+			}
+			for _, vr := range seed.Variants {
+				sides = append(sides, compare.Side{Label: vr.Name, Set: vr.Set})
+			}
+			for _, side := range sides {
+				s, err := scenario.Apply(sc, ps, side.Set)
+				if err != nil {
+					t.Fatal(err)
+				}
+				r, err := scenario.Prepare(t.Context(), s, ps, scenario.Budget{})
+				if err != nil {
+					continue // a policy this machine cannot take
+				}
+				want := side.Label + " · " + r.Policy.Generation
+				if r.Policy.Generation == "" {
+					want = side.Label + " · built-in defaults"
+				}
+				if got := SideLabel(sc, ps, side); got != want {
+					t.Errorf("%s, side %s: %q; want %q", name, side.Label, got, want)
+				}
+				seen[r.Policy.Generation] = true
+			}
+		}
+	}
+	if len(seen) < 3 {
+		t.Errorf("generations seen %v; want 6.12's absence, and each named one", seen)
+	}
+	if got := SideLabel(&scenario.Scenario{Schedplay: 1}, ps, compare.PolicySide("no-such-policy")); got != "no-such-policy" {
+		t.Errorf("unknown policy: %q; want the bare label", got)
+	}
+}

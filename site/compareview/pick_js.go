@@ -8,6 +8,7 @@ import (
 
 	"honnef.co/go/js/dom/v2"
 
+	"schedplay/engine/compare"
 	"schedplay/engine/scenario"
 	"schedplay/presets"
 	"schedplay/site/viewkit"
@@ -19,9 +20,11 @@ import (
 // compare view is never a dead end.
 
 // pickers adds two policy selects (every policy preset, and the seed
-// scenario's variants when it has some) preset to names, and a button
-// that opens the comparison of the chosen pair for the scenario share.
-func (v *view) pickers(parent dom.Element, l viewkit.Location, share string, seed presets.Preset, names [2]string) {
+// scenario's variants when it has some) preset to names, each choice
+// labelled with the fair.c generation in effect under it on sc (when
+// given), and a button that opens the comparison of the chosen pair for
+// the scenario share.
+func (v *view) pickers(parent dom.Element, l viewkit.Location, share string, sc *scenario.Scenario, seed presets.Preset, names [2]string) {
 	b := v.b
 	form := b.El(parent, "div", "sweep-form cmp-pick")
 	form.SetID("cmp-pick")
@@ -39,7 +42,11 @@ func (v *view) pickers(parent dom.Element, l viewkit.Location, share string, see
 			opts = append(opts, VariantPrefix+vr.Name)
 		}
 		for _, o := range opts {
-			e := b.Text(s, "option", "", o)
+			label := o
+			if side, err := sideOf(o, seed, v.ps); err == nil && sc != nil {
+				label = SideLabel(sc, v.ps, compare.Side{Label: o, Set: side.Set})
+			}
+			e := b.Text(s, "option", "", label)
 			e.SetAttribute("value", o)
 			if o == names[i] {
 				e.SetAttribute("selected", "")
@@ -67,9 +74,11 @@ func (v *view) recovery(l viewkit.Location) {
 	box := b.El(v.root, "section", "cmp-head panel")
 	box.SetID("cmp-recover")
 	share, seed := "", presets.Preset{}
+	var sc *scenario.Scenario
 	names := [2]string{v.req.A, v.req.B}
 	if v.ps != nil && (v.req.Share != "" || v.req.Preset != "") {
-		if sc, err := v.req.Scenario(v.ps); err == nil {
+		var err error
+		if sc, err = v.req.Scenario(v.ps); err == nil {
 			share, _ = scenario.EncodeShare(sc)
 			seed = SeedOf(sc, v.req.Preset, v.ps)
 			// Preselect the names the address gave where they exist, else
@@ -90,5 +99,5 @@ func (v *view) recovery(l viewkit.Location) {
 		return
 	}
 	b.Text(box, "p", "small", "Or choose the two policies to compare:")
-	v.pickers(box, l, share, seed, names)
+	v.pickers(box, l, share, sc, seed, names)
 }

@@ -204,9 +204,10 @@ func (v *view) header(l viewkit.Location) {
 	h := b.Text(top, "h2", "", name)
 	h.SetID("cmp-scenario")
 	p := b.El(top, "p", "")
-	b.Text(p, "span", "side-a-text", "A = "+v.pa)
+	// Each side with the fair.c generation in effect on it.
+	b.Text(p, "span", "side-a-text", "A = "+SideLabel(v.sc, v.ps, v.sides[0])).SetID("cmp-side-a")
 	b.Text(p, "span", "", "  vs  ")
-	b.Text(p, "span", "side-b-text", "B = "+v.pb)
+	b.Text(p, "span", "side-b-text", "B = "+SideLabel(v.sc, v.ps, v.sides[1])).SetID("cmp-side-b")
 	share, err := scenario.EncodeShare(v.sc)
 	links := b.El(top, "p", "small")
 	pg := b.Link(links, "", PlaygroundLink(l.Origin, l.Path, share), "Open the scenario in the playground")
@@ -215,7 +216,7 @@ func (v *view) header(l viewkit.Location) {
 		b.Text(links, "span", "muted", " · ")
 		self := b.Link(links, "", Link(l.Origin+l.Path+l.Search, v.names[0], v.names[1], share), "Link to this comparison")
 		self.SetID("cmp-link")
-		v.pickers(top, l, share, v.seed, v.names)
+		v.pickers(top, l, share, v.sc, v.seed, v.names)
 	}
 	v.tableBox = b.El(v.root, "section", "panel cmp-table-box")
 	v.tableBox.SetID("cmp-table-box")
@@ -240,7 +241,7 @@ func (v *view) renderExports() {
 	for i, side := range v.sides {
 		i, side, name := i, side, side.Label
 		row := v.b.El(v.exportBox, "div", "cmp-export-row")
-		v.b.Text(row, "span", []string{"side-a-text", "side-b-text"}[i], []string{"A", "B"}[i]+" = "+name)
+		v.b.Text(row, "span", []string{"side-a-text", "side-b-text"}[i], []string{"A", "B"}[i]+" = "+SideLabel(v.sc, v.ps, side))
 		exportmenu.Mount(row, []string{"export-a", "export-b"}[i], func() exportmenu.Source {
 			doc := v.doc
 			if sc, err := scenario.Apply(v.sc, v.ps, side.Set); err == nil {
