@@ -54,14 +54,13 @@ type sgStats struct {
 
 // lbEnv is struct lb_env plus struct sd_lb_stats.
 type lbEnv struct {
-	sd          *topo.Domain
-	sdIdx       int
-	dst         int
-	idle        cpuIdleType
-	cause       int
-	imbalance   int64
-	migType     migrationType
-	dstCoreIdle bool
+	sd        *topo.Domain
+	sdIdx     int
+	dst       int
+	idle      cpuIdleType
+	cause     int
+	imbalance int64
+	migType   migrationType
 	// sd_lb_stats
 	busiest, local         *topo.Group
 	busiestStat, localStat sgStats
@@ -100,20 +99,36 @@ func (s *sim) idleCPU(cpu int) bool { return s.availableIdle(cpu) }
 // all-pinned pass left CPUs out of env->cpus; then the group's flags and
 // type.
 func (s *sim) updateSgLbStats(env *lbEnv, g *topo.Group, local bool, sgs *sgStats) {
+	s.sgLbStatsSum(env, g, local, sgs)
+	s.sgLbStatsClassify(env, g, local, sgs)
+}
+
+// sgLbStatsSum is the span loop of update_sg_lb_stats(): from the group
+// sums, or a walk of the span when env->cpus leaves CPUs out.
+func (s *sim) sgLbStatsSum(env *lbEnv, g *topo.Group, local bool, sgs *sgStats) {
 	if env.excluded.Size() != 0 {
 		s.sgLbStatsWalk(env, g, local, sgs)
-	} else {
-		overloaded := env.overloaded
-		s.sgLbStatsFromSums(env, g, local, sgs)
-		if s.gs.verify {
-			s.verifySgLbStats(env, g, local, sgs, overloaded)
+		return
+	}
+	overloaded := env.overloaded
+	s.sgLbStatsFromSums(env, g, local, sgs)
+	if s.gs.verify {
+		s.verifySgLbStats(env, g, local, sgs, overloaded)
+	}
+}
+
+// sgLbStatsClassify is the end of update_sg_lb_stats(), once the span is
+// summed: the group's flags (sched_group_asym(), smt_balance()) and
+// group_classify().
+func (s *sim) sgLbStatsClassify(env *lbEnv, g *topo.Group, local bool, sgs *sgStats) {
+	if !local && env.idle != cpuNotIdle {
+		// sched_group_asym(): asym_prefer_cpu is set only with SD_ASYM_PACKING
+		if sgs.sumHNrRunning > 0 && g.AsymPreferCPU >= 0 && s.schedGroupAsym(env, sgs, g) {
+			sgs.asymPacking = true
 		}
-	}
-	if !local && env.idle != cpuNotIdle && sgs.sumHNrRunning > 0 && s.schedGroupAsym(env, sgs, g) {
-		sgs.asymPacking = true
-	}
-	if !local && env.idle != cpuNotIdle && g.Flags&topo.SDShareCPUCapacity != 0 && sgs.sumHNrRunning > 1 {
-		sgs.smtBalance = true // smt_balance()
+		if g.Flags&topo.SDShareCPUCapacity != 0 && sgs.sumHNrRunning > 1 {
+			sgs.smtBalance = true // smt_balance()
+		}
 	}
 	sgs.groupType = groupClassify(env.sd.ImbalancePct, sgs)
 	if sgs.groupType == groupOverloaded {
@@ -227,7 +242,7 @@ func (s *sim) updateSdPickBusiest(env *lbEnv, g *topo.Group, sgs *sgStats) bool 
 	}
 	asymCap := env.sd.Flags&topo.SDAsymCPUCapacity != 0
 	if asymCap && sgs.groupType == groupMisfitTask &&
-		(!env.dstCoreIdle || !capacityGreater(s.cpus[env.dst].cap, sgs.maxCap) || env.localStat.groupType != groupHasSpare) {
+		(s.smtActive && !s.isCoreIdle(env.dst) || !capacityGreater(s.cpus[env.dst].cap, sgs.maxCap) || env.localStat.groupType != groupHasSpare) {
 		return false
 	}
 	if asymCap && sgs.groupType <= groupFullyBusy && capacityGreater(sgs.minCap, s.cpus[env.dst].cap) {
@@ -287,23 +302,32 @@ func hasSpareBusier(sgs, busiest *sgStats) bool {
 // updateSdLbStats is update_sd_lb_stats(): local group first, then the rest.
 func (s *sim) updateSdLbStats(env *lbEnv) {
 	s.flushGroupSums()
-	env.dstCoreIdle = !s.smtActive || s.isCoreIdle(env.dst)
 	if s.tracing {
 		s.lbGroups = s.lbGroups[:0]
 	}
+	groups := env.sd.Groups
+	env.local = &groups[0]
+	s.updateSgLbStats(env, env.local, true, &env.localStat)
+	totalLoad, totalCap, sumUtil := env.localStat.groupLoad, env.localStat.groupCapacity, env.localStat.groupUtil
+	// Untraced, a group without a task the balancer counts is not
+	// classified: update_sd_pick_busiest() returns false at once for it,
+	// and the totals read only its sums.
+	fromSums := env.excluded.Size() == 0 && !s.gs.verify // sgLbStatsSum's common case, without its call
 	var sgs sgStats
-	for gi := range env.sd.Groups {
-		g := &env.sd.Groups[gi]
-		local := gi == 0
-		if local {
-			env.local = g
-			s.updateSgLbStats(env, g, true, &env.localStat)
-			env.totalLoad += env.localStat.groupLoad
-			env.totalCap += env.localStat.groupCapacity
-			env.sumUtil += env.localStat.groupUtil
+	for gi := 1; gi < len(groups); gi++ {
+		g := &groups[gi]
+		if fromSums {
+			s.sgLbStatsFromSums(env, g, false, &sgs)
+		} else {
+			s.sgLbStatsSum(env, g, false, &sgs)
+		}
+		totalLoad += sgs.groupLoad
+		totalCap += sgs.groupCapacity
+		sumUtil += sgs.groupUtil
+		if sgs.sumHNrRunning == 0 && !s.tracing {
 			continue
 		}
-		s.updateSgLbStats(env, g, false, &sgs)
+		s.sgLbStatsClassify(env, g, false, &sgs)
 		if s.tracing {
 			s.lbRecordGroup(g, &sgs)
 		}
@@ -311,10 +335,8 @@ func (s *sim) updateSdLbStats(env *lbEnv) {
 			env.busiest = g
 			env.busiestStat = sgs
 		}
-		env.totalLoad += sgs.groupLoad
-		env.totalCap += sgs.groupCapacity
-		env.sumUtil += sgs.groupUtil
 	}
+	env.totalLoad, env.totalCap, env.sumUtil = totalLoad, totalCap, sumUtil
 	if env.busiest != nil {
 		env.preferSibling = env.busiest.Flags&topo.SDPreferSibling != 0
 	}

@@ -146,9 +146,10 @@ func b2i(b bool) int {
 // must be flushed.
 func (s *sim) sgLbStatsFromSums(env *lbEnv, g *topo.Group, local bool, sgs *sgStats) {
 	gs := &s.gs.sums[g.ID]
-	// Field by field: a composite literal is built on the stack and copied
-	// in 16-byte moves that cannot be forwarded from its 8-byte stores.
-	*sgs = sgStats{}
+	// Field by field, every field: a composite literal is built on the
+	// stack and copied in 16-byte moves that cannot be forwarded from its
+	// 8-byte stores.
+	sgs.avgLoad, sgs.groupType, sgs.asymPacking, sgs.smtBalance, sgs.misfitTaskLoad = 0, groupHasSpare, false, false, 0
 	sgs.groupCapacity, sgs.groupWeight, sgs.minCap, sgs.maxCap = int64(g.Capacity), g.Weight, gs.minCap, gs.maxCap
 	sgs.groupLoad, sgs.groupUtil, sgs.groupRunnable = gs.load, gs.util, gs.runnable
 	sgs.sumNrRunning, sgs.sumHNrRunning, sgs.idleCPUs = gs.nr, gs.hnr, gs.idle
@@ -159,14 +160,19 @@ func (s *sim) sgLbStatsFromSums(env *lbEnv, g *topo.Group, local bool, sgs *sgSt
 		return
 	}
 	if gs.misfitStale {
-		gs.misfitMax, gs.misfitStale = 0, false
-		for ci := g.Span.First(); ci.Valid(); ci = g.Span.Next(ci) {
-			gs.misfitMax = max(gs.misfitMax, s.gs.share[ci].misfit)
-		}
+		s.refreshMisfitMax(gs, g)
 	}
 	if gs.misfitMax > 0 {
 		sgs.misfitTaskLoad = gs.misfitMax
 		env.overloaded = true
+	}
+}
+
+// refreshMisfitMax finds the group's largest misfit share again.
+func (s *sim) refreshMisfitMax(gs *groupLbSums, g *topo.Group) {
+	gs.misfitMax, gs.misfitStale = 0, false
+	for ci := g.Span.First(); ci.Valid(); ci = g.Span.Next(ci) {
+		gs.misfitMax = max(gs.misfitMax, s.gs.share[ci].misfit)
 	}
 }
 
