@@ -72,7 +72,56 @@ func (s *sim) initGroupSums() {
 	}
 	for i := range s.cpus {
 		s.cpuChanged(&s.cpus[i])
+		for j, sd := range s.t.Domains[i] {
+			s.cpus[i].sd[j].spanSums = domainSpanSums(sd)
+		}
 	}
+}
+
+// domainSpanSums is the group-sums ID of sd's span when sd's groups split
+// it (no SD_OVERLAP, their weights add up to it) and the span is the
+// parent's local group, as build_sched_groups() makes it; else -1 (the
+// root domain, NUMA overlap).
+func domainSpanSums(sd *topo.Domain) int32 {
+	if sd.Parent == nil || sd.Flags&topo.SDOverlap != 0 {
+		return -1
+	}
+	w := 0
+	for gi := range sd.Groups {
+		w += sd.Groups[gi].Weight
+	}
+	p := &sd.Parent.Groups[0]
+	if w != sd.Span.Weight() || !p.Span.Equal(sd.Span) {
+		return -1
+	}
+	return int32(p.ID)
+}
+
+// noSrcGroup says from the group sums that no group of env's domain but
+// the local one has a task the balancer counts (sum_h_nr_running), so
+// update_sd_pick_busiest() would pick none and
+// sched_balance_find_src_group() return NULL. It answers only where
+// nothing else update_sd_lb_stats() computes is read after that:
+// untraced, env->cpus whole, below the root (set_rd_overloaded()), and
+// no SIS_UTIL update (update_idle_cpu_scan()). An idle SMT thread's pass
+// over its core, most of the nohz idle balance's passes, ends here.
+func (s *sim) noSrcGroup(env *lbEnv) bool {
+	id := s.cpus[env.dst].sd[env.sdIdx].spanSums
+	if id < 0 || s.tracing || env.excluded.Size() != 0 || env.idle != cpuNewlyIdle && env.sd == s.t.SDLLC[env.dst] {
+		return false
+	}
+	s.flushGroupSums()
+	if s.gs.sums[id].hnr != s.gs.sums[env.sd.Groups[0].ID].hnr {
+		return false
+	}
+	if s.gs.verify {
+		e := *env
+		s.updateSdLbStats(&e)
+		if e.busiest != nil {
+			panic(fmt.Sprintf("sim: no source group by the sums of %s at t=%d, but update_sd_lb_stats() picks %s", env.sd.Span, s.now, e.busiest.Span))
+		}
+	}
+	return true
 }
 
 // cpuChanged marks c: something update_sg_lb_stats() reads of it may

@@ -4,6 +4,7 @@ import (
 	"runtime"
 	"testing"
 
+	"schedplay/engine/topo"
 	"schedplay/presets"
 )
 
@@ -34,6 +35,64 @@ func TestGroupSumsMatchWalk(t *testing.T) {
 				// (idle_mask.go), which verify checks at every read.
 				mustRun(t, r, Options{verifySums: true})
 			})
+		}
+	}
+}
+
+// TestDomainSpanSums checks the span sums noSrcGroup() reads: on every
+// seed machine, a domain given a group-sums ID has that ID's span as its
+// own and groups that split it (disjoint, covering it); on Vera the SMT
+// and MC domains have one (the nohz idle balance's passes over a core
+// take the shortcut) and the root domain none.
+func TestDomainSpanSums(t *testing.T) {
+	ps, err := presets.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range ps.Names(presets.Scenario) {
+		r := resolveJSON(t, seedRep0(t, name).doc)
+		rr := r.WithDefaults()
+		tp, err := topo.Build(rr.Machine, rr.Policy.DomainPolicy)
+		if err != nil {
+			t.Fatal(err)
+		}
+		withID := 0
+		for cpu, chain := range tp.Domains {
+			for _, sd := range chain {
+				id := domainSpanSums(sd)
+				if sd.Parent == nil && id >= 0 {
+					t.Fatalf("%s: cpu %d's root domain has span sums %d", name, cpu, id)
+				}
+				if id < 0 {
+					continue
+				}
+				withID++
+				if !tp.GroupSpans[id].Equal(sd.Span) {
+					t.Fatalf("%s: cpu %d %s: span sums %d are of %s, not %s", name, cpu, sd.Level, id, tp.GroupSpans[id], sd.Span)
+				}
+				seen := topo.NewCPUSet(tp.NumCPUs())
+				for _, g := range sd.Groups {
+					for c := g.Span.First(); c.Valid(); c = g.Span.Next(c) {
+						if seen.Has(c) || !sd.Span.Has(c) {
+							t.Fatalf("%s: cpu %d %s: group %s overlaps another or leaves the span", name, cpu, sd.Level, g.Span)
+						}
+						seen.Set(c)
+					}
+				}
+				if !seen.Equal(sd.Span) {
+					t.Fatalf("%s: cpu %d %s: the groups cover %s of %s", name, cpu, sd.Level, seen, sd.Span)
+				}
+			}
+		}
+		if name == "vera-sgemm-nvpl" {
+			for _, sd := range tp.Domains[0] {
+				if got := domainSpanSums(sd) >= 0; got != (sd.Parent != nil) {
+					t.Errorf("%s: cpu 0 %s: span sums %v, want %v", name, sd.Level, got, sd.Parent != nil)
+				}
+			}
+		}
+		if withID == 0 && len(tp.Domains[0]) > 1 {
+			t.Errorf("%s: no domain has span sums", name)
 		}
 	}
 }

@@ -151,6 +151,7 @@ type sdState struct {
 	newidleCall      int
 	newidleSuccess   int
 	newidleRatio     int
+	spanSums         int32 // the group-sums ID of the domain's span (domainSpanSums), -1 none
 }
 
 // coreState is one physical core for the SMT performance model.
