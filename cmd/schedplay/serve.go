@@ -112,7 +112,7 @@ func serveHandler(ps *presets.Set, dir string, cfg serveConfig) http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("/api/", api.New(ps, api.WithProfile(budget.Serve), api.WithOrigins(cfg.origins),
 		api.WithAdmission(cfg.slots, cfg.queue, float64(max(cfg.slots, 1))*budget.Serve.Memory),
-		api.WithEndpoint(importapi.Path, importapi.New(ps))))
+		api.WithEndpoint(importapi.Path, importapi.New(ps), importapi.Memory)))
 	mux.Handle("/", staticHandler(dir))
 	return mux
 }

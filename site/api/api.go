@@ -74,15 +74,19 @@ func WithMaxBody(n int64) Option { return func(s *server) { s.maxBody = n } }
 
 // WithEndpoint mounts h at path beside the API's own endpoints (the
 // import endpoint, site/importapi, kept out of the engine worker). It runs
-// under the API's Origin policy like them.
-func WithEndpoint(path string, h http.Handler) Option {
-	return func(s *server) { s.extra = append(s.extra, extraEndpoint{path, h}) }
+// under the API's bounds like them (see bounded): the Origin policy, the
+// request's one deadline, the body's idle and total timeouts, and
+// admission, where memory is the endpoint's peak memory per request
+// (bytes).
+func WithEndpoint(path string, h http.Handler, memory float64) Option {
+	return func(s *server) { s.extra = append(s.extra, extraEndpoint{path, h, memory}) }
 }
 
 // extraEndpoint is one extra endpoint.
 type extraEndpoint struct {
-	path string
-	h    http.Handler
+	path   string
+	h      http.Handler
+	memory float64
 }
 
 // WithProfile sets the budget profile requests are checked against
@@ -133,7 +137,7 @@ func New(ps *presets.Set, opts ...Option) http.Handler {
 	mux.Handle("/api/v1/step", only(http.MethodPost, s.endpoint(s.handleStep)))         // step.go
 	mux.Handle("/api/v1/topology", only(http.MethodPost, s.endpoint(s.handleTopology))) // topology.go
 	for _, e := range s.extra {
-		mux.Handle(e.path, e.h)
+		mux.Handle(e.path, s.bounded(e))
 	}
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, &scenario.Error{Msg: "no such endpoint: " + quotePath(r.URL.Path) + "; see /api/v1/presets, /api/v1/simulate, /api/v1/compare, /api/v1/validate, /api/v1/health"})

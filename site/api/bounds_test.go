@@ -376,3 +376,98 @@ func TestTopologyEndpoint(t *testing.T) {
 		}
 	}
 }
+
+// TestExtraEndpointIsBounded: an endpoint mounted with WithEndpoint runs
+// under the API's bounds: it holds an admission slot for its memory while
+// it runs (a second request waits, a third is refused with 503 and
+// Retry-After), its request carries the deadline, and its body is read
+// through the idle timeout.
+func TestExtraEndpointIsBounded(t *testing.T) {
+	entered := make(chan struct{}, 4)
+	release := make(chan struct{})
+	var deadlines, bodyErrs int
+	var mu sync.Mutex
+	ep := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, hasDeadline := r.Context().Deadline()
+		_, err := io.ReadAll(r.Body)
+		mu.Lock()
+		if hasDeadline {
+			deadlines++
+		}
+		if err != nil {
+			bodyErrs++
+		}
+		mu.Unlock()
+		entered <- struct{}{}
+		if r.URL.Query().Get("hold") != "" {
+			<-release
+		}
+		w.WriteHeader(http.StatusNoContent)
+	})
+	a := newAdmission(4, 1, 100)
+	h := New(testPresets(t), withAdmission(a), withBodyTimeouts(100*time.Millisecond, time.Second),
+		WithTimeout(time.Minute), WithEndpoint("/api/v1/x", ep, 100))
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	var once sync.Once
+	free := func() { once.Do(func() { close(release) }) }
+	defer free() // before srv.Close, which waits for the held handler
+
+	codes := make(chan int, 2)
+	post := func() {
+		resp, err := http.Post(srv.URL+"/api/v1/x?hold=1", "text/plain", strings.NewReader("file"))
+		if err != nil {
+			t.Error(err)
+			codes <- 0
+			return
+		}
+		resp.Body.Close()
+		codes <- resp.StatusCode
+	}
+	go post()
+	<-entered // the first holds the memory (100 of 100)
+	go post()
+	for end := time.Now().Add(10 * time.Second); ; {
+		if _, waiting := a.peaks(); waiting == 1 {
+			break
+		}
+		if time.Now().After(end) {
+			t.Fatal("the second request never waited for admission")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	resp, err := http.Post(srv.URL+"/api/v1/x", "text/plain", strings.NewReader("file"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" {
+		t.Errorf("third request while one runs and one waits: %d, Retry-After %q; want 503 with Retry-After", resp.StatusCode, resp.Header.Get("Retry-After"))
+	}
+	free()
+	if a, b := <-codes, <-codes; a != http.StatusNoContent || b != http.StatusNoContent {
+		t.Errorf("the running and the waiting request: %d and %d; want 204 and 204", a, b)
+	}
+	if running, _ := a.peaks(); running != 1 {
+		t.Errorf("%d ran at once; the memory allows 1", running)
+	}
+
+	// A body that idles longer than the idle timeout is cut off.
+	c, err := net.Dial("tcp", srv.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	fmt.Fprintf(c, "POST /api/v1/x HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\n\r\nf")
+	time.Sleep(300 * time.Millisecond)
+	fmt.Fprint(c, "ile")
+	<-entered
+	mu.Lock()
+	defer mu.Unlock()
+	if bodyErrs != 1 {
+		t.Errorf("%d body reads failed; want the idling one", bodyErrs)
+	}
+	if deadlines != 3 {
+		t.Errorf("%d of 3 requests carried a deadline", deadlines)
+	}
+}

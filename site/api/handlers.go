@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"strconv"
 	"time"
@@ -56,6 +57,34 @@ func (s *server) endpoint(h func(ctx context.Context, w http.ResponseWriter, r *
 			s.replyError(w, err)
 		}
 	}
+}
+
+// bounded runs an extra endpoint (WithEndpoint) under the bounds of the
+// API's own: the request's one deadline (begin, in the request's
+// context), a slot of the admission control for its memory, taken before
+// the body is read (an extra endpoint may read a body far larger than a
+// scenario), and the body's idle and total timeouts.
+func (s *server) bounded(e extraEndpoint) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancel := s.begin(r)
+		defer cancel()
+		release, err := s.admit.acquire(ctx, e.memory)
+		if err != nil {
+			s.replyError(w, err)
+			return
+		}
+		defer release()
+		r = r.WithContext(ctx)
+		r.Body = timedBody{&idleReader{r: r.Body, rc: http.NewResponseController(w), ctx: ctx,
+			idle: s.bodyIdle, end: time.Now().Add(s.bodyRead)}, r.Body}
+		e.h.ServeHTTP(w, r)
+	}
+}
+
+// timedBody is a request body read through an idleReader.
+type timedBody struct {
+	io.Reader
+	io.Closer
 }
 
 // begin is the request's one deadline: the profile's, from its first byte

@@ -27,6 +27,12 @@ import (
 // machine description, a snapshot tarball, an rt-app use case, a trace).
 const MaxImportBody = 16 << 20
 
+// Memory is the peak memory of one import, which the API's admission
+// control reserves before the body is read: the body, the importer's
+// working set and the scenario it writes (a trace's replay is about the
+// size of its events), each at most the body's limit.
+const Memory = 3 * MaxImportBody
+
 // importReply is the body of POST /api/v1/import.
 type importReply struct {
 	Format   importer.Format `json:"format"`
@@ -71,6 +77,9 @@ func handle(ps *presets.Set, w http.ResponseWriter, r *http.Request) {
 	switch {
 	case errors.As(err, &mbe):
 		api.WriteError(w, http.StatusRequestEntityTooLarge, &scenario.Error{Msg: fmt.Sprintf("the file is larger than the limit of %d bytes", mbe.Limit)})
+		return
+	case r.Context().Err() != nil:
+		api.WriteError(w, http.StatusServiceUnavailable, &scenario.Error{Msg: "the file did not arrive before the request's deadline; send it again, or import it locally with `schedplay import`"})
 		return
 	case err != nil:
 		api.WriteError(w, http.StatusBadRequest, &scenario.Error{Msg: "reading the file: " + err.Error()})

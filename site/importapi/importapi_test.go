@@ -20,7 +20,7 @@ func TestImportEndpoint(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(api.New(ps, api.WithEndpoint(importapi.Path, importapi.New(ps))))
+	srv := httptest.NewServer(api.New(ps, api.WithEndpoint(importapi.Path, importapi.New(ps), importapi.Memory)))
 	defer srv.Close()
 	post := func(query string, body io.Reader) (int, map[string]any) {
 		t.Helper()
