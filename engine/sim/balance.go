@@ -309,31 +309,45 @@ func (s *sim) updateSdLbStats(env *lbEnv) {
 	env.local = &groups[0]
 	s.updateSgLbStats(env, env.local, true, &env.localStat)
 	totalLoad, totalCap, sumUtil := env.localStat.groupLoad, env.localStat.groupCapacity, env.localStat.groupUtil
-	// Untraced, a group without a task the balancer counts is not
-	// classified: update_sd_pick_busiest() returns false at once for it,
-	// and the totals read only its sums.
-	fromSums := env.excluded.Size() == 0 && !s.gs.verify // sgLbStatsSum's common case, without its call
+	// Untraced, with env->cpus whole, a non-local group's statistics are
+	// kept for its span (groupLbSums.kept) and read again while its sums
+	// have not changed (gen) and the pass reads them the same way (key):
+	// in a fully loaded machine's newidle passes over 88 core groups,
+	// most cores have not changed since the last pass. Else they are
+	// computed (keepSgLbStats). Traced, every group is computed and
+	// recorded.
+	kept := env.excluded.Size() == 0 && !s.tracing
+	key := s.keptKey(env)
 	var sgs sgStats
 	for gi := 1; gi < len(groups); gi++ {
 		g := &groups[gi]
-		if fromSums {
-			s.sgLbStatsFromSums(env, g, false, &sgs)
+		st := &sgs
+		if kept {
+			gs := &s.gs.sums[g.ID]
+			if k := key | uint64(g.Flags&topo.SDShareCPUCapacity); gs.kept.gen == gs.gen && gs.kept.key == k {
+				st = &gs.kept.sgs
+				env.overloaded = env.overloaded || gs.kept.overloaded
+			} else {
+				st = s.keepSgLbStats(env, g, k)
+			}
 		} else {
 			s.sgLbStatsSum(env, g, false, &sgs)
 		}
-		totalLoad += sgs.groupLoad
-		totalCap += sgs.groupCapacity
-		sumUtil += sgs.groupUtil
-		if sgs.sumHNrRunning == 0 && !s.tracing {
+		totalLoad += st.groupLoad
+		totalCap += st.groupCapacity
+		sumUtil += st.groupUtil
+		if st.sumHNrRunning == 0 && !s.tracing {
 			continue
 		}
-		s.sgLbStatsClassify(env, g, false, &sgs)
-		if s.tracing {
-			s.lbRecordGroup(g, &sgs)
+		if !kept {
+			s.sgLbStatsClassify(env, g, false, &sgs)
 		}
-		if s.updateSdPickBusiest(env, g, &sgs) {
+		if s.tracing {
+			s.lbRecordGroup(g, st)
+		}
+		if s.updateSdPickBusiest(env, g, st) {
 			env.busiest = g
-			env.busiestStat = sgs
+			env.busiestStat = *st
 		}
 	}
 	env.totalLoad, env.totalCap, env.sumUtil = totalLoad, totalCap, sumUtil

@@ -34,7 +34,19 @@ type groupLbSums struct {
 	// that held it lowered its share, so it is found again when read.
 	misfitMax      int64
 	misfitStale    bool
-	minCap, maxCap int // capacity_orig extremes (static)
+	minCap, maxCap int    // capacity_orig extremes (static)
+	gen            uint64 // counts the changes of the sums (from 1)
+	kept           keptSgLbStats
+}
+
+// keptSgLbStats is one group span's sg_lb_stats as a balance pass
+// computed them for a non-local group (the sums, then the flags and
+// group_classify()), kept while the span's sums and what else they read
+// (keptKey) are the same.
+type keptSgLbStats struct {
+	gen, key   uint64 // groupLbSums.gen and keptKey when computed (gen 0: none)
+	overloaded bool   // the group set env->overloaded
+	sgs        sgStats
 }
 
 // groupSums holds the sums of every group span (topo.Group.ID) and the
@@ -62,7 +74,7 @@ func (s *sim) initGroupSums() {
 	g.pending = make([]int32, 0, n)
 	for id, span := range spans {
 		gs := &g.sums[id]
-		gs.minCap = 1 << 30
+		gs.minCap, gs.gen = 1<<30, 1
 		for c := span.First(); c.Valid(); c = span.Next(c) {
 			g.of[c] = append(g.of[c], int32(id))
 			capv := s.cpus[c].cap
@@ -163,6 +175,7 @@ func (s *sim) flushGroupSums() {
 			overloaded: b2i(now.overloaded) - b2i(old.overloaded)}
 		for _, id := range g.of[cpu] {
 			gs := &g.sums[id]
+			gs.gen++
 			gs.load += d.load
 			gs.util += d.util
 			gs.runnable += d.runnable
@@ -215,6 +228,55 @@ func (s *sim) sgLbStatsFromSums(env *lbEnv, g *topo.Group, local bool, sgs *sgSt
 		sgs.misfitTaskLoad = gs.misfitMax
 		env.overloaded = true
 	}
+}
+
+// keptKey is what a non-local group's sg_lb_stats read of the pass
+// besides the group's span, its sums and its SD_SHARE_CPUCAPACITY (the
+// low 32 bits): imbalance_pct, whether the CPU is idle
+// (smt_balance()) and SD_ASYM_CPUCAPACITY (the misfit load). In the
+// verify mode it has keptVerify, which no kept key has, so that every
+// group is computed.
+func (s *sim) keptKey(env *lbEnv) uint64 {
+	k := uint64(env.sd.ImbalancePct)<<34 | uint64(b2i(env.idle != cpuNotIdle))<<33 |
+		uint64(b2i(env.sd.Flags&topo.SDAsymCPUCapacity != 0))<<32
+	if s.gs.verify {
+		k |= keptVerify
+	}
+	return k
+}
+
+// keptVerify marks a verify-mode keptKey.
+const keptVerify = 1 << 63
+
+// keepSgLbStats is update_sg_lb_stats() of non-local group g (env->cpus
+// whole) when the statistics kept for g's span are not for its sums now
+// or for key (keptKey with g's SD_SHARE_CPUCAPACITY in the low 32 bits):
+// it computes and keeps them. A group with an asym_prefer_cpu is not kept (sched_group_asym() reads
+// env->dst_cpu). The verify mode computes every group and checks one it
+// would have kept against it.
+func (s *sim) keepSgLbStats(env *lbEnv, g *topo.Group, key uint64) *sgStats {
+	gs := &s.gs.sums[g.ID]
+	k := &gs.kept
+	key &^= keptVerify
+	hit := k.gen == gs.gen && k.key == key
+	var old keptSgLbStats
+	if hit {
+		old = *k
+	}
+	was := env.overloaded
+	env.overloaded = false
+	s.sgLbStatsSum(env, g, false, &k.sgs)
+	s.sgLbStatsClassify(env, g, false, &k.sgs)
+	k.overloaded = env.overloaded
+	if hit && (old.sgs != k.sgs || old.overloaded != k.overloaded) {
+		panic(fmt.Sprintf("sim: kept statistics of %s at t=%d: %+v (overloaded %v), computed %+v (overloaded %v)", g.Span, s.now, old.sgs, old.overloaded, k.sgs, k.overloaded))
+	}
+	k.gen, k.key = gs.gen, key
+	if g.AsymPreferCPU >= 0 {
+		k.gen = 0
+	}
+	env.overloaded = env.overloaded || was
+	return &k.sgs
 }
 
 // refreshMisfitMax finds the group's largest misfit share again.
