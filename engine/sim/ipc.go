@@ -66,8 +66,10 @@ type ipcChan struct {
 	maxSlots, merges int
 	// lastCPU touched the object last (its lines are there); -1 none
 	lastCPU int
-	// lockFree is when the object's lock is free again (objectLockWait)
+	// lockFree is when the object's spinlock is free again (objectLockWait)
 	lockFree int64
+	// mutex is pipe->mutex (mutex.go)
+	mutex pipeMutex
 }
 
 // newIPCChan sets up the object of kind for messages of bytes on machine m.
@@ -186,15 +188,18 @@ func (s *sim) cachelineCost(from, to int) int64 {
 }
 
 // ipcPathCost is the CPU time a send (or recv) on ch costs the task on
-// CPU cpu: syscall entry/exit, the object's path, and the object's cache
-// lines pulled from the CPU that touched it last (for a recv, the message
-// itself; a socket recv also frees the skb and its head into the slabs of
-// the CPU that allocated them), plus the time it waits for the object's
-// lock (objectLockWait). It marks cpu as the object's last toucher.
-func (s *sim) ipcPathCost(ch *ipcChan, cpu int, send bool) int64 {
+// CPU cpu: the object's path and the object's cache lines pulled from the
+// CPU that touched it last (for a recv, the message itself; a socket recv
+// also frees the skb and its head into the slabs of the CPU that
+// allocated them). A socket or futex call also pays its syscall entry and
+// exit here and waits for the object's spinlock (objectLockWait); a pipe
+// call pays the syscall in its own step (opSyscall) and runs this path
+// while it holds pipe->mutex (mutexLock), and a writer that slept on a
+// full pipe (again) only takes the lock and its lines once more. It marks
+// cpu as the object's last toucher.
+func (s *sim) ipcPathCost(ch *ipcChan, cpu int, send, again bool) int64 {
 	m := &s.r.Machine
-	var path int64     // the object's own path
-	var underLock bool // the path runs under the object's lock (pipe->mutex)
+	var path int64 // the object's own path
 	lines := int64(sendSharedLines)
 	locked := int64(sendSharedLines)
 	switch {
@@ -204,9 +209,11 @@ func (s *sim) ipcPathCost(ch *ipcChan, cpu int, send bool) int64 {
 		path = int64(m.IPC.SocketRecv)
 		lines = int64(m.IPC.MessageLines) + skbFreeLines
 	case ch.kind == scenario.IPCPipe && send:
-		path, underLock = int64(m.IPC.PipeWrite), true
+		if !again {
+			path = int64(m.IPC.PipeWrite)
+		}
 	case ch.kind == scenario.IPCPipe:
-		path, underLock = int64(m.IPC.PipeRead), true
+		path = int64(m.IPC.PipeRead)
 		lines = int64(m.IPC.MessageLines)
 	case ch.kind == scenario.IPCFutex && send:
 		path = int64(m.IPC.FutexWake)
@@ -216,26 +223,23 @@ func (s *sim) ipcPathCost(ch *ipcChan, cpu int, send bool) int64 {
 	}
 	line := s.cachelineCost(ch.lastCPU, cpu)
 	ch.lastCPU = cpu
-	cost := s.costs.vary(int64(m.Latency.Syscall) + path + lines*line)
-	hold := locked * line
-	if underLock {
-		hold += path
+	if ch.kind == scenario.IPCPipe { // the whole pipe_write()/pipe_read() runs under __pipe_lock()
+		return s.costs.vary(path + lines*line)
 	}
-	return cost + s.objectLockWait(ch, hold)
+	cost := s.costs.vary(int64(m.Latency.Syscall) + path + lines*line)
+	return cost + s.objectLockWait(ch, locked*line)
 }
 
-// objectLockWait models the lock of an IPC object under contention
-// (unix_state_lock() of the receiving socket with its queue lock,
-// pipe->mutex, the futex hash bucket's lock): a call takes it when its
-// path starts and holds it for hold: while the lock's and the queue's
-// lines come over from the last holder, and, for a pipe, for the whole
-// pipe_write()/pipe_read() (both run under __pipe_lock()); sockets only
-// queue or unlink the skb under unix_state_lock(), the allocation and the
-// copy are outside. Calls from several CPUs queue behind one another,
-// spinning (queued_spin_lock_slowpath(), mutex optimistic spinning while
-// the owner runs). It returns how long this call waits. Simplifications:
-// the lock is taken at the path's start, not part-way through it, and a
-// pipe writer never sleeps on the mutex.
+// objectLockWait models the spinlock of an IPC object under contention
+// (unix_state_lock() of the receiving socket with its queue lock, the
+// futex hash bucket's lock): a call takes it when its path starts and
+// holds it while the lock's and the queue's lines come over from the last
+// holder; sockets only queue or unlink the skb under unix_state_lock(),
+// the allocation and the copy are outside. Calls from several CPUs queue
+// behind one another, spinning (queued_spin_lock_slowpath()). It returns
+// how long this call waits. Simplification: the lock is taken at the
+// path's start, not part-way through it. pipe->mutex, a sleeping lock, is
+// mutex.go's.
 func (s *sim) objectLockWait(ch *ipcChan, hold int64) int64 {
 	if hold <= 0 {
 		return 0

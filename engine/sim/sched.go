@@ -507,6 +507,7 @@ func (s *sim) housekeepingEnd(c *cpuState) {
 // (put_prev_task_fair(): its load averages updated, the run closed as a
 // preemption).
 func (s *sim) putPrevTaskFair(c *cpuState, p *task) {
+	s.mutexSwitchedOut(p)
 	s.updateTaskLoadAvg(p)
 	s.updateCfsRqLoadAvg(c)
 	s.stopRunning(c, p, OutPreempt)

@@ -58,8 +58,13 @@ type task struct {
 	blockID   int
 	granted   bool // the object it waits on released it
 	ipcWaited bool // it slept in its current pipe/socket call (pipe_write()'s wake_next_writer)
-	requested float64
-	done      float64
+	// pipe->mutex (mutex.go): the lock it spins or sleeps on, the lock it
+	// holds, whether it is on that lock's wait_list, and whether its spin
+	// was broken by a reschedule (it tries once, then sleeps)
+	mutexOn, mutexHeld     *ipcChan
+	mutexWaiter, mutexSlow bool
+	requested              float64
+	done                   float64
 
 	// EEVDF (sched_entity)
 	vruntime, deadline, vlag, relDeadline int64
@@ -204,6 +209,7 @@ type sim struct {
 	// costs draws the per-event variation of kernel-path costs (ipc.go);
 	// a stream of its own, so the other draws are where they were.
 	costs costVariation
+	mx    mutexStats // what pipe->mutex did (mutex.go)
 	now   int64
 	end   int64
 	q     eventQueue

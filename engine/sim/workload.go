@@ -19,7 +19,10 @@ const (
 	opRepeat
 	opPool
 	opTimed
-	opKernel // a send's or recv's kernel path on an ipc channel (id = channel, sync = it is the send's)
+	opKernel      // a send's or recv's kernel path on an ipc channel (id = channel, sync = it is the send's)
+	opSyscall     // a pipe call's system call entry and exit (id = channel; sockets and futexes charge it in opKernel)
+	opMutexLock   // a pipe call takes pipe->mutex (id = channel; nothing for other channels)
+	opMutexUnlock // a pipe call releases pipe->mutex (id = channel)
 )
 
 // op is one compiled step: names resolved to indices so the interpreter
@@ -43,6 +46,7 @@ const (
 	waitBarrier
 	waitRecv
 	waitSend
+	waitMutex // spinning or sleeping on pipe->mutex (mutex.go)
 )
 
 // compiler resolves names to indices in first-seen order (deterministic).
@@ -68,10 +72,12 @@ func (cp *compiler) compileProgram(group int, steps []scenario.Step) ([]op, erro
 			return nil, fmt.Errorf("step %d: %w", i, err)
 		}
 		switch o.kind {
-		case opSend: // write(): the kernel path, then the message is queued
-			out = append(out, op{kind: opKernel, id: o.id, sync: true}, o)
-		case opRecv: // read(): the message is taken, then the rest of the path
-			out = append(out, o, op{kind: opKernel, id: o.id})
+		case opSend: // write(): the kernel path under the object's lock, then the message is queued
+			out = append(out, op{kind: opSyscall, id: o.id}, op{kind: opMutexLock, id: o.id},
+				op{kind: opKernel, id: o.id, sync: true}, op{kind: opMutexUnlock, id: o.id}, o)
+		case opRecv: // read(): the message is taken, then the path under the object's lock and the syscall
+			out = append(out, o, op{kind: opMutexLock, id: o.id}, op{kind: opKernel, id: o.id},
+				op{kind: opMutexUnlock, id: o.id}, op{kind: opSyscall, id: o.id})
 		default:
 			out = append(out, o)
 		}
@@ -207,8 +213,20 @@ func (s *sim) advance(c *cpuState, p *task) {
 		case opTimed:
 			s.enterTimed(c, p, o)
 		case opKernel:
-			if ch := s.chanList[o.id].ipc; ch != nil && s.startWork(c, p, float64(s.ipcPathCost(ch, c.id, o.sync))) {
+			if ch := s.chanList[o.id].ipc; ch != nil && s.startWork(c, p, float64(s.ipcPathCost(ch, c.id, o.sync, p.ipcWaited))) {
 				return
+			}
+		case opSyscall:
+			if ch := s.chanList[o.id]; isPipe(ch) && s.startWork(c, p, float64(s.costs.vary(int64(s.r.Machine.Latency.Syscall)))) {
+				return
+			}
+		case opMutexLock:
+			if ch := s.chanList[o.id]; isPipe(ch) && !s.mutexLock(c, p, ch.ipc) {
+				return
+			}
+		case opMutexUnlock:
+			if ch := s.chanList[o.id]; isPipe(ch) {
+				s.mutexUnlock(c, p, ch.ipc)
 			}
 		case opPeriodic:
 			cnt := o.count
@@ -443,6 +461,10 @@ func (s *sim) waitWritable(c *cpuState, p *task, ch *chanState) {
 	p.blockOn = waitSend
 	p.ipcWaited = true
 	p.stack[len(p.stack)-1].pc-- // retry the send when woken
+	if isPipe(ch) {
+		// pipe_write() takes pipe->mutex again after its wait
+		p.stack[len(p.stack)-1].pc -= 3
+	}
 	s.blockTask(c, p)
 }
 
@@ -554,6 +576,11 @@ func (s *sim) ipcRead(c *cpuState, p *task, o *op, ch *chanState) bool {
 // spinEnded handles the end of a spin: continue if granted, else block.
 func (s *sim) spinEnded(c *cpuState, p *task) {
 	p.spinning = false
+	if p.blockOn == waitMutex { // given the lock or the spin broken: mutexLock again
+		p.blockOn = waitNone
+		s.advance(c, p)
+		return
+	}
 	if p.granted {
 		p.granted = false
 		s.advance(c, p)

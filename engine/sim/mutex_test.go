@@ -1,0 +1,145 @@
+package sim
+
+import (
+	"context"
+	"fmt"
+	"testing"
+)
+
+// pipeMutexSim runs writers writers pinned to writerCPUs, each writing n
+// messages of 100 bytes to one pipe that one reader, pinned to cpu 3,
+// reads (4 CPUs, no SMT, the costs at their nominal values). It returns
+// the repetition's state after the run.
+func pipeMutexSim(t *testing.T, writers int, writerCPUs string, n int) *sim {
+	t.Helper()
+	doc := fmt.Sprintf(`{"schedplay":1,"machine":{"nodes":1,"cores_per_node":4,"threads_per_core":1,"latency":{"variation":0}},
+		"workload":{"metric":"ops","groups":[
+			{"name":"reader","count":1,"process":true,"cpus":"3","program":[{"repeat":%d,"do":[{"recv":"p"}]}]},
+			{"name":"writer","count":%d,"process":true,"cpus":"%s","program":[{"repeat":%d,"do":[{"send":"p","ipc":"pipe","bytes":100,"sync":true}]}]}]},
+		"run":{"duration":"5s","until":"done","seed":1}}`, writers*n, writers, writerCPUs, n)
+	s := simOf(t, doc)
+	if _, err := s.loop(context.Background(), 0, 1); err != nil {
+		t.Fatal(err)
+	}
+	if s.finished == 0 {
+		t.Fatalf("%d writers on cpus %s: the run did not finish (a lost mutex wake-up?)", writers, writerCPUs)
+	}
+	return s
+}
+
+// pipe->mutex sleeps when its owner cannot be spun on: with three writers
+// sharing cpu 0, the tick preempts an owner in its pipe_write() now and
+// then, and the writer that runs next finds an owner that is not on a CPU
+// (owner_on_cpu() fails): it joins the wait_list and sleeps, and the
+// owner's unlock wakes it. A woken waiter that finds the lock taken again
+// (a writer that relocked before it ran) asks for the handoff and gets
+// the lock from the next unlock. With one writer per CPU every owner runs
+// and contenders only spin.
+func TestPipeMutexSleepsWhenOwnerIsOffCPU(t *testing.T) {
+	shared := pipeMutexSim(t, 3, "0", 20000)
+	mx := shared.mx
+	if mx.sleeps == 0 || mx.wakes == 0 || mx.handoffs == 0 || mx.aborts == 0 {
+		t.Fatalf("3 writers on one CPU: %+v; want sleeps on the wait_list, unlock wake-ups, handoffs and spins broken off", mx)
+	}
+	if mx.wakes > mx.sleeps {
+		t.Errorf("%d unlock wake-ups for %d sleeps: only a sleeping first waiter is woken", mx.wakes, mx.sleeps)
+	}
+	for _, ch := range shared.chanList {
+		if ch.ipc == nil {
+			continue
+		}
+		m := &ch.ipc.mutex
+		if m.owner != nil || len(m.waitList) > 0 || len(m.osq) > 0 || m.waiterSpin != nil {
+			t.Errorf("after the run the mutex is not free: owner %v, %d waiters, %d spinners", m.owner != nil, len(m.waitList), len(m.osq))
+		}
+	}
+	spread := pipeMutexSim(t, 3, "0-2", 20000)
+	if spread.mx.sleeps != 0 || spread.mx.spins == 0 {
+		t.Errorf("one writer per CPU: %+v; want spins and no sleeps (every owner runs)", spread.mx)
+	}
+}
+
+// The mutex's paths one at a time (kernel/locking/mutex.c): a contender
+// spins on a running owner (mutex_optimistic_spin()); the owner's
+// preemption breaks the spin (owner_on_cpu() fails) and the contender
+// sleeps on the wait_list; the owner's unlock wakes it
+// (__mutex_unlock_slowpath()); a third task takes the free lock before
+// the waiter runs; the waiter, first in the wait_list, finds it taken,
+// sets MUTEX_FLAG_HANDOFF and spins; the next unlock hands the lock to it
+// (__mutex_handoff()).
+func TestPipeMutexSpinSleepWakeHandoff(t *testing.T) {
+	s := simOf(t, `{"schedplay":1,"machine":{"nodes":1,"cores_per_node":4,"threads_per_core":1,"latency":{"variation":0}},
+		"workload":{"groups":[{"name":"w","count":3,"program":[{"send":"p","ipc":"pipe","bytes":100},{"compute":"1s"}]}]},
+		"run":{"duration":"10s","seed":1}}`)
+	m := &s.chanList[0].ipc.mutex
+	s.now = 1_000_000
+	// start task k on cpu at its pipe_write()'s mutex_lock()
+	start := func(k, cpu int) *task {
+		p := place(s, k, cpu)
+		p.remaining = 0
+		p.stack[0].pc = 1 // opSyscall, opMutexLock, opKernel, opMutexUnlock, opSend
+		s.schedule(&s.cpus[cpu])
+		return p
+	}
+	// finish the running task's current kernel work on its CPU
+	finish := func(p *task) {
+		c := &s.cpus[p.cpu]
+		s.syncCPU(c)
+		p.remaining = 0
+		s.computeEnd(c)
+	}
+	a := start(0, 0)
+	if m.owner != a || a.mutexHeld == nil {
+		t.Fatal("a free mutex was not taken (__mutex_trylock())")
+	}
+	b := start(1, 1)
+	if !b.spinning || len(m.osq) != 1 || m.osq[0] != b || s.mx.spins != 1 {
+		t.Fatalf("a contender of a running owner should spin in the OSQ: spinning %v, osq %d", b.spinning, len(m.osq))
+	}
+	// the owner is preempted in its critical section
+	c0 := &s.cpus[0]
+	s.syncCPU(c0)
+	s.updateCurr(c0)
+	s.putPrevTaskFair(c0, a)
+	if s.mx.aborts != 1 || len(m.osq) != 0 {
+		t.Fatalf("the owner's preemption did not break the spin: %+v", s.mx)
+	}
+	s.computeEnd(&s.cpus[1])
+	if b.state != taskBlocked || len(m.waitList) != 1 || m.waitList[0] != b || s.mx.sleeps != 1 {
+		t.Fatalf("the contender should sleep on the wait_list: state %v, %d waiters", b.state, len(m.waitList))
+	}
+	// the owner runs again and unlocks: the first waiter is woken
+	s.schedule(c0)
+	if c0.curr != a {
+		t.Fatal("set-up: the owner did not run again")
+	}
+	finish(a)
+	if m.owner != nil || s.mx.wakes != 1 || b.state != taskWaking {
+		t.Fatalf("the unlock should release the lock and wake the waiter: owner %v, wakes %d, state %v", m.owner != nil, s.mx.wakes, b.state)
+	}
+	// a third task takes the free lock before the waiter runs
+	d := start(2, 2)
+	if m.owner != d {
+		t.Fatal("a free lock with a woken waiter should be taken by the next caller")
+	}
+	d.remaining = 1e9 // d holds it until finish(d)
+	s.reprogram(&s.cpus[2])
+	if err := s.runUntil(context.Background(), s.now+100_000, 0, 1); err != nil {
+		t.Fatal(err)
+	}
+	if b.state != taskRunning || !b.spinning || !m.handoff || m.waiterSpin != b {
+		t.Fatalf("the woken first waiter should find the lock taken, set HANDOFF and spin: state %v, spinning %v, handoff %v", b.state, b.spinning, m.handoff)
+	}
+	finish(d)
+	if m.owner != b || s.mx.handoffs != 1 {
+		t.Fatalf("the unlock should hand the lock to the waiter: handoffs %d", s.mx.handoffs)
+	}
+	if err := s.runUntil(context.Background(), s.now+10_000, 0, 1); err != nil {
+		t.Fatal(err)
+	}
+	// b took the handed-off lock, wrote and unlocked: three messages
+	if b.mutexWaiter || len(m.waitList) != 0 || m.handoff || m.owner != nil || s.chanList[0].msgs != 3 {
+		t.Errorf("the waiter should take the lock, write and release it: waiter %v, %d waiters, handoff %v, owner %v, %d messages",
+			b.mutexWaiter, len(m.waitList), m.handoff, m.owner != nil, s.chanList[0].msgs)
+	}
+}
