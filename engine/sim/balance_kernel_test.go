@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"reflect"
 	"testing"
 
 	"schedplay/engine/topo"
@@ -624,5 +625,42 @@ func TestFindNewILBPrefersIdleCore(t *testing.T) {
 		if got != want || walk != want {
 			t.Errorf("ILB_IDLE_CORE %v, from cpu %d: find_new_ilb = %d (walk %d); want %d", *tc.idleCore, tc.self, got, walk, want)
 		}
+	}
+}
+
+// TestLbEnvResetEveryField fills every field of an lbEnv, resets it and
+// checks it equals a fresh one: reset writes the fields one by one, so a
+// field added to lbEnv and forgotten there fails here.
+func TestLbEnvResetEveryField(t *testing.T) {
+	var env lbEnv
+	v := reflect.ValueOf(&env).Elem()
+	for i := range v.NumField() {
+		f := v.Field(i)
+		f = reflect.NewAt(f.Type(), f.Addr().UnsafePointer()).Elem()
+		switch f.Kind() {
+		case reflect.Bool:
+			f.SetBool(true)
+		case reflect.Int, reflect.Int64:
+			f.SetInt(7)
+		case reflect.Uint8:
+			f.SetUint(3)
+		case reflect.Pointer:
+			f.Set(reflect.New(f.Type().Elem()))
+		case reflect.Struct:
+			if f.Type() == reflect.TypeOf(sgStats{}) {
+				f.Set(reflect.ValueOf(sgStats{groupLoad: 1, minCap: 2, asymPacking: true}))
+			} else {
+				f.Set(reflect.ValueOf(topo.NewCPUSet(8)))
+			}
+		default:
+			t.Fatalf("lbEnv.%s: kind %s not filled by the test", v.Type().Field(i).Name, f.Kind())
+		}
+	}
+	sd := &topo.Domain{Groups: []topo.Group{{}}}
+	x := topo.NewCPUSet(4)
+	env.reset(sd, 1, 2, cpuIdle, 3, x, migrateTask)
+	want := lbEnv{sd: sd, sdIdx: 1, dst: 2, idle: cpuIdle, cause: 3, local: &sd.Groups[0], excluded: x, migType: migrateTask}
+	if !reflect.DeepEqual(env, want) {
+		t.Fatalf("reset left %+v, want %+v", env, want)
 	}
 }

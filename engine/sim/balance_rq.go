@@ -282,9 +282,7 @@ func (s *sim) schedBalanceRq(cpu, sdIdx int, idle cpuIdleType, cause int) (int, 
 	var excluded topo.CPUSet
 	var mt migrationType // env->migration_type survives a redo
 	for {
-		*env = lbEnv{} // then field by field, as in sgLbStatsFromSums
-		env.sd, env.sdIdx, env.dst, env.idle, env.cause = sd, sdIdx, cpu, idle, cause
-		env.local, env.excluded, env.migType = &sd.Groups[0], excluded, mt
+		env.reset(sd, sdIdx, cpu, idle, cause, excluded, mt)
 		if !s.shouldWeBalance(env) {
 			s.lbOutBalanced(env, st, allPinned, true)
 			return 0, false // *continue_balancing = 0

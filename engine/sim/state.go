@@ -156,7 +156,8 @@ type sdState struct {
 	newidleCall      int
 	newidleSuccess   int
 	newidleRatio     int
-	spanSums         int32 // the group-sums ID of the domain's span (domainSpanSums), -1 none
+	spanSums         int32        // the group-sums ID of the domain's span (domainSpanSums), -1 none
+	intervalJiffies  [2]msJiffies // getSdBalanceInterval()'s last idle and busy conversions
 }
 
 // coreState is one physical core for the SMT performance model.
