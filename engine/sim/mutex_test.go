@@ -143,3 +143,41 @@ func TestPipeMutexSpinSleepWakeHandoff(t *testing.T) {
 			b.mutexWaiter, len(m.waitList), m.handoff, m.owner != nil, s.chanList[0].msgs)
 	}
 }
+
+// pipe_read() wakes a writer of a full pipe after __pipe_unlock(), not
+// when it takes the message: the writer stays asleep while the reader
+// holds pipe->mutex, and is woken by the read's unlock.
+func TestPipeReadWakesWriterAfterUnlock(t *testing.T) {
+	s := simOf(t, `{"schedplay":1,"machine":{"nodes":1,"cores_per_node":4,"threads_per_core":1,"latency":{"variation":0}},
+		"workload":{"groups":[{"name":"r","count":1,"program":[{"recv":"p"},{"compute":"1s"}]},
+			{"name":"w","count":1,"program":[{"send":"p","ipc":"pipe","bytes":100},{"compute":"1s"}]}]},
+		"run":{"duration":"10s","seed":1}}`)
+	s.now = 1_000_000
+	ch := s.chanList[0]
+	// a full pipe whose oldest page has one message left, and a writer
+	// asleep on it (wr_wait)
+	for len(ch.ipc.slots) < ch.ipc.maxSlots {
+		ch.ipc.slots = append(ch.ipc.slots, ch.ipc.merges)
+	}
+	ch.ipc.slots[0] = 1
+	ch.msgs = 1 + (ch.ipc.maxSlots-1)*ch.ipc.merges
+	w := s.tasks[1]
+	w.cpu, w.state, w.blockOn = 1, taskBlocked, waitSend
+	ch.senders = append(ch.senders, w)
+	r := place(s, 0, 0)
+	r.remaining = 0
+	s.schedule(&s.cpus[0]) // read(): takes the message, locks, runs pipe_read()
+	if ch.ipc.mutex.owner != r || len(ch.ipc.slots) != ch.ipc.maxSlots-1 {
+		t.Fatalf("set-up: the reader should hold the mutex having freed a slot (owner %v, %d slots)", ch.ipc.mutex.owner == r, len(ch.ipc.slots))
+	}
+	if w.state != taskBlocked {
+		t.Fatal("the writer was woken while the reader held pipe->mutex")
+	}
+	c0 := &s.cpus[0]
+	s.syncCPU(c0)
+	r.remaining = 0
+	s.computeEnd(c0) // pipe_read() ends: __pipe_unlock(), then the wake-up
+	if ch.ipc.mutex.owner != nil || w.state != taskWaking {
+		t.Fatalf("the read's unlock should wake the writer: owner %v, writer state %v", ch.ipc.mutex.owner != nil, w.state)
+	}
+}

@@ -63,8 +63,10 @@ type task struct {
 	// was broken by a reschedule (it tries once, then sleeps)
 	mutexOn, mutexHeld     *ipcChan
 	mutexWaiter, mutexSlow bool
-	requested              float64
-	done                   float64
+	// pipe_read()'s wake-ups, due after __pipe_unlock() (pipeReadWakes)
+	pipeWasFull, pipeWakeNextReader bool
+	requested                       float64
+	done                            float64
 
 	// EEVDF (sched_entity)
 	vruntime, deadline, vlag, relDeadline int64

@@ -227,6 +227,7 @@ func (s *sim) advance(c *cpuState, p *task) {
 		case opMutexUnlock:
 			if ch := s.chanList[o.id]; isPipe(ch) {
 				s.mutexUnlock(c, p, ch.ipc)
+				s.pipeReadWakes(c, p, ch)
 			}
 		case opPeriodic:
 			cnt := o.count
@@ -559,18 +560,40 @@ func (s *sim) ipcRead(c *cpuState, p *task, o *op, ch *chanState) bool {
 		return false
 	}
 	ch.msgs--
-	s.wakeBatch, s.wakeBatchCost = 0, 0
-	if ch.ipc.dequeue() && len(ch.senders) > 0 {
-		s.wakeWaiters(c.id, &ch.senders, ch.ipc.wakesAllWriters(), true)
+	freed := ch.ipc.dequeue()
+	if isPipe(ch) {
+		// pipe_read() wakes after __pipe_unlock() (pipeReadWakes)
+		p.pipeWasFull, p.pipeWakeNextReader = freed, p.ipcWaited
+		p.ipcWaited = false
+		return true
 	}
-	// pipe_read(): a reader that waited wakes the next one while the pipe
-	// is not empty (wake_next_reader).
-	if p.ipcWaited && !ch.ipc.wakesAllReaders() && ch.msgs > 0 {
-		s.wakeWaiters(c.id, &ch.receivers, false, true)
+	s.wakeBatch, s.wakeBatchCost = 0, 0
+	if freed && len(ch.senders) > 0 {
+		s.wakeWaiters(c.id, &ch.senders, ch.ipc.wakesAllWriters(), true)
 	}
 	p.ipcWaited = false
 	s.endWakeBatch(c.id)
 	return true
+}
+
+// pipeReadWakes are pipe_read()'s wake-ups after __pipe_unlock(): one
+// writer when the read freed a slot of a full pipe (was_full), and, for a
+// reader that waited, the next reader while data is left
+// (wake_next_reader).
+func (s *sim) pipeReadWakes(c *cpuState, p *task, ch *chanState) {
+	wasFull, next := p.pipeWasFull, p.pipeWakeNextReader
+	p.pipeWasFull, p.pipeWakeNextReader = false, false
+	if !wasFull && !next {
+		return
+	}
+	s.wakeBatch, s.wakeBatchCost = 0, 0
+	if wasFull && len(ch.senders) > 0 {
+		s.wakeWaiters(c.id, &ch.senders, false, true)
+	}
+	if next && ch.msgs > 0 {
+		s.wakeWaiters(c.id, &ch.receivers, false, true)
+	}
+	s.endWakeBatch(c.id)
 }
 
 // spinEnded handles the end of a spin: continue if granted, else block.
