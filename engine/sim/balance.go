@@ -76,15 +76,23 @@ type lbEnv struct {
 // (init_sd_lb_stats()), every field written: a zeroing of the whole
 // struct, which holds pointers, ran the collector's bulk write barrier
 // over it whenever a collection was marking (wasm: 4% of Vera +
-// sgemm-nvpl's samples).
+// sgemm-nvpl's samples; a wasm run seldom lets a collection finish, so
+// it marks for most of a run). A pointer that already holds its value
+// (busiest nil, env->cpus whole) is not stored again, for the same
+// reason.
 func (env *lbEnv) reset(sd *topo.Domain, sdIdx, dst int, idle cpuIdleType, cause int, excluded topo.CPUSet, mt migrationType) {
 	env.sd, env.sdIdx, env.dst, env.idle, env.cause = sd, sdIdx, dst, idle, cause
 	env.imbalance, env.migType = 0, mt
-	env.busiest, env.local = nil, &sd.Groups[0]
+	if env.busiest != nil {
+		env.busiest = nil
+	}
+	env.local = &sd.Groups[0]
 	env.busiestStat, env.localStat = sgStats{}, sgStats{}
 	env.totalLoad, env.totalCap, env.avgLoad, env.sumUtil = 0, 0, 0, 0
 	env.preferSibling, env.overloaded = false, false
-	env.excluded = excluded
+	if excluded.Size() != 0 || env.excluded.Size() != 0 {
+		env.excluded = excluded
+	}
 }
 
 // capacityGreater is capacity_greater(): a more than ~5% above b.
@@ -320,8 +328,7 @@ func (s *sim) updateSdLbStats(env *lbEnv) {
 	if s.tracing {
 		s.lbGroups = s.lbGroups[:0]
 	}
-	groups := env.sd.Groups
-	env.local = &groups[0]
+	groups := env.sd.Groups // env->local is groups[0] (lbEnv.reset)
 	s.updateSgLbStats(env, env.local, true, &env.localStat)
 	totalLoad, totalCap, sumUtil := env.localStat.groupLoad, env.localStat.groupCapacity, env.localStat.groupUtil
 	// Untraced, with env->cpus whole, a non-local group's statistics are
