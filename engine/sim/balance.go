@@ -483,10 +483,8 @@ func (s *sim) calculateImbalance(env *lbEnv) {
 }
 
 // schedBalanceFindSrcGroup is sched_balance_find_src_group() (find_busiest_group).
+// The caller has asked noSrcGroup() first.
 func (s *sim) schedBalanceFindSrcGroup(env *lbEnv) *topo.Group {
-	if s.noSrcGroup(env) {
-		return nil
-	}
 	s.updateSdLbStats(env)
 	if env.busiest == nil {
 		return nil

@@ -287,7 +287,10 @@ func (s *sim) schedBalanceRq(cpu, sdIdx int, idle cpuIdleType, cause int) (int, 
 			s.lbOutBalanced(env, st, allPinned, true)
 			return 0, false // *continue_balancing = 0
 		}
-		g := s.schedBalanceFindSrcGroup(env)
+		var g *topo.Group // sched_balance_find_src_group(), NULL at once when the sums say so
+		if !s.noSrcGroup(env) {
+			g = s.schedBalanceFindSrcGroup(env)
+		}
 		if sd.Parent == nil { // set_rd_overloaded() at the root domain
 			s.rdOverloaded = env.overloaded
 		}

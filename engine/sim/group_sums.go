@@ -159,8 +159,16 @@ func (s *sim) lbStatsOf(c *cpuState) cpuLbStats {
 	return st
 }
 
-// flushGroupSums folds the marked CPUs' new shares into the sums.
+// flushGroupSums folds the marked CPUs' new shares into the sums (small
+// enough to inline where nothing is marked).
 func (s *sim) flushGroupSums() {
+	if len(s.gs.pending) > 0 {
+		s.foldGroupSums()
+	}
+}
+
+// foldGroupSums is flushGroupSums when CPUs are marked.
+func (s *sim) foldGroupSums() {
 	g := &s.gs
 	for _, cpu := range g.pending {
 		g.dirty[cpu] = false
