@@ -194,10 +194,9 @@ func (s *sim) cachelineCost(from, to int) int64 {
 // allocated them). A socket or futex call also pays its syscall entry and
 // exit here and waits for the object's spinlock (objectLockWait); a pipe
 // call pays the syscall in its own step (opSyscall) and runs this path
-// while it holds pipe->mutex (mutexLock), and a writer that slept on a
-// full pipe (again) only takes the lock and its lines once more. It marks
-// cpu as the object's last toucher.
-func (s *sim) ipcPathCost(ch *ipcChan, cpu int, send, again bool) int64 {
+// while it holds pipe->mutex (mutexLock). It marks cpu as the object's
+// last toucher.
+func (s *sim) ipcPathCost(ch *ipcChan, cpu int, send bool) int64 {
 	m := &s.r.Machine
 	var path int64 // the object's own path
 	lines := int64(sendSharedLines)
@@ -209,9 +208,7 @@ func (s *sim) ipcPathCost(ch *ipcChan, cpu int, send, again bool) int64 {
 		path = int64(m.IPC.SocketRecv)
 		lines = int64(m.IPC.MessageLines) + skbFreeLines
 	case ch.kind == scenario.IPCPipe && send:
-		if !again {
-			path = int64(m.IPC.PipeWrite)
-		}
+		path = int64(m.IPC.PipeWrite)
 	case ch.kind == scenario.IPCPipe:
 		path = int64(m.IPC.PipeRead)
 		lines = int64(m.IPC.MessageLines)

@@ -144,15 +144,24 @@ func TestPipeMutexSpinSleepWakeHandoff(t *testing.T) {
 	}
 }
 
+// pipeStepSim is a 4-CPU machine (costs at their nominal values) with a
+// reader (task 0) and writers writers (tasks 1…) of one pipe, none of them
+// started, at t = 1 ms: the tests place and run them by hand.
+func pipeStepSim(t *testing.T, writers int) *sim {
+	t.Helper()
+	s := simOf(t, fmt.Sprintf(`{"schedplay":1,"machine":{"nodes":1,"cores_per_node":4,"threads_per_core":1,"latency":{"variation":0}},
+		"workload":{"groups":[{"name":"r","count":1,"program":[{"recv":"p"},{"compute":"1s"}]},
+			{"name":"w","count":%d,"program":[{"send":"p","ipc":"pipe","bytes":100},{"compute":"1s"}]}]},
+		"run":{"duration":"10s","seed":1}}`, writers))
+	s.now = 1_000_000
+	return s
+}
+
 // pipe_read() wakes a writer of a full pipe after __pipe_unlock(), not
 // when it takes the message: the writer stays asleep while the reader
 // holds pipe->mutex, and is woken by the read's unlock.
 func TestPipeReadWakesWriterAfterUnlock(t *testing.T) {
-	s := simOf(t, `{"schedplay":1,"machine":{"nodes":1,"cores_per_node":4,"threads_per_core":1,"latency":{"variation":0}},
-		"workload":{"groups":[{"name":"r","count":1,"program":[{"recv":"p"},{"compute":"1s"}]},
-			{"name":"w","count":1,"program":[{"send":"p","ipc":"pipe","bytes":100},{"compute":"1s"}]}]},
-		"run":{"duration":"10s","seed":1}}`)
-	s.now = 1_000_000
+	s := pipeStepSim(t, 1)
 	ch := s.chanList[0]
 	// a full pipe whose oldest page has one message left, and a writer
 	// asleep on it (wr_wait)
@@ -179,5 +188,59 @@ func TestPipeReadWakesWriterAfterUnlock(t *testing.T) {
 	s.computeEnd(c0) // pipe_read() ends: __pipe_unlock(), then the wake-up
 	if ch.ipc.mutex.owner != nil || w.state != taskWaking {
 		t.Fatalf("the read's unlock should wake the writer: owner %v, writer state %v", ch.ipc.mutex.owner != nil, w.state)
+	}
+}
+
+// pipe_read() and pipe_write() check for data or room under pipe->mutex:
+// a reader that comes while a writer holds the lock waits for the unlock
+// before it takes the message, and a writer that finds the pipe full
+// drops the lock before it sleeps on wr_wait (and takes it again when
+// woken).
+func TestPipeChecksUnderTheMutex(t *testing.T) {
+	s := pipeStepSim(t, 2)
+	ch := s.chanList[0]
+	m := &ch.ipc.mutex
+	w := place(s, 1, 0)
+	w.remaining = 0
+	w.stack[0].pc = 1 // at mutex_lock()
+	s.schedule(&s.cpus[0])
+	if m.owner != w || ch.msgs != 1 {
+		t.Fatalf("the writer should hold the lock with its message queued under it (owner %v, %d messages)", m.owner == w, ch.msgs)
+	}
+	r := place(s, 0, 1)
+	r.remaining = 0
+	s.schedule(&s.cpus[1])
+	if ch.msgs != 1 || !r.spinning {
+		t.Fatalf("the reader took the message without the lock: %d messages left, spinning %v", ch.msgs, r.spinning)
+	}
+	c0 := &s.cpus[0]
+	s.syncCPU(c0)
+	w.remaining = 0
+	s.computeEnd(c0) // the writer unlocks; the reader, head of the OSQ, takes the lock
+	s.computeEnd(&s.cpus[1])
+	if m.owner != r || ch.msgs != 0 {
+		t.Fatalf("after the writer's unlock the reader should hold the lock and have the message (owner %v, %d messages)", m.owner == r, ch.msgs)
+	}
+
+	// a full pipe: the second writer takes the lock, finds no room, drops
+	// the lock and sleeps
+	s.syncCPU(&s.cpus[1])
+	r.remaining = 0
+	s.computeEnd(&s.cpus[1]) // the reader unlocks
+	for len(ch.ipc.slots) < ch.ipc.maxSlots {
+		ch.ipc.slots = append(ch.ipc.slots, ch.ipc.merges)
+	}
+	ch.ipc.slots[len(ch.ipc.slots)-1] = ch.ipc.merges
+	ch.msgs = ch.ipc.maxSlots * ch.ipc.merges
+	w2 := place(s, 2, 2)
+	w2.remaining = 0
+	w2.stack[0].pc = 1
+	s.schedule(&s.cpus[2])
+	if w2.state != taskBlocked || len(ch.senders) != 1 || m.owner != nil {
+		t.Fatalf("a writer finding the pipe full should drop the lock and sleep on wr_wait: state %v, %d sleeping writers, lock held %v",
+			w2.state, len(ch.senders), m.owner != nil)
+	}
+	if f := w2.stack[0]; f.body[f.pc].kind != opMutexLock {
+		t.Errorf("the writer resumes at op %d, not at mutex_lock()", f.body[f.pc].kind)
 	}
 }

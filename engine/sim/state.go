@@ -63,10 +63,12 @@ type task struct {
 	// was broken by a reschedule (it tries once, then sleeps)
 	mutexOn, mutexHeld     *ipcChan
 	mutexWaiter, mutexSlow bool
-	// pipe_read()'s wake-ups, due after __pipe_unlock() (pipeReadWakes)
-	pipeWasFull, pipeWakeNextReader bool
-	requested                       float64
-	done                            float64
+	// a pipe call's wake-ups, due after __pipe_unlock() (pipeWakes)
+	pipeWakeReaders                  int
+	pipeWakeSync, pipeWakeNextWriter bool
+	pipeWasFull, pipeWakeNextReader  bool
+	requested                        float64
+	done                             float64
 
 	// EEVDF (sched_entity)
 	vruntime, deadline, vlag, relDeadline int64

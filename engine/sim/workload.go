@@ -34,6 +34,7 @@ type op struct {
 	id     int // barrier/channel/pool/timed-section index
 	spin   int64
 	sync   bool
+	locked bool // opSend: the place of a pipe's write inside pipe->mutex (the other place is a socket's or futex's)
 	wake   int
 	count  int
 	body   []op
@@ -72,11 +73,18 @@ func (cp *compiler) compileProgram(group int, steps []scenario.Step) ([]op, erro
 			return nil, fmt.Errorf("step %d: %w", i, err)
 		}
 		switch o.kind {
-		case opSend: // write(): the kernel path under the object's lock, then the message is queued
-			out = append(out, op{kind: opSyscall, id: o.id}, op{kind: opMutexLock, id: o.id},
+		case opSend:
+			// write(): a pipe's syscall, then under pipe->mutex the check,
+			// the queueing and the path, its wake-ups after the unlock; a
+			// socket's or futex's path (with its spinlock), then the
+			// queueing and the wake-ups. The channel's kind picks the
+			// place the send acts at, when the program runs.
+			in := o
+			in.locked = true
+			out = append(out, op{kind: opSyscall, id: o.id}, op{kind: opMutexLock, id: o.id}, in,
 				op{kind: opKernel, id: o.id, sync: true}, op{kind: opMutexUnlock, id: o.id}, o)
-		case opRecv: // read(): the message is taken, then the path under the object's lock and the syscall
-			out = append(out, o, op{kind: opMutexLock, id: o.id}, op{kind: opKernel, id: o.id},
+		case opRecv: // read(): the message is taken (a pipe's under pipe->mutex), the path, the syscall
+			out = append(out, op{kind: opMutexLock, id: o.id}, o, op{kind: opKernel, id: o.id},
 				op{kind: opMutexUnlock, id: o.id}, op{kind: opSyscall, id: o.id})
 		default:
 			out = append(out, o)
@@ -213,7 +221,7 @@ func (s *sim) advance(c *cpuState, p *task) {
 		case opTimed:
 			s.enterTimed(c, p, o)
 		case opKernel:
-			if ch := s.chanList[o.id].ipc; ch != nil && s.startWork(c, p, float64(s.ipcPathCost(ch, c.id, o.sync, p.ipcWaited))) {
+			if ch := s.chanList[o.id].ipc; ch != nil && s.startWork(c, p, float64(s.ipcPathCost(ch, c.id, o.sync))) {
 				return
 			}
 		case opSyscall:
@@ -227,7 +235,7 @@ func (s *sim) advance(c *cpuState, p *task) {
 		case opMutexUnlock:
 			if ch := s.chanList[o.id]; isPipe(ch) {
 				s.mutexUnlock(c, p, ch.ipc)
-				s.pipeReadWakes(c, p, ch)
+				s.pipeWakes(c, p, ch)
 			}
 		case opPeriodic:
 			cnt := o.count
@@ -434,6 +442,9 @@ func (s *sim) waitOrSpin(c *cpuState, p *task, spin int64) {
 // chanSend posts o.wake messages, handing them to blocked receivers first.
 func (s *sim) chanSend(c *cpuState, p *task, o *op) bool {
 	ch := s.chanList[o.id]
+	if o.locked != isPipe(ch) {
+		return true // the other place of the write
+	}
 	if ch.ipc != nil && ch.ipc.kind != scenario.IPCFutex {
 		return s.ipcWrite(c, p, o, ch)
 	}
@@ -463,8 +474,9 @@ func (s *sim) waitWritable(c *cpuState, p *task, ch *chanState) {
 	p.ipcWaited = true
 	p.stack[len(p.stack)-1].pc-- // retry the send when woken
 	if isPipe(ch) {
-		// pipe_write() takes pipe->mutex again after its wait
-		p.stack[len(p.stack)-1].pc -= 3
+		// pipe_write() drops pipe->mutex to wait and takes it again
+		s.mutexUnlock(c, p, ch.ipc)
+		p.stack[len(p.stack)-1].pc--
 	}
 	s.blockTask(c, p)
 }
@@ -491,6 +503,16 @@ func (s *sim) ipcWrite(c *cpuState, p *task, o *op, ch *chanState) bool {
 		return false
 	}
 	s.countOp(p)
+	if isPipe(ch) { // queued under pipe->mutex; pipe_write() wakes after the unlock (pipeWakes)
+		for n := 0; n < o.wake; n++ {
+			ch.msgs++
+			ch.ipc.enqueue()
+		}
+		p.pipeWakeReaders, p.pipeWakeSync = o.wake, o.sync
+		p.pipeWakeNextWriter = p.ipcWaited
+		p.ipcWaited = false
+		return true
+	}
 	s.wakeBatch, s.wakeBatchCost = 0, 0
 	defer s.endWakeBatch(c.id)
 	for n := 0; n < o.wake; n++ {
@@ -556,13 +578,18 @@ func (s *sim) ipcRead(c *cpuState, p *task, o *op, ch *chanState) bool {
 	if ch.msgs == 0 {
 		p.ipcWaited = true
 		p.stack[len(p.stack)-1].pc-- // read again when woken
+		if isPipe(ch) {
+			// pipe_read() drops pipe->mutex to wait and takes it again
+			s.mutexUnlock(c, p, ch.ipc)
+			p.stack[len(p.stack)-1].pc--
+		}
 		s.waitReadable(c, p, o, ch)
 		return false
 	}
 	ch.msgs--
 	freed := ch.ipc.dequeue()
 	if isPipe(ch) {
-		// pipe_read() wakes after __pipe_unlock() (pipeReadWakes)
+		// pipe_read() wakes after __pipe_unlock() (pipeWakes)
 		p.pipeWasFull, p.pipeWakeNextReader = freed, p.ipcWaited
 		p.ipcWaited = false
 		return true
@@ -576,21 +603,31 @@ func (s *sim) ipcRead(c *cpuState, p *task, o *op, ch *chanState) bool {
 	return true
 }
 
-// pipeReadWakes are pipe_read()'s wake-ups after __pipe_unlock(): one
-// writer when the read freed a slot of a full pipe (was_full), and, for a
+// pipeWakes are a pipe call's wake-ups after __pipe_unlock():
+// pipe_write() wakes a reader for what it wrote (one exclusive waiter per
+// message, WF_SYNC as the step says) and, for a writer that waited, the
+// next writer while a slot is free (wake_next_writer); pipe_read() wakes
+// one writer when it freed a slot of a full pipe (was_full) and, for a
 // reader that waited, the next reader while data is left
 // (wake_next_reader).
-func (s *sim) pipeReadWakes(c *cpuState, p *task, ch *chanState) {
-	wasFull, next := p.pipeWasFull, p.pipeWakeNextReader
-	p.pipeWasFull, p.pipeWakeNextReader = false, false
-	if !wasFull && !next {
+func (s *sim) pipeWakes(c *cpuState, p *task, ch *chanState) {
+	readers, sync, nextWriter := p.pipeWakeReaders, p.pipeWakeSync, p.pipeWakeNextWriter
+	wasFull, nextReader := p.pipeWasFull, p.pipeWakeNextReader
+	p.pipeWakeReaders, p.pipeWakeNextWriter, p.pipeWasFull, p.pipeWakeNextReader = 0, false, false, false
+	if readers == 0 && !nextWriter && !wasFull && !nextReader {
 		return
 	}
 	s.wakeBatch, s.wakeBatchCost = 0, 0
+	for n := 0; n < readers; n++ {
+		s.wakeWaiters(c.id, &ch.receivers, false, sync)
+	}
+	if nextWriter && len(ch.ipc.slots) < ch.ipc.maxSlots {
+		s.wakeWaiters(c.id, &ch.senders, false, true)
+	}
 	if wasFull && len(ch.senders) > 0 {
 		s.wakeWaiters(c.id, &ch.senders, false, true)
 	}
-	if next && ch.msgs > 0 {
+	if nextReader && ch.msgs > 0 {
 		s.wakeWaiters(c.id, &ch.receivers, false, true)
 	}
 	s.endWakeBatch(c.id)
