@@ -204,6 +204,9 @@ func (s *sim) buildTasks() error {
 	s.groupProg = make([][]op, len(w.Groups))
 	groupCPUs := make([][]topo.CPU, len(w.Groups)) // each group's allowed CPUs, in order
 	pid := 1
+	for _, g := range w.Groups {
+		cp.scanIPC(g.Program)
+	}
 	for gi, g := range w.Groups {
 		prog, err := cp.compileProgram(gi, g.Program)
 		if err != nil {

@@ -21,8 +21,8 @@ const (
 	opTimed
 	opKernel      // a send's or recv's kernel path on an ipc channel (id = channel, sync = it is the send's)
 	opSyscall     // a pipe call's system call entry and exit (id = channel; sockets and futexes charge it in opKernel)
-	opMutexLock   // a pipe call takes pipe->mutex (id = channel; nothing for other channels)
-	opMutexUnlock // a pipe call releases pipe->mutex (id = channel)
+	opMutexLock   // a pipe call takes pipe->mutex (id = channel)
+	opMutexUnlock // a pipe call releases pipe->mutex and wakes its waiters (id = channel)
 )
 
 // op is one compiled step: names resolved to indices so the interpreter
@@ -34,7 +34,6 @@ type op struct {
 	id     int // barrier/channel/pool/timed-section index
 	spin   int64
 	sync   bool
-	locked bool // opSend: the place of a pipe's write inside pipe->mutex (the other place is a socket's or futex's)
 	wake   int
 	count  int
 	body   []op
@@ -64,6 +63,28 @@ type compiler struct {
 	nBar       int
 }
 
+// scanIPC records the ipc kind each send step declares for its channel,
+// in the order compileProgram meets them (so the channel ids are the
+// same), before any program is compiled: a recv, or a send that names
+// none, compiles after the kind of its channel's object.
+func (cp *compiler) scanIPC(steps []scenario.Step) {
+	for _, st := range steps {
+		switch {
+		case st.Send != "":
+			id := cp.chanID(st.Send)
+			if st.IPC != scenario.IPCNone {
+				cp.chanKind[id] = st.IPC
+			}
+		case st.Recv != "":
+			cp.chanID(st.Recv)
+		case st.Periodic != nil:
+			cp.scanIPC(st.Periodic.Do)
+		default:
+			cp.scanIPC(st.Do)
+		}
+	}
+}
+
 // compileProgram turns steps into ops; barrier names are per group.
 func (cp *compiler) compileProgram(group int, steps []scenario.Step) ([]op, error) {
 	out := make([]op, 0, len(steps))
@@ -74,18 +95,26 @@ func (cp *compiler) compileProgram(group int, steps []scenario.Step) ([]op, erro
 		}
 		switch o.kind {
 		case opSend:
-			// write(): a pipe's syscall, then under pipe->mutex the check,
-			// the queueing and the path, its wake-ups after the unlock; a
-			// socket's or futex's path (with its spinlock), then the
-			// queueing and the wake-ups. The channel's kind picks the
-			// place the send acts at, when the program runs.
-			in := o
-			in.locked = true
-			out = append(out, op{kind: opSyscall, id: o.id}, op{kind: opMutexLock, id: o.id}, in,
-				op{kind: opKernel, id: o.id, sync: true}, op{kind: opMutexUnlock, id: o.id}, o)
-		case opRecv: // read(): the message is taken (a pipe's under pipe->mutex), the path, the syscall
-			out = append(out, op{kind: opMutexLock, id: o.id}, o, op{kind: opKernel, id: o.id},
-				op{kind: opMutexUnlock, id: o.id}, op{kind: opSyscall, id: o.id})
+			if cp.chanKind[o.id] == scenario.IPCPipe {
+				// write(): the syscall, then under pipe->mutex the check,
+				// the queueing and the path; the wake-ups after the unlock
+				out = append(out, op{kind: opSyscall, id: o.id}, op{kind: opMutexLock, id: o.id}, o,
+					op{kind: opKernel, id: o.id, sync: true}, op{kind: opMutexUnlock, id: o.id})
+				break
+			}
+			// write(): the kernel path (with the object's spinlock), then
+			// the message is queued
+			out = append(out, op{kind: opKernel, id: o.id, sync: true}, o)
+		case opRecv:
+			if cp.chanKind[o.id] == scenario.IPCPipe {
+				// read(): under pipe->mutex the check, the take and the
+				// path; the wake-ups after the unlock, then the syscall
+				out = append(out, op{kind: opMutexLock, id: o.id}, o, op{kind: opKernel, id: o.id},
+					op{kind: opMutexUnlock, id: o.id}, op{kind: opSyscall, id: o.id})
+				break
+			}
+			// read(): the message is taken, then the rest of the path
+			out = append(out, o, op{kind: opKernel, id: o.id})
 		default:
 			out = append(out, o)
 		}
@@ -225,18 +254,17 @@ func (s *sim) advance(c *cpuState, p *task) {
 				return
 			}
 		case opSyscall:
-			if ch := s.chanList[o.id]; isPipe(ch) && s.startWork(c, p, float64(s.costs.vary(int64(s.r.Machine.Latency.Syscall)))) {
+			if s.startWork(c, p, float64(s.costs.vary(int64(s.r.Machine.Latency.Syscall)))) {
 				return
 			}
 		case opMutexLock:
-			if ch := s.chanList[o.id]; isPipe(ch) && !s.mutexLock(c, p, ch.ipc) {
+			if !s.mutexLock(c, p, s.chanList[o.id].ipc) {
 				return
 			}
 		case opMutexUnlock:
-			if ch := s.chanList[o.id]; isPipe(ch) {
-				s.mutexUnlock(c, p, ch.ipc)
-				s.pipeWakes(c, p, ch)
-			}
+			ch := s.chanList[o.id]
+			s.mutexUnlock(c, p, ch.ipc)
+			s.pipeWakes(c, p, ch)
 		case opPeriodic:
 			cnt := o.count
 			if cnt == 0 {
@@ -442,9 +470,6 @@ func (s *sim) waitOrSpin(c *cpuState, p *task, spin int64) {
 // chanSend posts o.wake messages, handing them to blocked receivers first.
 func (s *sim) chanSend(c *cpuState, p *task, o *op) bool {
 	ch := s.chanList[o.id]
-	if o.locked != isPipe(ch) {
-		return true // the other place of the write
-	}
 	if ch.ipc != nil && ch.ipc.kind != scenario.IPCFutex {
 		return s.ipcWrite(c, p, o, ch)
 	}
