@@ -86,6 +86,7 @@ func (s *sim) initGroupSums() {
 		s.cpuChanged(&s.cpus[i])
 		for j, sd := range s.t.Domains[i] {
 			s.cpus[i].sd[j].spanSums = domainSpanSums(sd)
+			s.cpus[i].sd[j].cpuPair = cpuPair(sd)
 		}
 	}
 }
@@ -109,28 +110,62 @@ func domainSpanSums(sd *topo.Domain) int32 {
 	return int32(p.ID)
 }
 
-// noSrcGroup says from the group sums that no group of env's domain but
-// the local one has a task the balancer counts (sum_h_nr_running), so
-// update_sd_pick_busiest() would pick none and
-// sched_balance_find_src_group() return NULL. It answers only where
-// nothing else update_sd_lb_stats() computes is read after that:
-// untraced, env->cpus whole, below the root (set_rd_overloaded()), and
-// no SIS_UTIL update (update_idle_cpu_scan()). An idle SMT thread's pass
-// over its core, most of the nohz idle balance's passes, ends here.
+// cpuPair says sd is two groups of one CPU each, with no SMT, prefer-
+// sibling, asymmetric capacity or asym packing in the domain or its groups
+// (an SMT2 core's domain): noSrcGroup's second case.
+func cpuPair(sd *topo.Domain) bool {
+	const no = topo.SDShareCPUCapacity | topo.SDPreferSibling
+	if len(sd.Groups) != 2 || sd.Flags&(topo.SDAsymCPUCapacity|topo.SDAsymPacking) != 0 {
+		return false
+	}
+	for gi := range sd.Groups {
+		g := &sd.Groups[gi]
+		if g.Weight != 1 || g.Flags&no != 0 || g.AsymPreferCPU >= 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// noSrcGroup says from the group sums that sched_balance_find_src_group()
+// would return NULL, in two cases:
+//   - no group of env's domain but the local one has a task the balancer
+//     counts (sum_h_nr_running), so update_sd_pick_busiest() picks none;
+//     the span's sums tell (domainSpanSums);
+//   - a domain of two single CPUs (an SMT2 core's domain, cpuPair) whose
+//     other CPU runs at most one task: its group is neither overloaded
+//     nor misfit nor asym_packing nor smt_balance, and without
+//     SD_PREFER_SIBLING nothing forces the balance, so a busiest group,
+//     if picked, has group_weight 1 and sum_h_nr_running 1, and
+//     find_busiest_group() returns NULL for it ("busiest->sum_h_nr_running
+//     == 1"; before that, a local group_type above the busiest's, or an
+//     overloaded local group, whose avg_load is at least the busiest's 0,
+//     return NULL too).
+//
+// It answers only where nothing else update_sd_lb_stats() computes is
+// read after that: untraced, env->cpus whole, below the root
+// (set_rd_overloaded()), and no SIS_UTIL update (update_idle_cpu_scan()).
+// An idle SMT thread's pass over its core, most of the nohz idle
+// balance's passes, ends here. The verify mode runs
+// sched_balance_find_src_group() at every answer and panics if it returns
+// a group.
 func (s *sim) noSrcGroup(env *lbEnv) bool {
-	id := s.cpus[env.dst].sd[env.sdIdx].spanSums
-	if id < 0 || s.tracing || env.excluded.Size() != 0 || env.idle != cpuNewlyIdle && env.sd == s.t.SDLLC[env.dst] {
+	st := &s.cpus[env.dst].sd[env.sdIdx]
+	if st.spanSums < 0 && !st.cpuPair || s.tracing || env.excluded.Size() != 0 || env.idle != cpuNewlyIdle && env.sd == s.t.SDLLC[env.dst] {
 		return false
 	}
 	s.flushGroupSums()
-	if s.gs.sums[id].hnr != s.gs.sums[env.sd.Groups[0].ID].hnr {
+	sums := s.gs.sums
+	switch {
+	case st.spanSums >= 0 && sums[st.spanSums].hnr == sums[env.sd.Groups[0].ID].hnr:
+	case st.cpuPair && sums[env.sd.Groups[1].ID].nr <= 1 && sums[env.sd.Groups[1].ID].hnr <= 1:
+	default:
 		return false
 	}
 	if s.gs.verify {
 		e := *env
-		s.updateSdLbStats(&e)
-		if e.busiest != nil {
-			panic(fmt.Sprintf("sim: no source group by the sums of %s at t=%d, but update_sd_lb_stats() picks %s", env.sd.Span, s.now, e.busiest.Span))
+		if g := s.schedBalanceFindSrcGroup(&e); g != nil {
+			panic(fmt.Sprintf("sim: no source group by the sums of %s at t=%d, but sched_balance_find_src_group() returns %s", env.sd.Span, s.now, g.Span))
 		}
 	}
 	return true

@@ -43,7 +43,8 @@ func TestGroupSumsMatchWalk(t *testing.T) {
 // seed machine, a domain given a group-sums ID has that ID's span as its
 // own and groups that split it (disjoint, covering it); on Vera the SMT
 // and MC domains have one (the nohz idle balance's passes over a core
-// take the shortcut) and the root domain none.
+// take the shortcut) and the root domain none, and the SMT domain alone
+// is a cpuPair.
 func TestDomainSpanSums(t *testing.T) {
 	ps, err := presets.Load()
 	if err != nil {
@@ -89,10 +90,43 @@ func TestDomainSpanSums(t *testing.T) {
 				if got := domainSpanSums(sd) >= 0; got != (sd.Parent != nil) {
 					t.Errorf("%s: cpu 0 %s: span sums %v, want %v", name, sd.Level, got, sd.Parent != nil)
 				}
+				if got, want := cpuPair(sd), sd.Level == "SMT"; got != want {
+					t.Errorf("%s: cpu 0 %s: cpuPair %v, want %v", name, sd.Level, got, want)
+				}
 			}
 		}
 		if withID == 0 && len(tp.Domains[0]) > 1 {
 			t.Errorf("%s: no domain has span sums", name)
+		}
+	}
+}
+
+// noSrcGroup()'s second case, on one SMT2 core: while the idle thread's
+// sibling runs one task, sched_balance_find_src_group() returns NULL for
+// the idle thread's SMT pass (busiest->sum_h_nr_running == 1) and the
+// shortcut answers; with two tasks there it returns the sibling's group,
+// and the shortcut must not answer.
+func TestNoSrcGroupSMTPair(t *testing.T) {
+	s := simOf(t, `{"schedplay":1,"machine":{"nodes":1,"cores_per_node":2,"threads_per_core":2},
+		"workload":{"groups":[{"name":"w","count":2,"program":[{"compute":"1s"}]}]},"run":{"duration":"10s","seed":1}}`)
+	sd := s.t.Domains[0][0]
+	if !s.cpus[0].sd[0].cpuPair {
+		t.Fatalf("cpu 0's %s domain is not a cpuPair", sd.Level)
+	}
+	sib := int(sd.Groups[1].Span.First())
+	s.now = 1_000_000
+	for k, want := range []bool{true, false} {
+		place(s, k, sib)
+		if k == 0 {
+			s.schedule(&s.cpus[sib])
+		}
+		env := &s.env
+		env.reset(sd, 0, 0, cpuIdle, migPeriodic, topo.CPUSet{}, migrateLoad)
+		short := s.noSrcGroup(env)
+		env.reset(sd, 0, 0, cpuIdle, migPeriodic, topo.CPUSet{}, migrateLoad)
+		g := s.schedBalanceFindSrcGroup(env)
+		if short != want || (g == nil) != want {
+			t.Errorf("%d task(s) on cpu %d: noSrcGroup %v (want %v), sched_balance_find_src_group %v", k+1, sib, short, want, g != nil)
 		}
 	}
 }

@@ -161,6 +161,7 @@ type sdState struct {
 	newidleSuccess   int
 	newidleRatio     int
 	spanSums         int32        // the group-sums ID of the domain's span (domainSpanSums), -1 none
+	cpuPair          bool         // two groups of one CPU each (cpuPair)
 	intervalJiffies  [2]msJiffies // getSdBalanceInterval()'s last idle and busy conversions
 }
 
