@@ -73,26 +73,19 @@ type lbEnv struct {
 }
 
 // reset starts lb_env and sd_lb_stats for one pass of sched_balance_rq()
-// (init_sd_lb_stats()), every field written: a zeroing of the whole
-// struct, which holds pointers, ran the collector's bulk write barrier
-// over it whenever a collection was marking (wasm: 4% of Vera +
-// sgemm-nvpl's samples; a wasm run seldom lets a collection finish, so
-// it marks for most of a run). A pointer that already holds its value
-// (busiest nil, env->cpus whole) is not stored again, for the same
-// reason.
+// (init_sd_lb_stats()), every field written. sched_balance_rq() keeps its
+// lbEnv on the stack, where this inlines into plain stores: zeroing or
+// storing pointers into a heap struct ran the collector's write barrier
+// whenever a collection was marking (wasm: 4-8% of Vera + sgemm-nvpl's
+// samples; a wasm run seldom lets a collection finish).
 func (env *lbEnv) reset(sd *topo.Domain, sdIdx, dst int, idle cpuIdleType, cause int, excluded topo.CPUSet, mt migrationType) {
 	env.sd, env.sdIdx, env.dst, env.idle, env.cause = sd, sdIdx, dst, idle, cause
 	env.imbalance, env.migType = 0, mt
-	if env.busiest != nil {
-		env.busiest = nil
-	}
-	env.local = &sd.Groups[0]
+	env.busiest, env.local = nil, &sd.Groups[0]
 	env.busiestStat, env.localStat = sgStats{}, sgStats{}
 	env.totalLoad, env.totalCap, env.avgLoad, env.sumUtil = 0, 0, 0, 0
 	env.preferSibling, env.overloaded = false, false
-	if excluded.Size() != 0 || env.excluded.Size() != 0 {
-		env.excluded = excluded
-	}
+	env.excluded = excluded
 }
 
 // capacityGreater is capacity_greater(): a more than ~5% above b.

@@ -277,7 +277,8 @@ const maxPinnedInterval = 512
 func (s *sim) schedBalanceRq(cpu, sdIdx int, idle cpuIdleType, cause int) (int, bool) {
 	sd := s.t.Domains[cpu][sdIdx]
 	st := &s.cpus[cpu].sd[sdIdx]
-	env := &s.env
+	var envOnStack lbEnv // on the stack: its stores need no write barrier (lbEnv.reset)
+	env := &envOnStack
 	allPinned := false // LBF_ALL_PINNED
 	var excluded topo.CPUSet
 	var mt migrationType // env->migration_type survives a redo

@@ -120,7 +120,7 @@ func TestNoSrcGroupSMTPair(t *testing.T) {
 		if k == 0 {
 			s.schedule(&s.cpus[sib])
 		}
-		env := &s.env
+		env := &lbEnv{}
 		env.reset(sd, 0, 0, cpuIdle, migPeriodic, topo.CPUSet{}, migrateLoad)
 		short := s.noSrcGroup(env)
 		env.reset(sd, 0, 0, cpuIdle, migPeriodic, topo.CPUSet{}, migrateLoad)

@@ -293,7 +293,6 @@ type sim struct {
 	ilbWhy     string
 	scanGen    uint32
 	coreMark   []uint32
-	env        lbEnv
 	lbExcluded topo.CPUSet // scratch: env->cpus cleared by all-pinned passes
 	gs         groupSums   // update_sg_lb_stats()'s sums per group span
 	im         idleMask    // the CPUs available_idle_cpu() holds for
