@@ -1,6 +1,10 @@
 package sim
 
-import "schedplay/engine/topo"
+import (
+	"fmt"
+
+	"schedplay/engine/topo"
+)
 
 // Load-balancing statistics and the busiest-group decision
 // (update_sd_lb_stats() … calculate_imbalance(), kernel-model.md §4.5–4.6).
@@ -304,6 +308,20 @@ func (s *sim) updateSdPickBusiest(env *lbEnv, g *topo.Group, sgs *sgStats) bool 
 	return true
 }
 
+// smtBalanceTie is update_sd_pick_busiest()'s answer, false, for the
+// commonest pair of a busy machine's passes, inlined into the group loop:
+// sgs and the busiest group both smt_balance without an idle CPU fall
+// through to the group_fully_busy rule, where an equal avg_load (0: only
+// an overloaded group's is computed) keeps a busiest SMT group. The
+// checks before the switch cannot answer true once a busiest group
+// exists, and sum_h_nr_running > 1 holds for an smt_balance group.
+func smtBalanceTie(env *lbEnv, sgs *sgStats) bool {
+	b := &env.busiestStat
+	return sgs.groupType == groupSMTBalance && b.groupType == groupSMTBalance &&
+		sgs.idleCPUs == 0 && b.idleCPUs == 0 && sgs.avgLoad == b.avgLoad &&
+		env.busiest.Flags&topo.SDShareCPUCapacity != 0
+}
+
 // hasSpareBusier is the has_spare tie rule of update_sd_pick_busiest().
 func hasSpareBusier(sgs, busiest *sgStats) bool {
 	if sgs.idleCPUs > busiest.idleCPUs {
@@ -359,6 +377,12 @@ func (s *sim) updateSdLbStats(env *lbEnv) {
 		}
 		if s.tracing {
 			s.lbRecordGroup(g, st)
+		}
+		if env.busiest != nil && smtBalanceTie(env, st) {
+			if s.gs.verify && s.updateSdPickBusiest(env, g, st) {
+				panic(fmt.Sprintf("sim: smtBalanceTie kept busiest %s at t=%d, update_sd_pick_busiest() picks %s", env.busiest.Span, s.now, g.Span))
+			}
+			continue
 		}
 		if s.updateSdPickBusiest(env, g, st) {
 			env.busiest = g

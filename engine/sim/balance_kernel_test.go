@@ -664,3 +664,45 @@ func TestLbEnvResetEveryField(t *testing.T) {
 		t.Fatalf("reset left %+v, want %+v", env, want)
 	}
 }
+
+// smtBalanceTie answers false for update_sd_pick_busiest() without calling
+// it; over every group type, idle count, avg_load, nr_running and the
+// busiest group's SD_SHARE_CPUCAPACITY, whenever it answers,
+// update_sd_pick_busiest() must return false, and it must answer for
+// two smt_balance groups without idle CPUs and the same avg_load.
+func TestSMTBalanceTieAgreesWithPickBusiest(t *testing.T) {
+	s := smtSim(t)
+	sd := s.t.Domains[0][1] // MC: groups are cores (SD_SHARE_CPUCAPACITY)
+	share, plain := &sd.Groups[1], &topo.Group{Span: sd.Groups[1].Span, Weight: 2, AsymPreferCPU: topo.NoCPU}
+	answered := 0
+	for _, bg := range []*topo.Group{share, plain} {
+		for gt := groupHasSpare; gt <= groupOverloaded; gt++ {
+			for bt := groupHasSpare; bt <= groupOverloaded; bt++ {
+				for _, idle := range [][2]int{{0, 0}, {0, 1}, {1, 0}, {1, 1}} {
+					for _, load := range [][2]int64{{0, 0}, {0, 5}, {5, 0}, {5, 5}} {
+						for nr := 1; nr <= 3; nr++ {
+							env := &lbEnv{sd: sd, dst: 0, idle: cpuIdle, local: &sd.Groups[0], busiest: bg}
+							env.busiestStat = sgStats{groupType: bt, idleCPUs: idle[1], avgLoad: load[1], sumNrRunning: 2, sumHNrRunning: 2, groupWeight: 2}
+							sgs := sgStats{groupType: gt, idleCPUs: idle[0], avgLoad: load[0], sumNrRunning: nr, sumHNrRunning: nr, groupWeight: 2}
+							tie := smtBalanceTie(env, &sgs)
+							if tie {
+								answered++
+								if s.updateSdPickBusiest(env, &sd.Groups[1], &sgs) {
+									t.Errorf("smtBalanceTie answered for %v over %v (idle %v, avg_load %v, nr %d, share %v), update_sd_pick_busiest() picks it",
+										groupTypeNames[gt], groupTypeNames[bt], idle, load, nr, bg == share)
+								}
+							}
+							want := gt == groupSMTBalance && bt == groupSMTBalance && idle == [2]int{} && load[0] == load[1] && bg == share
+							if tie != want {
+								t.Errorf("smtBalanceTie %v for %v over %v (idle %v, avg_load %v, share %v), want %v", tie, groupTypeNames[gt], groupTypeNames[bt], idle, load, bg == share, want)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	if answered == 0 {
+		t.Fatal("smtBalanceTie never answered")
+	}
+}
