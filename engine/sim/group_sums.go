@@ -57,6 +57,10 @@ type groupSums struct {
 	share   []cpuLbStats // CPU → its share as folded into sums
 	dirty   []bool
 	pending []int32 // CPUs marked dirty, in marking order
+	// synced holds the CPUs whose update_cfs_rq_load_avg() would change
+	// nothing at time syncedAt (wakeup_sums.go).
+	synced   []uint64
+	syncedAt int64
 	// verify makes every read check the sums against a fresh walk of
 	// the span (tests).
 	verify bool
@@ -72,6 +76,7 @@ func (s *sim) initGroupSums() {
 	g.share = make([]cpuLbStats, n)
 	g.dirty = make([]bool, n)
 	g.pending = make([]int32, 0, n)
+	g.synced, g.syncedAt = make([]uint64, (n+63)/64), -1
 	for id, span := range spans {
 		gs := &g.sums[id]
 		gs.minCap, gs.gen = 1<<30, 1
@@ -173,10 +178,12 @@ func (s *sim) noSrcGroup(env *lbEnv) bool {
 
 // cpuChanged marks c: something update_sg_lb_stats() reads of it may
 // have changed (its load averages, nr_running, util_est, curr, wake-ups
-// pending, housekeeping, misfit load).
+// pending, housekeeping, misfit load); and an update_cfs_rq_load_avg()
+// of c at this instant may no longer be a no-op (peltSynced).
 func (s *sim) cpuChanged(c *cpuState) {
 	s.markIdle(c)
 	g := &s.gs
+	g.synced[c.id>>6] &^= 1 << (uint(c.id) & 63)
 	if !g.dirty[c.id] {
 		g.dirty[c.id] = true
 		g.pending = append(g.pending, int32(c.id))

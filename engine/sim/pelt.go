@@ -163,10 +163,11 @@ func (s *sim) updateCfsRqLoadAvg(c *cpuState) {
 	s.cpuChanged(c)
 	if s.peltModern() {
 		c.avg.updateAt(s.rqClockPelt(c), uint64(c.loadWeight), uint64(c.hNrRunnable()), c.curr != nil, 1)
-		return
+	} else {
+		// legacy2018: wall-rate clock, contribution scaled by capacity.
+		c.avg.advance(s.now, uint64(c.loadWeight), uint64(c.hNrRunnable()), c.curr != nil, uint64(c.cap), 1)
 	}
-	// legacy2018: wall-rate clock, contribution scaled by capacity.
-	c.avg.advance(s.now, uint64(c.loadWeight), uint64(c.hNrRunnable()), c.curr != nil, uint64(c.cap), 1)
+	s.peltSynced(c)
 }
 
 // attachEntityLoadAvg is attach_entity_load_avg(): a task's averages join a cfs_rq.

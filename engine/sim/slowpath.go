@@ -4,8 +4,24 @@ import "schedplay/engine/topo"
 
 // The fork/exec slow path: sched_balance_find_dst_cpu() (kernel-model.md §3.4).
 
-// updateSgWakeupStats is update_sg_wakeup_stats() (p is not on any rq yet).
+// updateSgWakeupStats is update_sg_wakeup_stats() (p is not on any rq yet):
+// the span's sums from the group sums when p may run on the whole span
+// (wakeup_sums.go), else a walk of the span; then group_classify().
 func (s *sim) updateSgWakeupStats(sd *topo.Domain, g *topo.Group, p *task, sgs *sgStats) {
+	if g.Span.SubsetOf(p.allowed) {
+		s.sgWakeupStatsFromSums(sd, g, p, sgs)
+	} else {
+		s.sgWakeupStatsWalk(sd, g, p, sgs)
+	}
+	sgs.groupType = groupClassify(sd.ImbalancePct, sgs)
+	if sgs.groupType == groupFullyBusy || sgs.groupType == groupOverloaded {
+		sgs.avgLoad = sgs.groupLoad * capScale / max(sgs.groupCapacity, 1)
+	}
+}
+
+// sgWakeupStatsWalk is update_sg_wakeup_stats()'s loop over the group's
+// span, with update_cfs_rq_load_avg() of each CPU p may run on.
+func (s *sim) sgWakeupStatsWalk(sd *topo.Domain, g *topo.Group, p *task, sgs *sgStats) {
 	*sgs = sgStats{minCap: 1 << 30}
 	asymCap := sd.Flags&topo.SDAsymCPUCapacity != 0
 	if asymCap {
@@ -33,10 +49,6 @@ func (s *sim) updateSgWakeupStats(sd *topo.Domain, g *topo.Group, p *task, sgs *
 		if asymCap && sgs.misfitTaskLoad != 0 && s.utilFitsCPU(util, i) > 0 {
 			sgs.misfitTaskLoad = 0
 		}
-	}
-	sgs.groupType = groupClassify(sd.ImbalancePct, sgs)
-	if sgs.groupType == groupFullyBusy || sgs.groupType == groupOverloaded {
-		sgs.avgLoad = sgs.groupLoad * capScale / max(sgs.groupCapacity, 1)
 	}
 }
 

@@ -1,0 +1,93 @@
+package sim
+
+import (
+	"fmt"
+	"math/bits"
+
+	"schedplay/engine/topo"
+)
+
+// update_sg_wakeup_stats() from the group sums. The kernel's fork path
+// (sched_balance_find_dst_group()) walks every CPU of every group it
+// reads, so each of a run's first forks on a large machine reads the
+// whole machine. For a task that may run on the whole group, the walk
+// adds up the same per-CPU figures as update_sg_lb_stats() (p is on no
+// rq, so cpu_load_without() and the rest are the plain figures), which
+// the group sums hold. What the walk does besides reading is
+// update_cfs_rq_load_avg() of each CPU: that is done here too, for the
+// CPUs on which it would change anything (peltSynced); on the others a
+// second update at the same instant is a no-op.
+
+// peltSynced records that c's update_cfs_rq_load_avg() has just run: until
+// the clock moves or c changes (cpuChanged), another one at this instant
+// changes nothing (the PELT clocks do not move, rq->curr is the same, so
+// the rq clock stays on the same side of the idle entry, and less than a
+// PELT period has passed).
+func (s *sim) peltSynced(c *cpuState) {
+	g := &s.gs
+	if g.syncedAt != s.now {
+		clear(g.synced)
+		g.syncedAt = s.now
+	}
+	g.synced[c.id>>6] |= 1 << (uint(c.id) & 63)
+}
+
+// syncPeltSpan is the walk's update_cfs_rq_load_avg() of every CPU of
+// span, for the CPUs on which it is not a no-op. The verify mode runs it
+// on the others too and panics if it changes their averages.
+func (s *sim) syncPeltSpan(span topo.CPUSet) {
+	g := &s.gs
+	if g.syncedAt != s.now {
+		clear(g.synced)
+		g.syncedAt = s.now
+	}
+	for w := range g.synced {
+		m := span.Word(w)
+		if s.gs.verify {
+			s.verifyPeltSynced(w, m&g.synced[w])
+		}
+		for m &^= g.synced[w]; m != 0; m &= m - 1 {
+			s.updateCfsRqLoadAvg(&s.cpus[w<<6|bits.TrailingZeros64(m)])
+		}
+	}
+}
+
+// verifyPeltSynced panics when update_cfs_rq_load_avg() changes the PELT
+// state of a CPU of word w's bits m, which peltSynced says it does not.
+func (s *sim) verifyPeltSynced(w int, m uint64) {
+	for ; m != 0; m &= m - 1 {
+		c := &s.cpus[w<<6|bits.TrailingZeros64(m)]
+		avg, clk := c.avg, c.pelt
+		s.updateCfsRqLoadAvg(c)
+		if c.avg != avg || c.pelt != clk {
+			panic(fmt.Sprintf("sim: update_cfs_rq_load_avg() of cpu %d at t=%d changed %+v %+v to %+v %+v", c.id, s.now, avg, clk, c.avg, c.pelt))
+		}
+	}
+}
+
+// sgWakeupStatsFromSums is update_sg_wakeup_stats()'s loop over the
+// group's span from the group's sums, for a task that may run on every
+// CPU of it: the loop's update_cfs_rq_load_avg() calls that are not no-ops
+// (syncPeltSpan), then the sums. The verify mode walks the span too and
+// panics when the statistics differ.
+func (s *sim) sgWakeupStatsFromSums(sd *topo.Domain, g *topo.Group, p *task, sgs *sgStats) {
+	s.syncPeltSpan(g.Span)
+	s.flushGroupSums()
+	gs := &s.gs.sums[g.ID]
+	*sgs = sgStats{minCap: 1 << 30}
+	sgs.groupCapacity, sgs.groupWeight, sgs.maxCap = int64(g.Capacity), g.Weight, gs.maxCap
+	sgs.groupLoad, sgs.groupUtil, sgs.groupRunnable = gs.load, gs.util, gs.runnable
+	sgs.sumNrRunning, sgs.sumHNrRunning, sgs.idleCPUs = gs.nr, gs.hnr, gs.idle
+	// The task fits a CPU of the span (task_fits_cpu()) when it fits the
+	// largest one.
+	if sd.Flags&topo.SDAsymCPUCapacity != 0 && s.taskUtilEst(p)*1280 >= gs.maxCap*1024 {
+		sgs.misfitTaskLoad = 1
+	}
+	if s.gs.verify {
+		var walk sgStats
+		s.sgWakeupStatsWalk(sd, g, p, &walk)
+		if walk != *sgs {
+			panic(fmt.Sprintf("sim: wake-up statistics of %s from the sums at t=%d: %+v, a walk gives %+v", g.Span, s.now, *sgs, walk))
+		}
+	}
+}
