@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"math/rand/v2"
 	"testing"
 
 	"schedplay/engine/topo"
@@ -41,5 +42,37 @@ func TestWakeupStatsFromSumsMatchWalk(t *testing.T) {
 	}
 	if misfit[true] == 0 || misfit[false] == 0 {
 		t.Errorf("misfit load in %d groups, none in %d: the cases do not reach both sides of task_fits_cpu()", misfit[true], misfit[false])
+	}
+}
+
+// TestCountAndIntersects checks cpumask_weight_and() and
+// cpumask_intersects(), taken a word at a time, against a CPU walk, on
+// sets of one to six words (and two sets of different sizes).
+func TestCountAndIntersects(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, n := range []int{1, 5, 63, 64, 65, 130, 352} {
+		for k := 0; k < 50; k++ {
+			a, b := topo.NewCPUSet(n), topo.NewCPUSet(n+k%3*64)
+			for c := 0; c < n; c++ {
+				if rng.IntN(8) < k%8 {
+					a.Set(topo.CPU(c))
+				}
+				if rng.IntN(8) < (k/8)%8 {
+					b.Set(topo.CPU(c))
+				}
+			}
+			want := 0
+			for c := a.First(); c.Valid(); c = a.Next(c) {
+				if b.Has(c) {
+					want++
+				}
+			}
+			if got := countAnd(a, b); got != want {
+				t.Errorf("n=%d: countAnd(%s, %s) = %d, want %d", n, a, b, got, want)
+			}
+			if got := intersects(a, b); got != (want > 0) {
+				t.Errorf("n=%d: intersects(%s, %s) = %v, want %v", n, a, b, got, want > 0)
+			}
+		}
 	}
 }
