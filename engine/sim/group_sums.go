@@ -217,22 +217,24 @@ func (s *sim) foldGroupSums() {
 		c := &s.cpus[cpu]
 		now := s.lbStatsOf(c)
 		old := &g.share[cpu]
-		if now == *old {
+		if sameLbStats(&now, old) {
 			continue
 		}
-		d := groupLbSums{load: now.load - old.load, util: now.util - old.util, runnable: now.runnable - old.runnable,
-			nr: now.nr - old.nr, hnr: now.hnr - old.hnr, idle: b2i(now.idle) - b2i(old.idle),
-			overloaded: b2i(now.overloaded) - b2i(old.overloaded)}
+		// The differences in locals: a groupLbSums literal zeroed the
+		// whole entry, kept statistics included, at every fold.
+		dLoad, dUtil, dRunnable := now.load-old.load, now.util-old.util, now.runnable-old.runnable
+		dNr, dHnr := now.nr-old.nr, now.hnr-old.hnr
+		dIdle, dOverloaded := b2i(now.idle)-b2i(old.idle), b2i(now.overloaded)-b2i(old.overloaded)
 		for _, id := range g.of[cpu] {
 			gs := &g.sums[id]
 			gs.gen++
-			gs.load += d.load
-			gs.util += d.util
-			gs.runnable += d.runnable
-			gs.nr += d.nr
-			gs.hnr += d.hnr
-			gs.idle += d.idle
-			gs.overloaded += d.overloaded
+			gs.load += dLoad
+			gs.util += dUtil
+			gs.runnable += dRunnable
+			gs.nr += dNr
+			gs.hnr += dHnr
+			gs.idle += dIdle
+			gs.overloaded += dOverloaded
 			if now.misfit >= gs.misfitMax {
 				gs.misfitMax = now.misfit
 			} else if old.misfit == gs.misfitMax {
@@ -242,6 +244,13 @@ func (s *sim) foldGroupSums() {
 		*old = now
 	}
 	g.pending = g.pending[:0]
+}
+
+// sameLbStats is *a == *b, field by field (the compiler's comparison of
+// the struct is a call).
+func sameLbStats(a, b *cpuLbStats) bool {
+	return a.load == b.load && a.util == b.util && a.runnable == b.runnable && a.nr == b.nr &&
+		a.hnr == b.hnr && a.idle == b.idle && a.overloaded == b.overloaded && a.misfit == b.misfit
 }
 
 // b2i is 1 for true.

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"reflect"
 	"runtime"
 	"testing"
 
@@ -127,6 +128,32 @@ func TestNoSrcGroupSMTPair(t *testing.T) {
 		g := s.schedBalanceFindSrcGroup(env)
 		if short != want || (g == nil) != want {
 			t.Errorf("%d task(s) on cpu %d: noSrcGroup %v (want %v), sched_balance_find_src_group %v", k+1, sib, short, want, g != nil)
+		}
+	}
+}
+
+// TestSameLbStatsEveryField changes each field of a cpuLbStats in turn
+// and checks that sameLbStats sees it, as == does; a field added to the
+// struct fails here until it has a case (and sameLbStats compares it).
+func TestSameLbStatsEveryField(t *testing.T) {
+	a := cpuLbStats{load: 1, util: 2, runnable: 3, nr: 4, hnr: 5, idle: true, misfit: 7}
+	if !sameLbStats(&a, &a) {
+		t.Fatal("sameLbStats(a, a) is false")
+	}
+	change := []func(*cpuLbStats){
+		func(b *cpuLbStats) { b.load++ }, func(b *cpuLbStats) { b.util++ },
+		func(b *cpuLbStats) { b.runnable++ }, func(b *cpuLbStats) { b.nr++ },
+		func(b *cpuLbStats) { b.hnr++ }, func(b *cpuLbStats) { b.idle = !b.idle },
+		func(b *cpuLbStats) { b.overloaded = !b.overloaded }, func(b *cpuLbStats) { b.misfit++ },
+	}
+	if n := reflect.TypeOf(a).NumField(); n != len(change) {
+		t.Fatalf("cpuLbStats has %d fields, the test changes %d", n, len(change))
+	}
+	for i, f := range change {
+		b := a
+		f(&b)
+		if a == b || sameLbStats(&a, &b) {
+			t.Errorf("field %d changed: == %v, sameLbStats %v", i, a == b, sameLbStats(&a, &b))
 		}
 	}
 }
