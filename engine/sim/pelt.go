@@ -56,19 +56,47 @@ func accumulatePeltSegments(periods, d1, d3 uint64) uint64 {
 	return c1 + c2 + d3
 }
 
+// yDecay is decay_load()'s factor for n periods taken apart once, so that
+// accumulate_sum() decays its three sums and __accumulate_pelt_segments()
+// its two terms with one range test and one table read: decay_load(val, n)
+// is (val >> n/32) · y^(n%32), and 0 past 63 · 32 periods (zero is then
+// sh = 64 with a factor of 0).
+type yDecay struct {
+	sh uint64 // n / LOAD_AVG_PERIOD
+	m  uint64 // runnable_avg_yN_inv[n % LOAD_AVG_PERIOD], 0 past 63 · 32
+}
+
+// decayFactor is decay_load()'s range test and table read for n periods.
+func decayFactor(n uint64) yDecay {
+	if n > loadAvgPeriod*63 {
+		return yDecay{}
+	}
+	return yDecay{sh: n / loadAvgPeriod, m: runnableAvgYNInv[n%loadAvgPeriod]}
+}
+
+// of is decay_load(val, n) for the n the factor was taken for.
+func (y yDecay) of(val uint64) uint64 {
+	hi, lo := bits.Mul64(val>>y.sh, y.m)
+	return hi<<32 | lo>>32
+}
+
 // accumulateSum is accumulate_sum(); utilUnit is 1024 (modern) or the CPU's
-// capacity (legacy2018 contribution scaling).
+// capacity (legacy2018 contribution scaling). Its decay_load() calls share
+// one yDecay (TestAccumulateSumSharedDecay checks it against
+// decayLoad() and accumulatePeltSegments()).
 func (sa *peltAvg) accumulateSum(delta, load, runnable uint64, running bool, utilUnit uint64) uint64 {
 	contrib := delta
 	delta += sa.periodContrib
 	periods := delta / 1024
 	if periods > 0 {
-		sa.loadSum = decayLoad(sa.loadSum, periods)
-		sa.runnableSum = decayLoad(sa.runnableSum, periods)
-		sa.utilSum = decayLoad(sa.utilSum, periods)
+		y := decayFactor(periods)
+		sa.loadSum = y.of(sa.loadSum)
+		sa.runnableSum = y.of(sa.runnableSum)
+		sa.utilSum = y.of(sa.utilSum)
 		delta %= 1024
 		if load != 0 {
-			contrib = accumulatePeltSegments(periods, 1024-sa.periodContrib, delta)
+			// __accumulate_pelt_segments(periods, 1024 - period_contrib, delta)
+			contrib = y.of(1024-sa.periodContrib) + loadAvgMax - y.of(loadAvgMax) - 1024 + delta
 		}
 	}
 	sa.periodContrib = delta

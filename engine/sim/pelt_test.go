@@ -2,6 +2,7 @@ package sim
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -84,5 +85,67 @@ func TestPELTConverges(t *testing.T) {
 	}
 	if sa.utilAvg < 450 || sa.utilAvg > 462 {
 		t.Errorf("legacy2018 util on a 462 CPU = %d; want → 462", sa.utilAvg)
+	}
+}
+
+// accumulateSumRef is accumulate_sum() with a decay_load() call per term,
+// as the kernel writes it: the reference for the shared yDecay.
+func accumulateSumRef(sa *peltAvg, delta, load, runnable uint64, running bool, utilUnit uint64) uint64 {
+	contrib := delta
+	delta += sa.periodContrib
+	periods := delta / 1024
+	if periods > 0 {
+		sa.loadSum = decayLoad(sa.loadSum, periods)
+		sa.runnableSum = decayLoad(sa.runnableSum, periods)
+		sa.utilSum = decayLoad(sa.utilSum, periods)
+		delta %= 1024
+		if load != 0 {
+			contrib = accumulatePeltSegments(periods, 1024-sa.periodContrib, delta)
+		}
+	}
+	sa.periodContrib = delta
+	if load != 0 {
+		sa.loadSum += load * contrib
+	}
+	if runnable != 0 {
+		sa.runnableSum += runnable * contrib << capShift
+	}
+	if running {
+		sa.utilSum += contrib * utilUnit
+	}
+	return periods
+}
+
+// TestAccumulateSumSharedDecay checks accumulateSum's shared decay factor
+// against one decay_load() per term, across the period boundaries (31/32,
+// 63·32 and past it, where everything decays to 0) and large sums.
+func TestAccumulateSumSharedDecay(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 13))
+	deltas := []uint64{0, 1, 1023, 1024, 31 * 1024, 32 * 1024, 33*1024 + 5, 63*32*1024 - 1, 63 * 32 * 1024, 63*32*1024 + 1024, 64*32*1024 + 17, 1 << 40}
+	for i := range 200000 {
+		var delta uint64
+		if i < len(deltas)*8 {
+			delta = deltas[i%len(deltas)]
+		} else {
+			delta = rng.Uint64N(uint64(1) << (1 + rng.IntN(22)))
+			if rng.IntN(4) == 0 {
+				delta = 2000*1024 + rng.Uint64N(60*1024) // around 63·32 periods
+			}
+		}
+		// Sums up to 2^64 make the 63·32 bound observable (val >> 63).
+		sum := func() uint64 { return rng.Uint64() >> rng.IntN(64) }
+		sa := peltAvg{loadSum: sum(), runnableSum: sum(), utilSum: sum(), periodContrib: rng.Uint64N(1024)}
+		ref := sa
+		load, runnable := rng.Uint64N(3)*rng.Uint64N(90000), rng.Uint64N(4)
+		running := rng.IntN(2) == 0
+		utilUnit := uint64(1024)
+		if rng.IntN(2) == 0 {
+			utilUnit = 1 + rng.Uint64N(1024)
+		}
+		got := sa.accumulateSum(delta, load, runnable, running, utilUnit)
+		want := accumulateSumRef(&ref, delta, load, runnable, running, utilUnit)
+		if got != want || sa != ref {
+			t.Fatalf("accumulateSum(%d, %d, %d, %v, %d) = %d %+v, decay_load() per term gives %d %+v", delta, load, runnable, running, utilUnit, got, sa, want, ref)
+		}
 	}
 }
