@@ -43,17 +43,20 @@ const (
 	cpuNewlyIdle
 )
 
-// sgStats is struct sg_lb_stats.
+// sgStats is struct sg_lb_stats. The fields a newidle pass reads of
+// most groups (the totals, sum_h_nr_running and smtBalanceTie's) come
+// first: with keptSgLbStats's key they fill one cache line.
 type sgStats struct {
-	avgLoad, groupLoad          int64
-	groupCapacity, groupUtil    int64
-	groupRunnable               int64
-	sumNrRunning, sumHNrRunning int
-	idleCPUs, groupWeight       int
-	groupType                   groupType
-	asymPacking, smtBalance     bool
-	misfitTaskLoad              int64
-	minCap, maxCap              int
+	avgLoad, groupLoad       int64
+	groupCapacity, groupUtil int64
+	sumHNrRunning, idleCPUs  int
+	groupType                groupType
+	asymPacking, smtBalance  bool
+	groupRunnable            int64
+	sumNrRunning             int
+	groupWeight              int
+	misfitTaskLoad           int64
+	minCap, maxCap           int
 }
 
 // lbEnv is struct lb_env plus struct sd_lb_stats.
@@ -343,8 +346,9 @@ func (s *sim) updateSdLbStats(env *lbEnv) {
 	s.updateSgLbStats(env, env.local, true, &env.localStat)
 	totalLoad, totalCap, sumUtil := env.localStat.groupLoad, env.localStat.groupCapacity, env.localStat.groupUtil
 	// Untraced, with env->cpus whole, a non-local group's statistics are
-	// kept for its span (groupLbSums.kept) and read again while its sums
-	// have not changed (gen) and the pass reads them the same way (key):
+	// kept for its span (groupSums.kept) and read again while its sums
+	// have not changed (the fold clears the key) and the pass reads them
+	// the same way (key):
 	// in a fully loaded machine's newidle passes over 88 core groups,
 	// most cores have not changed since the last pass. Else they are
 	// computed (keepSgLbStats). Traced, every group is computed and
@@ -356,10 +360,10 @@ func (s *sim) updateSdLbStats(env *lbEnv) {
 		g := &groups[gi]
 		st := &sgs
 		if kept {
-			gs := &s.gs.sums[g.ID]
-			if k := key | uint64(g.Flags&topo.SDShareCPUCapacity); gs.kept.gen == gs.gen && gs.kept.key == k {
-				st = &gs.kept.sgs
-				env.overloaded = env.overloaded || gs.kept.overloaded
+			kp := &s.gs.kept[g.ID]
+			if kk, k := kp.key, key|uint64(g.Flags&topo.SDShareCPUCapacity); kk&^keptOverloaded == k {
+				st = &kp.sgs
+				env.overloaded = env.overloaded || kk&keptOverloaded != 0
 			} else {
 				st = s.keepSgLbStats(env, g, k)
 			}

@@ -34,27 +34,29 @@ type groupLbSums struct {
 	// that held it lowered its share, so it is found again when read.
 	misfitMax      int64
 	misfitStale    bool
-	minCap, maxCap int    // capacity_orig extremes (static)
-	gen            uint64 // counts the changes of the sums (from 1)
-	kept           keptSgLbStats
+	minCap, maxCap int // capacity_orig extremes (static)
 }
 
 // keptSgLbStats is one group span's sg_lb_stats as a balance pass
 // computed them for a non-local group (the sums, then the flags and
 // group_classify()), kept while the span's sums and what else they read
-// (keptKey) are the same.
+// (keptKey) are the same. They sit apart from the sums (groupSums.kept)
+// in 128-byte entries whose first cache line holds what a newidle pass
+// reads of most groups (the key, with keptOverloaded, and sgStats' first
+// fields); the fold writes only the sums and the key.
 type keptSgLbStats struct {
-	gen, key   uint64 // groupLbSums.gen and keptKey when computed (gen 0: none)
-	overloaded bool   // the group set env->overloaded
-	sgs        sgStats
+	key uint64 // keptKey when computed, with keptOverloaded; 0 (none) once the fold changes the span's sums
+	sgs sgStats
+	_   [16]byte
 }
 
 // groupSums holds the sums of every group span (topo.Group.ID) and the
 // CPUs whose share is not folded in yet.
 type groupSums struct {
 	sums    []groupLbSums
-	of      [][]int32    // CPU → the IDs of the group spans holding it
-	share   []cpuLbStats // CPU → its share as folded into sums
+	kept    []keptSgLbStats // span ID → the statistics kept for it
+	of      [][]int32       // CPU → the IDs of the group spans holding it
+	share   []cpuLbStats    // CPU → its share as folded into sums
 	dirty   []bool
 	pending []int32 // CPUs marked dirty, in marking order
 	// synced holds the CPUs whose update_cfs_rq_load_avg() would change
@@ -72,6 +74,7 @@ func (s *sim) initGroupSums() {
 	spans := s.t.GroupSpans
 	n := len(s.cpus)
 	g.sums = make([]groupLbSums, len(spans))
+	g.kept = make([]keptSgLbStats, len(spans))
 	g.of = make([][]int32, n)
 	g.share = make([]cpuLbStats, n)
 	g.dirty = make([]bool, n)
@@ -79,7 +82,7 @@ func (s *sim) initGroupSums() {
 	g.synced, g.syncedAt = make([]uint64, (n+63)/64), -1
 	for id, span := range spans {
 		gs := &g.sums[id]
-		gs.minCap, gs.gen = 1<<30, 1
+		gs.minCap = 1 << 30
 		for c := span.First(); c.Valid(); c = span.Next(c) {
 			g.of[c] = append(g.of[c], int32(id))
 			capv := s.cpus[c].cap
@@ -227,7 +230,7 @@ func (s *sim) foldGroupSums() {
 		dIdle, dOverloaded := b2i(now.idle)-b2i(old.idle), b2i(now.overloaded)-b2i(old.overloaded)
 		for _, id := range g.of[cpu] {
 			gs := &g.sums[id]
-			gs.gen++
+			g.kept[id].key = 0
 			gs.load += dLoad
 			gs.util += dUtil
 			gs.runnable += dRunnable
@@ -296,7 +299,7 @@ func (s *sim) sgLbStatsFromSums(env *lbEnv, g *topo.Group, local bool, sgs *sgSt
 // verify mode it has keptVerify, which no kept key has, so that every
 // group is computed.
 func (s *sim) keptKey(env *lbEnv) uint64 {
-	k := uint64(env.sd.ImbalancePct)<<34 | uint64(b2i(env.idle != cpuNotIdle))<<33 |
+	k := keptSome | uint64(env.sd.ImbalancePct)<<34 | uint64(b2i(env.idle != cpuNotIdle))<<33 |
 		uint64(b2i(env.sd.Flags&topo.SDAsymCPUCapacity != 0))<<32
 	if s.gs.verify {
 		k |= keptVerify
@@ -307,6 +310,12 @@ func (s *sim) keptKey(env *lbEnv) uint64 {
 // keptVerify marks a verify-mode keptKey.
 const keptVerify = 1 << 63
 
+// keptSome is in every keptKey, so that no key is 0 (nothing kept).
+const keptSome = 1 << 62
+
+// keptOverloaded is in a kept key when the group set env->overloaded.
+const keptOverloaded = 1 << 61
+
 // keepSgLbStats is update_sg_lb_stats() of non-local group g (env->cpus
 // whole) when the statistics kept for g's span are not for its sums now
 // or for key (keptKey with g's SD_SHARE_CPUCAPACITY in the low 32 bits):
@@ -314,10 +323,9 @@ const keptVerify = 1 << 63
 // env->dst_cpu). The verify mode computes every group and checks one it
 // would have kept against it.
 func (s *sim) keepSgLbStats(env *lbEnv, g *topo.Group, key uint64) *sgStats {
-	gs := &s.gs.sums[g.ID]
-	k := &gs.kept
+	k := &s.gs.kept[g.ID]
 	key &^= keptVerify
-	hit := k.gen == gs.gen && k.key == key
+	hit := k.key&^keptOverloaded == key
 	var old keptSgLbStats
 	if hit {
 		old = *k
@@ -326,13 +334,15 @@ func (s *sim) keepSgLbStats(env *lbEnv, g *topo.Group, key uint64) *sgStats {
 	env.overloaded = false
 	s.sgLbStatsSum(env, g, false, &k.sgs)
 	s.sgLbStatsClassify(env, g, false, &k.sgs)
-	k.overloaded = env.overloaded
-	if hit && (old.sgs != k.sgs || old.overloaded != k.overloaded) {
-		panic(fmt.Sprintf("sim: kept statistics of %s at t=%d: %+v (overloaded %v), computed %+v (overloaded %v)", g.Span, s.now, old.sgs, old.overloaded, k.sgs, k.overloaded))
+	if hit && (old.sgs != k.sgs || old.key&keptOverloaded != 0 != env.overloaded) {
+		panic(fmt.Sprintf("sim: kept statistics of %s at t=%d: %+v (overloaded %v), computed %+v (overloaded %v)", g.Span, s.now, old.sgs, old.key&keptOverloaded != 0, k.sgs, env.overloaded))
 	}
-	k.gen, k.key = gs.gen, key
+	k.key = key
+	if env.overloaded {
+		k.key |= keptOverloaded
+	}
 	if g.AsymPreferCPU >= 0 {
-		k.gen = 0
+		k.key = 0
 	}
 	env.overloaded = env.overloaded || was
 	return &k.sgs

@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"runtime"
 	"testing"
+	"unsafe"
 
 	"schedplay/engine/topo"
 	"schedplay/presets"
@@ -154,6 +155,46 @@ func TestSameLbStatsEveryField(t *testing.T) {
 		f(&b)
 		if a == b || sameLbStats(&a, &b) {
 			t.Errorf("field %d changed: == %v, sameLbStats %v", i, a == b, sameLbStats(&a, &b))
+		}
+	}
+}
+
+// TestKeptSgLbStatsLayout checks what keptSgLbStats' layout promises: an
+// entry is two cache lines, and the fields a newidle pass reads of most
+// groups (the key, the totals, sum_h_nr_running and smtBalanceTie's) are
+// in the first. It also checks that no keptKey of a seed machine's
+// domains carries keptOverloaded or keptVerify.
+func TestKeptSgLbStatsLayout(t *testing.T) {
+	var k keptSgLbStats
+	if n := unsafe.Sizeof(k); n != 128 {
+		t.Errorf("keptSgLbStats is %d bytes, want 128", n)
+	}
+	hot := map[string]uintptr{
+		"key":           unsafe.Offsetof(k.key) + unsafe.Sizeof(k.key),
+		"avgLoad":       unsafe.Offsetof(k.sgs) + unsafe.Offsetof(k.sgs.avgLoad) + unsafe.Sizeof(k.sgs.avgLoad),
+		"groupLoad":     unsafe.Offsetof(k.sgs) + unsafe.Offsetof(k.sgs.groupLoad) + unsafe.Sizeof(k.sgs.groupLoad),
+		"groupCapacity": unsafe.Offsetof(k.sgs) + unsafe.Offsetof(k.sgs.groupCapacity) + unsafe.Sizeof(k.sgs.groupCapacity),
+		"groupUtil":     unsafe.Offsetof(k.sgs) + unsafe.Offsetof(k.sgs.groupUtil) + unsafe.Sizeof(k.sgs.groupUtil),
+		"sumHNrRunning": unsafe.Offsetof(k.sgs) + unsafe.Offsetof(k.sgs.sumHNrRunning) + unsafe.Sizeof(k.sgs.sumHNrRunning),
+		"idleCPUs":      unsafe.Offsetof(k.sgs) + unsafe.Offsetof(k.sgs.idleCPUs) + unsafe.Sizeof(k.sgs.idleCPUs),
+		"groupType":     unsafe.Offsetof(k.sgs) + unsafe.Offsetof(k.sgs.groupType) + unsafe.Sizeof(k.sgs.groupType),
+	}
+	for name, end := range hot {
+		if end > 64 {
+			t.Errorf("keptSgLbStats: %s ends at byte %d, past the first cache line", name, end)
+		}
+	}
+	for _, name := range []string{"vera", "hikey960"} {
+		s := simOf(t, `{"schedplay":1,"machine":{"preset":"`+name+`"},"policy":{"preset":"mainline"},"workload":{"groups":[{"name":"w","count":1,"program":[{"compute":"1ms"}]}]},"run":{"duration":"10ms","seed":1,"reps":1}}`)
+		for cpu := range s.cpus {
+			for _, sd := range s.t.Domains[cpu] {
+				for _, idle := range []cpuIdleType{cpuNotIdle, cpuNewlyIdle} {
+					env := lbEnv{sd: sd, idle: idle}
+					if k := s.keptKey(&env); k&(keptOverloaded|keptVerify) != 0 || k&keptSome == 0 {
+						t.Fatalf("%s: keptKey %#x of CPU %d's %v domain", name, k, cpu, sd.Level)
+					}
+				}
+			}
 		}
 	}
 }
