@@ -336,6 +336,61 @@ func hasSpareBusier(sgs, busiest *sgStats) bool {
 	return true
 }
 
+// pickBusiest is update_sd_lb_stats()'s "if (update_sd_pick_busiest())"
+// for non-local group g, with smtBalanceTie's answer first.
+func (s *sim) pickBusiest(env *lbEnv, g *topo.Group, st *sgStats) {
+	if env.busiest != nil && smtBalanceTie(env, st) {
+		if s.gs.verify && s.updateSdPickBusiest(env, g, st) {
+			panic(fmt.Sprintf("sim: smtBalanceTie kept busiest %s at t=%d, update_sd_pick_busiest() picks %s", env.busiest.Span, s.now, g.Span))
+		}
+		return
+	}
+	if s.updateSdPickBusiest(env, g, st) {
+		env.busiest = g
+		env.busiestStat = *st
+	}
+}
+
+// sdLbStatsKept is update_sd_lb_stats()'s loop over the non-local groups,
+// untraced with env->cpus whole: it returns their load, capacity and
+// util sums. env->overloaded is kept in a local across the groups read
+// from their kept statistics (update_sd_pick_busiest() does not read
+// it), and a group whose statistics are not kept is computed
+// (keepSgLbStats).
+func (s *sim) sdLbStatsKept(env *lbEnv) (load, capacity, util int64) {
+	groups := env.sd.Groups
+	kept := s.gs.kept
+	key := s.keptKey(env)
+	ov, verify := env.overloaded, s.gs.verify
+	for gi := 1; gi < len(groups); gi++ {
+		g := &groups[gi]
+		kp := &kept[g.ID]
+		st := &kp.sgs
+		if kk, k := kp.key, key|uint64(g.Flags&topo.SDShareCPUCapacity); kk&^keptOverloaded == k {
+			ov = ov || kk&keptOverloaded != 0
+		} else {
+			env.overloaded = ov
+			st = s.keepSgLbStats(env, g, k)
+			ov = env.overloaded
+		}
+		load += st.groupLoad
+		capacity += st.groupCapacity
+		util += st.groupUtil
+		if st.sumHNrRunning == 0 {
+			continue
+		}
+		if env.busiest != nil && smtBalanceTie(env, st) {
+			if verify {
+				s.pickBusiest(env, g, st)
+			}
+			continue
+		}
+		s.pickBusiest(env, g, st)
+	}
+	env.overloaded = ov
+	return load, capacity, util
+}
+
 // updateSdLbStats is update_sd_lb_stats(): local group first, then the rest.
 func (s *sim) updateSdLbStats(env *lbEnv) {
 	s.flushGroupSums()
@@ -351,46 +406,27 @@ func (s *sim) updateSdLbStats(env *lbEnv) {
 	// the same way (key):
 	// in a fully loaded machine's newidle passes over 88 core groups,
 	// most cores have not changed since the last pass. Else they are
-	// computed (keepSgLbStats). Traced, every group is computed and
-	// recorded.
-	kept := env.excluded.Size() == 0 && !s.tracing
-	key := s.keptKey(env)
-	var sgs sgStats
-	for gi := 1; gi < len(groups); gi++ {
-		g := &groups[gi]
-		st := &sgs
-		if kept {
-			kp := &s.gs.kept[g.ID]
-			if kk, k := kp.key, key|uint64(g.Flags&topo.SDShareCPUCapacity); kk&^keptOverloaded == k {
-				st = &kp.sgs
-				env.overloaded = env.overloaded || kk&keptOverloaded != 0
-			} else {
-				st = s.keepSgLbStats(env, g, k)
-			}
-		} else {
+	// computed (keepSgLbStats; sdLbStatsKept). Traced, every group is
+	// computed and recorded.
+	if env.excluded.Size() == 0 && !s.tracing {
+		l, c, u := s.sdLbStatsKept(env)
+		totalLoad, totalCap, sumUtil = totalLoad+l, totalCap+c, sumUtil+u
+	} else {
+		var sgs sgStats
+		for gi := 1; gi < len(groups); gi++ {
+			g := &groups[gi]
 			s.sgLbStatsSum(env, g, false, &sgs)
-		}
-		totalLoad += st.groupLoad
-		totalCap += st.groupCapacity
-		sumUtil += st.groupUtil
-		if st.sumHNrRunning == 0 && !s.tracing {
-			continue
-		}
-		if !kept {
-			s.sgLbStatsClassify(env, g, false, &sgs)
-		}
-		if s.tracing {
-			s.lbRecordGroup(g, st)
-		}
-		if env.busiest != nil && smtBalanceTie(env, st) {
-			if s.gs.verify && s.updateSdPickBusiest(env, g, st) {
-				panic(fmt.Sprintf("sim: smtBalanceTie kept busiest %s at t=%d, update_sd_pick_busiest() picks %s", env.busiest.Span, s.now, g.Span))
+			totalLoad += sgs.groupLoad
+			totalCap += sgs.groupCapacity
+			sumUtil += sgs.groupUtil
+			if sgs.sumHNrRunning == 0 && !s.tracing {
+				continue
 			}
-			continue
-		}
-		if s.updateSdPickBusiest(env, g, st) {
-			env.busiest = g
-			env.busiestStat = *st
+			s.sgLbStatsClassify(env, g, false, &sgs)
+			if s.tracing {
+				s.lbRecordGroup(g, &sgs)
+			}
+			s.pickBusiest(env, g, &sgs)
 		}
 	}
 	env.totalLoad, env.totalCap, env.sumUtil = totalLoad, totalCap, sumUtil
