@@ -75,8 +75,7 @@ func (s *server) bounded(e extraEndpoint) http.HandlerFunc {
 		}
 		defer release()
 		r = r.WithContext(ctx)
-		r.Body = timedBody{&idleReader{r: r.Body, rc: http.NewResponseController(w), ctx: ctx,
-			idle: s.bodyIdle, end: time.Now().Add(s.bodyRead)}, r.Body}
+		r.Body = timedBody{s.bodyReader(ctx, w, r.Body), r.Body}
 		e.h.ServeHTTP(w, r)
 	}
 }

@@ -110,8 +110,7 @@ func badRequest(err error) error { return &statusError{http.StatusBadRequest, er
 // request's deadline, and checks that it is strict JSON (UTF-8, no
 // duplicate key anywhere, the wrapper included).
 func (s *server) readBody(ctx context.Context, w http.ResponseWriter, r *http.Request) ([]byte, error) {
-	body, err := io.ReadAll(&idleReader{r: http.MaxBytesReader(w, r.Body, s.maxBody), rc: http.NewResponseController(w),
-		ctx: ctx, idle: s.bodyIdle, end: time.Now().Add(s.bodyRead)})
+	body, err := io.ReadAll(s.bodyReader(ctx, w, http.MaxBytesReader(w, r.Body, s.maxBody)))
 	var mbe *http.MaxBytesError
 	switch {
 	case errors.As(err, &mbe):
@@ -127,6 +126,12 @@ func (s *server) readBody(ctx context.Context, w http.ResponseWriter, r *http.Re
 		return nil, badRequest(err)
 	}
 	return body, nil
+}
+
+// bodyReader reads body (the request's, perhaps size-limited) within the
+// body's idle and total timeouts and the request's deadline ctx.
+func (s *server) bodyReader(ctx context.Context, w http.ResponseWriter, body io.Reader) *idleReader {
+	return &idleReader{r: body, rc: http.NewResponseController(w), ctx: ctx, idle: s.bodyIdle, end: time.Now().Add(s.bodyRead)}
 }
 
 // idleReader sets a read deadline before each read of a request body: the
