@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"unicode/utf8"
 
 	"schedplay/engine/quote"
 )
@@ -51,10 +50,10 @@ func fromTree(doc map[string]any) (*Scenario, error) {
 			switch {
 			case !ok:
 				errs.Add(k, "must be a string, not %s", typeName(v))
-			case k == "name" && (len(str) > MaxNameLength || !utf8.ValidString(str)):
-				checkName(&errs, k, str)
 			case k == "name":
-				s.Name = str
+				if checkName(&errs, k, str) {
+					s.Name = str
+				}
 			default:
 				s.Preset = str
 			}
