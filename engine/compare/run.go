@@ -46,18 +46,19 @@ type Spec struct {
 }
 
 // Resolve returns the resolved scenarios of both sides for one vary value
-// ("" when not varying), topologies built. Errors are scenario.ErrorList
-// values or a *budget.Error.
+// ("" when not varying), topologies built (once when both sides share a
+// machine and domain policy). Errors are scenario.ErrorList values or a
+// *budget.Error.
 func (s *Spec) Resolve(value string) (a, b *scenario.Resolved, err error) {
 	ctx := context.Background()
 	if a, b, err = s.prepare(ctx, value); err != nil {
 		return nil, nil, err
 	}
-	if _, err = a.Topology(ctx); err != nil {
-		return nil, nil, err
-	}
-	if _, err = b.Topology(ctx); err != nil {
-		return nil, nil, err
+	var topos scenario.TopologyCache
+	for _, r := range []*scenario.Resolved{a, b} {
+		if _, err = topos.Topology(ctx, r); err != nil {
+			return nil, nil, err
+		}
 	}
 	return a, b, nil
 }
