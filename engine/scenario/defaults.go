@@ -46,7 +46,7 @@ func absentFrom(doc map[string]any) unsetFunc {
 // documented default. A Resolved from Resolve is returned as is: Resolve
 // gave the fields absent from the document their defaults and kept the
 // explicit zeros. On a Resolved built in Go a zero field counts as unset.
-// It never validates; Validate does that.
+// It never validates; Prepare and Resolve do that.
 func (r Resolved) WithDefaults() Resolved {
 	if r.defaulted {
 		return r

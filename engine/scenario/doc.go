@@ -29,7 +29,7 @@
 //
 // # Limits
 //
-// Validate bounds what one document may ask for (CPUs, tasks, duration,
+// Validation (Prepare, Resolve) bounds what one document may ask for (CPUs, tasks, duration,
 // repetitions, program size and depth, and an estimated event budget that
 // grows more careful on large machines), so that any accepted scenario runs
 // in bounded time in a browser tab.

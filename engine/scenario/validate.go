@@ -1,16 +1,14 @@
 package scenario
 
 import (
-	"context"
 	"math"
 
-	"schedplay/engine/budget"
 	"schedplay/engine/quote"
 	"schedplay/engine/topo"
 	"schedplay/engine/units"
 )
 
-// Limits enforced by Validate, so that any accepted scenario runs in bounded
+// Limits enforced by validation (Prepare, Resolve), so that any accepted scenario runs in bounded
 // time and memory in a browser tab.
 const (
 	MaxCPUs         = 4096
@@ -35,23 +33,6 @@ const (
 	maxSpeed           = 16.0
 	maxBoostMultiplier = 10.0
 )
-
-// Validate checks a resolved scenario (after WithDefaults) against the
-// format's rules and limits, its cost against the Serve budget and its
-// topology (topo.Build). It returns an ErrorList sorted by path, a
-// *budget.Error, or nil. It never modifies r.
-func (r Resolved) Validate() error {
-	var errs ErrorList
-	r.validate(&errs, nil)
-	if len(errs) > 0 {
-		return errs.Err()
-	}
-	if err := budget.Serve.Check(CostOf(&r, Budget{Profile: budget.Serve})); err != nil {
-		return err
-	}
-	_, err := r.Topology(context.Background())
-	return err
-}
 
 // validate checks every section not in skip (sections that failed to
 // decode), so that one document's errors are all reported at once. It
