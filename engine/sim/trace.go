@@ -1,9 +1,14 @@
 package sim
 
-import "fmt"
+import (
+	"fmt"
 
-// DefaultTimelineCap is the most intervals (runs + modes) a timeline keeps.
-const DefaultTimelineCap = 400_000
+	"schedplay/engine/scenario"
+)
+
+// DefaultTimelineCap is the most intervals (runs + modes) a timeline keeps:
+// the cap the cost model counts with.
+const DefaultTimelineCap = scenario.DefaultTimelineCap
 
 // tracer records repetition 0's timeline and decision records.
 type tracer struct {
