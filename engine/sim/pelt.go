@@ -158,30 +158,22 @@ func (sa *peltAvg) advance(now int64, load, runnable uint64, running bool, utilU
 // updateTaskLoadAvg is update_load_avg() for a task entity.
 func (s *sim) updateTaskLoadAvg(p *task) {
 	runnable := p.state == taskRunnable || p.state == taskRunning
-	onRQ := runnable || p.delayed // se->on_rq; a delayed task is not se_runnable()
-	if s.peltModern() {
-		// The entity's last_update_time is in its rq's clock_pelt domain.
-		// A sleeping task is brought to now on that clock, which is what
-		// migrate_se_pelt_lag() estimates for an idle source CPU.
-		var load, run uint64
-		if onRQ {
-			load = 1
-		}
-		if runnable {
-			run = 1
-		}
-		p.avg.updateAt(s.rqClockPelt(&s.cpus[p.cpu]), load, run, p.state == taskRunning, uint64(p.weight))
-		return
-	}
-	// legacy2018: the clock runs at wall rate and the contribution is
-	// scaled by the CPU's capacity instead.
 	var load, run uint64
-	if onRQ {
+	if runnable || p.delayed { // se->on_rq; a delayed task is not se_runnable()
 		load = 1
 	}
 	if runnable {
 		run = 1
 	}
+	if s.peltModern() {
+		// The entity's last_update_time is in its rq's clock_pelt domain.
+		// A sleeping task is brought to now on that clock, which is what
+		// migrate_se_pelt_lag() estimates for an idle source CPU.
+		p.avg.updateAt(s.rqClockPelt(&s.cpus[p.cpu]), load, run, p.state == taskRunning, uint64(p.weight))
+		return
+	}
+	// legacy2018: the clock runs at wall rate and the contribution is
+	// scaled by the CPU's capacity instead.
 	// The task's sums are also its cfs_rq's share: move the cfs_rq first.
 	p.avg.advance(s.now, load, run, p.state == taskRunning, uint64(s.cpus[p.cpu].cap), uint64(p.weight))
 }
