@@ -24,29 +24,31 @@ import (
 // the rq clock stays on the same side of the idle entry, and less than a
 // PELT period has passed).
 func (s *sim) peltSynced(c *cpuState) {
+	s.syncedNow()[c.id>>6] |= 1 << (uint(c.id) & 63)
+}
+
+// syncedNow returns the synced set for this instant: empty once the clock
+// has moved.
+func (s *sim) syncedNow() []uint64 {
 	g := &s.gs
 	if g.syncedAt != s.now {
 		clear(g.synced)
 		g.syncedAt = s.now
 	}
-	g.synced[c.id>>6] |= 1 << (uint(c.id) & 63)
+	return g.synced
 }
 
 // syncPeltSpan is the walk's update_cfs_rq_load_avg() of every CPU of
 // span, for the CPUs on which it is not a no-op. The verify mode runs it
 // on the others too and panics if it changes their averages.
 func (s *sim) syncPeltSpan(span topo.CPUSet) {
-	g := &s.gs
-	if g.syncedAt != s.now {
-		clear(g.synced)
-		g.syncedAt = s.now
-	}
-	for w := range g.synced {
+	synced := s.syncedNow()
+	for w := range synced {
 		m := span.Word(w)
 		if s.gs.verify {
-			s.verifyPeltSynced(w, m&g.synced[w])
+			s.verifyPeltSynced(w, m&synced[w])
 		}
-		for m &^= g.synced[w]; m != 0; m &= m - 1 {
+		for m &^= synced[w]; m != 0; m &= m - 1 {
 			s.updateCfsRqLoadAvg(&s.cpus[w<<6|bits.TrailingZeros64(m)])
 		}
 	}
