@@ -498,12 +498,19 @@ func (s *sim) waitWritable(c *cpuState, p *task, ch *chanState) {
 	p.blockOn = waitSend
 	p.ipcWaited = true
 	p.stack[len(p.stack)-1].pc-- // retry the send when woken
+	s.pipeUnlockToWait(c, p, ch)
+	s.blockTask(c, p)
+}
+
+// pipeUnlockToWait is pipe_write()'s and pipe_read()'s wait for room or
+// data on a pipe: the call drops pipe->mutex and, when woken, takes it
+// again (the opMutexLock step before its retry); p's pc already points at
+// the retry.
+func (s *sim) pipeUnlockToWait(c *cpuState, p *task, ch *chanState) {
 	if isPipe(ch) {
-		// pipe_write() drops pipe->mutex to wait and takes it again
 		s.mutexUnlock(c, p, ch.ipc)
 		p.stack[len(p.stack)-1].pc--
 	}
-	s.blockTask(c, p)
 }
 
 // popTask removes and returns the first task of a wait list.
@@ -603,11 +610,7 @@ func (s *sim) ipcRead(c *cpuState, p *task, o *op, ch *chanState) bool {
 	if ch.msgs == 0 {
 		p.ipcWaited = true
 		p.stack[len(p.stack)-1].pc-- // read again when woken
-		if isPipe(ch) {
-			// pipe_read() drops pipe->mutex to wait and takes it again
-			s.mutexUnlock(c, p, ch.ipc)
-			p.stack[len(p.stack)-1].pc--
-		}
+		s.pipeUnlockToWait(c, p, ch)
 		s.waitReadable(c, p, o, ch)
 		return false
 	}
