@@ -129,16 +129,10 @@ func (s *sim) ttwuRunnable(p *task, waker int, byTask bool) {
 func (s *sim) requeueDelayedEntity(c *cpuState, p *task) {
 	s.updateEntityLag(c, p)
 	if p.vlag > 0 {
-		for i, q := range c.rq {
-			if q == p {
-				c.rq = append(c.rq[:i], c.rq[i+1:]...)
-				break
-			}
-		}
-		c.nrRunning--
-		c.loadWeight -= p.weight
+		c.rqRemove(p)
 		p.vlag = 0
 		s.placeEntity(c, p, false, false)
+		// back in, keeping its place in cfs_tasks (not rqAdd)
 		c.rq = append(c.rq, p)
 		c.nrRunning++
 		c.loadWeight += p.weight
