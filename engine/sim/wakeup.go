@@ -152,7 +152,7 @@ func (s *sim) wakeAffineIdle(this, prev int, sync bool) int {
 		}
 		return this
 	}
-	if c := &s.cpus[this]; sync && c.nrRunning-c.nrDelayed == 1 { // nr_running - cfs_h_nr_delayed()
+	if sync && s.cpus[this].hNrRunnable() == 1 { // nr_running - cfs_h_nr_delayed()
 		if s.tracing {
 			s.note("wake_affine_idle: sync, waker alone")
 		}
