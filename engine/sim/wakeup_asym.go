@@ -153,6 +153,13 @@ func (s *sim) idleCapacityRank(util, cpu int, smtAware, hasIdleCore bool) (rank 
 	return rank, preferred, fits, capv
 }
 
+// rankedCPUs are the CPUs of one word that idleCapacityRank would give
+// one rank.
+type rankedCPUs struct {
+	rank int
+	cpus uint64
+}
+
 // selectIdleCapacityMask is selectIdleCapacity's scan when no trace is
 // kept: the span ∧ p->cpus_ptr in for_each_cpu_wrap() order from target,
 // a word at a time, over the available idle CPUs (idleCPUs). The SIS_UTIL
@@ -196,16 +203,10 @@ func (s *sim) selectIdleCapacityMask(p *task, sd *topo.Domain, target, util int,
 			chosen = w<<6 + bits.TrailingZeros64(x)
 			return false
 		}
-		ranks := [3]struct {
-			rank int
-			cpus uint64
-		}{{0, cand}}
+		ranks := [3]rankedCPUs{{0, cand}}
 		nranks := 1
 		if smtAware {
-			ranks = [3]struct {
-				rank int
-				cpus uint64
-			}{{-3, cand & pref}, {rankThreadFits, cand & fit &^ pref}, {0, cand &^ fit &^ pref}}
+			ranks = [3]rankedCPUs{{-3, cand & pref}, {rankThreadFits, cand & fit &^ pref}, {0, cand &^ fit &^ pref}}
 			nranks = 3
 		}
 		for _, r := range ranks[:nranks] {
