@@ -181,7 +181,7 @@ func (a *App) dispatch(act Action) {
 		if ld, ok := act.(LoadDoc); !ok || !ld.Fallback {
 			defer viewkit.StorageSet(storageKey, after)
 		}
-		cpus, cpuErr := a.state.CPUs()
+		_, cpuErr := a.state.CPUs()
 		switch act.(type) {
 		case SelectScenario, LoadDoc:
 			a.run() // an explicit choice always shows its result
@@ -190,11 +190,12 @@ func (a *App) dispatch(act Action) {
 				a.run() // its result was not kept
 			}
 		default:
-			// Live re-runs every machine (liveRefusal): a large one shows
-			// its first repetition first (ProvisionalDoc), and the next
-			// edit cancels a run still going (engineFetch replaces its
-			// worker).
-			if (a.state.Live && liveRefusal(cpus, cpuErr) == "") || (cpuErr != nil && a.state.Catalog != nil) {
+			// Live re-runs every machine (issue 13): a large one shows its
+			// first repetition first (ProvisionalDoc), the next edit
+			// cancels a run still going (engineFetch replaces its worker),
+			// and a scenario over the browser's budget is refused by the
+			// engine with its reason.
+			if a.state.Live || (cpuErr != nil && a.state.Catalog != nil) {
 				a.run() // (a machine too large to run is refused at once, with the reason)
 			} else {
 				// Not re-run: ask the engine to check the edit so problems
@@ -385,14 +386,6 @@ func (a *App) loadCatalog() {
 	setPerf("catalogMs", nowMs()-t0)
 	a.dispatch(CatalogLoaded{Catalog: c})
 }
-
-// liveRefusal says why an edit of a scenario on this machine is not
-// re-run live ("" when it is). It is the one rule: dispatch follows it,
-// and the "live" control is disabled with this reason shown. Every machine
-// re-runs live (issue 13): a large one draws repetition 0 first and then
-// refines, and the next edit cancels a run still going; a scenario over
-// the browser's budget is refused by the engine with its reason.
-func liveRefusal([]site.LaneCPU, error) string { return "" }
 
 // stepRefusal says briefly why the Step button cannot open this scenario
 // ("" when it can), and at length (the step view's own message): the step

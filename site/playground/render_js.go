@@ -108,9 +108,8 @@ func (a *App) render() {
 func (a *App) renderToolbar() {
 	s := a.state
 	cpus, cpuErr := a.cpus()
-	liveWhy := liveRefusal(cpus, cpuErr)
 	stepWhy, stepLong := stepRefusal(cpus, cpuErr)
-	sig := fmt.Sprint(s.Doc.Name(), s.Live, s.Run.Status == StatusRunning, liveWhy, stepWhy, len(s.Past), len(s.Future), a.embedOpen)
+	sig := fmt.Sprint(s.Doc.Name(), s.Live, s.Run.Status == StatusRunning, stepWhy, len(s.Past), len(s.Future), a.embedOpen)
 	a.update("toolbar", sig, func(b builder, el dom.HTMLElement) {
 		lab := b.el(el, "label", "name-field")
 		b.text(lab, "span", "visually-hidden", "Scenario name")
@@ -144,17 +143,10 @@ func (a *App) renderToolbar() {
 		cb := b.el(live, "input", "").(*dom.HTMLInputElement)
 		cb.SetID("live")
 		cb.SetAttribute("type", "checkbox")
-		cb.SetChecked(s.Live && liveWhy == "")
+		cb.SetChecked(s.Live)
 		b.on(cb, "change", func(dom.Event) { a.dispatch(SetLive{On: cb.Checked()}) })
 		b.text(live, "span", "", "live")
 		live.SetAttribute("title", "Re-run on every edit (a large machine shows its first repetition at once, then refines)")
-		if liveWhy != "" {
-			// Inert here: disabled, with the reason (the preference stays
-			// for the next machine that live can re-run).
-			cb.SetAttribute("disabled", "")
-			cb.SetAttribute("aria-describedby", "why-disabled")
-			live.SetAttribute("title", liveWhy)
-		}
 		b.button(el, "copy-link", "", "Copy link", func() {
 			a.spawn(func() {
 				ok := copyText(locationBase() + "#" + site.EncodeFragment(a.state.Doc))
@@ -178,16 +170,12 @@ func (a *App) renderToolbar() {
 		st := b.el(el, "div", "status")
 		st.SetID("status")
 		st.SetAttribute("aria-live", "polite")
-		if liveWhy != "" || stepWhy != "" {
-			// The reasons of the disabled controls, shown (not only in a
+		if stepWhy != "" {
+			// The reason of the disabled control, shown (not only in a
 			// tooltip).
 			why := b.el(el, "p", "muted why-disabled")
 			why.SetID("why-disabled")
-			for _, w := range []struct{ name, why string }{{"Live", liveWhy}, {"Step", stepWhy}} {
-				if w.why != "" {
-					b.text(why, "span", "", w.name+" is off: "+w.why+". ")
-				}
-			}
+			b.text(why, "span", "", "Step is off: "+stepWhy+". ")
 		}
 	})
 	a.update("status", fmt.Sprint(s.Run.Status, s.Run.ElapsedMs, s.Run.Provisional), func(b builder, st dom.HTMLElement) {
