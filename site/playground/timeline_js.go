@@ -62,6 +62,7 @@ type timelineView struct {
 	match      []bool
 	matchN     int
 	help       dom.HTMLElement
+	findCount  dom.HTMLElement
 	allRows    *dom.HTMLInputElement
 	taskLeg    dom.HTMLElement
 	taskLegKey string
@@ -106,6 +107,7 @@ func newTimelineView(a *App, b builder, parent dom.Element) *timelineView {
 	cnt := b.el(ctl, "span", "muted small")
 	cnt.SetID("find-count")
 	cnt.SetAttribute("aria-live", "polite")
+	t.findCount = cnt
 	t.leg = b.el(t.head, "div", "legend")
 	t.leg.SetID("mode-legend")
 	t.taskLeg = b.el(t.head, "div", "legend task-legend")
@@ -446,16 +448,12 @@ func (t *timelineView) drawMarks(tl *sim.Timeline, sc site.TimeScale, top float6
 
 // showFindCount says how many tasks the search found.
 func (t *timelineView) showFindCount(n, of int) {
-	el := t.a.doc.GetElementByID("find-count")
-	if el == nil {
-		return
-	}
 	txt := ""
 	if t.a.state.View.Find != "" {
 		txt = fmt.Sprintf("%d of %d tasks", n, of)
 	}
-	if el.TextContent() != txt {
-		el.SetTextContent(txt)
+	if t.findCount.TextContent() != txt {
+		t.findCount.SetTextContent(txt)
 	}
 }
 
