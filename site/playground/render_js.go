@@ -162,9 +162,7 @@ func (a *App) renderToolbar() {
 			a.scheduleRender()
 			a.focusAfterRender("embed-width")
 		}).SetAttribute("aria-expanded", fmt.Sprint(a.embedOpen))
-		cmp := b.button(el, "open-compare", "", "Compare", func() {
-			dom.GetWindow().Open("?compare=1#"+site.EncodeFragment(a.state.Doc), "_blank", "noopener")
-		})
+		cmp := b.button(el, "open-compare", "", "Compare", a.openCompare)
 		cmp.SetAttribute("title", "Compare this scenario under two policies in a new tab: its seed scenario's pair, else its own policy against a counterpart (docs/compare.md)")
 		a.stepButton(b, el, stepLong) // step_js.go
 		st := b.el(el, "div", "status")
@@ -279,6 +277,11 @@ func (a *App) renderGallery() {
 	})
 }
 
+// openCompare opens the compare view of the current scenario in a new tab.
+func (a *App) openCompare() {
+	dom.GetWindow().Open("?compare=1#"+site.EncodeFragment(a.state.Doc), "_blank", "noopener")
+}
+
 // renderOrientation is the dismissible one-screen orientation of a first
 // visit: what the page is, three things to try, and where the kernel map
 // and the guide are.
@@ -311,9 +314,7 @@ func (a *App) renderOrientation() {
 		})
 		b.text(li, "span", "", " — the same run under the other policy of its pair; the figures and the timeline follow.")
 		li = b.el(ol, "li", "")
-		b.button(li, "orient-compare", "link", "Compare", func() {
-			dom.GetWindow().Open("?compare=1#"+site.EncodeFragment(a.state.Doc), "_blank", "noopener")
-		})
+		b.button(li, "orient-compare", "link", "Compare", a.openCompare)
 		b.text(li, "span", "", " — both policies over the same seeds, with the first decision where they part.")
 		more := b.el(el, "p", "muted small")
 		b.text(more, "span", "", "Click any slice of the timeline for the kernel functions behind it; they link to the ")
