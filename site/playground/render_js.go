@@ -282,18 +282,27 @@ func (a *App) openCompare() {
 	dom.GetWindow().Open("?compare=1#"+site.EncodeFragment(a.state.Doc), "_blank", "noopener")
 }
 
+// showPanel shows a panel that comes and goes (the orientation, the Embed
+// dialog) with its class, or hides it without one; it returns on.
+func showPanel(el dom.HTMLElement, class string, on bool) bool {
+	if !on {
+		el.SetAttribute("class", "")
+		el.SetAttribute("hidden", "")
+		return false
+	}
+	el.RemoveAttribute("hidden")
+	el.SetAttribute("class", class)
+	return true
+}
+
 // renderOrientation is the dismissible one-screen orientation of a first
 // visit: what the page is, three things to try, and where the kernel map
 // and the guide are.
 func (a *App) renderOrientation() {
 	a.update("orientation", fmt.Sprintf("%v|%p", a.orient, a.state.Catalog), func(b builder, el dom.HTMLElement) {
-		if !a.orient {
-			el.SetAttribute("class", "")
-			el.SetAttribute("hidden", "")
+		if !showPanel(el, "orientation", a.orient) {
 			return
 		}
-		el.RemoveAttribute("hidden")
-		el.SetAttribute("class", "orientation")
 		el.SetAttribute("aria-labelledby", "orient-title")
 		b.text(el, "h2", "", "What this page is").SetID("orient-title")
 		b.text(el, "p", "", "schedplay simulates what the Linux fair scheduler does on SMT and asymmetric CPUs — "+
@@ -340,13 +349,9 @@ func (a *App) renderOrientation() {
 func (a *App) renderEmbedDialog() {
 	sig := fmt.Sprint(a.embedOpen, a.state.Doc.Canonical())
 	a.update("embed-dialog", sig, func(b builder, el dom.HTMLElement) {
-		if !a.embedOpen {
-			el.SetAttribute("hidden", "")
-			el.SetAttribute("class", "")
+		if !showPanel(el, "embed-dialog", a.embedOpen) {
 			return
 		}
-		el.RemoveAttribute("hidden")
-		el.SetAttribute("class", "embed-dialog")
 		el.SetAttribute("role", "dialog")
 		el.SetAttribute("aria-label", "Embed this scenario")
 		b.text(el, "h2", "", "Embed this scenario in a page")
