@@ -30,13 +30,16 @@ type view struct {
 	seed   presets.Preset // the seed scenario sc matched (SeedOf), if any
 	doc    []byte         // the scenario document both sides start from
 	// sides are A and B (a policy or a variant); pa and pb their labels,
-	// names their names in the address ("variant:NAME" for a variant).
-	sides  [2]compare.Side
-	names  [2]string
-	pa, pb string
-	cpus   []site.LaneCPU
-	cores  [][]topo.CPU // each core's CPUs
-	cancel dom.HTMLElement
+	// genLabels the labels with the fair.c generation in effect on each
+	// (SideLabel), names their names in the address ("variant:NAME" for a
+	// variant).
+	sides     [2]compare.Side
+	names     [2]string
+	pa, pb    string
+	genLabels [2]string
+	cpus      []site.LaneCPU
+	cores     [][]topo.CPU // each core's CPUs
+	cancel    dom.HTMLElement
 	// resolved is side A's resolved scenario (the machine is the same for
 	// both sides: a side changes the policy or, for a variant, the
 	// workload).
@@ -112,6 +115,7 @@ func (v *view) load(l viewkit.Location) {
 		return
 	}
 	v.sc, v.seed, v.sides, v.pa, v.pb = sc, seed, [2]compare.Side{a, b}, a.Label, b.Label
+	v.genLabels = [2]string{SideLabel(sc, ps, a), SideLabel(sc, ps, b)}
 	v.names = [2]string{v.req.A, v.req.B}
 	if v.names[0] == "" {
 		v.names = [2]string{a.Label, b.Label} // the seed scenario's pair, or DefaultPair
@@ -205,9 +209,9 @@ func (v *view) header(l viewkit.Location) {
 	h.SetID("cmp-scenario")
 	p := b.El(top, "p", "")
 	// Each side with the fair.c generation in effect on it.
-	b.Text(p, "span", "side-a-text", "A = "+SideLabel(v.sc, v.ps, v.sides[0])).SetID("cmp-side-a")
+	b.Text(p, "span", "side-a-text", "A = "+v.genLabels[0]).SetID("cmp-side-a")
 	b.Text(p, "span", "", "  vs  ")
-	b.Text(p, "span", "side-b-text", "B = "+SideLabel(v.sc, v.ps, v.sides[1])).SetID("cmp-side-b")
+	b.Text(p, "span", "side-b-text", "B = "+v.genLabels[1]).SetID("cmp-side-b")
 	share, err := scenario.EncodeShare(v.sc)
 	links := b.El(top, "p", "small")
 	pg := b.Link(links, "", PlaygroundLink(l.Origin, l.Path, share), "Open the scenario in the playground")
@@ -241,7 +245,7 @@ func (v *view) renderExports() {
 	for i, side := range v.sides {
 		i, side, name := i, side, side.Label
 		row := v.b.El(v.exportBox, "div", "cmp-export-row")
-		v.b.Text(row, "span", []string{"side-a-text", "side-b-text"}[i], []string{"A", "B"}[i]+" = "+SideLabel(v.sc, v.ps, side))
+		v.b.Text(row, "span", []string{"side-a-text", "side-b-text"}[i], []string{"A", "B"}[i]+" = "+v.genLabels[i])
 		exportmenu.Mount(row, []string{"export-a", "export-b"}[i], func() exportmenu.Source {
 			doc := v.doc
 			if sc, err := scenario.Apply(v.sc, v.ps, side.Set); err == nil {
