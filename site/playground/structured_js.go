@@ -32,9 +32,9 @@ func (a *App) cell(b builder, parent dom.Element, path, label string, v any, tex
 	if v != nil {
 		in.SetValue(scalarText(v))
 	}
-	if len(a.state.IssuesUnder(path)) > 0 {
+	if iss := a.state.IssuesUnder(path); len(iss) > 0 {
 		in.SetAttribute("aria-invalid", "true")
-		in.SetAttribute("title", a.state.IssuesUnder(path)[0].Message)
+		in.SetAttribute("title", iss[0].Message)
 	}
 	b.on(in, "change", func(dom.Event) {
 		t := in.Value()
