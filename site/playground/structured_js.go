@@ -47,6 +47,17 @@ func (a *App) cell(b builder, parent dom.Element, path, label string, v any, tex
 	return in
 }
 
+// removeItem removes item idx of the n-item list at path; the last item
+// takes the field with it, back to its default (an empty list is an
+// error).
+func (a *App) removeItem(path string, n, idx int) {
+	if n == 1 {
+		a.dispatch(EditField{Path: path, Value: site.Delete})
+		return
+	}
+	a.dispatch(EditField{Path: fmt.Sprintf("%s[%d]", path, idx), Value: site.Delete})
+}
+
 // classesField is the core-class table: a row per class (name, cores,
 // capacity, speed, threads, cluster cores) with move up/down and remove,
 // and "+ class".
@@ -88,11 +99,7 @@ func (a *App) classesField(b builder, row dom.Element, f Field, v any, id string
 				down.SetAttribute("disabled", "")
 			}
 			rm := b.button(td, fmt.Sprintf("%s-%d-remove", id, i), "icon danger", "✕", func() {
-				if len(list) == 1 {
-					a.dispatch(EditField{Path: f.Path, Value: site.Delete}) // [] is an error: back to one class
-					return
-				}
-				a.dispatch(EditField{Path: fmt.Sprintf("%s[%d]", f.Path, idx), Value: site.Delete})
+				a.removeItem(f.Path, len(list), idx) // [] is an error: back to one class
 			})
 			rm.SetAttribute("aria-label", fmt.Sprintf("remove class %d", i))
 		}
@@ -139,11 +146,7 @@ func (a *App) yieldField(b builder, row dom.Element, f Field, v any, id string) 
 	}).SetAttribute("aria-label", "add a thread count")
 	if len(list) > 0 {
 		b.button(pts, id+"-drop", "chip", "−", func() {
-			if len(list) == 1 {
-				a.dispatch(EditField{Path: f.Path, Value: site.Delete})
-				return
-			}
-			a.dispatch(EditField{Path: fmt.Sprintf("%s[%d]", f.Path, len(list)-1), Value: site.Delete})
+			a.removeItem(f.Path, len(list), len(list)-1)
 		}).SetAttribute("aria-label", "remove the last thread count")
 	}
 	redraw()
@@ -187,11 +190,7 @@ func (a *App) boostField(b builder, row dom.Element, f Field, v any, id string) 
 		b.text(r, "span", "muted small", "×")
 		idx := i
 		b.button(r, fmt.Sprintf("%s-%d-remove", id, i), "icon danger", "✕", func() {
-			if len(list) == 1 {
-				a.dispatch(EditField{Path: f.Path, Value: site.Delete})
-				return
-			}
-			a.dispatch(EditField{Path: fmt.Sprintf("%s[%d]", f.Path, idx), Value: site.Delete})
+			a.removeItem(f.Path, len(list), idx)
 		}).SetAttribute("aria-label", fmt.Sprintf("remove point %d", i))
 		ins = append(ins, q)
 		b.on(q.x, "input", func(dom.Event) { redraw() })
