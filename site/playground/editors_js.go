@@ -5,6 +5,7 @@ package playground
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 
@@ -220,7 +221,7 @@ func (a *App) generationPicker(b builder, parent dom.Element) GenerationTable {
 			if r.Overridden {
 				eff.Class().Add("overridden")
 				b.text(eff, "span", "ovr", " overridden")
-				eff.SetAttribute("title", "policy.features sets it; "+t.Current+" sets "+r.Values[indexOf(t.Names, t.Current)])
+				eff.SetAttribute("title", "policy.features sets it; "+t.Current+" sets "+r.Values[slices.Index(t.Names, t.Current)])
 			}
 		}
 	}
@@ -248,20 +249,10 @@ func (a *App) featureFields(b builder, parent dom.Element, t GenerationTable) {
 			if fld.Kernel != "" {
 				fld.Kernel += " · "
 			}
-			fld.Kernel += "overrides " + t.Current + " (" + r.Values[indexOf(t.Names, t.Current)] + ")"
+			fld.Kernel += "overrides " + t.Current + " (" + r.Values[slices.Index(t.Names, t.Current)] + ")"
 		}
 		a.field(b, fs, fld)
 	}
-}
-
-// indexOf is the index of s in list (-1 when absent).
-func indexOf(list []string, s string) int {
-	for i, x := range list {
-		if x == s {
-			return i
-		}
-	}
-	return -1
 }
 
 // fields renders controls; prefix is prepended to each Path.
