@@ -347,7 +347,10 @@ func (a *App) renderOrientation() {
 // scenario with its size and options (embed.SnippetWith), updated as they
 // change, a Copy button and a link to the embed itself.
 func (a *App) renderEmbedDialog() {
-	sig := fmt.Sprint(a.embedOpen, a.state.Doc.Canonical())
+	sig := "closed" // the scenario is read only while the dialog shows it
+	if a.embedOpen {
+		sig = "open|" + a.state.Doc.Canonical()
+	}
 	a.update("embed-dialog", sig, func(b builder, el dom.HTMLElement) {
 		if !showPanel(el, "embed-dialog", a.embedOpen) {
 			return
