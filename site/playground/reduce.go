@@ -390,7 +390,6 @@ func reduce(s State, a Action) State {
 		s.View.AllRows = true
 		s.View.ScrollY = max(a.ScrollY, 0)
 		s.View.MarkCPU, s.View.Marked = a.CPU, true
-		s.View.JumpSeq++
 	case SetExplained:
 		s.View.Explained = a.Explained
 	case Undo:

@@ -81,11 +81,9 @@ type View struct {
 	// Find highlights the slices of the tasks whose name contains it
 	// (case-insensitive; a group's tasks are named after it).
 	Find string
-	// MarkCPU is the CPU "jump to CPU" went to (outlined) when Marked;
-	// JumpSeq counts jumps.
+	// MarkCPU is the CPU "jump to CPU" went to (outlined) when Marked.
 	MarkCPU int
 	Marked  bool
-	JumpSeq int
 	// Explained is the slice the explain panel explains (outlined).
 	Explained Explained
 }
