@@ -353,11 +353,41 @@ func (s *sim) pickBusiest(env *lbEnv, g *topo.Group, st *sgStats) {
 
 // sdLbStatsKept is update_sd_lb_stats()'s loop over the non-local groups,
 // untraced with env->cpus whole: it returns their load, capacity and
-// util sums. env->overloaded is kept in a local across the groups read
-// from their kept statistics (update_sd_pick_busiest() does not read
-// it), and a group whose statistics are not kept is computed
-// (keepSgLbStats).
+// util sums. Below the root, where the domain's groups split its span
+// (domainSpanSums), the sums are the span's less the local group's
+// (sdNonLocalSums), env->overloaded is not read (set_rd_overloaded() is
+// the root's), and the loop only picks the busiest group
+// (sdPickBusiestKept), stopping at one no later group can replace
+// (smtBusiestFinal). The verify mode runs the whole loop (sdLbStatsAllKept)
+// on a copy of env and panics if it picks another group or other sums.
 func (s *sim) sdLbStatsKept(env *lbEnv) (load, capacity, util int64) {
+	st := &s.cpus[env.dst].sd[env.sdIdx]
+	if st.spanSums < 0 {
+		return s.sdLbStatsAllKept(env)
+	}
+	var whole lbEnv
+	if s.gs.verify {
+		whole = *env
+	}
+	if s.sdPickBusiestKept(env, st.smtFinal && s.smtBusiestCanBeFinal(env, st)) && s.gs.verify {
+		s.gs.finalStops++
+	}
+	load, capacity, util = s.sdNonLocalSums(env)
+	if s.gs.verify {
+		l, c, u := s.sdLbStatsAllKept(&whole)
+		if whole.busiest != env.busiest || whole.busiestStat != env.busiestStat || l != load || c != capacity || u != util {
+			panic(fmt.Sprintf("sim: update_sd_lb_stats() of %s at t=%d: busiest %v, sums %d %d %d; the whole loop picks %v, sums %d %d %d",
+				env.sd.Span, s.now, env.busiest, load, capacity, util, whole.busiest, l, c, u))
+		}
+	}
+	return load, capacity, util
+}
+
+// sdLbStatsAllKept is sdLbStatsKept's loop over every non-local group.
+// env->overloaded is kept in a local across the groups read from their
+// kept statistics (update_sd_pick_busiest() does not read it), and a
+// group whose statistics are not kept is computed (keepSgLbStats).
+func (s *sim) sdLbStatsAllKept(env *lbEnv) (load, capacity, util int64) {
 	groups := env.sd.Groups
 	kept := s.gs.kept
 	key := s.keptKey(env)
@@ -389,6 +419,62 @@ func (s *sim) sdLbStatsKept(env *lbEnv) (load, capacity, util int64) {
 	}
 	env.overloaded = ov
 	return load, capacity, util
+}
+
+// sdPickBusiestKept is the update_sd_pick_busiest() part of
+// sdLbStatsKept's loop; with final it stops at a final busiest group
+// (smtBusiestFinal) and says so.
+func (s *sim) sdPickBusiestKept(env *lbEnv, final bool) bool {
+	groups := env.sd.Groups
+	kept := s.gs.kept
+	key := s.keptKey(env)
+	for gi := 1; gi < len(groups); gi++ {
+		g := &groups[gi]
+		st := &kept[g.ID].sgs
+		if k := key | uint64(g.Flags&topo.SDShareCPUCapacity); kept[g.ID].key&^keptOverloaded != k {
+			st = s.keepSgLbStats(env, g, k)
+		}
+		if st.sumHNrRunning == 0 || env.busiest != nil && smtBalanceTie(env, st) {
+			continue
+		}
+		s.pickBusiest(env, g, st)
+		if final && smtBusiestFinal(env) {
+			return true
+		}
+	}
+	return false
+}
+
+// smtBusiestCanBeFinal says that in env's pass no non-local group can be
+// group_overloaded or group_asym_packing, so that an smt_balance busiest
+// group without idle CPUs is final (smtBusiestFinal): none has an
+// asym_prefer_cpu (sched_group_asym(); st.smtFinal, with span sums), and
+// no CPU outside the local group runs more than one task
+// (group_is_overloaded() needs sum_nr_running above group_weight).
+func (s *sim) smtBusiestCanBeFinal(env *lbEnv, st *sdState) bool {
+	sums := s.gs.sums
+	return sums[st.spanSums].overloaded == sums[env.local.ID].overloaded
+}
+
+// smtBusiestFinal says update_sd_pick_busiest() picks no later group over
+// env's busiest one, an smt_balance group without idle CPUs, when none
+// can be group_overloaded, group_asym_packing (smtBusiestCanBeFinal) or
+// group_imbalanced (not modelled): a group of a lower type is not picked,
+// and an smt_balance group either has idle CPUs (has_spare's rule: more
+// idle CPUs than the busiest's none) or ties on avg_load (smtBalanceTie).
+func smtBusiestFinal(env *lbEnv) bool {
+	b := &env.busiestStat
+	return b.groupType == groupSMTBalance && b.idleCPUs == 0 && b.avgLoad == 0 &&
+		env.busiest.Flags&topo.SDShareCPUCapacity != 0
+}
+
+// sdNonLocalSums is the load, capacity and util of env's non-local groups
+// from the domain's span sums less the local group's (the groups split
+// the span; the parent's local group is the span, its capacity theirs).
+func (s *sim) sdNonLocalSums(env *lbEnv) (load, capacity, util int64) {
+	sp := &s.gs.sums[s.cpus[env.dst].sd[env.sdIdx].spanSums]
+	l := &env.localStat
+	return sp.load - l.groupLoad, int64(env.sd.Parent.Groups[0].Capacity) - l.groupCapacity, sp.util - l.groupUtil
 }
 
 // updateSdLbStats is update_sd_lb_stats(): local group first, then the rest.

@@ -66,6 +66,9 @@ type groupSums struct {
 	// verify makes every read check the sums against a fresh walk of
 	// the span (tests).
 	verify bool
+	// finalStops counts, in the verify mode, the passes whose group loop
+	// would have stopped at a final busiest group (sdLbStatsKept).
+	finalStops int
 }
 
 // initGroupSums sizes the sums for the topology (every CPU idle, empty).
@@ -95,6 +98,7 @@ func (s *sim) initGroupSums() {
 		for j, sd := range s.t.Domains[i] {
 			s.cpus[i].sd[j].spanSums = domainSpanSums(sd)
 			s.cpus[i].sd[j].cpuPair = cpuPair(sd)
+			s.cpus[i].sd[j].smtFinal = s.cpus[i].sd[j].spanSums >= 0 && !hasAsymPreferCPU(sd)
 		}
 	}
 }
@@ -116,6 +120,17 @@ func domainSpanSums(sd *topo.Domain) int32 {
 		return -1
 	}
 	return int32(p.ID)
+}
+
+// hasAsymPreferCPU says a group of sd has an asym_prefer_cpu
+// (SD_ASYM_PACKING).
+func hasAsymPreferCPU(sd *topo.Domain) bool {
+	for gi := range sd.Groups {
+		if sd.Groups[gi].AsymPreferCPU >= 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // cpuPair says sd is two groups of one CPU each, with no SMT, prefer-

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"context"
 	"reflect"
 	"runtime"
 	"testing"
@@ -197,4 +198,30 @@ func TestKeptSgLbStatsLayout(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestSMTBusiestFinal runs a fully loaded Vera in the verify mode, where
+// update_sd_lb_stats()'s group loop goes on past the busiest group it
+// would stop at (smtBusiestFinal) and panics if a later group replaces
+// that group or the span sums give other totals than the loop; the
+// passes must reach the stop, or the check checks nothing.
+func TestSMTBusiestFinal(t *testing.T) {
+	doc := `{"schedplay":1,"machine":{"preset":"vera"},"policy":{"preset":"mainline"},"workload":{"groups":[{"name":"hog","count":352,"program":[{"repeat":100000,"do":[{"compute":"10ms","jitter":0.05},{"sleep":"200us"}]}]}]},"run":{"duration":"300ms","until":"duration","seed":1,"reps":1}}`
+	r := resolveJSON(t, doc)
+	rr := r.WithDefaults()
+	tp, err := topo.Build(rr.Machine, rr.Policy.DomainPolicy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := newSim(&rr, tp, Options{verifySums: true}, rr.Run.Seed, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.loop(context.Background(), 0, 1); err != nil {
+		t.Fatal(err)
+	}
+	if s.gs.finalStops == 0 {
+		t.Fatal("no balance pass reached a final smt_balance busiest group")
+	}
+	t.Logf("%d passes stopped at a final busiest group", s.gs.finalStops)
 }
