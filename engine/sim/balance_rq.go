@@ -17,31 +17,31 @@ const (
 
 var migCauseNames = [...]string{"wakeup", "periodic", "newidle", "nohz", "active", "misfit", "asym"}
 
-// shouldWeBalance is should_we_balance().
-func (s *sim) shouldWeBalance(env *lbEnv) bool {
-	dst := &s.cpus[env.dst]
-	if env.idle == cpuNewlyIdle {
-		return dst.nrRunning == 0 && dst.pending == 0
+// shouldWeBalance is should_we_balance() of dst's pass over sd.
+func (s *sim) shouldWeBalance(sd *topo.Domain, dst int, idle cpuIdleType) bool {
+	if idle == cpuNewlyIdle {
+		d := &s.cpus[dst]
+		return d.nrRunning == 0 && d.pending == 0
 	}
-	g := env.local
+	g := &sd.Groups[0] // the local group
 	idleSMT := noCPU
 	for ci := g.Span.First(); ci.Valid(); ci = g.Span.Next(ci) {
 		c := int(ci)
 		if !s.idleCPU(c) {
 			continue
 		}
-		if env.sd.Flags&topo.SDShareCPUCapacity == 0 && !s.isCoreIdle(c) {
+		if sd.Flags&topo.SDShareCPUCapacity == 0 && !s.isCoreIdle(c) {
 			if idleSMT == noCPU {
 				idleSMT = c
 			}
 			continue
 		}
-		return c == env.dst
+		return c == dst
 	}
 	if idleSMT != noCPU {
-		return idleSMT == env.dst
+		return idleSMT == dst
 	}
-	return int(g.Span.First()) == env.dst
+	return int(g.Span.First()) == dst
 }
 
 // schedBalanceFindSrcRq is sched_balance_find_src_rq() (find_busiest_queue).
@@ -273,10 +273,24 @@ func (s *sim) needActiveBalance(env *lbEnv, src int) (bool, int) {
 const maxPinnedInterval = 512
 
 // schedBalanceRq is sched_balance_rq() (load_balance()) for one domain.
-// It returns the number of tasks moved and continue_balancing.
+// It returns the number of tasks moved and continue_balancing. The
+// commonest passes (most of the nohz idle balance's) end at
+// should_we_balance() or with no source group by the sums (noSrcGroup)
+// before lb_env is needed: they take the out_balanced exit at once.
 func (s *sim) schedBalanceRq(cpu, sdIdx int, idle cpuIdleType, cause int) (int, bool) {
 	sd := s.t.Domains[cpu][sdIdx]
 	st := &s.cpus[cpu].sd[sdIdx]
+	if !s.shouldWeBalance(sd, cpu, idle) {
+		lbOutBalanced(sd, st, idle, migrateLoad, false, true)
+		return 0, false // *continue_balancing = 0
+	}
+	if s.noSrcGroup(sd, sdIdx, cpu, idle) {
+		if sd.Parent == nil { // set_rd_overloaded(): env->overloaded as init_sd_lb_stats() left it
+			s.rdOverloaded = false
+		}
+		lbOutBalanced(sd, st, idle, migrateLoad, false, true)
+		return 0, true
+	}
 	var envOnStack lbEnv // on the stack: its stores need no write barrier (lbEnv.reset)
 	env := &envOnStack
 	allPinned := false // LBF_ALL_PINNED
@@ -284,24 +298,23 @@ func (s *sim) schedBalanceRq(cpu, sdIdx int, idle cpuIdleType, cause int) (int, 
 	var mt migrationType // env->migration_type survives a redo
 	for {
 		env.reset(sd, sdIdx, cpu, idle, cause, excluded, mt)
-		if !s.shouldWeBalance(env) {
-			s.lbOutBalanced(env, st, allPinned, true)
+		// The first pass asked should_we_balance() above; a redo asks
+		// again (noSrcGroup() never answers with env->cpus cut).
+		if excluded.Size() != 0 && !s.shouldWeBalance(sd, cpu, idle) {
+			lbOutBalanced(sd, st, idle, env.migType, allPinned, true)
 			return 0, false // *continue_balancing = 0
 		}
-		var g *topo.Group // sched_balance_find_src_group(), NULL at once when the sums say so
-		if !s.noSrcGroup(env) {
-			g = s.schedBalanceFindSrcGroup(env)
-		}
+		g := s.schedBalanceFindSrcGroup(env)
 		if sd.Parent == nil { // set_rd_overloaded() at the root domain
 			s.rdOverloaded = env.overloaded
 		}
 		if g == nil {
-			s.lbOutBalanced(env, st, allPinned, true)
+			lbOutBalanced(sd, st, idle, env.migType, allPinned, true)
 			return 0, true
 		}
 		busiest := s.schedBalanceFindSrcRq(env, g)
 		if busiest == noCPU {
-			s.lbOutBalanced(env, st, allPinned, true)
+			lbOutBalanced(sd, st, idle, env.migType, allPinned, true)
 			return 0, true
 		}
 		moved := 0
@@ -319,7 +332,7 @@ func (s *sim) schedBalanceRq(cpu, sdIdx int, idle cpuIdleType, cause int) (int, 
 					mt = env.migType
 					continue
 				}
-				s.lbOutBalanced(env, st, allPinned, true) // out_all_pinned
+				lbOutBalanced(sd, st, idle, env.migType, allPinned, true) // out_all_pinned
 				return 0, true
 			}
 		}
@@ -334,7 +347,7 @@ func (s *sim) schedBalanceRq(cpu, sdIdx int, idle cpuIdleType, cause int) (int, 
 		if ok, why := s.needActiveBalance(env, busiest); ok {
 			bc := &s.cpus[busiest]
 			if bc.curr == nil || !bc.curr.allowed.Has(topo.CPU(cpu)) {
-				s.lbOutBalanced(env, st, allPinned, false) // out_one_pinned (the idle task is pinned too)
+				lbOutBalanced(sd, st, idle, env.migType, allPinned, false) // out_one_pinned (the idle task is pinned too)
 				return 0, true
 			}
 			if !bc.activeBalance {
@@ -381,14 +394,14 @@ func (s *sim) lbCPUsLeft(sd *topo.Domain, excluded topo.CPUSet) bool {
 // lbOutBalanced is the out_balanced / out_all_pinned (resetFailed) and
 // out_one_pinned exits of sched_balance_rq(): clear nr_balance_failed, then
 // double balance_interval unless newidle or misfit.
-func (s *sim) lbOutBalanced(env *lbEnv, st *sdState, allPinned, resetFailed bool) {
+func lbOutBalanced(sd *topo.Domain, st *sdState, idle cpuIdleType, mt migrationType, allPinned, resetFailed bool) {
 	if resetFailed {
 		st.nrBalanceFailed = 0
 	}
-	if env.idle == cpuNewlyIdle || env.migType == migrateMisfit {
+	if idle == cpuNewlyIdle || mt == migrateMisfit {
 		return
 	}
-	if allPinned && st.balanceInterval < maxPinnedInterval || st.balanceInterval < env.sd.MaxInterval {
+	if allPinned && st.balanceInterval < maxPinnedInterval || st.balanceInterval < sd.MaxInterval {
 		st.balanceInterval *= 2
 	}
 }

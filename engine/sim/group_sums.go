@@ -166,29 +166,30 @@ func cpuPair(sd *topo.Domain) bool {
 //     return NULL too).
 //
 // It answers only where nothing else update_sd_lb_stats() computes is
-// read after that: untraced, env->cpus whole, below the root
+// read after that: untraced, env->cpus whole (a first pass), below the root
 // (set_rd_overloaded()), and no SIS_UTIL update (update_idle_cpu_scan()).
 // An idle SMT thread's pass over its core, most of the nohz idle
 // balance's passes, ends here. The verify mode runs
 // sched_balance_find_src_group() at every answer and panics if it returns
 // a group.
-func (s *sim) noSrcGroup(env *lbEnv) bool {
-	st := &s.cpus[env.dst].sd[env.sdIdx]
-	if st.spanSums < 0 && !st.cpuPair || s.tracing || env.excluded.Size() != 0 || env.idle != cpuNewlyIdle && env.sd == s.t.SDLLC[env.dst] {
+func (s *sim) noSrcGroup(sd *topo.Domain, sdIdx, dst int, idle cpuIdleType) bool {
+	st := &s.cpus[dst].sd[sdIdx]
+	if st.spanSums < 0 && !st.cpuPair || s.tracing || idle != cpuNewlyIdle && sd == s.t.SDLLC[dst] {
 		return false
 	}
 	s.flushGroupSums()
 	sums := s.gs.sums
 	switch {
-	case st.spanSums >= 0 && sums[st.spanSums].hnr == sums[env.sd.Groups[0].ID].hnr:
-	case st.cpuPair && sums[env.sd.Groups[1].ID].nr <= 1 && sums[env.sd.Groups[1].ID].hnr <= 1:
+	case st.spanSums >= 0 && sums[st.spanSums].hnr == sums[sd.Groups[0].ID].hnr:
+	case st.cpuPair && sums[sd.Groups[1].ID].nr <= 1 && sums[sd.Groups[1].ID].hnr <= 1:
 	default:
 		return false
 	}
 	if s.gs.verify {
-		e := *env
-		if g := s.schedBalanceFindSrcGroup(&e); g != nil {
-			panic(fmt.Sprintf("sim: no source group by the sums of %s at t=%d, but sched_balance_find_src_group() returns %s", env.sd.Span, s.now, g.Span))
+		var env lbEnv
+		env.reset(sd, sdIdx, dst, idle, 0, topo.CPUSet{}, migrateLoad)
+		if g := s.schedBalanceFindSrcGroup(&env); g != nil {
+			panic(fmt.Sprintf("sim: no source group by the sums of %s at t=%d, but sched_balance_find_src_group() returns %s", sd.Span, s.now, g.Span))
 		}
 	}
 	return true

@@ -123,9 +123,8 @@ func TestNoSrcGroupSMTPair(t *testing.T) {
 		if k == 0 {
 			s.schedule(&s.cpus[sib])
 		}
+		short := s.noSrcGroup(sd, 0, 0, cpuIdle)
 		env := &lbEnv{}
-		env.reset(sd, 0, 0, cpuIdle, migPeriodic, topo.CPUSet{}, migrateLoad)
-		short := s.noSrcGroup(env)
 		env.reset(sd, 0, 0, cpuIdle, migPeriodic, topo.CPUSet{}, migrateLoad)
 		g := s.schedBalanceFindSrcGroup(env)
 		if short != want || (g == nil) != want {
