@@ -24,6 +24,9 @@ func (s *sim) shouldWeBalance(sd *topo.Domain, dst int, idle cpuIdleType) bool {
 		return d.nrRunning == 0 && d.pending == 0
 	}
 	g := &sd.Groups[0] // the local group
+	if g.Weight == 1 {
+		return true // the loop's one CPU is dst, idle or not (an SMT domain's pass)
+	}
 	idleSMT := noCPU
 	for ci := g.Span.First(); ci.Valid(); ci = g.Span.Next(ci) {
 		c := int(ci)
