@@ -92,6 +92,7 @@ type eventQueue struct {
 	lane     []laneEntry // ring buffer, len a power of two
 	laneHead int
 	laneLen  int
+	peeked   uint8 // where the event peek returned is (popPeeked)
 }
 
 // calShift and calBuckets size the timer calendar: buckets of 2^16 ns
@@ -243,12 +244,7 @@ func (q *eventQueue) pop() (event, bool) {
 // timers.
 func (q *eventQueue) popHeaps() (event, bool) {
 	if q.tany && (len(q.h) == 0 || before(&q.ttop, &q.h[0])) {
-		id := int(q.ttop.slot)
-		// Every pending timer fires at or after this one: the calendar's
-		// window starts at its bucket.
-		q.calBase = q.ttop.at >> calShift
-		q.disarm(id)
-		return q.tev[id], true
+		return q.popTimer(), true
 	}
 	n := len(q.h)
 	if n == 0 {
@@ -286,18 +282,55 @@ func (q *eventQueue) popHeaps() (event, bool) {
 	return q.slots[top.slot], true
 }
 
-// peek returns the earliest event without removing it.
+// popTimer removes and returns the earliest timer's event (ttop).
+func (q *eventQueue) popTimer() event {
+	id := int(q.ttop.slot)
+	// Every pending timer fires at or after this one: the calendar's
+	// window starts at its bucket.
+	q.calBase = q.ttop.at >> calShift
+	q.disarm(id)
+	return q.tev[id]
+}
+
+// Where the event peek returned is (peeked).
+const (
+	peekedHeap uint8 = iota
+	peekedLane
+	peekedTimer
+)
+
+// peek returns the earliest event without removing it, and notes where
+// it is for popPeeked.
 func (q *eventQueue) peek() (event, bool) {
 	if q.laneLen > 0 && q.laneFirst() {
+		q.peeked = peekedLane
 		return q.lane[q.laneHead].ev, true
 	}
 	if q.tany && (len(q.h) == 0 || before(&q.ttop, &q.h[0])) {
+		q.peeked = peekedTimer
 		return q.tev[q.ttop.slot], true
 	}
 	if len(q.h) == 0 {
 		return event{}, false
 	}
+	q.peeked = peekedHeap
 	return q.slots[q.h[0].slot], true
+}
+
+// popPeeked removes the event the last peek returned, which must have
+// found one, without comparing the lane, the timers and the heap again:
+// nothing may change the queue in between (the event loop peeks, then
+// pops what it will dispatch).
+func (q *eventQueue) popPeeked() {
+	switch q.peeked {
+	case peekedLane:
+		q.laneHead = (q.laneHead + 1) & (len(q.lane) - 1)
+		q.laneLen--
+	case peekedTimer:
+		q.popTimer()
+	default:
+		q.popHeaps()
+	}
 }
 
 // arm sets timer id to fire e, replacing its pending event if it has one

@@ -31,7 +31,7 @@ func (s *sim) runUntil(ctx context.Context, limit int64, rep, reps int) error {
 		if ev.at > limit {
 			break
 		}
-		s.q.pop()
+		s.q.popPeeked()
 		s.now = ev.at
 		s.events++
 		if s.events&4095 == 0 {

@@ -40,7 +40,7 @@ func (x *Stepper) Next() (StepEvent, bool, error) {
 			s.stop(s.now)
 			break
 		}
-		s.q.pop()
+		s.q.popPeeked()
 		s.now = ev.at
 		s.events++
 		if s.events&4095 == 0 {
