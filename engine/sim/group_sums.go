@@ -169,7 +169,9 @@ func cpuPair(sd *topo.Domain) bool {
 // read after that: untraced, env->cpus whole (a first pass), below the root
 // (set_rd_overloaded()), and no SIS_UTIL update (update_idle_cpu_scan()).
 // An idle SMT thread's pass over its core, most of the nohz idle
-// balance's passes, ends here. The verify mode runs
+// balance's passes, ends here. In a cpuPair domain both cases read only
+// the other CPU's share of the sums, so it is read from that CPU and the
+// marked CPUs are not folded. The verify mode runs
 // sched_balance_find_src_group() at every answer and panics if it returns
 // a group.
 func (s *sim) noSrcGroup(sd *topo.Domain, sdIdx, dst int, idle cpuIdleType) bool {
@@ -177,13 +179,19 @@ func (s *sim) noSrcGroup(sd *topo.Domain, sdIdx, dst int, idle cpuIdleType) bool
 	if st.spanSums < 0 && !st.cpuPair || s.tracing || idle != cpuNewlyIdle && sd == s.t.SDLLC[dst] {
 		return false
 	}
-	s.flushGroupSums()
-	sums := s.gs.sums
-	switch {
-	case st.spanSums >= 0 && sums[st.spanSums].hnr == sums[sd.Groups[0].ID].hnr:
-	case st.cpuPair && sums[sd.Groups[1].ID].nr <= 1 && sums[sd.Groups[1].ID].hnr <= 1:
-	default:
-		return false
+	if st.cpuPair {
+		// Two one-CPU groups: the sums of the other group and the span
+		// less the local group are the other CPU's share, read from it
+		// without folding the marked CPUs.
+		o := &s.cpus[sd.Groups[1].Span.First()]
+		if h := s.lbNrRunning(o); !(st.spanSums >= 0 && h == 0 || o.nrRunning <= 1 && h <= 1) {
+			return false
+		}
+	} else {
+		s.flushGroupSums()
+		if sums := s.gs.sums; sums[st.spanSums].hnr != sums[sd.Groups[0].ID].hnr {
+			return false
+		}
 	}
 	if s.gs.verify {
 		var env lbEnv
