@@ -50,7 +50,7 @@ func (s *sim) getSdBalanceInterval(sd *topo.Domain, st *sdState, busy bool) int6
 
 // schedBalanceTrigger is sched_balance_trigger(): periodic balance when due.
 func (s *sim) schedBalanceTrigger(c *cpuState) {
-	if s.jiffies() >= c.nextBalance {
+	if j := s.jiffies(); j >= c.nextBalance {
 		idle := cpuNotIdle
 		if s.idleCPU(c.id) {
 			idle = cpuIdle
@@ -58,15 +58,14 @@ func (s *sim) schedBalanceTrigger(c *cpuState) {
 		if s.tracing {
 			s.lbPrefix = append(s.lbPrefix[:0], fmt.Sprintf("sched_balance_trigger(cpu %d)", c.id))
 		}
-		s.schedBalanceDomains(c, idle, migPeriodic)
+		s.schedBalanceDomains(c, j, idle, migPeriodic)
 		s.lbPrefix = s.lbPrefix[:0]
 	}
 }
 
-// schedBalanceDomains is sched_balance_domains().
-func (s *sim) schedBalanceDomains(c *cpuState, idle cpuIdleType, cause int) {
+// schedBalanceDomains is sched_balance_domains() at jiffy j (now's).
+func (s *sim) schedBalanceDomains(c *cpuState, j int64, idle cpuIdleType, cause int) {
 	busy := idle != cpuIdle
-	j := s.jiffies()
 	next := j + 60*int64(s.r.Policy.HZ)
 	doms := s.t.Domains[c.id]
 	for i, sd := range doms {
@@ -399,7 +398,7 @@ func (s *sim) nohzIdleBalanceFlags(ilb int, flags uint8) {
 			if s.tracing {
 				s.lbPrefix = append(s.lbPrefix[:0], s.ilbWhy, fmt.Sprintf("find_new_ilb → cpu %d", ilb), fmt.Sprintf("_nohz_idle_balance: for cpu %d", i))
 			}
-			s.schedBalanceDomains(c, cpuIdle, cause)
+			s.schedBalanceDomains(c, j, cpuIdle, cause)
 			s.lbPrefix = s.lbPrefix[:0]
 			work += 2000
 		}

@@ -383,12 +383,12 @@ func (s *sim) idleTick(c *cpuState) {
 		c.tickOn = false
 		return
 	}
-	if s.jiffies() >= c.nextBalance {
+	if j := s.jiffies(); j >= c.nextBalance {
 		if s.tracing {
 			s.lbPrefix = append(s.lbPrefix[:0], fmt.Sprintf("sched_balance_trigger(cpu %d, idle: do_idle() kept the tick)", c.id))
 		}
 		s.schedBalanceUpdateBlockedAverages(c)
-		s.schedBalanceDomains(c, cpuIdle, migPeriodic)
+		s.schedBalanceDomains(c, j, cpuIdle, migPeriodic)
 		s.lbPrefix = s.lbPrefix[:0]
 	}
 	if c.curr != nil {
