@@ -17,16 +17,24 @@ const (
 
 var migCauseNames = [...]string{"wakeup", "periodic", "newidle", "nohz", "active", "misfit", "asym"}
 
-// shouldWeBalance is should_we_balance() of dst's pass over sd.
+// shouldWeBalance is should_we_balance() of dst's pass over sd. With a
+// one-CPU local group (an SMT domain's pass) it is true without the walk
+// (shouldWeBalanceWalk), which meets dst first and returns true whether
+// it is idle or busy; small enough to inline.
 func (s *sim) shouldWeBalance(sd *topo.Domain, dst int, idle cpuIdleType) bool {
+	if idle != cpuNewlyIdle && sd.Groups[0].Weight == 1 {
+		return true
+	}
+	return s.shouldWeBalanceWalk(sd, dst, idle)
+}
+
+// shouldWeBalanceWalk is should_we_balance()'s body.
+func (s *sim) shouldWeBalanceWalk(sd *topo.Domain, dst int, idle cpuIdleType) bool {
 	if idle == cpuNewlyIdle {
 		d := &s.cpus[dst]
 		return d.nrRunning == 0 && d.pending == 0
 	}
 	g := &sd.Groups[0] // the local group
-	if g.Weight == 1 {
-		return true // the loop's one CPU is dst, idle or not (an SMT domain's pass)
-	}
 	idleSMT := noCPU
 	for ci := g.Span.First(); ci.Valid(); ci = g.Span.Next(ci) {
 		c := int(ci)
