@@ -76,6 +76,10 @@ func (a *App) render() {
 	a.renderCharts()
 	a.tl.draw()
 	a.renders++
+	for _, ch := range a.drawWaiters {
+		close(ch)
+	}
+	a.drawWaiters = a.drawWaiters[:0]
 	if a.renders == 1 {
 		a.root.SetAttribute("data-ready", "1")
 		a.root.SetAttribute("aria-busy", "false")
