@@ -97,6 +97,8 @@ type App struct {
 	shown []string
 	// drawWaiters are closed after the next render (nextDrawn).
 	drawWaiters []chan struct{}
+	// warmed says the engine workers were asked to start (warmEngine).
+	warmed bool
 }
 
 // renderHoldMs bounds how long a re-run holds the page's renders.
@@ -685,6 +687,20 @@ func (a *App) flushURLSoon() {
 			a.urlDirty = false
 			a.syncURL(false)
 		}
+	})
+}
+
+// warmEngine starts the engine workers (index.mjs's engineWarm) once the
+// page's first result is on screen, if they are not started yet: a seed
+// link drawing its precomputed first frame starts them only then.
+func (a *App) warmEngine() {
+	if a.warmed {
+		return
+	}
+	a.warmed = true
+	a.spawn(func() {
+		time.Sleep(time.Millisecond) // after this frame's paint
+		viewkit.Warm()
 	})
 }
 

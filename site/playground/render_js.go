@@ -89,6 +89,7 @@ func (a *App) render() {
 		setPerf("firstPreviewMs", nowMs())
 		setPerf("previewRenderMs", nowMs()-t0)
 		a.scheduleRender() // the deferred machine drawing (deferTopology)
+		a.warmEngine()
 	}
 	if s := a.state.Run; a.editAt > 0 && !a.editDrawn && s.Result != nil && s.ResultDoc == a.state.Doc.Canonical() {
 		// knob → first redrawn timeline (repetition 0 on a large machine)
@@ -101,6 +102,7 @@ func (a *App) render() {
 			setPerf("firstResultMs", nowMs())
 			a.scheduleRender()
 		}
+		a.warmEngine()
 		if a.editAt > 0 && s.ResultDoc == a.state.Doc.Canonical() {
 			setPerf("replyToDrawnMs", nowMs()-jsPerf("replyAt"))
 			setPerf("knobToRedrawMs", nowMs()-a.editAt)

@@ -145,8 +145,14 @@ globalThis.engineFetch = (method, url, body) => new Promise((resolve) => {
   w.postMessage(msg);
 });
 
-runW = spawn();
-spareW = spawn();
+// engineWarm starts the engine worker and its spare (a worker with a Go
+// instance ready, which takes over when a run is cancelled) if they are
+// not started yet. The playground calls it once its first result is on
+// screen (site/playground's warmEngine).
+globalThis.engineWarm = () => {
+  if (!runW) runW = spawn();
+  if (!spareW) spareW = spawn();
+};
 
 // importFetch(name, bytes, query) → Promise<{status, body}>: POST
 // /api/v1/import in the import worker (wasm/importer, the same worker
@@ -197,6 +203,13 @@ globalThis.importFetch = (name, bytes, query) => new Promise((resolve) => {
     };
   }
 }
+
+// The engine worker starts now, unless a seed link draws its precomputed
+// first frame: then the workers start once it is on screen (engineWarm,
+// or the first request). On a small computer a worker's Go instance
+// starting beside the page's own start took the cores the first figures
+// needed (docs/speed.md). The spare always waits for the first result.
+if (!globalThis.schedplayFirstFrame) runW = spawn();
 
 const go = new Go();
 let instance;

@@ -53,6 +53,14 @@ func Wait(p js.Value) Reply {
 	return r
 }
 
+// Warm starts the engine workers if they are not started yet
+// (globalThis.engineWarm; a page without it starts them itself).
+func Warm() {
+	if f := js.Global().Get("engineWarm"); f.Type() == js.TypeFunction {
+		f.Invoke()
+	}
+}
+
 // Cancel stops the running simulate/compare request by terminating its
 // worker (globalThis.engineCancel); the request resolves as cancelled.
 // It reports whether a run was stopped.
