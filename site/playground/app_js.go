@@ -78,8 +78,11 @@ type App struct {
 	holdUntil float64
 	held      bool
 	// urlDirty says an edit's URL write (replaceState) waits for the
-	// held render.
+	// held render (or the page's first result: awaitingFirstPicture).
 	urlDirty bool
+	// scenarioHeld is the scenario saveScenario holds back until the
+	// page's first result is drawn.
+	scenarioHeld string
 	// liveEdit says the run being started re-runs an edit (EditField,
 	// EditText) of the scenario whose finished result the page shows.
 	liveEdit bool
@@ -183,7 +186,7 @@ func (a *App) dispatch(act Action) {
 		}
 		defer func() { a.liveEdit = false }()
 		if ld, ok := act.(LoadDoc); !ok || !ld.Fallback {
-			defer viewkit.StorageSet(storageKey, after)
+			defer a.saveScenario(after)
 		}
 		_, cpuErr := a.state.CPUs()
 		switch act.(type) {
@@ -213,10 +216,11 @@ func (a *App) dispatch(act Action) {
 		if _, p := act.(SelectPreset); p {
 			push = true
 		}
-		if a.holdUntil > 0 && !push {
+		if a.holdUntil > 0 && !push || a.urlDoc == "" && a.awaitingFirstPicture() {
 			// Encoding the link takes the main thread for a while: write
 			// an edit's link after the re-run's result is drawn (a
-			// discrete choice gets its history entry at once).
+			// discrete choice gets its history entry at once), and the
+			// page's first link after its first result.
 			a.urlDirty = true
 		} else {
 			a.urlDirty = false
@@ -673,17 +677,49 @@ func (a *App) releaseRenders() {
 	if a.held {
 		a.held = false
 		a.scheduleRender()
-	} else if a.urlDirty && !a.queued {
+	} else if a.flushDue() && !a.queued {
 		a.flushURLSoon()
 	}
 }
 
-// flushURLSoon writes a held URL in a task of its own, after the frame
-// being drawn is on screen.
+// saveScenario keeps the scenario for the next visit (storageKey); until
+// the page's first result is drawn the write waits with the link's
+// (flushURLSoon).
+func (a *App) saveScenario(doc string) {
+	if a.awaitingFirstPicture() {
+		a.scenarioHeld = doc
+		return
+	}
+	a.scenarioHeld = ""
+	viewkit.StorageSet(storageKey, doc)
+}
+
+// flushDue says a held link or saved scenario may be written now.
+func (a *App) flushDue() bool {
+	return (a.urlDirty || a.scenarioHeld != "") && a.holdUntil == 0 && !a.awaitingFirstPicture()
+}
+
+// awaitingFirstPicture says the page's first run is going and no result
+// has been drawn yet: until then the page builds what shows the run, and
+// the link, the saved scenario, the scenario list and a large machine's
+// editor and drawing wait for the next frame (docs/speed.md).
+func (a *App) awaitingFirstPicture() bool {
+	return !a.gotPreview && !a.gotRes && a.state.Run.Status == StatusRunning
+}
+
+// flushURLSoon writes a held URL and saved scenario in a task of its own,
+// after the frame being drawn is on screen.
 func (a *App) flushURLSoon() {
 	a.spawn(func() {
 		time.Sleep(time.Millisecond)
-		if a.urlDirty && a.holdUntil == 0 {
+		if !a.flushDue() {
+			return
+		}
+		if doc := a.scenarioHeld; doc != "" {
+			a.scenarioHeld = ""
+			viewkit.StorageSet(storageKey, doc)
+		}
+		if a.urlDirty {
 			a.urlDirty = false
 			a.syncURL(false)
 		}
@@ -741,7 +777,7 @@ func (a *App) scheduleRender() {
 			}
 		}()
 		a.render()
-		if a.urlDirty && a.holdUntil == 0 {
+		if a.flushDue() {
 			a.flushURLSoon()
 		}
 	})

@@ -227,8 +227,18 @@ func (a *App) renderNotice() {
 func (a *App) renderGallery() {
 	s := a.state
 	sig := fmt.Sprintf("%p|%s|%s", s.Catalog, s.CatalogErr, s.Doc.Name())
+	if a.awaitingFirstPicture() {
+		// The list of seed scenarios follows the first result (the next
+		// frame): on a first visit it took a twentieth of the main
+		// thread's time before the first figures (docs/speed.md).
+		sig = "deferred"
+	}
 	a.update("gallery", sig, func(b builder, el dom.HTMLElement) {
 		b.text(el, "h2", "", "Scenarios")
+		if sig == "deferred" {
+			b.text(el, "p", "muted", "listed after the first result…")
+			return
+		}
 		if s.CatalogErr != "" {
 			b.text(el, "p", "issue", "Presets could not be loaded: "+s.CatalogErr)
 			return

@@ -196,7 +196,7 @@ func (a *App) markSelectedPE(cpu int) {
 // computer slows the engine's first run (the page's first result) more
 // than the drawing is worth until then.
 func (a *App) deferTopology() bool {
-	if a.gotPreview || a.gotRes || a.state.Run.Status != StatusRunning {
+	if !a.awaitingFirstPicture() {
 		return false
 	}
 	cpus, err := a.state.CPUs()
