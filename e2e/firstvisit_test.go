@@ -37,8 +37,9 @@ const firstFiguresScript = `(() => {
 // Chromium with a fresh profile (no HTTP cache, no compiled-code cache),
 // timed from navigation start to the first figures on screen (issue #13's
 // target is 1 s). Figures are reported (MEASURE), never asserted.
+// SCHEDPLAY_FIRST_VISIT names other seeds (comma-separated), or "all".
 func TestFirstVisit(t *testing.T) {
-	for _, name := range []string{"hikey960-sysbench", "vera-sgemm-nvpl", "vera-sched-messaging"} {
+	for _, name := range firstVisitSeeds(t) {
 		t.Run(name, func(t *testing.T) {
 			// Not t.TempDir: Chromium's helpers may still write to the
 			// profile for a moment after it exits (as TestMain, the
@@ -97,6 +98,28 @@ func TestFirstVisit(t *testing.T) {
 			t.Logf("MEASURE first visit %s (fresh profile): first figures %.0f ms after navigation start (painted by %.0f ms); html %.0f, app.wasm downloaded %.0f, compiled %.0f, UI started %.0f, first result read at %.0f ms (%s); full result drawn at %.0f ms (the engine's first run: its Go instance started in %.0f ms, handler %.0f ms, sim %.0f ms); %d bytes transferred",
 				name, at.DOM, at.Frame, ph["html"], ph["wasm"], ph["compiled"], ph["ui"], ph["engine"], from, full, w["boot"], w["handle"], w["sim"], sent.Load()-before)
 		})
+	}
+}
+
+// firstVisitSeeds are the seed links TestFirstVisit opens: three by
+// default (a small machine, Vera's two largest first frames), the ones
+// SCHEDPLAY_FIRST_VISIT lists, or every seed with a first frame ("all").
+func firstVisitSeeds(t *testing.T) []string {
+	switch v := os.Getenv("SCHEDPLAY_FIRST_VISIT"); v {
+	case "":
+		return []string{"hikey960-sysbench", "vera-sgemm-nvpl", "vera-sched-messaging"}
+	case "all":
+		files, err := filepath.Glob(filepath.Join(os.Getenv("SCHEDPLAY_DIST"), "first", "*.txt"))
+		if err != nil || len(files) == 0 {
+			t.Fatalf("no first frames in dist/first (%v): ./build.sh build makes them", err)
+		}
+		var names []string
+		for _, f := range files {
+			names = append(names, strings.TrimSuffix(filepath.Base(f), ".txt"))
+		}
+		return names
+	default:
+		return strings.Split(v, ",")
 	}
 }
 
