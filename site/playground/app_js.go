@@ -13,6 +13,7 @@ import (
 
 	"honnef.co/go/js/dom/v2"
 
+	"schedplay/engine/topo"
 	"schedplay/site"
 	"schedplay/site/viewkit"
 )
@@ -52,10 +53,11 @@ type App struct {
 	// the current machine and policy, and the PE the drawing highlights
 	topo  topoCache
 	peSel int
-	// CPUs of the machine (cpus()), by machine section
-	cpusKey string
-	cpusVal []site.LaneCPU
-	cpusErr error
+	// the machine and its CPUs (machine()), by machine section
+	machineVal topo.Machine
+	cpusKey    string
+	cpusVal    []site.LaneCPU
+	cpusErr    error
 
 	// genFlagsOpen keeps the policy editor's "What each generation sets"
 	// expanded across its re-renders.
@@ -188,7 +190,7 @@ func (a *App) dispatch(act Action) {
 		if ld, ok := act.(LoadDoc); !ok || !ld.Fallback {
 			defer a.saveScenario(after)
 		}
-		_, cpuErr := a.state.CPUs()
+		_, cpuErr := a.cpus()
 		switch act.(type) {
 		case SelectScenario, LoadDoc:
 			a.run() // an explicit choice always shows its result
@@ -411,8 +413,7 @@ func stepRefusal(cpus []site.LaneCPU, err error) (short, long string) {
 // run starts a simulation of the current scenario; a running one is
 // cancelled by the engine glue (the worker is replaced).
 func (a *App) run() {
-	m := a.state.Machine() // the machine section expanded once for both
-	cpus, cpuErr := site.MachineCPUs(m)
+	m, cpus, cpuErr := a.machine()
 	if cpuErr != nil && a.state.Catalog != nil {
 		// The page cannot lay this machine out: the engine's validator
 		// (the CLI's, in the worker) says why, every problem at its field.

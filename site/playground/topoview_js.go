@@ -160,15 +160,24 @@ func (a *App) anyTopologyView(cpu int) (v *topo.View, err error, ready bool) {
 	return nil, nil, false
 }
 
-// cpus is State.CPUs of the current machine, kept while the machine
-// section and the catalog stay the same (the toolbar asks at every render).
-func (a *App) cpus() ([]site.LaneCPU, error) {
+// machine is State.Machine and its CPUs (State.CPUs), kept while the
+// machine section and the catalog stay the same: the toolbar asks at every
+// render, and expanding a machine (a JSON round trip of the section with
+// its preset) costs Vera's boot a few ms each time.
+func (a *App) machine() (topo.Machine, []site.LaneCPU, error) {
 	key := fmt.Sprintf("%p|", a.state.Catalog) + site.Compact(a.state.Doc["machine"])
 	if a.cpusKey != key {
 		a.cpusKey = key
-		a.cpusVal, a.cpusErr = a.state.CPUs()
+		a.machineVal = a.state.Machine()
+		a.cpusVal, a.cpusErr = site.MachineCPUs(a.machineVal)
 	}
-	return a.cpusVal, a.cpusErr
+	return a.machineVal, a.cpusVal, a.cpusErr
+}
+
+// cpus is machine's CPUs.
+func (a *App) cpus() ([]site.LaneCPU, error) {
+	_, cpus, err := a.machine()
+	return cpus, err
 }
 
 // markSelectedPE moves the drawing's highlight to cpu.
@@ -199,7 +208,7 @@ func (a *App) deferTopology() bool {
 	if !a.awaitingFirstPicture() {
 		return false
 	}
-	cpus, err := a.state.CPUs()
+	cpus, err := a.cpus()
 	return err == nil && len(cpus) > 64
 }
 
