@@ -473,19 +473,26 @@ func (a *App) residencyMap(b builder, parent dom.Element, res *sim.Result) {
 	ctx := a.canvas(b, c, w, h)
 	ctx.SetFont(fmt.Sprintf("%.0fpx system-ui, sans-serif", math.Min(10, cell*0.45)))
 	pal := palette(a.dark)
+	// The cells are filled a colour at a time (viewkit.Batches: one call
+	// into the page per colour, not two per core: Vera has 176 cores),
+	// then labelled; the cells do not overlap.
+	var cells viewkit.Batches
 	for i, m := range mr {
 		busy := m.ST + m.SMT + m.Partitioned + m.Switching
 		x := 1 + float64(i%cols)*cell
 		y := 1 + float64(i/cols)*cell
-		if busy <= 0 {
-			ctx.SetFillStyle(pal.grid)
-		} else {
-			f := float64(m.ST) / float64(busy)
-			ctx.SetFillStyle(heat(f, a.dark))
+		style := pal.grid
+		if busy > 0 {
+			style = heat(float64(m.ST)/float64(busy), a.dark)
 		}
-		ctx.FillRect(x, y, cell-1, cell-1)
-		if cell >= 16 {
-			ctx.SetFillStyle(pal.onHeat)
+		cells.Add(style, 1, x, y, cell-1, cell-1)
+	}
+	cells.Fill(ctx.Value)
+	if cell >= 16 {
+		ctx.SetFillStyle(pal.onHeat)
+		for i := range mr {
+			x := 1 + float64(i%cols)*cell
+			y := 1 + float64(i/cols)*cell
 			ctx.FillText(strconv.Itoa(i), x+2, y+cell*0.65, cell-3)
 		}
 	}
