@@ -448,7 +448,8 @@ func (s *sim) sdPickBusiestKept(env *lbEnv, final bool) bool {
 // smtBusiestCanBeFinal says that in env's pass no non-local group can be
 // group_overloaded or group_asym_packing, so that an smt_balance busiest
 // group without idle CPUs is final (smtBusiestFinal): none has an
-// asym_prefer_cpu (sched_group_asym(); st.smtFinal, with span sums), and
+// asym_prefer_cpu (sched_group_asym(); st.smtFinal: span sums and no
+// SD_ASYM_PACKING, which alone gives groups one), and
 // no CPU outside the local group runs more than one task
 // (group_is_overloaded() needs sum_nr_running above group_weight).
 func (s *sim) smtBusiestCanBeFinal(env *lbEnv, st *sdState) bool {

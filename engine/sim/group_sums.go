@@ -98,7 +98,7 @@ func (s *sim) initGroupSums() {
 		for j, sd := range s.t.Domains[i] {
 			s.cpus[i].sd[j].spanSums = domainSpanSums(sd)
 			s.cpus[i].sd[j].cpuPair = cpuPair(sd)
-			s.cpus[i].sd[j].smtFinal = s.cpus[i].sd[j].spanSums >= 0 && !hasAsymPreferCPU(sd)
+			s.cpus[i].sd[j].smtFinal = s.cpus[i].sd[j].spanSums >= 0 && sd.Flags&topo.SDAsymPacking == 0
 		}
 	}
 }
@@ -120,17 +120,6 @@ func domainSpanSums(sd *topo.Domain) int32 {
 		return -1
 	}
 	return int32(p.ID)
-}
-
-// hasAsymPreferCPU says a group of sd has an asym_prefer_cpu
-// (SD_ASYM_PACKING).
-func hasAsymPreferCPU(sd *topo.Domain) bool {
-	for gi := range sd.Groups {
-		if sd.Groups[gi].AsymPreferCPU >= 0 {
-			return true
-		}
-	}
-	return false
 }
 
 // cpuPair says sd is two groups of one CPU each, with no SMT, prefer-

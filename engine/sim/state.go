@@ -162,7 +162,7 @@ type sdState struct {
 	newidleRatio     int
 	spanSums         int32        // the group-sums ID of the domain's span (domainSpanSums), -1 none
 	cpuPair          bool         // two groups of one CPU each (cpuPair)
-	smtFinal         bool         // span sums and no asym_prefer_cpu (smtBusiestCanBeFinal)
+	smtFinal         bool         // span sums and no SD_ASYM_PACKING (no asym_prefer_cpu; smtBusiestCanBeFinal)
 	intervalJiffies  [2]msJiffies // getSdBalanceInterval()'s last idle and busy conversions
 }
 
