@@ -78,12 +78,13 @@ type eventQueue struct {
 	// empty; calBits, the non-empty slots). calMin is the earliest timer
 	// of the calendar (-1: empty).
 	cal     [calBuckets]int32
+	calN    [calBuckets]uint8 // timers in each ring slot (at most calBucketMax)
 	calBits [calBuckets / 64]uint64
 	calBase int64
 	calMin  int32
-	// ttop is the earliest armed timer's key (slot = id) when tany.
-	ttop heapEntry
-	tany bool
+	calLen  int // timers in the calendar
+	// calTop is calMin's key (slot = id) when calMin ≥ 0.
+	calTop heapEntry
 
 	// lane is a FIFO of events pushed in time order (pushInOrder): the
 	// periodic ticks, each armed one period after the one that fires.
@@ -96,10 +97,16 @@ type eventQueue struct {
 }
 
 // calShift and calBuckets size the timer calendar: buckets of 2^16 ns
-// (65.5 µs), 512 of them (33.5 ms).
+// (65.5 µs), 512 of them (33.5 ms). A bucket holds at most calBucketMax
+// timers, so that finding the earliest one stays short; the others go to
+// the heap (a workload of microsecond computes has every CPU's compute
+// end in one or two buckets). The calendar takes timers only once the
+// heap holds calHeapMin: a heap that small is cheaper.
 const (
-	calShift   = 16
-	calBuckets = 512
+	calShift     = 16
+	calBuckets   = 512
+	calBucketMax = 8
+	calHeapMin   = 16
 )
 
 // timerSlot is one timer's key (at, seq) and place: its index in th (-1
@@ -146,7 +153,8 @@ func (q *eventQueue) init(n, timers int, horizon int64) {
 		q.cal[i] = -1
 	}
 	q.calBits = [calBuckets / 64]uint64{}
-	q.calMin, q.tany = -1, false
+	q.calN = [calBuckets]uint8{}
+	q.calMin, q.calLen = -1, 0
 	q.lane = make([]laneEntry, 64)
 	q.laneHead, q.laneLen = 0, 0
 }
@@ -226,7 +234,7 @@ func (q *eventQueue) growLane() {
 func (q *eventQueue) laneFirst() bool {
 	l := &q.lane[q.laneHead]
 	x := heapEntry{at: l.ev.at, seq: l.seq}
-	return (len(q.h) == 0 || before(&x, &q.h[0])) && (!q.tany || before(&x, &q.ttop))
+	return (len(q.h) == 0 || before(&x, &q.h[0])) && (!q.timersArmed() || before(&x, q.timerTop()))
 }
 
 // pop removes and returns the earliest event; ok is false when empty.
@@ -243,8 +251,10 @@ func (q *eventQueue) pop() (event, bool) {
 // popHeaps removes and returns the earliest event of the heap and the
 // timers.
 func (q *eventQueue) popHeaps() (event, bool) {
-	if q.tany && (len(q.h) == 0 || before(&q.ttop, &q.h[0])) {
-		return q.popTimer(), true
+	if q.timersArmed() {
+		if t := q.timerTop(); len(q.h) == 0 || before(t, &q.h[0]) {
+			return q.popTimer(t), true
+		}
 	}
 	n := len(q.h)
 	if n == 0 {
@@ -282,13 +292,31 @@ func (q *eventQueue) popHeaps() (event, bool) {
 	return q.slots[top.slot], true
 }
 
-// popTimer removes and returns the earliest timer's event (ttop).
-func (q *eventQueue) popTimer() event {
-	id := int(q.ttop.slot)
+// timersArmed says a timer is armed.
+func (q *eventQueue) timersArmed() bool { return len(q.th) > 0 || q.calMin >= 0 }
+
+// timerTop is the earliest armed timer's key (slot = id), the heap's or
+// the calendar's (a timer is armed).
+func (q *eventQueue) timerTop() *heapEntry {
+	if q.calMin < 0 || len(q.th) > 0 && before(&q.th[0], &q.calTop) {
+		return &q.th[0]
+	}
+	return &q.calTop
+}
+
+// popTimer removes and returns the earliest timer's event; t is its key
+// (timerTop).
+func (q *eventQueue) popTimer(t *heapEntry) event {
+	id := int(t.slot)
 	// Every pending timer fires at or after this one: the calendar's
 	// window starts at its bucket.
-	q.calBase = q.ttop.at >> calShift
-	q.disarm(id)
+	q.calBase = t.at >> calShift
+	if t == &q.calTop {
+		q.calUnlink(id)
+		q.findCalMin()
+	} else {
+		q.removeTimerAt(0)
+	}
 	return q.tev[id]
 }
 
@@ -306,9 +334,11 @@ func (q *eventQueue) peek() (event, bool) {
 		q.peeked = peekedLane
 		return q.lane[q.laneHead].ev, true
 	}
-	if q.tany && (len(q.h) == 0 || before(&q.ttop, &q.h[0])) {
-		q.peeked = peekedTimer
-		return q.tev[q.ttop.slot], true
+	if q.timersArmed() {
+		if t := q.timerTop(); len(q.h) == 0 || before(t, &q.h[0]) {
+			q.peeked = peekedTimer
+			return q.tev[t.slot], true
+		}
 	}
 	if len(q.h) == 0 {
 		return event{}, false
@@ -327,7 +357,7 @@ func (q *eventQueue) popPeeked() {
 		q.laneHead = (q.laneHead + 1) & (len(q.lane) - 1)
 		q.laneLen--
 	case peekedTimer:
-		q.popTimer()
+		q.popTimer(q.timerTop())
 	default:
 		q.popHeaps()
 	}
@@ -353,10 +383,9 @@ func (q *eventQueue) arm(id int, e event) {
 		later := isMin && e.at >= t.at
 		if inCal && t.bucket == int32(b&(calBuckets-1)) && !later {
 			t.at, t.seq = e.at, uint32(q.seq)
-			if !isMin && q.calBefore(int32(id), q.calMin) {
-				q.calMin = int32(id)
+			if isMin || q.calBefore(int32(id), q.calMin) {
+				q.setCalMin(int32(id))
 			}
-			q.setTimerTop()
 			return
 		}
 		q.calUnlink(id)
@@ -364,29 +393,27 @@ func (q *eventQueue) arm(id int, e event) {
 			q.findCalMin()
 		}
 	case t.pos >= 0:
-		if !inCal {
+		if !inCal || q.calN[b&(calBuckets-1)] >= calBucketMax || len(q.th) <= calHeapMin {
 			t.at, t.seq = e.at, uint32(q.seq)
 			q.th[t.pos] = heapEntry{at: e.at, seq: t.seq, slot: uint32(id)}
 			q.siftTimer(int(t.pos))
-			q.setTimerTop()
 			return
 		}
 		q.removeTimerAt(int(t.pos))
 	}
 	t.at, t.seq = e.at, uint32(q.seq)
 	q.insertTimer(id)
-	q.setTimerTop()
 }
 
 // insertTimer queues timer id, armed and in neither the calendar nor the
 // heap: in the calendar when it falls in its window, else in the heap.
 func (q *eventQueue) insertTimer(id int) {
 	t := &q.ts[id]
-	if d := t.at>>calShift - q.calBase; d >= 0 && d < calBuckets {
+	if d := t.at>>calShift - q.calBase; len(q.th) >= calHeapMin && d >= 0 && d < calBuckets && q.calN[t.at>>calShift&(calBuckets-1)] < calBucketMax {
 		b := t.at >> calShift
 		q.calLink(id, int32(b&(calBuckets-1)))
 		if q.calMin < 0 || q.calBefore(int32(id), q.calMin) {
-			q.calMin = int32(id)
+			q.setCalMin(int32(id))
 		}
 		return
 	}
@@ -406,10 +433,7 @@ func (q *eventQueue) disarm(id int) {
 		}
 	case t.pos >= 0:
 		q.removeTimerAt(int(t.pos))
-	default:
-		return
 	}
-	q.setTimerTop()
 }
 
 // calBefore orders two calendar timers by (at, seq).
@@ -427,12 +451,16 @@ func (q *eventQueue) calLink(id int, slot int32) {
 		q.ts[head].prev = int32(id)
 	}
 	q.cal[slot] = int32(id)
+	q.calN[slot]++
+	q.calLen++
 	q.calBits[slot>>6] |= 1 << (uint(slot) & 63)
 }
 
 // calUnlink removes timer id from its calendar bucket.
 func (q *eventQueue) calUnlink(id int) {
 	t := &q.ts[id]
+	q.calN[t.bucket]--
+	q.calLen--
 	if t.prev >= 0 {
 		q.ts[t.prev].next = t.next
 	} else {
@@ -451,6 +479,10 @@ func (q *eventQueue) calUnlink(id int) {
 // bucket from calBase's ring slot on (every calendar timer is in
 // calBase's window), searched.
 func (q *eventQueue) findCalMin() {
+	if q.calLen == 0 {
+		q.calMin = -1
+		return
+	}
 	start := int(q.calBase & (calBuckets - 1))
 	slot := -1
 	w := start >> 6
@@ -473,22 +505,13 @@ func (q *eventQueue) findCalMin() {
 			best = id
 		}
 	}
-	q.calMin = best
+	q.setCalMin(best)
 }
 
-// setTimerTop sets ttop to the earliest of the calendar's and the heap's
-// first timers.
-func (q *eventQueue) setTimerTop() {
-	q.tany = q.calMin >= 0 || len(q.th) > 0
-	if q.calMin >= 0 {
-		t := &q.ts[q.calMin]
-		q.ttop = heapEntry{at: t.at, seq: t.seq, slot: uint32(q.calMin)}
-		if len(q.th) > 0 && before(&q.th[0], &q.ttop) {
-			q.ttop = q.th[0]
-		}
-	} else if len(q.th) > 0 {
-		q.ttop = q.th[0]
-	}
+// setCalMin makes timer id the calendar's earliest.
+func (q *eventQueue) setCalMin(id int32) {
+	t := &q.ts[id]
+	q.calMin, q.calTop = id, heapEntry{at: t.at, seq: t.seq, slot: uint32(id)}
 }
 
 // removeTimerAt removes the timer at index i of th.

@@ -134,12 +134,16 @@ func eventQueueOrder(t *testing.T, seed uint64, scale int64, timers int) {
 	}
 }
 
-// TestEventQueueTimerTie re-arms the earliest timer at its own time, tied
-// with another: the new sequence puts it after the other, as pushing a
-// new event would (the calendar must search its bucket again).
+// TestEventQueueTimerTie re-arms the earliest timer of the calendar at
+// its own time, tied with another: the new sequence puts it after the
+// other, as pushing a new event would (the calendar must search its
+// bucket again).
 func TestEventQueueTimerTie(t *testing.T) {
 	var q eventQueue
-	q.init(4, 2, 0)
+	q.init(4, 2+calHeapMin, 0)
+	for k := range calHeapMin { // fill the heap, so that the calendar takes timers 0 and 1
+		q.arm(2+k, event{at: 1e12, kind: evComputeEnd, a: int32(2 + k)})
+	}
 	q.arm(0, event{at: 100, kind: evComputeEnd, a: 0})
 	q.arm(1, event{at: 100, kind: evComputeEnd, a: 1})
 	q.arm(0, event{at: 100, kind: evComputeEnd, a: 0})
