@@ -709,10 +709,11 @@ func (a *App) awaitingFirstPicture() bool {
 }
 
 // flushURLSoon writes a held URL and saved scenario in a task of its own,
-// after the frame being drawn is on screen.
+// after the frame being drawn is on screen (viewkit.Yield: a Go timer
+// could fire on any earlier resume of the program, before the paint).
 func (a *App) flushURLSoon() {
 	a.spawn(func() {
-		time.Sleep(time.Millisecond)
+		viewkit.Yield()
 		if !a.flushDue() {
 			return
 		}
@@ -736,7 +737,7 @@ func (a *App) warmEngine() {
 	}
 	a.warmed = true
 	a.spawn(func() {
-		time.Sleep(time.Millisecond) // after this frame's paint
+		viewkit.Yield() // after this frame's paint
 		viewkit.Warm()
 	})
 }
@@ -749,14 +750,14 @@ func (a *App) nextDrawn() chan struct{} {
 }
 
 // waitPainted waits until the render drawn (nextDrawn) closes has run and
-// the browser has had the chance to put it on screen (a timer task follows
+// the browser has put it on screen (viewkit.Yield: a timer task follows
 // the frame's paint). A hidden page draws no frames: a second bounds it.
 func waitPainted(drawn chan struct{}) {
 	select {
 	case <-drawn:
 	case <-time.After(time.Second):
 	}
-	time.Sleep(time.Millisecond)
+	viewkit.Yield()
 }
 
 // scheduleRender coalesces render requests into one animation frame.
