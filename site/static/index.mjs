@@ -204,12 +204,16 @@ globalThis.importFetch = (name, bytes, query) => new Promise((resolve) => {
   }
 }
 
-// The engine worker starts now, unless a seed link draws its precomputed
-// first frame: then the workers start once it is on screen (engineWarm,
-// or the first request). On a small computer a worker's Go instance
-// starting beside the page's own start took the cores the first figures
-// needed (docs/speed.md). The spare always waits for the first result.
+// The engine worker starts now, unless this is a playground seed link,
+// which fetches its precomputed first frame: its workers start once the
+// first figures are on screen (engineWarm) or with its first request (the
+// quick first run above when there is no frame). On a small computer a
+// worker's Go instance starting beside the page's own start took the cores
+// the first figures needed (docs/speed.md). The playground's spare waits
+// for its first result (engineWarm); the embed, compare and step views
+// start theirs now, as before.
 if (!globalThis.schedplayFirstFrame) runW = spawn();
+if (["embed", "compare", "step"].some((k) => new URLSearchParams(location.search).has(k))) spareW = spawn();
 
 const go = new Go();
 let instance;
