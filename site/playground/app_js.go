@@ -218,11 +218,10 @@ func (a *App) dispatch(act Action) {
 		if _, p := act.(SelectPreset); p {
 			push = true
 		}
-		if a.holdUntil > 0 && !push || a.urlDoc == "" && a.awaitingFirstPicture() {
+		if a.holdUntil > 0 && !push {
 			// Encoding the link takes the main thread for a while: write
 			// an edit's link after the re-run's result is drawn (a
-			// discrete choice gets its history entry at once), and the
-			// page's first link after its first result.
+			// discrete choice gets its history entry at once).
 			a.urlDirty = true
 		} else {
 			a.urlDirty = false
@@ -700,12 +699,19 @@ func (a *App) flushDue() bool {
 	return (a.urlDirty || a.scenarioHeld != "") && a.holdUntil == 0 && !a.awaitingFirstPicture()
 }
 
-// awaitingFirstPicture says the page's first run is going and no result
-// has been drawn yet: until then the page builds what shows the run, and
-// the link, the saved scenario, the scenario list and a large machine's
-// editor and drawing wait for the next frame (docs/speed.md).
-func (a *App) awaitingFirstPicture() bool {
+// noPictureYet says a run is going and the page has drawn no result yet:
+// a large machine's editor and drawing wait (deferTopology).
+func (a *App) noPictureYet() bool {
 	return !a.gotPreview && !a.gotRes && a.state.Run.Status == StatusRunning
+}
+
+// awaitingFirstPicture says the run the page started at boot is going and
+// no result has been drawn yet: until then the saved scenario and the
+// scenario list wait for the frame after the first result (docs/speed.md).
+// A run the user starts before it (a story opened from the orientation)
+// gets them at once.
+func (a *App) awaitingFirstPicture() bool {
+	return a.noPictureYet() && a.state.Run.Seq == 1
 }
 
 // flushURLSoon writes a held URL and saved scenario in a task of its own,

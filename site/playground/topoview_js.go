@@ -205,7 +205,7 @@ func (a *App) markSelectedPE(cpu int) {
 // computer slows the engine's first run (the page's first result) more
 // than the drawing is worth until then.
 func (a *App) deferTopology() bool {
-	if !a.awaitingFirstPicture() {
+	if !a.noPictureYet() {
 		return false
 	}
 	cpus, err := a.cpus()
