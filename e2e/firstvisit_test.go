@@ -67,6 +67,7 @@ func TestFirstVisit(t *testing.T) {
 				_, err := page.AddScriptToEvaluateOnNewDocument(firstFiguresScript).Do(ctx)
 				return err
 			}))
+			observeLongTasks(t, ctx)
 			run(t, ctx, "open the seed link", chromedp.Navigate(baseURL+"/?preset="+name))
 			var at struct{ DOM, Frame float64 }
 			run(t, ctx, "wait for the first figures", chromedp.Poll(`globalThis.__firstFigures && globalThis.__firstFigures.frame ?
@@ -101,6 +102,7 @@ func TestFirstVisit(t *testing.T) {
 			}
 			t.Logf("MEASURE first visit %s (fresh profile): first figures %.0f ms after navigation start (painted by %.0f ms); html %.0f, app.wasm downloaded %.0f, compiled %.0f, UI started %.0f, first result read at %.0f ms (%s); full result drawn at %.0f ms (the engine's first run: its Go instance started in %.0f ms, handler %.0f ms, sim %.0f ms); %d bytes transferred",
 				name, at.DOM, at.Frame, ph["html"], ph["wasm"], ph["compiled"], ph["ui"], ph["engine"], from, full, w["boot"], w["handle"], w["sim"], sent.Load()-before)
+			editorAfterFigures(t, ctx, name, at.DOM)
 		})
 	}
 }
@@ -185,3 +187,34 @@ func firstDiff(a, b string) int {
 	}
 	return min(len(a), len(b))
 }
+
+// editorAfterFigures waits for the machine editor and drawing a large
+// machine builds after its first figures (deferTopology) and reports
+// (MEASURE) the longest main-thread task that started after the figures
+// were on screen. On a machine with more core classes than the editor
+// builds at once (classRowsAtOnce), the class table must be built in more
+// than one slice, each in a task of its own.
+func editorAfterFigures(t *testing.T, ctx context.Context, name string, figures float64) {
+	t.Helper()
+	waitJS(t, ctx, "the machine editor built", `(() => { const rows = document.querySelectorAll("#f-machine-core_classes tbody tr").length;
+		return rows > 0 && (globalThis.schedplayPerf?.classRowsOf ?? rows) === rows; })()`)
+	waitJS(t, ctx, "the machine drawn", `!!document.querySelector("#topology .lstopo")`)
+	// The tasks that follow the last slice (a long task is reported
+	// when it ends).
+	run(t, ctx, "settle", chromedp.Sleep(300*time.Millisecond))
+	r := eval[map[string]float64](t, ctx, fmt.Sprintf(`(() => {
+		const p = globalThis.schedplayPerf || {}, v = (x) => typeof x === "number" ? x : -1;
+		let long = 0, at = -1;
+		for (const [s, d] of window.__longTasks || []) if (s >= %f && d > long) { long = d; at = s; }
+		return { long, at, editor: v(p.build_editor), topology: v(p.build_topology), slices: v(p.classSlices),
+			rows: document.querySelectorAll("#f-machine-core_classes tbody tr").length };
+	})()`, figures))
+	t.Logf("MEASURE first visit %s: longest main-thread task after the first figures %.0f ms (at %.0f ms); editor build %.0f ms (its first task), machine drawing %.0f ms; %.0f core-class rows in %.0f slices; long tasks after the figures (start, ms) %v",
+		name, r["long"], r["at"], r["editor"], r["topology"], r["rows"], r["slices"], eval[any](t, ctx, fmt.Sprintf(`(window.__longTasks || []).filter(([s]) => s >= %f)`, figures)))
+	if r["rows"] > classRowsAtOnce && r["slices"] < 2 {
+		t.Errorf("%s: %.0f core-class rows built in %.0f slices, want more than one task", name, r["rows"], r["slices"])
+	}
+}
+
+// classRowsAtOnce is site/playground's classRowsAtOnce.
+const classRowsAtOnce = 4

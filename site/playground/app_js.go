@@ -104,6 +104,9 @@ type App struct {
 	drawWaiters []chan struct{}
 	// warmed says the engine workers were asked to start (warmEngine).
 	warmed bool
+	// focusID is, while update builds a panel, the id of the element
+	// that had the focus in it (a sliced build builds its row at once).
+	focusID string
 }
 
 // renderHoldMs bounds how long a re-run holds the page's renders.

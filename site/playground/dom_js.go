@@ -96,7 +96,9 @@ func (a *App) update(id, sig string, build func(b builder, el dom.HTMLElement)) 
 	}
 	p.sig = sig
 	t0 := nowMs()
+	a.focusID = focused
 	build(builder{doc: a.doc, funcs: &p.funcs}, p.el)
+	a.focusID = ""
 	setPerf("build_"+id, nowMs()-t0)
 	if focused != "" {
 		if e := a.doc.GetElementByID(focused); e != nil {

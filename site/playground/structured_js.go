@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 
 	"honnef.co/go/js/dom/v2"
 
 	"schedplay/site"
+	"schedplay/site/viewkit"
 )
 
 // Structured editors for the machine's lists: every cell edits its own
@@ -58,9 +60,17 @@ func (a *App) removeItem(path string, n, idx int) {
 	a.dispatch(EditField{Path: fmt.Sprintf("%s[%d]", path, idx), Value: site.Delete})
 }
 
+// classRowsAtOnce is how many core-class rows the editor builds in one
+// task: a longer table is built in slices of as many rows, each in a page
+// task of its own (viewkit.Yield) after the editor's. Vera has 155
+// classes; built at once after its first figures they held the main
+// thread for 0.5-0.7 s.
+const classRowsAtOnce = 4
+
 // classesField is the core-class table: a row per class (name, cores,
 // capacity, speed, threads, cluster cores) with move up/down and remove,
-// and "+ class".
+// and "+ class". A long table is built in slices (classRowsAtOnce); the
+// rows an issue or the focus is on are built at once.
 func (a *App) classesField(b builder, row dom.Element, f Field, v any, id string) {
 	list, _ := v.([]any)
 	box := b.el(row, "div", "structured")
@@ -75,38 +85,82 @@ func (a *App) classesField(b builder, row dom.Element, f Field, v any, id string
 		}
 		b.el(head, "th", "")
 		body := b.el(tbl, "tbody", "")
-		for i, x := range list {
-			m, _ := x.(map[string]any)
-			tr := b.el(body, "tr", "")
-			for _, c := range ClassColumns {
-				p := fmt.Sprintf("%s[%d].%s", f.Path, i, c.Key)
-				a.cell(b, b.el(tr, "td", ""), p, fmt.Sprintf("class %d %s", i, c.Label), m[c.Key], c.Text, c.Optional)
-			}
-			td := b.el(tr, "td", "row-tools")
-			idx := i
-			up := b.button(td, fmt.Sprintf("%s-%d-up", id, i), "icon", "↑", func() {
-				a.dispatch(EditField{Path: f.Path, Value: moveItem(list, idx, -1)})
+		now := len(list)
+		if now > classRowsAtOnce {
+			now = 0 // all in tasks after this one
+		}
+		if len(a.state.IssuesUnder(f.Path)) > 0 {
+			now = len(list) // goToField finds every cell
+		}
+		if i, ok := itemOf(a.focusID, id); ok && i < len(list) {
+			now = max(now, i+1) // update gives the focus back
+		}
+		for i := range now {
+			a.classRow(b, body, f, list, i, id)
+		}
+		setPerf("classRowsOf", float64(len(list)))
+		setPerf("classRows", float64(now))
+		setPerf("classSlices", 0)
+		if now < len(list) {
+			a.spawn(func() {
+				for i, slices := now, 0; i < len(list); slices++ {
+					viewkit.Yield()
+					if !isConnected(body) {
+						return // the editor was rebuilt meanwhile
+					}
+					for end := min(len(list), i+classRowsAtOnce); i < end; i++ {
+						a.classRow(b, body, f, list, i, id)
+					}
+					setPerf("classRows", float64(i))
+					setPerf("classSlices", float64(slices+1))
+				}
 			})
-			up.SetAttribute("aria-label", fmt.Sprintf("move class %d up", i))
-			if i == 0 {
-				up.SetAttribute("disabled", "")
-			}
-			down := b.button(td, fmt.Sprintf("%s-%d-down", id, i), "icon", "↓", func() {
-				a.dispatch(EditField{Path: f.Path, Value: moveItem(list, idx, 1)})
-			})
-			down.SetAttribute("aria-label", fmt.Sprintf("move class %d down", i))
-			if i == len(list)-1 {
-				down.SetAttribute("disabled", "")
-			}
-			rm := b.button(td, fmt.Sprintf("%s-%d-remove", id, i), "icon danger", "✕", func() {
-				a.removeItem(f.Path, len(list), idx) // [] is an error: back to one class
-			})
-			rm.SetAttribute("aria-label", fmt.Sprintf("remove class %d", i))
 		}
 	}
 	b.button(box, id+"-add", "chip add", "+ class", func() {
 		a.dispatch(EditField{Path: f.Path, Value: appendItem(list, newClass(len(list)))})
 	})
+}
+
+// classRow is row i of the core-class table.
+func (a *App) classRow(b builder, body dom.Element, f Field, list []any, i int, id string) {
+	m, _ := list[i].(map[string]any)
+	tr := b.el(body, "tr", "")
+	for _, c := range ClassColumns {
+		p := fmt.Sprintf("%s[%d].%s", f.Path, i, c.Key)
+		a.cell(b, b.el(tr, "td", ""), p, fmt.Sprintf("class %d %s", i, c.Label), m[c.Key], c.Text, c.Optional)
+	}
+	td := b.el(tr, "td", "row-tools")
+	up := b.button(td, fmt.Sprintf("%s-%d-up", id, i), "icon", "↑", func() {
+		a.dispatch(EditField{Path: f.Path, Value: moveItem(list, i, -1)})
+	})
+	up.SetAttribute("aria-label", fmt.Sprintf("move class %d up", i))
+	if i == 0 {
+		up.SetAttribute("disabled", "")
+	}
+	down := b.button(td, fmt.Sprintf("%s-%d-down", id, i), "icon", "↓", func() {
+		a.dispatch(EditField{Path: f.Path, Value: moveItem(list, i, 1)})
+	})
+	down.SetAttribute("aria-label", fmt.Sprintf("move class %d down", i))
+	if i == len(list)-1 {
+		down.SetAttribute("disabled", "")
+	}
+	rm := b.button(td, fmt.Sprintf("%s-%d-remove", id, i), "icon danger", "✕", func() {
+		a.removeItem(f.Path, len(list), i) // [] is an error: back to one class
+	})
+	rm.SetAttribute("aria-label", fmt.Sprintf("remove class %d", i))
+}
+
+// itemOf is i when the element id names a control of item i of the list
+// editor id (id-i-…).
+func itemOf(elem, id string) (int, bool) {
+	rest, ok := strings.CutPrefix(elem, id+"-")
+	if !ok {
+		return 0, false
+	}
+	num, _, _ := strings.Cut(rest, "-")
+	i, err := strconv.Atoi(num)
+	return i, err == nil && i >= 0
 }
 
 // yieldField edits the SMT yield: one number per busy-thread count, with a
