@@ -296,9 +296,6 @@ func (s *sim) schedBalanceRq(cpu, sdIdx int, idle cpuIdleType, cause int) (int, 
 		return 0, false // *continue_balancing = 0
 	}
 	if s.noSrcGroup(sd, sdIdx, cpu, idle) {
-		if sd.Parent == nil { // set_rd_overloaded(): env->overloaded as init_sd_lb_stats() left it
-			s.rdOverloaded = false
-		}
 		lbOutBalanced(sd, st, idle, migrateLoad, false, true)
 		return 0, true
 	}
