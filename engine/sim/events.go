@@ -373,15 +373,14 @@ func (q *eventQueue) arm(id int, e event) {
 	q.seq++
 	q.tev[id] = e
 	t := &q.ts[id]
-	b := e.at >> calShift
-	inCal := b-q.calBase >= 0 && b-q.calBase < calBuckets
 	switch {
 	case t.bucket >= 0:
 		// A later key for the earliest timer (a new sequence is later on
 		// a tie) makes the calendar search again.
 		isMin := q.calMin == int32(id)
 		later := isMin && e.at >= t.at
-		if inCal && t.bucket == int32(b&(calBuckets-1)) && !later {
+		b := e.at >> calShift
+		if d := b - q.calBase; d >= 0 && d < calBuckets && t.bucket == int32(b&(calBuckets-1)) && !later {
 			t.at, t.seq = e.at, uint32(q.seq)
 			if isMin || q.calBefore(int32(id), q.calMin) {
 				q.setCalMin(int32(id))
@@ -393,7 +392,9 @@ func (q *eventQueue) arm(id int, e event) {
 			q.findCalMin()
 		}
 	case t.pos >= 0:
-		if !inCal || q.calN[b&(calBuckets-1)] >= calBucketMax || len(q.th) <= calHeapMin {
+		// It stays in the heap unless the calendar takes it once it has
+		// left the heap.
+		if !q.calTakes(e.at, len(q.th)-1) {
 			t.at, t.seq = e.at, uint32(q.seq)
 			q.th[t.pos] = heapEntry{at: e.at, seq: t.seq, slot: uint32(id)}
 			q.siftTimer(int(t.pos))
@@ -405,13 +406,21 @@ func (q *eventQueue) arm(id int, e event) {
 	q.insertTimer(id)
 }
 
+// calTakes says the calendar takes a timer firing at at beside a heap of
+// heapLen timers: the heap is not small (calHeapMin), at falls in the
+// calendar's window, and its bucket is not full (calBucketMax).
+func (q *eventQueue) calTakes(at int64, heapLen int) bool {
+	b := at >> calShift
+	d := b - q.calBase
+	return heapLen >= calHeapMin && d >= 0 && d < calBuckets && q.calN[b&(calBuckets-1)] < calBucketMax
+}
+
 // insertTimer queues timer id, armed and in neither the calendar nor the
-// heap: in the calendar when it falls in its window, else in the heap.
+// heap: in the calendar when it takes it (calTakes), else in the heap.
 func (q *eventQueue) insertTimer(id int) {
 	t := &q.ts[id]
-	if d := t.at>>calShift - q.calBase; len(q.th) >= calHeapMin && d >= 0 && d < calBuckets && q.calN[t.at>>calShift&(calBuckets-1)] < calBucketMax {
-		b := t.at >> calShift
-		q.calLink(id, int32(b&(calBuckets-1)))
+	if q.calTakes(t.at, len(q.th)) {
+		q.calLink(id, int32(t.at>>calShift&(calBuckets-1)))
 		if q.calMin < 0 || q.calBefore(int32(id), q.calMin) {
 			q.setCalMin(int32(id))
 		}
@@ -483,23 +492,16 @@ func (q *eventQueue) findCalMin() {
 		q.calMin = -1
 		return
 	}
+	// A timer is in the calendar, so some ring slot's bit is set: the
+	// walk from calBase's slot, wrapping once, meets it.
 	start := int(q.calBase & (calBuckets - 1))
-	slot := -1
 	w := start >> 6
 	m := q.calBits[w] &^ (1<<(uint(start)&63) - 1)
-	for k := 0; k <= len(q.calBits); k++ {
-		if m != 0 {
-			slot = w<<6 + bits.TrailingZeros64(m)
-			break
-		}
+	for m == 0 {
 		w = (w + 1) % len(q.calBits)
 		m = q.calBits[w]
 	}
-	if slot < 0 {
-		q.calMin = -1
-		return
-	}
-	best := q.cal[slot]
+	best := q.cal[w<<6+bits.TrailingZeros64(m)]
 	for id := q.ts[best].next; id >= 0; id = q.ts[id].next {
 		if q.calBefore(id, best) {
 			best = id
