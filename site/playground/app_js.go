@@ -80,7 +80,7 @@ type App struct {
 	holdUntil float64
 	held      bool
 	// urlDirty says an edit's URL write (replaceState) waits for the
-	// held render (or the page's first result: awaitingFirstPicture).
+	// held render.
 	urlDirty bool
 	// scenarioHeld is the scenario saveScenario holds back until the
 	// page's first result is drawn.

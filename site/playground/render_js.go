@@ -101,8 +101,8 @@ func (a *App) render() {
 			a.gotRes = true
 			setPerf("firstResultMs", nowMs())
 			a.scheduleRender()
+			a.warmEngine()
 		}
-		a.warmEngine()
 		if a.editAt > 0 && s.ResultDoc == a.state.Doc.Canonical() {
 			setPerf("replyToDrawnMs", nowMs()-jsPerf("replyAt"))
 			setPerf("knobToRedrawMs", nowMs()-a.editAt)

@@ -188,10 +188,13 @@ globalThis.importFetch = (name, bytes, query) => new Promise((resolve) => {
 // the playground would send once booted (repetition 0, intervals only),
 // by name. The playground adopts that reply when its first run is exactly
 // that (takeSpeculative) and otherwise ignores it.
+// otherView says the page is the embed, compare or step view, not the
+// playground.
+const pageQuery = new URLSearchParams(location.search);
+const otherView = ["embed", "compare", "step"].some((k) => pageQuery.has(k));
 {
-  const q = new URLSearchParams(location.search);
-  const name = q.get("preset");
-  if (name && !location.hash.startsWith("#s=") && !["embed", "compare", "step"].some((k) => q.has(k))) {
+  const name = pageQuery.get("preset");
+  if (name && !location.hash.startsWith("#s=") && !otherView) {
     const text = /^[\w.-]+$/.test(name)
       ? fetch(new URL("./first/" + name + ".txt", import.meta.url)).then((r) => r.ok ? r.text() : "", () => "")
       : Promise.resolve("");
@@ -213,7 +216,7 @@ globalThis.importFetch = (name, bytes, query) => new Promise((resolve) => {
 // for its first result (engineWarm); the embed, compare and step views
 // start theirs now, as before.
 if (!globalThis.schedplayFirstFrame) runW = spawn();
-if (["embed", "compare", "step"].some((k) => new URLSearchParams(location.search).has(k))) spareW = spawn();
+if (otherView) spareW = spawn();
 
 const go = new Go();
 let instance;
