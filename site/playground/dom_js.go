@@ -7,6 +7,8 @@ import (
 	"syscall/js"
 
 	"honnef.co/go/js/dom/v2"
+
+	"schedplay/site/viewkit"
 )
 
 // builder creates elements for one panel and keeps the listeners it adds
@@ -18,7 +20,7 @@ type builder struct {
 }
 
 func (b builder) el(parent dom.Element, tag, class string) dom.HTMLElement {
-	e := b.doc.CreateElement(tag).(dom.HTMLElement)
+	e := viewkit.NewElement(b.doc.Underlying(), tag)
 	if class != "" {
 		e.SetAttribute("class", class)
 	}
@@ -91,9 +93,7 @@ func (a *App) update(id, sig string, build func(b builder, el dom.HTMLElement)) 
 	}
 	releaseAll(p.funcs)
 	p.funcs = nil
-	for c := p.el.FirstChild(); c != nil; c = p.el.FirstChild() {
-		p.el.RemoveChild(c)
-	}
+	viewkit.Clear(p.el)
 	p.sig = sig
 	t0 := nowMs()
 	a.focusID = focused

@@ -38,7 +38,7 @@ type explainer struct {
 // returns the listeners it added to the canvas.
 func (t *timelineView) listenExplain() []js.Func {
 	x := &explainer{t: t}
-	x.panel = t.a.doc.CreateElement("section").(dom.HTMLElement)
+	x.panel = viewkit.NewElement(t.a.doc.Underlying(), "section")
 	x.panel.SetID("explain-panel")
 	x.panel.SetAttribute("class", "explain-panel")
 	x.panel.SetAttribute("role", "region")
@@ -48,7 +48,7 @@ func (t *timelineView) listenExplain() []js.Func {
 	t.box.AppendChild(x.panel)
 	var out []js.Func
 	if ctl := t.head.QuerySelector(".tl-ctl"); ctl != nil {
-		why := t.a.doc.CreateElement("button").(dom.HTMLElement)
+		why := viewkit.NewElement(t.a.doc.Underlying(), "button")
 		why.SetTextContent("why?")
 		why.SetAttribute("type", "button")
 		why.SetID("explain-why")

@@ -17,9 +17,7 @@ import (
 
 // buildSkeleton lays out the page's fixed regions once; panels fill them.
 func (a *App) buildSkeleton() {
-	for c := a.root.FirstChild(); c != nil; c = a.root.FirstChild() {
-		a.root.RemoveChild(c)
-	}
+	viewkit.Clear(a.root)
 	b := builder{doc: a.doc, funcs: &a.global}
 	hdr := b.el(a.root, "header", "top")
 	brand := b.el(hdr, "div", "brand")

@@ -512,11 +512,9 @@ func (t *timelineView) drawHover(tl *sim.Timeline, sc site.TimeScale, top, scrol
 		t.tip.Style().SetProperty("display", "none", "")
 		return
 	}
-	for c := t.tip.FirstChild(); c != nil; c = t.tip.FirstChild() {
-		t.tip.RemoveChild(c)
-	}
+	viewkit.Clear(t.tip)
 	for i, l := range lines {
-		p := t.a.doc.CreateElement("div").(dom.HTMLElement)
+		p := viewkit.NewElement(t.a.doc.Underlying(), "div")
 		if i == 0 {
 			p.SetAttribute("class", "tip-title")
 		}

@@ -275,7 +275,7 @@ func (a *App) drawDomains(b builder, el dom.Element, v *topo.View) {
 		sp := b.el(tr, "td", "span")
 		for _, r := range CPUListRanges(d.Span) {
 			b.text(sp, "span", "rng", r)
-			sp.AppendChild(b.doc.CreateElement("wbr"))
+			b.el(sp, "wbr", "")
 		}
 		b.text(tr, "td", "", strconv.Itoa(len(d.Groups)))
 		fl := b.el(tr, "td", "flags")

@@ -23,7 +23,7 @@ func NewB() *B {
 
 // El creates an element with a class, appended to parent when not nil.
 func (b *B) El(parent dom.Element, tag, class string) dom.HTMLElement {
-	e := b.Doc.CreateElement(tag).(dom.HTMLElement)
+	e := NewElement(b.Doc.Underlying(), tag)
 	if class != "" {
 		e.SetAttribute("class", class)
 	}
@@ -87,11 +87,10 @@ func (b *B) Release() {
 	b.funcs = nil
 }
 
-// Clear removes every child of e.
+// Clear removes every child of e, in one call (dom's FirstChild and
+// RemoveChild would wrap each child: see NewElement).
 func Clear(e dom.Node) {
-	for c := e.FirstChild(); c != nil; c = e.FirstChild() {
-		e.RemoveChild(c)
-	}
+	e.Underlying().Set("textContent", "")
 }
 
 // EnsureCSS adds <link rel=stylesheet href=views.css> once (the views'

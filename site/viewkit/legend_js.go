@@ -15,9 +15,7 @@ func (b *B) ModeLegend(parent dom.Element, w ModeWords) dom.HTMLElement {
 // FillModeLegend replaces leg's children with one swatch and name per
 // mode of w's model; leg is hidden when there are none.
 func (b *B) FillModeLegend(leg dom.HTMLElement, w ModeWords) {
-	for c := leg.FirstChild(); c != nil; c = leg.FirstChild() {
-		leg.RemoveChild(c)
-	}
+	Clear(leg)
 	leg.SetAttribute("data-smt-model", string(w.Model))
 	modes := w.Legend()
 	if len(modes) == 0 {
