@@ -13,6 +13,7 @@ import (
 
 	"honnef.co/go/js/dom/v2"
 
+	"schedplay/engine/sim"
 	"schedplay/engine/topo"
 	"schedplay/site"
 	"schedplay/site/viewkit"
@@ -45,6 +46,9 @@ type App struct {
 	gotRes    bool
 	// gotPreview: a provisional (repetition 0) result was drawn once.
 	gotPreview bool
+	// chartsHeld is the result whose charts were held back one frame
+	// (renderCharts).
+	chartsHeld *sim.Result
 	renders    int
 	// entryPreset is ?preset=NAME from the address the page opened with,
 	// opened once the catalog arrives.

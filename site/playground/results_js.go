@@ -204,6 +204,16 @@ func (a *App) renderCharts() {
 	// result's address covers it: the document is parsed once per result,
 	// not on every render (hover, zoom, ticks).
 	sig := fmt.Sprintf("%p|%v|%p", res, a.dark, s.Catalog)
+	if p := a.panels["charts"]; res != nil && p != nil && p.sig != sig && a.chartsHeld != res {
+		// A new result's charts are built in the frame after the one that
+		// draws its figures and timeline: they sit below them, and on a
+		// small machine they cost as much as the rest of the render (a
+		// canvas, its context and its text each), so a knob's redrawn
+		// timeline does not wait for them (issue 13, docs/speed.md).
+		a.chartsHeld = res
+		a.scheduleRender()
+		return
+	}
 	a.update("charts", sig, func(b builder, el dom.HTMLElement) {
 		if res == nil || len(res.Reps) == 0 {
 			return
