@@ -9,7 +9,9 @@
 package engine
 
 import (
+	"io"
 	"net/http"
+	"strings"
 
 	"github.com/syumai/workers"
 
@@ -34,5 +36,36 @@ func Serve() {
 	if err != nil {
 		panic(err) // the embedded presets are checked by presets' tests
 	}
+	warm(h)
 	workers.Serve(h)
 }
+
+// warmRequest is a simulation of two milliseconds of the default machine,
+// with its timeline: it uses the scenario decoder and the reply's encoders
+// that every simulate request uses.
+const warmRequest = `{"timeline":true,"scenario":{"schedplay":1,"machine":{"preset":"hikey960-dynamiq"},` +
+	`"policy":{"preset":"mainline"},"workload":{"preset":"sysbench-cpu"},"run":{"duration":"2ms","reps":1}}}`
+
+// warm serves one tiny simulation before the instance says it is ready.
+// encoding/json builds its decoders and encoders once per type and per Go
+// instance, and syumai/workers starts a fresh instance for every request:
+// building them took 8–10 ms of each small-machine request (a Chromium
+// profile of the worker). The page prepares the next request's instance
+// while it draws the last reply, so the cost leaves the knob's path
+// (docs/speed.md, "Knob on a small machine"). Nothing in it is kept but the
+// caches: the reply is discarded and the simulation is deterministic.
+func warm(h http.Handler) {
+	r, err := http.NewRequest(http.MethodPost, "http://engine.local/api/v1/simulate", strings.NewReader(warmRequest))
+	if err != nil {
+		return
+	}
+	r.Header.Set("Content-Type", "application/json")
+	h.ServeHTTP(&discard{h: http.Header{}}, r)
+}
+
+// discard is a ResponseWriter that keeps nothing.
+type discard struct{ h http.Header }
+
+func (d *discard) Header() http.Header         { return d.h }
+func (d *discard) Write(b []byte) (int, error) { return io.Discard.Write(b) }
+func (d *discard) WriteHeader(int)             {}
