@@ -68,11 +68,7 @@ func TestHostileLinksNeverBlock(t *testing.T) {
 	names := shareLink(t, strings.Replace(scenariotest.TerminalEscape(), `"name": "g\u001b[2J"`, `"name": "`+strings.Repeat("n", 60<<10)+`"`, 1))
 	pingpong := shareLink(t, scenariotest.PingPong(9_900_000, 4))
 	playground := `document.querySelector("#figures[data-status='failed'], #figures[data-status='running'], #run-error")`
-	for _, tt := range []struct {
-		name, path string
-		inPlace    bool   // pasted into an open playground
-		done       string // JS: true once the page has answered
-	}{
+	for _, tt := range []hostileLink{
 		{"NUMA64 playground", numa, true, `document.querySelector("#run-error") && document.querySelector("#topology .issue")`},
 		{"NUMA64 embed", "/?embed=1" + numa, false, `document.querySelector("#embed-status[data-state='failed']")`},
 		{"NUMA64 compare", "/?compare=1" + numa, false, `document.querySelector("#cmp-status[data-state='failed']")`},
@@ -81,40 +77,71 @@ func TestHostileLinksNeverBlock(t *testing.T) {
 		{"ping-pong 9.9 M × 4 playground", pingpong, true, playground},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			ctx := newPage(t, 120*time.Second)
-			observeLongTasks(t, ctx)
-			var from float64
-			if tt.inPlace {
-				open(t, ctx, defaultPath())
-				waitResult(t, ctx)
-				time.Sleep(time.Second) // the first result's drawing
-				from = eval[float64](t, ctx, fmt.Sprintf(`(() => { const t = performance.now(); location.hash = %q; return t; })()`, tt.path))
-			} else {
-				run(t, ctx, "open", chromedp.Navigate(baseURL+tt.path), chromedp.WaitVisible(`#root[data-ready="1"]`, chromedp.ByQuery))
-			}
-			run(t, ctx, "the page answers", chromedp.Poll(fmt.Sprintf(`!!(%s)`, tt.done), nil,
-				chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(60*time.Second)))
-			time.Sleep(time.Second) // what the page does right after
-			mark := func(name string) float64 {
-				return eval[float64](t, ctx, fmt.Sprintf(`(performance.getEntriesByName(%q).at(-1) || {startTime: -1}).startTime`, name))
-			}
-			if !tt.inPlace {
-				from = mark(viewkit.LinkMark)
-			}
-			to := mark(viewkit.LinkDoneMark)
-			if from < 0 || to < from {
-				t.Fatalf("the view's link marks are missing: %s at %.0f, %s at %.0f", viewkit.LinkMark, from, viewkit.LinkDoneMark, to)
-			}
-			long := eval[[][2]int](t, ctx, `window.__longTasks`)
-			logf("MEASURE hostile link %s: the link handled from %.0f to %.0f ms; main-thread long tasks (start, ms) %v", tt.name, from, to, long)
-			for _, l := range long {
-				switch at := float64(l[0]); {
-				case at >= from && at <= to && l[1] > 200:
-					t.Errorf("handling the link, the main thread blocked for %d ms at %d ms (long tasks %v)", l[1], l[0], long)
-				case at >= from && l[1] > freezeMs:
-					t.Errorf("after the link, the page froze for %d ms at %d ms (long tasks %v)", l[1], l[0], long)
+			// The bounds are timings on a shared 2-core machine: a page
+			// that goes past them twice in a row fails (a link that really
+			// freezes the tab does so every time; the links this test is
+			// about froze it for 61 s to 2 min 44 s).
+			var problems []string
+			for try := 1; try <= 2; try++ {
+				if problems = tt.once(t, freezeMs); len(problems) == 0 {
+					return
 				}
+				logf("hostile link %s, try %d: %s", tt.name, try, strings.Join(problems, "; "))
+			}
+			for _, p := range problems {
+				t.Error(p)
 			}
 		})
 	}
+}
+
+// hostileLink is one case of TestHostileLinksNeverBlock.
+type hostileLink struct {
+	name, path string
+	inPlace    bool   // pasted into an open playground
+	done       string // JS: true once the page has answered
+}
+
+// once opens the link in a new tab (or pastes it into an open playground),
+// waits until the page has answered, and returns what went over the
+// bounds: a main-thread task over 200 ms while the link was handled, or
+// over freezeMs after it.
+func (tt hostileLink) once(t *testing.T, freezeMs float64) []string {
+	t.Helper()
+	ctx := newPage(t, 120*time.Second)
+	observeLongTasks(t, ctx)
+	var from float64
+	if tt.inPlace {
+		open(t, ctx, defaultPath())
+		waitResult(t, ctx)
+		time.Sleep(time.Second) // the first result's drawing
+		from = eval[float64](t, ctx, fmt.Sprintf(`(() => { const t = performance.now(); location.hash = %q; return t; })()`, tt.path))
+	} else {
+		run(t, ctx, "open", chromedp.Navigate(baseURL+tt.path), chromedp.WaitVisible(`#root[data-ready="1"]`, chromedp.ByQuery))
+	}
+	run(t, ctx, "the page answers", chromedp.Poll(fmt.Sprintf(`!!(%s)`, tt.done), nil,
+		chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(60*time.Second)))
+	time.Sleep(time.Second) // what the page does right after
+	mark := func(name string) float64 {
+		return eval[float64](t, ctx, fmt.Sprintf(`(performance.getEntriesByName(%q).at(-1) || {startTime: -1}).startTime`, name))
+	}
+	if !tt.inPlace {
+		from = mark(viewkit.LinkMark)
+	}
+	to := mark(viewkit.LinkDoneMark)
+	if from < 0 || to < from {
+		t.Fatalf("the view's link marks are missing: %s at %.0f, %s at %.0f", viewkit.LinkMark, from, viewkit.LinkDoneMark, to)
+	}
+	long := eval[[][2]int](t, ctx, `window.__longTasks`)
+	logf("MEASURE hostile link %s: the link handled from %.0f to %.0f ms; main-thread long tasks (start, ms) %v", tt.name, from, to, long)
+	var problems []string
+	for _, l := range long {
+		switch at := float64(l[0]); {
+		case at >= from && at <= to && l[1] > 200:
+			problems = append(problems, fmt.Sprintf("handling the link, the main thread blocked for %d ms at %d ms (long tasks %v)", l[1], l[0], long))
+		case at >= from && float64(l[1]) > freezeMs:
+			problems = append(problems, fmt.Sprintf("after the link, the page froze for %d ms at %d ms (long tasks %v)", l[1], l[0], long))
+		}
+	}
+	return problems
 }
