@@ -520,8 +520,8 @@ func (s *sim) updateSdLbStats(env *lbEnv) {
 	if env.busiest != nil {
 		env.preferSibling = env.busiest.Flags&topo.SDPreferSibling != 0
 	}
-	if env.idle != cpuNewlyIdle && env.sd == s.t.SDLLC[env.dst] {
-		s.updateIdleCPUScan(env)
+	if env.idle != cpuNewlyIdle && env.sd != nil && env.sd == s.sharedDom[env.dst] {
+		s.updateIdleCPUScan(env) // the domain holds dst's sched_domain_shared
 	}
 }
 
@@ -535,7 +535,7 @@ func (s *sim) updateIdleCPUScan(env *lbEnv) {
 		y = capScale
 	}
 	nr := w * (capScale - y) / capScale
-	s.llcs[s.t.SDLLCID[env.dst]].nrIdleScan = int(nr)
+	s.shared[env.dst].nrIdleScan = int(nr)
 }
 
 // siblingImbalance is sibling_imbalance().

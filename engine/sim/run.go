@@ -146,6 +146,7 @@ func newSim(r *scenario.Resolved, t *topo.Topology, opt Options, seed uint64, ti
 			s.llcs[i] = llcState{hasIdleCores: true, nrIdleScan: 1}
 		}
 	}
+	s.initShared()
 	s.cores = make([]coreState, t.TotalCores)
 	s.coreMark = make([]uint32, t.TotalCores)
 	const never = -1 << 60

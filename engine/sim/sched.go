@@ -461,7 +461,7 @@ func (s *sim) updateIdleCore(c *cpuState) {
 			return
 		}
 	}
-	s.llcs[s.t.SDLLCID[c.id]].hasIdleCores = true
+	s.shared[c.id].hasIdleCores = true // set_idle_cores(core, 1)
 }
 
 // housekeeping starts kernel noise on a CPU: a busy CPU's task stalls for

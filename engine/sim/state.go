@@ -186,7 +186,8 @@ type coreState struct {
 	factor         []float64 // per-thread rate factor
 }
 
-// llcState is sched_domain_shared of one LLC.
+// llcState is a sched_domain_shared: the LLC's, or under
+// SMT_AWARE_ASYM_CAPACITY a wider asym domain's (sim.shared).
 type llcState struct {
 	hasIdleCores bool
 	nrIdleScan   int
@@ -222,9 +223,17 @@ type sim struct {
 	q     eventQueue
 	seed  uint64
 
-	cpus          []cpuState
-	cores         []coreState
-	llcs          []llcState // indexed by sd_llc_id
+	cpus  []cpuState
+	cores []coreState
+	llcs  []llcState // indexed by sd_llc_id
+	// shared is each CPU's sched_domain_shared for idle selection and
+	// SIS_UTIL (the tip's sd_balance_shared), held by sharedDom: the
+	// LLC's (an element of llcs), or under SMT_AWARE_ASYM_CAPACITY that of
+	// a non-NUMA sd_asym_cpucapacity wider than the LLC (an element of
+	// asymShared, by the first CPU of its span). initShared sets them.
+	shared        []*llcState
+	sharedDom     []*topo.Domain
+	asymShared    []llcState
 	tasks         []*task
 	nodeBusyCores []int
 	nodeCores     []int

@@ -260,7 +260,7 @@ func (s *sim) selectIdleSibling(p *task, prev, target int) int {
 	}
 	hasIdleCore := false
 	if s.smtActive {
-		hasIdleCore = s.llcs[s.t.SDLLCID[target]].hasIdleCores
+		hasIdleCore = s.shared[target].hasIdleCores // test_idle_cores()
 		if !hasIdleCore && s.t.SDLLCID[prev] == s.t.SDLLCID[target] {
 			if i := s.selectIdleSMT(p, sd, prev); i >= 0 {
 				if s.tracing {
@@ -370,8 +370,9 @@ func (s *sim) selectIdleCore(sd *topo.Domain, p *task, cpu int, idleCPU *int) in
 // selectIdleCPU is select_idle_cpu() with the SIS_UTIL scan budget.
 func (s *sim) selectIdleCPU(p *task, sd *topo.Domain, hasIdleCore bool, target int) int {
 	nr := 1 << 30
-	llc := &s.llcs[s.t.SDLLCID[target]]
-	if s.feat.SISUtilOn() {
+	llc := s.shared[target]
+	// sd_llc->shared: none when the tip moved it to the asym domain
+	if s.feat.SISUtilOn() && s.sharedDom[target] == sd {
 		nr = llc.nrIdleScan + 1
 		if nr == 1 {
 			if s.tracing {

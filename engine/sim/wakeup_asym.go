@@ -55,10 +55,11 @@ func (s *sim) selectIdleCapacity(p *task, sd *topo.Domain, target, util int) int
 	smtAware := s.feat.SMTAwareAsymCapacityOn()
 	hasIdleCore := false
 	nr := 1 << 30
-	llc := &s.llcs[s.t.SDLLCID[target]]
+	llc := s.shared[target] // sd_balance_shared
 	if smtAware {
 		hasIdleCore = s.smtActive && llc.hasIdleCores
-		if s.feat.SISUtilOn() && s.t.SDLLC[target] != nil && s.t.SDLLC[target].Span.Equal(sd.Span) {
+		// sd->shared: when the asym domain holds the shared data
+		if s.feat.SISUtilOn() && s.sharedDom[target] == sd {
 			nr = llc.nrIdleScan + 1
 			if nr == 1 {
 				return noCPU
