@@ -263,7 +263,7 @@ func (t *timelineView) draw() {
 	if key != t.key {
 		cpus := s.Run.CPUs
 		if len(cpus) != len(tl.Runs) && s.Run.ResultDoc == s.Doc.Canonical() {
-			cpus, _ = s.CPUs() // the run started before the presets were known
+			cpus, _ = t.a.cpus() // the run started before the presets were known
 		}
 		if len(cpus) != len(tl.Runs) {
 			cpus = make([]site.LaneCPU, len(tl.Runs))

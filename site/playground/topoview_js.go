@@ -52,8 +52,7 @@ func (a *App) renderTopology() {
 		b.text(pol, "span", "pol-sum", s.Doc.PolicySummary(s.Catalog))
 		pol.SetID("topo-policy")
 		pol.SetAttribute("title", "the policy preset and the fair.c generation (policy.generation) the domains are built for")
-		m := s.Machine()
-		cpus, err := site.MachineCPUs(m)
+		m, cpus, err := a.machine()
 		if err != nil {
 			b.text(el, "p", "issue", err.Error())
 			return

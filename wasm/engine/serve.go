@@ -9,9 +9,8 @@
 package engine
 
 import (
-	"io"
+	"context"
 	"net/http"
-	"strings"
 
 	"github.com/syumai/workers"
 
@@ -55,17 +54,5 @@ const warmRequest = `{"timeline":true,"scenario":{"schedplay":1,"machine":{"pres
 // (docs/speed.md, "Knob on a small machine"). Nothing in it is kept but the
 // caches: the reply is discarded and the simulation is deterministic.
 func warm(h http.Handler) {
-	r, err := http.NewRequest(http.MethodPost, "http://engine.local/api/v1/simulate", strings.NewReader(warmRequest))
-	if err != nil {
-		return
-	}
-	r.Header.Set("Content-Type", "application/json")
-	h.ServeHTTP(&discard{h: http.Header{}}, r)
+	api.Do(context.Background(), h, http.MethodPost, "/api/v1/simulate", []byte(warmRequest))
 }
-
-// discard is a ResponseWriter that keeps nothing.
-type discard struct{ h http.Header }
-
-func (d *discard) Header() http.Header         { return d.h }
-func (d *discard) Write(b []byte) (int, error) { return io.Discard.Write(b) }
-func (d *discard) WriteHeader(int)             {}
