@@ -387,3 +387,55 @@ func TestShortcuts(t *testing.T) {
 		t.Errorf("intel-hybrid + combined: sd_asym_packing %s; want MC", got)
 	}
 }
+
+// TestKunpeng920Domains: the 3-hop NUMA table of a two-socket Kunpeng 920
+// (10/12/20/22, node 1 and node 3 at 24) gives the domains
+// /proc/schedstat shows on one (lkml, "sched/topology: fix the issue groups
+// don't span domain->span for NUMA diameter > 2": CPU 0 0-31, 0-63, 0-95,
+// 0-127; a node-1 CPU's distance-20 level degenerates), and every group
+// lies inside its domain: find_descended_sibling() descends node 2's
+// siblings to its node for CPU 32's distance-22 domain, and to nodes 2-3
+// for CPU 0's top domain.
+func TestKunpeng920Domains(t *testing.T) {
+	tp := build(t, "kunpeng920", "mainline")
+	want := map[topo.CPU][]string{
+		0:  {"CLS 0-3", "MC 0-31", "NUMA 0-63", "NUMA 0-95", "NUMA 0-127"},
+		32: {"CLS 32-35", "MC 32-63", "NUMA 0-63", "NUMA 0-95", "NUMA 0-127"},
+		64: {"CLS 64-67", "MC 64-95", "NUMA 64-127", "NUMA 0-31,64-127", "NUMA 0-127"},
+		96: {"CLS 96-99", "MC 96-127", "NUMA 64-127", "NUMA 0-31,64-127", "NUMA 0-127"},
+	}
+	groups := map[topo.CPU][]string{
+		0:  {"", "", "0-31 32-63", "0-63 64-95", "0-95 64-127"},
+		32: {"", "", "32-63 0-31", "0-63 64-95", "0-95 0-31,64-127"},
+		64: {"", "", "64-95 96-127", "64-127 0-31", "0-31,64-127 0-63"},
+	}
+	for cpu, w := range want {
+		var got []string
+		for _, d := range tp.Domains[cpu] {
+			got = append(got, string(d.Level)+" "+d.Span.String())
+			for _, g := range d.Groups {
+				if !g.Span.SubsetOf(d.Span) {
+					t.Errorf("CPU %d %s %s: group %s outside the domain", cpu, d.Level, d.Span, g.Span)
+				}
+			}
+		}
+		if strings.Join(got, " | ") != strings.Join(w, " | ") {
+			t.Errorf("CPU %d chain %q; want %q", cpu, got, w)
+		}
+		for i, wg := range groups[cpu] {
+			if wg == "" || i >= len(tp.Domains[cpu]) {
+				continue
+			}
+			var gs []string
+			for _, g := range tp.Domains[cpu][i].Groups {
+				gs = append(gs, g.Span.String())
+			}
+			if strings.Join(gs, " ") != wg {
+				t.Errorf("CPU %d %s groups %q; want %q", cpu, tp.Domains[cpu][i].Span, gs, wg)
+			}
+		}
+	}
+	if !tp.ClusterActive || tp.SMTActive {
+		t.Errorf("ClusterActive %v SMTActive %v; want true, false", tp.ClusterActive, tp.SMTActive)
+	}
+}
