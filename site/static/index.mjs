@@ -219,6 +219,7 @@ if (!globalThis.schedplayFirstFrame) runW = spawn();
 if (otherView) spareW = spawn();
 
 const go = new Go();
+go.env = { GODEBUG: "memprofilerate=0" }; // as in engine-worker.mjs
 let instance;
 try {
   // The module imports syumai/workers' ready(), which only a worker calls.

@@ -10,6 +10,8 @@
 package main
 
 import (
+	"runtime"
+
 	"github.com/syumai/workers"
 
 	"schedplay/engine/budget"
@@ -18,6 +20,10 @@ import (
 )
 
 func main() {
+	// No heap-profile sampling (the browser's workers set GODEBUG to the
+	// same effect): a sampled allocation's stack unwind from the scheduler
+	// can throw "invalid runtime symbol table" in Go's js/wasm runtime.
+	runtime.MemProfileRate = 0
 	ps, err := presets.Load()
 	if err != nil {
 		panic(err) // the embedded presets are checked by presets' tests
