@@ -82,7 +82,7 @@ func TestHostileDocuments(t *testing.T) {
 		{"negative seed", doc(group(prog), `"run": {"seed": -1}`), "run.seed", []string{"whole number between 0"}},
 		{"null field", doc(group(prog), `"run": {"reps": 1, "seed": [null]}`), "run.seed", []string{"must be a whole number"}},
 		{"deeply nested repeats", doc(group(`"program": [` + nestedRepeats(12) + `]`)), "workload.groups[0].program[0].do[0].do[0].do[0].do[0].do[0].do[0].do[0].do", []string{"more than 8 levels"}},
-		{"too many steps", doc(group(`"program": [` + strings.TrimSuffix(strings.Repeat(`{"compute": "1us"},`, 1100), ",") + `]`)), "workload.groups", []string{"steps in total", "limit is 1024"}},
+		{"too many steps", doc(group(`"program": [` + strings.TrimSuffix(strings.Repeat(`{"compute": "1us"},`, 2100), ",") + `]`)), "workload.groups", []string{"steps in total", "limit is 2048"}},
 		{"event bomb", doc(group(`"program": [{"repeat": 1000000000, "do": [{"send": "x"}]}]`)), "workload.groups[0]", []string{"6 billion simulator events", "above the serve budget"}},
 		{"event budget scales with CPUs", `{"schedplay": 1, "machine": {"nodes": 4, "cores_per_node": 512, "threads_per_core": 2}, "workload": {"groups": [{"name": "w", "count": 16384, "program": [{"repeat": 1000, "do": [{"compute": "1ms"}, {"sleep": "1ms"}]}]}]}, "run": {"duration": "10s"}}`, "workload.groups[0]", []string{"92.2 million simulator events", "budget of 12.8 million on 4096 CPUs"}},
 		{"event budget over all reps", doc(group(`"program": [{"repeat": 1000000, "do": [{"compute": "1us"}]}]`), `"run": {"duration": "60s", "reps": 100}`), "run.reps", []string{"needs about 612 million simulator events in all", "budget of 395 million"}},

@@ -18,7 +18,9 @@ const (
 	MaxRunDuration  = 60 * units.Second
 	MaxReps         = 100
 	MaxProgramDepth = 8
-	MaxProgramSteps = 1024
+	// MaxProgramSteps fits perf's default sched messaging (10 groups:
+	// about 1,250 steps, each receiver a group of its own).
+	MaxProgramSteps = 2048
 	MaxRepeat       = 1_000_000_000
 	maxLatencyParam = 100 * units.Millisecond
 	// MaxLatencyVariation bounds machine.latency.variation, a coefficient

@@ -18,7 +18,7 @@ const (
 	// into one group.
 	MaxGroups = 64
 	// maxSteps bounds the steps of all programs (the scenario allows
-	// 1024).
+	// 2048; a replay keeps to 960).
 	maxSteps = 960
 	// maxSlots is the most distinct activations a task's program
 	// cycles through (each a point of its burst distribution).
