@@ -370,10 +370,10 @@ func (s *sim) selectIdleCore(sd *topo.Domain, p *task, cpu int, idleCPU *int) in
 // selectIdleCPU is select_idle_cpu() with the SIS_UTIL scan budget.
 func (s *sim) selectIdleCPU(p *task, sd *topo.Domain, hasIdleCore bool, target int) int {
 	nr := 1 << 30
-	llc := s.shared[target]
+	sds := s.shared[target]
 	// sd_llc->shared: none when the tip moved it to the asym domain
 	if s.feat.SISUtilOn() && s.sharedDom[target] == sd {
-		nr = llc.nrIdleScan + 1
+		nr = sds.nrIdleScan + 1
 		if nr == 1 {
 			if s.tracing {
 				s.note("select_idle_cpu: SIS_UTIL nr_idle_scan=0, LLC overloaded")
@@ -424,7 +424,7 @@ func (s *sim) selectIdleCPU(p *task, sd *topo.Domain, hasIdleCore bool, target i
 		s.scanEnd("")
 	}
 	if hasIdleCore {
-		llc.hasIdleCores = false // set_idle_cores(target, 0)
+		sds.hasIdleCores = false // set_idle_cores(target, 0)
 		if s.tracing {
 			if idleCPU >= 0 {
 				s.note("select_idle_core: no idle core, clear has_idle_cores → idle cpu %d", idleCPU)

@@ -55,19 +55,19 @@ func (s *sim) selectIdleCapacity(p *task, sd *topo.Domain, target, util int) int
 	smtAware := s.feat.SMTAwareAsymCapacityOn()
 	hasIdleCore := false
 	nr := 1 << 30
-	llc := s.shared[target] // sd_balance_shared
+	sds := s.shared[target] // sd_balance_shared
 	if smtAware {
-		hasIdleCore = s.smtActive && llc.hasIdleCores
+		hasIdleCore = s.smtActive && sds.hasIdleCores
 		// sd->shared: when the asym domain holds the shared data
 		if s.feat.SISUtilOn() && s.sharedDom[target] == sd {
-			nr = llc.nrIdleScan + 1
+			nr = sds.nrIdleScan + 1
 			if nr == 1 {
 				return noCPU
 			}
 		}
 	}
 	if !s.tracing {
-		return s.selectIdleCapacityMask(p, sd, target, util, smtAware, hasIdleCore, nr, llc)
+		return s.selectIdleCapacityMask(p, sd, target, util, smtAware, hasIdleCore, nr, sds)
 	}
 	s.scanBegin("select_idle_capacity", target, fmt.Sprintf(" (task util %d)", util))
 	best, bestRank, bestCap := noCPU, 1, 0
@@ -117,7 +117,7 @@ func (s *sim) selectIdleCapacity(p *task, sd *topo.Domain, target, util int) int
 	// best_fits starts at ASYM_IDLE_THREAD_MISFIT: a scan that found no idle
 	// CPU clears the hint as well (rank 1 > -3).
 	if smtAware && hasIdleCore && bestRank > -3 {
-		llc.hasIdleCores = false
+		sds.hasIdleCores = false
 	}
 	return best
 }
@@ -171,7 +171,7 @@ type rankedCPUs struct {
 // returns the first idle CPU that fits (on an idle core when there are
 // idle cores), else the best rank, then the largest capacity, then the
 // first in walk order, exactly as the per-CPU loop picks them.
-func (s *sim) selectIdleCapacityMask(p *task, sd *topo.Domain, target, util int, smtAware, hasIdleCore bool, nr int, llc *llcState) int {
+func (s *sim) selectIdleCapacityMask(p *task, sd *topo.Domain, target, util int, smtAware, hasIdleCore bool, nr int, sds *llcState) int {
 	counting := smtAware && !hasIdleCore
 	idle := s.idleCPUs()
 	m := &s.im
@@ -229,7 +229,7 @@ func (s *sim) selectIdleCapacityMask(p *task, sd *topo.Domain, target, util int,
 		return chosen
 	}
 	if smtAware && hasIdleCore && bestRank > -3 {
-		llc.hasIdleCores = false
+		sds.hasIdleCores = false
 	}
 	return best
 }
