@@ -1,0 +1,80 @@
+package presets
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// TestMessagingG10FollowsG4: sched-messaging-g10 (perf's defaults, 10
+// groups) is sched-messaging (-g 4) with six more groups, written out
+// because each receiver is a group of its own. It must not drift from the
+// -g 4 preset: its groups are the -g 4 sender0 and receiver0.0 renamed per
+// group and receiver, and main counts 400 workers instead of 160.
+func TestMessagingG10FollowsG4(t *testing.T) {
+	ps, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	type group = map[string]any
+	read := func(name string) []group {
+		p, ok := ps.Get(Workload, name)
+		if !ok {
+			t.Fatalf("no workload preset %s", name)
+		}
+		var w struct {
+			Groups []group `json:"groups"`
+		}
+		if err := json.Unmarshal(p.Body, &w); err != nil {
+			t.Fatal(err)
+		}
+		return w.Groups
+	}
+	g4, g10 := read("sched-messaging"), read("sched-messaging-g10")
+	byName := map[string]group{}
+	for _, g := range g4 {
+		byName[g["name"].(string)] = g
+	}
+	// renamed is g4's group from, its channels g0rN renamed for group g and
+	// (for a receiver) its channel g0r0 for receiver r, and its name set.
+	renamed := func(from string, g, r int, name string) group {
+		b, _ := json.Marshal(byName[from])
+		s := string(b)
+		if r < 0 {
+			s = strings.ReplaceAll(s, `"g0r`, fmt.Sprintf(`"g%dr`, g))
+		} else {
+			s = strings.ReplaceAll(s, `"g0r0"`, fmt.Sprintf(`"g%dr%d"`, g, r))
+		}
+		var out group
+		if err := json.Unmarshal([]byte(s), &out); err != nil {
+			t.Fatal(err)
+		}
+		out["name"] = name
+		return out
+	}
+	main4, _ := json.Marshal(byName["main"])
+	var want []group
+	var mainG group
+	if err := json.Unmarshal([]byte(strings.ReplaceAll(string(main4), "160", "400")), &mainG); err != nil {
+		t.Fatal(err)
+	}
+	want = append(want, mainG)
+	for g := range 10 {
+		want = append(want, renamed("sender0", g, -1, fmt.Sprintf("sender%d", g)))
+	}
+	for g := range 10 {
+		for r := range 20 {
+			want = append(want, renamed("receiver0.0", g, r, fmt.Sprintf("receiver%d.%d", g, r)))
+		}
+	}
+	if len(g10) != len(want) {
+		t.Fatalf("sched-messaging-g10 has %d groups; want %d", len(g10), len(want))
+	}
+	for i := range want {
+		if !reflect.DeepEqual(g10[i], want[i]) {
+			t.Fatalf("sched-messaging-g10 group %d (%v) is not the -g 4 preset's, renamed (%v)", i, g10[i]["name"], want[i]["name"])
+		}
+	}
+}
