@@ -113,3 +113,29 @@ func TestAsymSharedBudget(t *testing.T) {
 		t.Errorf("the MC (LLC) balance wrote the LLC's nr_idle_scan (%d → %d), which holds no shared data under the tip", llcBefore, s.llcs[0].nrIdleScan)
 	}
 }
+
+// TestDetailReadsSharedData: the step view's per-LLC has_idle_cores and
+// nr_idle_scan come from the sched_domain_shared the LLC's CPUs use. Under
+// the tip on hikey960 that is PKG's, so a scan that clears PKG's hint
+// shows in both clusters' lines, and the LLCs' own (unused) copies do not.
+func TestDetailReadsSharedData(t *testing.T) {
+	s := hikeyGenSim(t, "tip-2026-09")
+	s.shared[0].hasIdleCores, s.shared[0].nrIdleScan = false, 3
+	s.llcs[0].hasIdleCores, s.llcs[4].hasIdleCores = true, true
+	d := (&Stepper{s: s}).Detail()
+	if len(d.LLCs) != 2 {
+		t.Fatalf("hikey960 detail has %d LLCs; want 2", len(d.LLCs))
+	}
+	for _, l := range d.LLCs {
+		if l.HasIdleCores || l.NrIdleScan != 3 || l.SharedLevel != "PKG" || l.SharedCPUs != "0-7" {
+			t.Errorf("tip, LLC %s: has_idle_cores %v, nr_idle_scan %d, shared on %s %s; want PKG 0-7's: false, 3",
+				l.CPUs, l.HasIdleCores, l.NrIdleScan, l.SharedLevel, l.SharedCPUs)
+		}
+	}
+	old := hikeyGenSim(t, "6.12")
+	old.llcs[4].hasIdleCores, old.llcs[4].nrIdleScan = false, 2
+	d = (&Stepper{s: old}).Detail()
+	if l := d.LLCs[1]; l.HasIdleCores || l.NrIdleScan != 2 || l.SharedCPUs != l.CPUs || d.LLCs[0].HasIdleCores != true {
+		t.Errorf("6.12, LLCs %+v; want each LLC's own shared data", d.LLCs)
+	}
+}

@@ -48,9 +48,17 @@ type LLCState struct {
 	ID   int    `json:"id"`
 	CPUs string `json:"cpus"`
 	// HasIdleCores is sds->has_idle_cores (a hint: set when a core went
-	// idle, cleared when a scan found none); NrBusyCPUs sds->nr_busy_cpus;
-	// IdleCPUs the span's CPUs that are available_idle_cpu() now.
+	// idle, cleared when a scan found none) and NrIdleScan
+	// sds->nr_idle_scan (SIS_UTIL's budget), both read from the
+	// sched_domain_shared the LLC's CPUs use: the LLC's own under 6.12,
+	// under the tip that of a wider asym-capacity domain when there is one
+	// (SharedLevel and SharedCPUs name the domain that holds it).
+	// NrBusyCPUs is the LLC's nr_busy_cpus; IdleCPUs the span's CPUs that
+	// are available_idle_cpu() now.
 	HasIdleCores bool   `json:"has_idle_cores"`
+	NrIdleScan   int    `json:"nr_idle_scan"`
+	SharedLevel  string `json:"shared_level"`
+	SharedCPUs   string `json:"shared_cpus"`
 	NrBusyCPUs   int    `json:"nr_busy_cpus"`
 	IdleCPUs     string `json:"idle_cpus"`
 }
@@ -101,8 +109,9 @@ func (x *Stepper) Detail() Detail {
 				idle.Set(c)
 			}
 		}
-		d.LLCs = append(d.LLCs, LLCState{ID: i, CPUs: span.String(), HasIdleCores: s.llcs[i].hasIdleCores,
-			NrBusyCPUs: s.llcs[i].nrBusyCPUs, IdleCPUs: idle.String()})
+		sds, dom := s.shared[i], s.sharedDom[i]
+		d.LLCs = append(d.LLCs, LLCState{ID: i, CPUs: span.String(), HasIdleCores: sds.hasIdleCores, NrIdleScan: sds.nrIdleScan,
+			SharedLevel: string(dom.Level), SharedCPUs: dom.Span.String(), NrBusyCPUs: s.llcs[i].nrBusyCPUs, IdleCPUs: idle.String()})
 	}
 	return d
 }

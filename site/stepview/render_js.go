@@ -139,7 +139,7 @@ func (v *view) renderSide(r *sim.StepReply) {
 		li.SetAttribute("data-llc", fmt.Sprint(l.ID))
 	}
 	b.Text(v.llcBox, "p", "small", fmt.Sprintf("rd->overloaded = %v · %d placement decisions so far", r.Detail.Overloaded, r.Detail.Decisions))
-	b.Text(v.llcBox, "p", "muted small", "has_idle_cores is the LLC's hint (sched_domain_shared): set when a core went idle, cleared when select_idle_cpu() scanned and found no idle core.")
+	b.Text(v.llcBox, "p", "muted small", "has_idle_cores and nr_idle_scan live in sched_domain_shared: the LLC's under 6.12, under the tip a wider asym-capacity domain's when there is one. has_idle_cores is set when a core went idle and cleared when select_idle_cpu() or select_idle_capacity() scanned without finding an idle core; nr_idle_scan is SIS_UTIL's scan budget, written by the periodic balance of the domain that holds it.")
 	viewkit.Clear(v.recentBox)
 	b.Text(v.recentBox, "h2", "", "Recent events")
 	ol := b.El(v.recentBox, "ol", "step-recent-list")

@@ -81,14 +81,20 @@ func Changed(prev, cur []RQRow) map[int]bool {
 	return out
 }
 
-// LLCText is one LLC's line: its span, has_idle_cores, nr_busy_cpus and
-// the idle CPUs now.
+// LLCText is one LLC's line: its span, has_idle_cores and nr_idle_scan
+// (naming the wider domain whose sched_domain_shared holds them, when it
+// is not the LLC's), nr_busy_cpus and the idle CPUs now.
 func LLCText(l sim.LLCState) string {
 	idle := l.IdleCPUs
 	if idle == "" {
 		idle = "none"
 	}
-	return fmt.Sprintf("LLC cpus %s: has_idle_cores=%v, nr_busy_cpus=%d, idle CPUs now: %s", l.CPUs, l.HasIdleCores, l.NrBusyCPUs, idle)
+	shared := ""
+	if l.SharedCPUs != "" && l.SharedCPUs != l.CPUs {
+		shared = fmt.Sprintf(" (%s cpus %s's sched_domain_shared)", l.SharedLevel, l.SharedCPUs)
+	}
+	return fmt.Sprintf("LLC cpus %s: has_idle_cores=%v, nr_idle_scan=%d%s, nr_busy_cpus=%d, idle CPUs now: %s",
+		l.CPUs, l.HasIdleCores, l.NrIdleScan, shared, l.NrBusyCPUs, idle)
 }
 
 // EventText is an event as one line ("#12 at 1.5 ms · sched_tick: …").

@@ -93,7 +93,10 @@ func TestRowsAndChanged(t *testing.T) {
 	if len(ch) != 1 || !ch[1] {
 		t.Errorf("changed %v", ch)
 	}
-	if got := LLCText(sim.LLCState{CPUs: "0-3", HasIdleCores: true, NrBusyCPUs: 1}); got != "LLC cpus 0-3: has_idle_cores=true, nr_busy_cpus=1, idle CPUs now: none" {
+	if got := LLCText(sim.LLCState{CPUs: "0-3", HasIdleCores: true, NrIdleScan: 4, SharedLevel: "MC", SharedCPUs: "0-3", NrBusyCPUs: 1}); got != "LLC cpus 0-3: has_idle_cores=true, nr_idle_scan=4, nr_busy_cpus=1, idle CPUs now: none" {
+		t.Error(got)
+	}
+	if got := LLCText(sim.LLCState{CPUs: "4-7", NrIdleScan: 8, SharedLevel: "PKG", SharedCPUs: "0-7", IdleCPUs: "5"}); got != "LLC cpus 4-7: has_idle_cores=false, nr_idle_scan=8 (PKG cpus 0-7's sched_domain_shared), nr_busy_cpus=0, idle CPUs now: 5" {
 		t.Error(got)
 	}
 	if got := EventText(sim.StepEvent{N: 3, At: 1500_000, Kind: "try_to_wake_up", Text: "cpu 0 wakes x", Decisions: []int{4}}); got != "#3 at 1.5 ms · try_to_wake_up: cpu 0 wakes x (1 placement decision)" {
