@@ -173,6 +173,7 @@ func (f Features) PreemptShortOn() bool { return on(f.PreemptShort, true) }
 func (f Features) PlaceLagOn() bool     { return on(f.PlaceLag, true) }
 func (f Features) UtilEstOn() bool      { return on(f.UtilEst, true) }
 func (f Features) NIRandomOn() bool     { return on(f.NIRandom, true) }
+func (f Features) NIRateOn() bool       { return on(f.NIRate, true) }
 func (f Features) NohzIdleOn() bool     { return on(f.NohzIdle, true) }
 func (f Features) DelayDequeueOn() bool { return on(f.DelayDequeue, true) }
 

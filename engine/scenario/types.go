@@ -78,7 +78,12 @@ type Features struct {
 	PlaceLag     *bool `json:"PLACE_LAG,omitempty"`
 	UtilEst      *bool `json:"UTIL_EST,omitempty"`
 	NIRandom     *bool `json:"NI_RANDOM,omitempty"`
-	NohzIdle     *bool `json:"NOHZ_IDLE,omitempty"`
+	// NIRate is NI_RATE (9fe89f022c05, tip sched/core Feb 2026, Linux
+	// 7.1; not in 6.12): update_newidle_stats() adds the time its last 512
+	// newidle calls took (>> 22, ns) to the success count, so a domain that
+	// balances newidle at under 128 Hz keeps newidle_ratio at 1024.
+	NIRate   *bool `json:"NI_RATE,omitempty"`
+	NohzIdle *bool `json:"NOHZ_IDLE,omitempty"`
 	// DelayDequeue is DELAY_DEQUEUE (6.12: on): a task that sleeps while
 	// ineligible stays queued until it is picked or woken.
 	DelayDequeue *bool `json:"DELAY_DEQUEUE,omitempty"`

@@ -138,11 +138,13 @@ func (s *sim) schedBalanceNewidle(c *cpuState) int {
 		}
 		if sd.Flags&topo.SDBalanceNewidle != 0 {
 			weight := 1
-			if s.feat.NIRandomOn() {
+			// 9fe89f022c05 also skips the dice at ratio 1024 (where
+			// 6.12's d1k > 1 + ratio never holds either).
+			if s.feat.NIRandomOn() && st.newidleRatio < 1024 {
 				d1k := s.rng.IntN(1024)
 				weight = 1 + st.newidleRatio
 				if d1k > weight {
-					updateNewidleStats(st, 0)
+					s.updateNewidleStats(st, 0)
 					continue
 				}
 				weight = (1024 + weight/2) / weight
@@ -152,9 +154,9 @@ func (s *sim) schedBalanceNewidle(c *cpuState) int {
 			cost := newidleCost(sd)
 			currCost += cost
 			if pulled > 0 {
-				updateNewidleStats(st, weight)
+				s.updateNewidleStats(st, weight)
 			} else {
-				updateNewidleStats(st, 0)
+				s.updateNewidleStats(st, 0)
 			}
 			if cost > st.maxNewidleLBCost {
 				st.maxNewidleLBCost = cost
@@ -185,15 +187,45 @@ func (s *sim) updateNextBalance(c *cpuState, i int, next *int64) {
 	}
 }
 
-// updateNewidleStats is update_newidle_stats() (NI_RANDOM bookkeeping).
-func updateNewidleStats(st *sdState, success int) {
+// updateNewidleStats is update_newidle_stats() (NI_RANDOM bookkeeping):
+// every 512 calls the ratio becomes the (weighted) successes, plus under
+// NI_RATE the time those calls took in units of 2^22 ns (4.19 ms), so
+// 512 calls in 4.3 s or more (a rate under 128 Hz) give 1024.
+func (s *sim) updateNewidleStats(st *sdState, success int) {
 	st.newidleCall++
 	st.newidleSuccess += success
 	if st.newidleCall >= 1024 {
-		st.newidleRatio = st.newidleSuccess
+		ratio := 0
+		if s.feat.NIRateOn() {
+			delta := max(s.now-st.newidleStamp, 0)
+			ratio = int(min(delta>>22, 1024))
+		}
+		st.newidleStamp = s.now
+		st.newidleRatio = min(1024, ratio+st.newidleSuccess)
 		st.newidleCall /= 2
 		st.newidleSuccess /= 2
 	}
+}
+
+// niRateIdleStamp is the newidle_stamp of a machine that was idle before
+// the run: its last 512 newidle calls took 1024 << 22 ns (4.29 s) or
+// longer, the least for which NI_RATE gives the full ratio.
+const niRateIdleStamp = -(int64(1024) << 22)
+
+// initialSdState is a domain's state when the run starts. The balance
+// interval and the newidle counters are sd_init()'s (newidle_call 512,
+// newidle_success 256, newidle_ratio 512). Under NI_RATE the run starts,
+// like the SIS_UTIL budget (run.go), on a machine that has been up and
+// idle: an idle machine's newidle passes stop at the rd->overloaded gate
+// before update_newidle_stats() counts them, so its last 512 counted
+// calls took longer than 4.29 s, and update_newidle_stats() left
+// newidle_ratio at 1024 with the stamp at least that far back.
+func (s *sim) initialSdState(d *topo.Domain) sdState {
+	st := sdState{balanceInterval: d.MinInterval, newidleCall: 512, newidleSuccess: 256, newidleRatio: 512}
+	if s.feat.NIRateOn() {
+		st.newidleRatio, st.newidleStamp = 1024, niRateIdleStamp
+	}
+	return st
 }
 
 // nohzBalancerKick is nohz_balancer_kick(), run on a busy CPU's tick.

@@ -124,7 +124,7 @@ func newSim(r *scenario.Resolved, t *topo.Topology, opt Options, seed uint64, ti
 		c.sd = make([]sdState, len(t.Domains[i]))
 		c.rq = make([]*task, 0, 4)
 		for j, d := range t.Domains[i] {
-			c.sd[j] = sdState{balanceInterval: d.MinInterval, newidleCall: 512, newidleSuccess: 256, newidleRatio: 512}
+			c.sd[j] = s.initialSdState(d)
 		}
 		if info.Speed == 0 {
 			c.speed = 1

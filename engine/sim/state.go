@@ -160,6 +160,7 @@ type sdState struct {
 	newidleCall      int
 	newidleSuccess   int
 	newidleRatio     int
+	newidleStamp     int64        // sd->newidle_stamp (NI_RATE): when newidle_ratio was last computed
 	spanSums         int32        // the group-sums ID of the domain's span (domainSpanSums), -1 none
 	cpuPair          bool         // two groups of one CPU each (cpuPair)
 	smtFinal         bool         // span sums and no SD_ASYM_PACKING (no asym_prefer_cpu; smtBusiestCanBeFinal)

@@ -62,7 +62,7 @@ type Feature struct {
 var Features = []Feature{
 	{Name: "SIS_UTIL"}, {Name: "WAKE_AFFINE"}, {Name: "WA_IDLE"}, {Name: "WA_WEIGHT"}, {Name: "WA_BIAS"},
 	{Name: "RUN_TO_PARITY"}, {Name: "PREEMPT_SHORT"}, {Name: "PLACE_LAG"}, {Name: "UTIL_EST"}, {Name: "NI_RANDOM"},
-	{Name: "NOHZ_IDLE"}, {Name: "DELAY_DEQUEUE"},
+	{Name: "NI_RATE"}, {Name: "NOHZ_IDLE"}, {Name: "DELAY_DEQUEUE"},
 	{Name: "SMT_AWARE_ASYM_CAPACITY", Kernel: "select_idle_capacity(), asym_fits_cpu()", Form: true},
 	{Name: "ILB_IDLE_CORE", Kernel: "find_new_ilb()", Form: true},
 	{Name: "H_NR_RUNNABLE", Kernel: "update_sg_lb_stats(), sched_balance_find_src_rq(), can_migrate_task()", Form: true},
