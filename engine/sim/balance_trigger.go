@@ -138,9 +138,8 @@ func (s *sim) schedBalanceNewidle(c *cpuState) int {
 		}
 		if sd.Flags&topo.SDBalanceNewidle != 0 {
 			weight := 1
-			// 9fe89f022c05 also skips the dice at ratio 1024 (where
-			// 6.12's d1k > 1 + ratio never holds either).
-			if s.feat.NIRandomOn() && st.newidleRatio < 1024 {
+			// 9fe89f022c05 (NI_RATE) also skips the dice at ratio 1024
+			if s.feat.NIRandomOn() && (!s.feat.NIRateOn() || st.newidleRatio < 1024) {
 				d1k := s.rng.IntN(1024)
 				weight = 1 + st.newidleRatio
 				if d1k > weight {
@@ -189,19 +188,20 @@ func (s *sim) updateNextBalance(c *cpuState, i int, next *int64) {
 
 // updateNewidleStats is update_newidle_stats() (NI_RANDOM bookkeeping):
 // every 512 calls the ratio becomes the (weighted) successes, plus under
-// NI_RATE the time those calls took in units of 2^22 ns (4.19 ms), so
-// 512 calls in 4.3 s or more (a rate under 128 Hz) give 1024.
+// NI_RATE the time those calls took in units of 2^22 ns (4.19 ms), capped
+// at 1024, so 512 calls in 4.3 s or more (a rate under 128 Hz) give 1024.
+// Without NI_RATE it is 6.12's: the successes, uncapped.
 func (s *sim) updateNewidleStats(st *sdState, success int) {
 	st.newidleCall++
 	st.newidleSuccess += success
 	if st.newidleCall >= 1024 {
-		ratio := 0
 		if s.feat.NIRateOn() {
 			delta := max(s.now-st.newidleStamp, 0)
-			ratio = int(min(delta>>22, 1024))
+			st.newidleStamp = s.now
+			st.newidleRatio = min(1024, int(min(delta>>22, 1024))+st.newidleSuccess)
+		} else {
+			st.newidleRatio = st.newidleSuccess // 6.12: uncapped
 		}
-		st.newidleStamp = s.now
-		st.newidleRatio = min(1024, ratio+st.newidleSuccess)
 		st.newidleCall /= 2
 		st.newidleSuccess /= 2
 	}

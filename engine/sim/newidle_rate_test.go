@@ -29,6 +29,16 @@ func TestUpdateNewidleStatsRate(t *testing.T) {
 			t.Errorf("%s: newidle_stamp %d after the update; want now (%d)", c.generation, st.newidleStamp, c.now)
 		}
 	}
+	// Weighted successes can pass 1024 (a success at ratio r counts
+	// (1024 + (1+r)/2)/(1+r)): 6.12 keeps them uncapped, NI_RATE caps.
+	for gen, want := range map[string]int{"6.12": 1500, "tip-2026-09": 1024} {
+		s := hikeyGenSim(t, gen)
+		st := &sdState{newidleCall: 1023, newidleSuccess: 1500}
+		s.updateNewidleStats(st, 0)
+		if st.newidleRatio != want {
+			t.Errorf("%s, 1500 weighted successes: newidle_ratio %d; want %d", gen, st.newidleRatio, want)
+		}
+	}
 }
 
 // TestNIRateStartsAtFullRatio: under NI_RATE a run starts on a machine
