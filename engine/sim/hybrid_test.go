@@ -43,3 +43,70 @@ func TestHybridECoreAlone(t *testing.T) {
 		})
 	}
 }
+
+// TestHybridFillOrder: on a hybrid part under ITMT, CPU-bound threads take
+// one CPU of every P-core first, then the E-cores, and only then the second
+// threads of P-cores, the order Ricardo Neri's "sched/fair: Fix load
+// balancing of SMT siblings with ASYM_PACKING" covers state for Alder Lake
+// ("picking first the Core CPUs, then the Atoms and at last the SMT
+// siblings", v4 2021-08-10) and Tim Chen's "Enable Cluster Scheduling for
+// x86 Hybrid CPUs" cover repeats (v1 2023-05-04: "1) SMT CPU on an idle
+// P-core, 2) idle E-core, 3) unused SMT CPU with a busy sibling"). Without
+// asym packing (policy none) 8 threads leave P-cores idle and run on
+// E-cores. Counted from busy time: a CPU busy more than half the run holds
+// a thread.
+func TestHybridFillOrder(t *testing.T) {
+	for _, tc := range []struct {
+		policy                   string
+		threads                  int
+		pCores, pDoubled, eCores int
+		wantExact                bool
+	}{
+		{"itmt", 8, 8, 0, 0, true},
+		{"itmt", 12, 8, 0, 4, true},
+		{"itmt", 18, 8, 2, 8, true},
+		{"none", 8, 0, 0, 0, false}, // only: some thread on an E-core
+	} {
+		t.Run(tc.policy+"/"+itoa(tc.threads), func(t *testing.T) {
+			r := resolveJSON(t, `{"schedplay":1,"machine":{"preset":"intel-hybrid"},"policy":{"preset":"`+tc.policy+`"},
+				"workload":{"metric":"requests","groups":[{"name":"w","count":`+itoa(tc.threads)+`,
+				"program":[{"pool":"r","total":`+itoa(tc.threads*400)+`,"do":[{"compute":"1ms","jitter":0.02}]}]}]},
+				"run":{"duration":"2s","until":"done","seed":1,"reps":1}}`)
+			busy := mustRun(t, r, Options{}).Reps[0].BusyNs
+			var most int64
+			for _, b := range busy {
+				most = max(most, b)
+			}
+			holds := func(cpu int) bool { return busy[cpu] > most/2 }
+			pCores, pDoubled, eCores := 0, 0, 0
+			for core := 0; core < 8; core++ { // P-core k is CPUs 2k, 2k+1
+				n := 0
+				for _, cpu := range []int{2 * core, 2*core + 1} {
+					if holds(cpu) {
+						n++
+					}
+				}
+				if n > 0 {
+					pCores++
+				}
+				if n == 2 {
+					pDoubled++
+				}
+			}
+			for cpu := 16; cpu < 24; cpu++ {
+				if holds(cpu) {
+					eCores++
+				}
+			}
+			if !tc.wantExact {
+				if eCores == 0 {
+					t.Errorf("P-cores %d (doubled %d), E-cores %d: want some thread on an E-core without asym packing", pCores, pDoubled, eCores)
+				}
+				return
+			}
+			if pCores != tc.pCores || pDoubled != tc.pDoubled || eCores != tc.eCores {
+				t.Errorf("P-cores %d (doubled %d), E-cores %d; want %d (%d), %d", pCores, pDoubled, eCores, tc.pCores, tc.pDoubled, tc.eCores)
+			}
+		})
+	}
+}
