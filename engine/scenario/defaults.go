@@ -133,8 +133,9 @@ func machineDefaults(m topo.Machine, unset unsetFunc) topo.Machine {
 }
 
 // defaultYield is the whole-core throughput with k busy threads, k=1..n
-// (kernel-model.md §7.2 defaults: HT 1.2×, Olympus 1.064×, POWER7 SMT2
-// 1.24×, SMT4 1.6×).
+// (kernel-model.md §7.2 defaults: HT 1.2×, Olympus 1.064×, POWER7 SMT4
+// 1.6×; POWER7 SMT2 1.4×, IBM's estimate, docs/model.md "Core performance
+// model").
 func defaultYield(k topo.SMTKind, n int) []float64 {
 	y := make([]float64, max(n, 0))
 	for i := range y {
@@ -144,7 +145,7 @@ func defaultYield(k topo.SMTKind, n int) []float64 {
 		case k == topo.SMTSpatial:
 			y[i] = 1.064
 		case k == topo.SMTFolding && i == 1:
-			y[i] = 1.24
+			y[i] = 1.4
 		case k == topo.SMTFolding:
 			y[i] = 1.6
 		default:
