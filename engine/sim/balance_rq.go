@@ -360,7 +360,7 @@ func (s *sim) schedBalanceRq(cpu, sdIdx int, idle cpuIdleType, cause int) (int, 
 			}
 			if !bc.activeBalance {
 				bc.activeBalance = true
-				s.q.push(event{at: s.now + int64(s.r.Machine.Latency.IPI), kind: evStopper, a: int32(busiest), b: int32(cpu), gen: uint32(why)})
+				s.q.push(event{at: s.now + s.ipiLatency(busiest), kind: evStopper, a: int32(busiest), b: int32(cpu), gen: uint32(why)})
 				if s.tracing {
 					bc.stopPath = append(append(bc.stopPath[:0], s.lbPrefix...), "sched_balance_rq("+string(sd.Level)+", "+idleName(idle)+")",
 						"busiest group "+groupTypeNames[env.busiestStat.groupType])

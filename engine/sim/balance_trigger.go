@@ -373,7 +373,7 @@ func (s *sim) kickILB(from int, flags uint8) {
 		return
 	}
 	s.ilbPending, s.ilbCPU, s.ilbFlags = true, ilb, flags
-	s.q.push(event{at: s.now + int64(s.r.Machine.Latency.IPI), kind: evILB, a: int32(ilb)})
+	s.q.push(event{at: s.now + s.ipiLatency(ilb), kind: evILB, a: int32(ilb)})
 }
 
 // nohzIdleBalance is the kicked ILB's softirq: _nohz_idle_balance() with

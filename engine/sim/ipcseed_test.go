@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"schedplay/engine/scenario"
+	"schedplay/engine/topo"
 )
 
 // An idle cyclictest (SCHED_OTHER, every CPU in WFI) has one path per
@@ -11,7 +12,8 @@ import (
 // distribution because each charge of those costs varies
 // (machine.latency.variation): p50 < p99 < max, with the median just
 // above slack + the nominal path and a tail a few µs long; with the
-// variation at 0 every wake-up is the same constant.
+// variation at 0 every wake-up is the same constant: ttwu and the switch
+// at the speed of the thread's CPU (vera's classes run at 0.95–1.0).
 func TestIdleCyclictestLatencyIsADistribution(t *testing.T) {
 	r, res := seedRun(t, "vera-cyclictest-idle", "", "run.reps=1")
 	l := r.WithDefaults().Machine.Latency
@@ -24,8 +26,21 @@ func TestIdleCyclictestLatencyIsADistribution(t *testing.T) {
 		t.Errorf("p50 %d ns, max %d ns; want the median near slack + path %d ns and a tail under 20 µs", got.P50, got.Max, path)
 	}
 	_, flat := seedRun(t, "vera-cyclictest-idle", "", "run.reps=1", "machine.latency.variation=0")
-	if f := flat.Reps[0].Latency; f.P50 != f.Max || f.P50 != path {
-		t.Errorf("variation 0: p50 %d, max %d ns; want every wake-up at slack + path = %d ns", f.P50, f.Max, path)
+	tp, err := topo.Build(r.Machine, r.Policy.DomainPolicy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cpu := -1 // the one CPU the thread ran on
+	for i, b := range flat.Reps[0].BusyNs {
+		if b > 0 {
+			cpu = i
+		}
+	}
+	sp := tp.CPUs[cpu].Speed
+	want := int64(scenario.DefaultTimerSlack) + int64(l.IdleExit) +
+		int64(float64(l.Wakeup)/sp) + int64(float64(l.ContextSwitch)/sp)
+	if f := flat.Reps[0].Latency; f.P50 != f.Max || f.P50 != want {
+		t.Errorf("variation 0: p50 %d, max %d ns; want every wake-up at slack + path = %d ns (CPU %d, speed %.3f)", f.P50, f.Max, want, cpu, sp)
 	}
 }
 

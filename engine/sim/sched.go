@@ -69,6 +69,7 @@ func (s *sim) blockTask(c *cpuState, p *task) {
 
 // stopRunning closes the task's run interval on c, out saying why.
 func (s *sim) stopRunning(c *cpuState, p *task, out SwitchOut) {
+	p.wakeStallUntil = 0 // what is left of it stays on c (stallUntil)
 	s.m.runSpan(s, p, c.id, p.runStart, s.now, out)
 	c.lastTaskTime = s.now
 	s.notePEStop(c)
@@ -138,6 +139,7 @@ func (s *sim) setCurr(c *cpuState, p *task) {
 	if p.process && c.lastTgid != p.tgid {
 		cost += int64(s.r.Machine.Latency.ProcessSwitch)
 	}
+	cost = s.kernelCost(c.id, cost)
 	c.lastTgid = p.tgid
 	c.stallUntil = max(c.stallUntil, s.now+s.costs.vary(cost))
 	s.m.ctxSwitch(s)
@@ -231,6 +233,25 @@ func (s *sim) tryToWakeUp(p *task, waker int, sync, byTask bool) {
 	s.q.push(event{at: s.now + d, kind: evWakeArrive, a: int32(p.id)})
 }
 
+// kernelCost is d ns of kernel instructions (a latency.* cost measured on a
+// reference core of speed 1.0) run on cpu: they take d ÷ the CPU's class
+// speed, as the kernel paths that run as work do (docs/model.md, "The cost
+// of IPC and wake-ups"). Cache lines and idle exits are the memory
+// system's and the hardware's, and are not scaled.
+func (s *sim) kernelCost(cpu int, d int64) int64 {
+	if sp := s.cpus[cpu].speed; sp != 1 {
+		return int64(float64(d) / sp)
+	}
+	return d
+}
+
+// ipiLatency is latency.ipi for an IPI to target. Most of it is the
+// handling there (the IRQ entry, sched_ttwu_pending() or the softirq
+// raise), so all of it runs at the target's speed.
+func (s *sim) ipiLatency(target int) int64 {
+	return s.kernelCost(target, int64(s.r.Machine.Latency.IPI))
+}
+
 // ttwuLatency is the time from try_to_wake_up() on waker to the task
 // queued on target (docs/model.md, "The cost of IPC and wake-ups"):
 // ttwu's own work; for another CPU, ttwu_queue_wakelist() or the remote
@@ -239,9 +260,9 @@ func (s *sim) tryToWakeUp(p *task, waker int, sync, byTask bool) {
 // exit latency of the idle state the target is in.
 func (s *sim) ttwuLatency(waker, target int) int64 {
 	lat := &s.r.Machine.Latency
-	d := int64(lat.Wakeup)
+	d := s.kernelCost(waker, int64(lat.Wakeup))
 	if target != waker {
-		d += int64(lat.IPI) + wakeRemoteLines*s.cachelineCost(waker, target)
+		d += s.ipiLatency(target) + wakeRemoteLines*s.cachelineCost(waker, target)
 	}
 	if tc := &s.cpus[target]; tc.curr == nil && !tc.hkBusy {
 		d += s.idleExitLatency(tc)

@@ -51,13 +51,16 @@ type task struct {
 	// program interpreter
 	stack     []frame
 	remaining float64 // reference-ns of work left in the current compute step
-	spinning  bool
-	delayed   bool // se->sched_delayed: asleep but still queued (DELAY_DEQUEUE)
-	spinEnd   int64
-	blockOn   int8 // what it waits on (for spin fall-through)
-	blockID   int
-	granted   bool // the object it waits on released it
-	ipcWaited bool // it slept in its current pipe/socket call (pipe_write()'s wake_next_writer)
+	// wakeStallUntil is when the wake-ups the running task issued in its
+	// last step are paid for (endWakeBatch); its next step waits for it
+	wakeStallUntil int64
+	spinning       bool
+	delayed        bool // se->sched_delayed: asleep but still queued (DELAY_DEQUEUE)
+	spinEnd        int64
+	blockOn        int8 // what it waits on (for spin fall-through)
+	blockID        int
+	granted        bool // the object it waits on released it
+	ipcWaited      bool // it slept in its current pipe/socket call (pipe_write()'s wake_next_writer)
 	// pipe->mutex (mutex.go): the lock it spins or sleeps on, the lock it
 	// holds, whether it is on that lock's wait_list, and whether its spin
 	// was broken by a reschedule (it tries once, then sleeps)

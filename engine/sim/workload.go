@@ -202,6 +202,14 @@ func (s *sim) advance(c *cpuState, p *task) {
 			}
 			return
 		}
+		// The task is still in the kernel issuing the wake-ups of its
+		// last step (endWakeBatch): its next step waits for them
+		// (computeEnd resumes it), so it cannot block or exit first and
+		// leave their cost to the next task on its CPU.
+		if p.wakeStallUntil > s.now {
+			s.reprogram(c)
+			return
+		}
 		if len(p.stack) == 0 {
 			s.exitTask(c, p)
 			return
@@ -395,6 +403,7 @@ func (s *sim) endWakeBatch(waker int) {
 	}
 	s.syncCPU(c)
 	c.stallUntil = max(c.stallUntil, s.now) + cost
+	c.curr.wakeStallUntil = c.stallUntil
 	s.reprogram(c)
 }
 
@@ -408,7 +417,11 @@ func (s *sim) wakerCost(waker int, w *task) int64 {
 	lat := &s.r.Machine.Latency
 	c := int64(lat.Wakeup)
 	if w.cpu != waker {
-		c += int64(lat.IPISend) + ttwuWakerLines*s.cachelineCost(w.cpu, waker)
+		c += int64(lat.IPISend)
+	}
+	c = s.kernelCost(waker, c)
+	if w.cpu != waker {
+		c += ttwuWakerLines * s.cachelineCost(w.cpu, waker)
 	}
 	return s.costs.vary(c)
 }
