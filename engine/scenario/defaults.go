@@ -182,6 +182,10 @@ func (f Features) DelayDequeueOn() bool { return on(f.DelayDequeue, true) }
 // balancing (mainline) unless set false (6.12).
 func (f Features) HNrRunnableOn() bool { return on(f.HNrRunnable, true) }
 
+// AsymCapacitySMTLBOn: Neri's asym-capacity load-balancing series, off
+// unless set (docs/model.md, "What tip-2026-09 does not have yet").
+func (f Features) AsymCapacitySMTLBOn() bool { return on(f.AsymCapacitySMTLB, false) }
+
 // SMTAwareAsymCapacityOn: P1b (TIP7 select_idle_capacity) unless set false.
 func (f Features) SMTAwareAsymCapacityOn() bool { return on(f.SMTAwareAsymCapacity, true) }
 

@@ -94,6 +94,15 @@ type Features struct {
 	// delayed tasks alone unless migrating load; false is 6.12's
 	// h_nr_queued with delayed tasks migratable.
 	HNrRunnable *bool `json:"H_NR_RUNNABLE,omitempty"`
+	// AsymCapacitySMTLB is Ricardo Neri's asym-capacity load-balancing
+	// series (tip sched/core Aug 2026, Linux 7.3): with SD_ASYM_CPUCAPACITY,
+	// update_sg_lb_stats() counts a group's misfit load only when the
+	// destination's capacity is greater than the group's largest, and
+	// sched_balance_find_src_rq() no longer skips a CPU running one task
+	// of similar capacity whose SMT sibling is busy (or, with clusters,
+	// whose capacity equals the destination's). Off in both generations
+	// (docs/model.md, "What tip-2026-09 does not have yet").
+	AsymCapacitySMTLB *bool `json:"ASYM_CAPACITY_SMT_LB,omitempty"`
 	// SMTAwareAsymCapacity selects the TIP7 SMT-aware select_idle_capacity()
 	// and asym_fits_cpu() (P1b "mainline"); false gives 6.12 behaviour (P1).
 	SMTAwareAsymCapacity *bool `json:"SMT_AWARE_ASYM_CAPACITY,omitempty"`

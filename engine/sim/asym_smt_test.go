@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"schedplay/engine/topo"
 )
 
 // Kernel semantics the Vera calibration depends on, checked against
@@ -173,6 +175,87 @@ func TestFullScanGenerationNeverStacks(t *testing.T) {
 			got := s.selectIdleSibling(p, 10, 10)
 			if stacked := got != idle; stacked != c.stack {
 				t.Errorf("%s, only cpu %d idle: select_idle_sibling(prev 10, target 10) = %d; want stacked on the busy target = %v", c.generation, idle, got, c.stack)
+			}
+		}
+	}
+}
+
+// TestAsymCapacitySMTLBFindSrcRq: under SD_ASYM_CPUCAPACITY, 6.12's
+// sched_balance_find_src_rq() skips a CPU running one task whose capacity
+// the destination does not exceed by capacity_greater(); Vera's ±5 %
+// capacities never do, so an idle core's MC balance finds no source in a
+// core running two threads. Neri's series (ASYM_CAPACITY_SMT_LB) keeps
+// such a CPU when its SMT sibling is busy (smt_degraded_cap).
+func TestAsymCapacitySMTLBFindSrcRq(t *testing.T) {
+	for _, tc := range []struct {
+		policy string
+		want   int
+	}{
+		{`{"preset":"mainline"}`, noCPU},
+		{`{"preset":"mainline","features":{"ASYM_CAPACITY_SMT_LB":true}}`, 1},
+	} {
+		s := wakeSim(t, tc.policy)
+		s.busy(1, 177) // both threads of core 1; core 0 (CPUs 0, 176) idle
+		sd := s.t.Domains[0][1]
+		if sd.Level != "MC" || sd.Flags&topo.SDAsymCPUCapacity == 0 {
+			t.Fatalf("CPU 0's second domain is %s (flags %v); want the asym MC", sd.Level, sd.Flags)
+		}
+		var g *topo.Group
+		for i := range sd.Groups {
+			if sd.Groups[i].Span.Has(1) {
+				g = &sd.Groups[i]
+			}
+		}
+		env := &lbEnv{sd: sd, sdIdx: 1, dst: 0, idle: cpuIdle, migType: migrateTask, imbalance: 1}
+		if got := s.schedBalanceFindSrcRq(env, g); got != tc.want {
+			t.Errorf("%s: busiest rq = %d; want %d", tc.policy, got, tc.want)
+		}
+	}
+}
+
+// TestAsymCapacitySMTLBMisfitGate: Neri's series counts a group's misfit
+// load in update_sg_lb_stats() only when the destination's capacity is
+// greater than the group's largest; the misfit task still marks the root
+// domain overloaded. On hikey960 an A73 pulling from the A53 cluster
+// counts it, an A53 pulling from the A73s does not.
+func TestAsymCapacitySMTLBMisfitGate(t *testing.T) {
+	for _, tc := range []struct {
+		flag      bool
+		dst, busy int
+		counted   bool
+	}{
+		{false, 0, 5, true}, // 6.12: always counted
+		{true, 4, 1, true},  // A73 (1024) > the A53s' 462
+		{true, 0, 5, false}, // A53 (462) < the A73s' 1024
+	} {
+		s := simOf(t, `{"schedplay":1,"machine":{"preset":"hikey960"},"policy":{"preset":"misfit","features":{"ASYM_CAPACITY_SMT_LB":`+
+			map[bool]string{false: "false", true: "true"}[tc.flag]+`}},"workload":{"preset":"idle"},"run":{"duration":"10ms","seed":1}}`)
+		s.busy(tc.busy)
+		s.cpus[tc.busy].misfitLoad = 900
+		var sd *topo.Domain
+		idx := -1
+		for i, d := range s.t.Domains[tc.dst] {
+			if d.Flags&topo.SDAsymCPUCapacity != 0 {
+				sd, idx = d, i
+			}
+		}
+		var g *topo.Group
+		for i := range sd.Groups {
+			if sd.Groups[i].Span.Has(topo.CPU(tc.busy)) {
+				g = &sd.Groups[i]
+			}
+		}
+		for _, walk := range []bool{true, false} {
+			env := &lbEnv{sd: sd, sdIdx: idx, dst: tc.dst, idle: cpuIdle}
+			var sgs sgStats
+			if walk {
+				s.sgLbStatsWalk(env, g, false, &sgs)
+			} else {
+				s.flushGroupSums()
+				s.sgLbStatsFromSums(env, g, false, &sgs)
+			}
+			if got := sgs.misfitTaskLoad > 0; got != tc.counted || !env.overloaded {
+				t.Errorf("flag %v, dst %d, walk %v: misfit counted %v (overloaded %v); want %v (and overloaded)", tc.flag, tc.dst, walk, got, env.overloaded, tc.counted)
 			}
 		}
 	}

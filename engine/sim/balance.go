@@ -197,6 +197,18 @@ func (s *sim) sgLbStatsWalk(env *lbEnv, g *topo.Group, local bool, sgs *sgStats)
 			env.overloaded = true
 		}
 	}
+	if sgs.misfitTaskLoad > 0 && !s.misfitCountsFor(env, sgs.maxCap) {
+		sgs.misfitTaskLoad = 0 // env->overloaded stays set
+	}
+}
+
+// misfitCountsFor is Neri's gate (ASYM_CAPACITY_SMT_LB) on a group's
+// misfit load in update_sg_lb_stats(): it counts only when the
+// destination's capacity is greater than the group's largest
+// (capacity_greater(capacity_of(dst), sgc->max_capacity)); 6.12 counts it
+// always.
+func (s *sim) misfitCountsFor(env *lbEnv, groupMaxCap int) bool {
+	return !s.asymCapSMTLB || capacityGreater(s.cpus[env.dst].cap, groupMaxCap)
 }
 
 // schedGroupAsym is sched_group_asym().

@@ -68,7 +68,8 @@ func (s *sim) schedBalanceFindSrcRq(env *lbEnv, g *topo.Group) int {
 		if nr == 0 || env.excluded.Has(ci) {
 			continue
 		}
-		if env.sd.Flags&topo.SDAsymCPUCapacity != 0 && !capacityGreater(dstCap, c.cap) && nr == 1 {
+		if env.sd.Flags&topo.SDAsymCPUCapacity != 0 && !capacityGreater(dstCap, c.cap) && nr == 1 &&
+			!s.asymCapSimilarSource(dstCap, i) {
 			continue
 		}
 		if nr == 1 && s.schedAsym(env.sd, i, env.dst) {
@@ -102,6 +103,20 @@ func (s *sim) schedBalanceFindSrcRq(env *lbEnv, g *topo.Group) int {
 		}
 	}
 	return busiest
+}
+
+// asymCapSimilarSource is the exemption Neri's series (ASYM_CAPACITY_SMT_LB)
+// adds to sched_balance_find_src_rq()'s asym-capacity skip of a CPU
+// running one task of a capacity not smaller than dst's: keep it when its
+// SMT sibling is busy (smt_degraded_cap: it runs below its capacity) or,
+// with clusters, when its capacity equals dst's (cluster_equal_cap).
+func (s *sim) asymCapSimilarSource(dstCap, src int) bool {
+	if !s.asymCapSMTLB {
+		return false
+	}
+	smtDegradedCap := s.smtActive && !s.isCoreIdle(src)
+	clusterEqualCap := s.t.ClusterActive && dstCap == s.cpus[src].cap
+	return smtDegradedCap || clusterEqualCap
 }
 
 // taskHot is task_hot(): ran within migration_cost on a non-SMT level.

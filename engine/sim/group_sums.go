@@ -300,20 +300,26 @@ func (s *sim) sgLbStatsFromSums(env *lbEnv, g *topo.Group, local bool, sgs *sgSt
 		s.refreshMisfitMax(gs, g)
 	}
 	if gs.misfitMax > 0 {
-		sgs.misfitTaskLoad = gs.misfitMax
 		env.overloaded = true
+		if s.misfitCountsFor(env, gs.maxCap) {
+			sgs.misfitTaskLoad = gs.misfitMax
+		}
 	}
 }
 
 // keptKey is what a non-local group's sg_lb_stats read of the pass
 // besides the group's span, its sums and its SD_SHARE_CPUCAPACITY (the
 // low 32 bits): imbalance_pct, whether the CPU is idle
-// (smt_balance()) and SD_ASYM_CPUCAPACITY (the misfit load). In the
+// (smt_balance()), SD_ASYM_CPUCAPACITY (the misfit load) and, under
+// ASYM_CAPACITY_SMT_LB, the destination's capacity (misfitCountsFor). In the
 // verify mode it has keptVerify, which no kept key has, so that every
 // group is computed.
 func (s *sim) keptKey(env *lbEnv) uint64 {
 	k := keptSome | uint64(env.sd.ImbalancePct)<<34 | uint64(b2i(env.idle != cpuNotIdle))<<33 |
 		uint64(b2i(env.sd.Flags&topo.SDAsymCPUCapacity != 0))<<32
+	if s.asymCapSMTLB && env.sd.Flags&topo.SDAsymCPUCapacity != 0 {
+		k |= uint64(s.cpus[env.dst].cap) << 42 // cpu_scale ≤ 1024: bits 42–52
+	}
 	if s.gs.verify {
 		k |= keptVerify
 	}

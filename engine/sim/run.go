@@ -91,6 +91,7 @@ func newSim(r *scenario.Resolved, t *topo.Topology, opt Options, seed uint64, ti
 		feat:         r.Policy.Features,
 		delayDequeue: r.Policy.Features.DelayDequeueOn(),
 		hNrRunnable:  r.Policy.Features.HNrRunnableOn(),
+		asymCapSMTLB: r.Policy.Features.AsymCapacitySMTLBOn(),
 		smtActive:    t.SMTActive,
 		warmup:       int64(r.Run.Warmup),
 	}

@@ -262,6 +262,7 @@ type sim struct {
 	feat          scenario.Features
 	delayDequeue  bool // DELAY_DEQUEUE
 	hNrRunnable   bool // load balancing reads h_nr_runnable (H_NR_RUNNABLE)
+	asymCapSMTLB  bool // Neri's asym-capacity load balancing (ASYM_CAPACITY_SMT_LB)
 	smtActive     bool
 	asymCapActive bool
 	warmup        int64

@@ -66,6 +66,7 @@ var Features = []Feature{
 	{Name: "SMT_AWARE_ASYM_CAPACITY", Kernel: "select_idle_capacity(), asym_fits_cpu()", Form: true},
 	{Name: "ILB_IDLE_CORE", Kernel: "find_new_ilb()", Form: true},
 	{Name: "H_NR_RUNNABLE", Kernel: "update_sg_lb_stats(), sched_balance_find_src_rq(), can_migrate_task()", Form: true},
+	{Name: "ASYM_CAPACITY_SMT_LB", Kernel: "update_sg_lb_stats(), sched_balance_find_src_rq() (Neri, 7.3)", Form: true},
 	{Name: "PELT", Kernel: "PELT invariance", Form: true},
 }
 
