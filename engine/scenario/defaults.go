@@ -220,6 +220,7 @@ func latencyDefaults(l topo.Latency, unset unsetFunc) topo.Latency {
 	durationDefault(unset, p+"cacheline.smt", &l.Cacheline.SMT, 10*units.Nanosecond)
 	durationDefault(unset, p+"cacheline.llc", &l.Cacheline.LLC, 47*units.Nanosecond)
 	durationDefault(unset, p+"cacheline.remote", &l.Cacheline.Remote, 197*units.Nanosecond)
+	durationDefault(unset, p+"cacheline.numa", &l.Cacheline.NUMA, l.Cacheline.Remote)
 	if unset(p+"variation", l.Variation == 0) {
 		l.Variation = 0.5
 	}

@@ -273,7 +273,8 @@ func validateLatency(errs *ErrorList, l *topo.Latency) {
 		d units.Duration
 	}{{"wakeup", l.Wakeup}, {"ipi", l.IPI}, {"ipi_send", l.IPISend}, {"idle_exit", l.IdleExit},
 		{"context_switch", l.ContextSwitch}, {"process_switch", l.ProcessSwitch}, {"syscall", l.Syscall},
-		{"cacheline.smt", l.Cacheline.SMT}, {"cacheline.llc", l.Cacheline.LLC}, {"cacheline.remote", l.Cacheline.Remote}} {
+		{"cacheline.smt", l.Cacheline.SMT}, {"cacheline.llc", l.Cacheline.LLC}, {"cacheline.remote", l.Cacheline.Remote},
+		{"cacheline.numa", l.Cacheline.NUMA}} {
 		checkDuration(errs, p+f.k, f.d, maxLatencyParam)
 	}
 	checkFloat(errs, p+"variation", l.Variation, 0, MaxLatencyVariation, false)

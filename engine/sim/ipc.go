@@ -183,8 +183,10 @@ func (s *sim) cachelineCost(from, to int) int64 {
 		return int64(cl.SMT)
 	case s.t.SDLLCID[from] == s.t.SDLLCID[to]:
 		return int64(cl.LLC)
+	case s.cpus[from].node == s.cpus[to].node:
+		return int64(cl.Remote)
 	}
-	return int64(cl.Remote)
+	return int64(cl.NUMA)
 }
 
 // ipcPathCost is the CPU time a send (or recv) on ch costs the task on

@@ -187,3 +187,27 @@ func TestTimerSlackEndsAtBusyTick(t *testing.T) {
 		}
 	}
 }
+
+// TestCachelineTiers: a line comes from the SMT sibling, another core of
+// the LLC, another LLC of the node (remote) or another node (numa). On
+// epyc-milan (8-core CCXs, two sockets) each tier is used; left out,
+// numa takes remote's value.
+func TestCachelineTiers(t *testing.T) {
+	s := simOf(t, `{"schedplay":1,"machine":{"preset":"epyc-milan"},"workload":{"preset":"idle"},"run":{"duration":"1ms","seed":1}}`)
+	for _, c := range []struct {
+		from, to int
+		want     int64
+	}{{0, 128, 10}, {0, 1, 23}, {0, 8, 107}, {0, 64, 197}, {0, 0, 0}} {
+		if got := s.cachelineCost(c.from, c.to); got != c.want {
+			t.Errorf("line from CPU %d to %d: %d ns; want %d", c.from, c.to, got, c.want)
+		}
+	}
+	d := simOf(t, `{"schedplay":1,"machine":{"preset":"epyc-milan","latency":{"cacheline":{"smt":"10ns","llc":"23ns","remote":"150ns"}}},"workload":{"preset":"idle"},"run":{"duration":"1ms","seed":1}}`)
+	if got := d.cachelineCost(0, 64); got != 197 {
+		t.Errorf("the preset's numa is kept when the scenario sets only remote: %d; want 197", got)
+	}
+	v := simOf(t, `{"schedplay":1,"machine":{"nodes":2,"cores_per_node":4,"threads_per_core":1,"latency":{"cacheline":{"remote":"150ns"}}},"workload":{"preset":"idle"},"run":{"duration":"1ms","seed":1}}`)
+	if got := v.cachelineCost(0, 4); got != 150 {
+		t.Errorf("numa left out: %d ns across nodes; want remote's 150", got)
+	}
+}

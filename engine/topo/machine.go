@@ -233,7 +233,8 @@ type Latency struct {
 type Cacheline struct {
 	SMT    units.Duration `json:"smt"`    // SMT siblings (shared L1/L2)
 	LLC    units.Duration `json:"llc"`    // other core, same LLC
-	Remote units.Duration `json:"remote"` // other LLC (other socket)
+	Remote units.Duration `json:"remote"` // other LLC of the same node (or, by default, of another)
+	NUMA   units.Duration `json:"numa"`   // another NUMA node (socket); defaults to Remote
 }
 
 // IdleState is a cpuidle state (struct cpuidle_state): its exit latency
