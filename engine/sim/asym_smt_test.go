@@ -2,6 +2,7 @@ package sim
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -229,7 +230,7 @@ func TestAsymCapacitySMTLBMisfitGate(t *testing.T) {
 		{true, 0, 5, false}, // A53 (462) < the A73s' 1024
 	} {
 		s := simOf(t, `{"schedplay":1,"machine":{"preset":"hikey960"},"policy":{"preset":"misfit","features":{"ASYM_CAPACITY_SMT_LB":`+
-			map[bool]string{false: "false", true: "true"}[tc.flag]+`}},"workload":{"preset":"idle"},"run":{"duration":"10ms","seed":1}}`)
+			strconv.FormatBool(tc.flag)+`}},"workload":{"preset":"idle"},"run":{"duration":"10ms","seed":1}}`)
 		s.busy(tc.busy)
 		s.cpus[tc.busy].misfitLoad = 900
 		var sd *topo.Domain

@@ -415,15 +415,12 @@ func (s *sim) endWakeBatch(waker int) {
 // the wakee's previous CPU stands for the target.
 func (s *sim) wakerCost(waker int, w *task) int64 {
 	lat := &s.r.Machine.Latency
-	c := int64(lat.Wakeup)
+	work, lines := int64(lat.Wakeup), int64(0)
 	if w.cpu != waker {
-		c += int64(lat.IPISend)
+		work += int64(lat.IPISend)
+		lines = ttwuWakerLines * s.cachelineCost(w.cpu, waker)
 	}
-	c = s.kernelCost(waker, c)
-	if w.cpu != waker {
-		c += ttwuWakerLines * s.cachelineCost(w.cpu, waker)
-	}
-	return s.costs.vary(c)
+	return s.costs.vary(s.kernelCost(waker, work) + lines)
 }
 
 // wakeIssue is a deferred try_to_wake_up() of a wake batch.
