@@ -58,8 +58,8 @@ func TestGenerationShownAndSwitched(t *testing.T) {
 	row := func(name string) []string {
 		return eval[[]string](t, ctx, fmt.Sprintf(`[...document.querySelectorAll('#generation-flags tr[data-switch=%q] td')].map(c => c.textContent)`, name))
 	}
-	if got := row("SMT_AWARE_ASYM_CAPACITY"); strings.Join(got, "|") != "off|on|on" {
-		t.Errorf("SMT_AWARE_ASYM_CAPACITY row %q; want 6.12 off, tip on, in effect on", got)
+	if got := row("SMT_AWARE_ASYM_CAPACITY"); strings.Join(got, "|") != "off|off|on|on" {
+		t.Errorf("SMT_AWARE_ASYM_CAPACITY row %q; want 6.1 and 6.12 off, tip on, in effect on", got)
 	}
 	linkBefore := eval[string](t, ctx, `location.href`)
 	jsonBefore := scenarioJSON(t, ctx)
@@ -82,7 +82,7 @@ func TestGenerationShownAndSwitched(t *testing.T) {
 	if got := text(t, ctx, "#generation-desc"); got == tip.Description || got == "" {
 		t.Errorf("description %q after the change", got)
 	}
-	if got := row("SMT_AWARE_ASYM_CAPACITY"); len(got) != 3 || got[2] != "off" {
+	if got := row("SMT_AWARE_ASYM_CAPACITY"); len(got) != 4 || got[3] != "off" {
 		t.Errorf("SMT_AWARE_ASYM_CAPACITY in effect %q; want 6.12's off", got)
 	}
 	if got := text(t, ctx, "#topo-policy"); !strings.HasSuffix(got, "mainline · 6.12") {

@@ -189,6 +189,9 @@ func (f Features) AsymCapacitySMTLBOn() bool { return on(f.AsymCapacitySMTLB, fa
 // SMTAwareAsymCapacityOn: P1b (TIP7 select_idle_capacity) unless set false.
 func (f Features) SMTAwareAsymCapacityOn() bool { return on(f.SMTAwareAsymCapacity, true) }
 
+// EEVDFOn: the EEVDF fair class (6.6+) unless set false (the CFS of 6.1).
+func (f Features) EEVDFOn() bool { return on(f.EEVDF, true) }
+
 // ILBIdleCoreOn: 293f9611ae73 fully-idle-core ILB choice unless set false.
 func (f Features) ILBIdleCoreOn() bool { return on(f.ILBIdleCore, true) }
 

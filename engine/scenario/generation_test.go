@@ -63,7 +63,7 @@ func TestGenerationDefaultsFeatures(t *testing.T) {
 		t.Errorf("v6-on: generation %q, SMT-aware %v; want the mails' tip", r.Policy.Generation, r.Policy.Features.SMTAwareAsymCapacityOn())
 	}
 	for _, c := range []struct{ policy, want string }{
-		{`{"generation":"5.10"}`, `policy.generation: unknown kernel generation "5.10"; known: 6.12, tip-2026-09`},
+		{`{"generation":"5.10"}`, `policy.generation: unknown kernel generation "5.10"; known: 6.1, 6.12, tip-2026-09`},
 		{`{"generation":612}`, `policy.generation: must be a generation name (a string), not a number`},
 	} {
 		_, err := resolve(c.policy)

@@ -100,7 +100,7 @@ type Features struct {
 	// destination's capacity is greater than the group's largest, and
 	// sched_balance_find_src_rq() no longer skips a CPU running one task
 	// of similar capacity whose SMT sibling is busy (or, with clusters,
-	// whose capacity equals the destination's). Off in both generations
+	// whose capacity equals the destination's). Off in every generation
 	// (docs/model.md, "What tip-2026-09 does not have yet").
 	AsymCapacitySMTLB *bool `json:"ASYM_CAPACITY_SMT_LB,omitempty"`
 	// SMTAwareAsymCapacity selects the TIP7 SMT-aware select_idle_capacity()
@@ -108,6 +108,16 @@ type Features struct {
 	SMTAwareAsymCapacity *bool `json:"SMT_AWARE_ASYM_CAPACITY,omitempty"`
 	// ILBIdleCore prefers a fully idle core as the nohz ILB CPU (293f9611ae73).
 	ILBIdleCore *bool `json:"ILB_IDLE_CORE,omitempty"`
+	// EEVDF selects the fair class of 6.6 and later (147f3efaa241): pick
+	// the eligible entity with the earliest deadline. false gives the CFS
+	// of 6.1 and before: pick the leftmost vruntime (with the next and last
+	// buddies), place a waking sleeper up to sched_latency/2 behind
+	// min_vruntime (GENTLE_FAIR_SLEEPERS), preempt on wake-up when the
+	// wakee is more than the wake-up granularity ahead
+	// (check_preempt_wakeup()) and at the tick after sched_slice()
+	// (check_preempt_tick()); RUN_TO_PARITY, PREEMPT_SHORT, PLACE_LAG and
+	// DELAY_DEQUEUE do not exist there and are ignored.
+	EEVDF *bool `json:"EEVDF,omitempty"`
 	// PELT selects the invariance mode: "modern" (default) or "legacy2018".
 	PELT PELTMode `json:"PELT,omitempty"`
 }

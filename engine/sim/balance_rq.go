@@ -232,6 +232,9 @@ func (s *sim) moveQueuedTask(p *task, src, dst, cause int, env *lbEnv) {
 	s.updateTaskLoadAvg(p)
 	s.updateEntityLag(sc, p)
 	sc.rqRemove(p)
+	if s.cfs {
+		updateMinVruntime(sc)
+	}
 	delayed := p.delayed
 	if delayed {
 		sc.nrDelayed--

@@ -57,6 +57,9 @@ func (s *sim) dequeueCurrDelayed(c *cpuState, p *task) bool {
 // that is picked is dequeued for good and the pick repeated
 // (pick_task_fair()'s "goto again").
 func (s *sim) pickNextEntity(c *cpuState) *task {
+	if s.cfs {
+		return s.pickCFS(c) // nothing is ever delayed in CFS
+	}
 	for {
 		p := s.pickEEVDF(c)
 		if p == nil || !p.delayed {

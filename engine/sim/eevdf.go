@@ -124,6 +124,10 @@ func (s *sim) pickEEVDF(c *cpuState) *task {
 // updateCurr is update_curr(): charge runtime and virtual runtime to curr,
 // renew its deadline when it was reached; returns whether to resched.
 func (s *sim) updateCurr(c *cpuState) bool {
+	if s.cfs {
+		s.updateCurrCFS(c)
+		return false
+	}
 	p := c.curr
 	if p == nil {
 		return false
@@ -150,6 +154,10 @@ func (s *sim) updateCurr(c *cpuState) bool {
 // placeEntity is place_entity(): vruntime = V − lag (inflated by PLACE_LAG),
 // deadline one virtual slice later (half a slice for a new task).
 func (s *sim) placeEntity(c *cpuState, p *task, initial, migrated bool) {
+	if s.cfs {
+		s.placeEntityCFS(c, p, initial, migrated)
+		return
+	}
 	V := avgVruntime(c)
 	var lag int64
 	_, _, load := avgVruntimeSums(c)
@@ -182,6 +190,9 @@ func (c *cpuState) lastV() int64 { return c.zeroV }
 // updateEntityLag is update_entity_lag(): save V − v clamped to
 // ±max(2·slice, one tick) in virtual time.
 func (s *sim) updateEntityLag(c *cpuState, p *task) {
+	if s.cfs {
+		return // CFS keeps the vruntime (placeEntityCFS renormalises it)
+	}
 	V := avgVruntime(c)
 	limit := 2 * p.slice
 	if limit < s.tickNs {
@@ -225,6 +236,7 @@ func (c *cpuState) rqRemove(p *task) {
 			c.rq = c.rq[:len(c.rq)-1]
 			c.nrRunning--
 			c.loadWeight -= p.weight
+			clearBuddies(c, p)
 			return
 		}
 	}
@@ -234,6 +246,9 @@ func (c *cpuState) rqRemove(p *task) {
 // checkPreemptWakeupFair is check_preempt_wakeup_fair(): preempt curr when
 // pick_eevdf() would now choose the wakee.
 func (s *sim) checkPreemptWakeupFair(c *cpuState, p *task) bool {
+	if s.cfs {
+		return s.checkPreemptWakeupCFS(c, p)
+	}
 	curr := c.curr
 	if curr == nil {
 		return true

@@ -89,14 +89,17 @@ func newSim(r *scenario.Resolved, t *topo.Topology, opt Options, seed uint64, ti
 		peltMode:     r.Policy.Features.PELT,
 		utilEst:      r.Policy.Features.UtilEstOn(),
 		feat:         r.Policy.Features,
-		delayDequeue: r.Policy.Features.DelayDequeueOn(),
+		delayDequeue: r.Policy.Features.DelayDequeueOn() && r.Policy.Features.EEVDFOn(),
+		cfs:          !r.Policy.Features.EEVDFOn(),
 		hNrRunnable:  r.Policy.Features.HNrRunnableOn(),
 		asymCapSMTLB: r.Policy.Features.AsymCapacitySMTLBOn(),
 		smtActive:    t.SMTActive,
 		warmup:       int64(r.Run.Warmup),
 	}
 	s.asymCapActive = t.AsymCPUCapacityActive
-	s.baseSlice = int64(r.Policy.BaseSlice) * int64(1+bits.Len(uint(min(n, 8)))-1)
+	factor := int64(1 + bits.Len(uint(min(n, 8))) - 1) // get_update_sysctl_factor(): 1 + ilog2(min(ncpus, 8))
+	s.baseSlice = int64(r.Policy.BaseSlice) * factor
+	s.cfsLatency, s.cfsMinGran, s.cfsWakeupGran = 6e6*factor, 750e3*factor, 1e6*factor
 	s.maxLBInterval = max(int64(r.Policy.HZ)*int64(n)/10, 1)
 	s.idleRetainsTick = len(r.Machine.Latency.IdleStates) == 0 // WFI only: a single-state cpuidle driver
 	s.q.init(4*n+1024, n+t.TotalCores, s.end)

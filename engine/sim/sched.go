@@ -47,9 +47,13 @@ func (s *sim) dequeueCurr(c *cpuState, p *task, exiting bool) {
 		out = OutExit
 	}
 	s.stopRunning(c, p, out)
+	clearBuddies(c, p)
 	c.curr = nil
 	c.nrRunning--
 	c.loadWeight -= p.weight
+	if s.cfs {
+		updateMinVruntime(c)
+	}
 	s.cpuChanged(c)
 	p.sleepStart = s.now
 	if exiting {
@@ -126,6 +130,8 @@ func (s *sim) setCurr(c *cpuState, p *task) {
 	s.updateCfsRqLoadAvg(c)
 	s.updateTaskLoadAvg(p)
 	c.cfsListHead(p) // __set_next_task_fair(): the MRU task goes to the head
+	clearBuddies(c, p)
+	p.prevSumExec = p.sumExec
 	c.curr = p
 	s.cpuChanged(c)
 	p.state = taskRunning
@@ -354,6 +360,9 @@ func (s *sim) tick(c *cpuState) {
 	s.q.pushInOrder(event{at: s.now + s.tickNs, kind: evTick, a: int32(c.id)})
 	s.syncCPU(c)
 	resched := s.updateCurr(c)
+	if s.cfs {
+		resched = s.checkPreemptTick(c) // entity_tick() → check_preempt_tick()
+	}
 	s.updateTaskLoadAvg(c.curr)
 	s.updateCfsRqLoadAvg(c)
 	s.updateMisfitStatus(c, c.curr)

@@ -82,6 +82,11 @@ type task struct {
 	cfsPos                                uint64 // place in rq->cfs_tasks: larger is nearer the head
 	sumExec                               int64
 	placed                                bool
+	// CFS (EEVDF off): sum_exec_runtime at the last pick
+	// (prev_sum_exec_runtime), and 1 + the CPU whose min_vruntime its
+	// vruntime counts from (0: none yet)
+	prevSumExec int64
+	vrRq        int
 
 	// PELT, util_est
 	avg            peltAvg
@@ -125,6 +130,10 @@ type cpuState struct {
 	irqEnd     int64
 	lastUpd    int64
 	rate       float64
+
+	// CFS (EEVDF off): cfs_rq->min_vruntime and the next/last buddies
+	minVruntime          int64
+	nextBuddy, lastBuddy *task
 
 	avg        peltAvg
 	pelt       rqPeltClock // rq->clock_pelt and lost_idle_time (modern PELT)
@@ -272,6 +281,11 @@ type sim struct {
 	// the tick wakes it.
 	idleRetainsTick bool
 	hk              *topo.Housekeeping
+	// cfs: EEVDF off, the CFS of 6.1 (cfs.go), with its tunables scaled
+	// like the kernel's (SCHED_TUNABLESCALING_LOG): sysctl_sched_latency,
+	// _min_granularity, _wakeup_granularity
+	cfs                                   bool
+	cfsLatency, cfsMinGran, cfsWakeupGran int64
 
 	// nohz
 	nohzNextBalance int64

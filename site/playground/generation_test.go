@@ -25,7 +25,7 @@ func TestGenerationChoice(t *testing.T) {
 	}
 	seed, _ := cat.ScenarioDoc("vera-sched-pipe") // v6-on names tip-2026-09
 	cur, opts := generationChoice(seed, cat)
-	if cur != "tip-2026-09" || !reflect.DeepEqual(values(opts), []string{"6.12", "tip-2026-09"}) {
+	if cur != "tip-2026-09" || !reflect.DeepEqual(values(opts), []string{"6.1", "6.12", "tip-2026-09"}) {
 		t.Errorf("v6-on: %q %v", cur, values(opts))
 	}
 	for _, o := range opts {
@@ -35,11 +35,11 @@ func TestGenerationChoice(t *testing.T) {
 	}
 	none, _ := seed.Edit("policy.preset", "none", cat) // names no generation
 	cur, opts = generationChoice(none, cat)
-	if cur != "" || !reflect.DeepEqual(values(opts), []string{"", "6.12", "tip-2026-09"}) || opts[0].Label != DefaultGenerationLabel {
+	if cur != "" || !reflect.DeepEqual(values(opts), []string{"", "6.1", "6.12", "tip-2026-09"}) || opts[0].Label != DefaultGenerationLabel {
 		t.Errorf("none: %q %v", cur, opts)
 	}
 	none612, _ := none.Edit("policy.generation", "6.12", cat)
-	if cur, opts = generationChoice(none612, cat); cur != "6.12" || len(opts) != 3 {
+	if cur, opts = generationChoice(none612, cat); cur != "6.12" || len(opts) != 4 {
 		t.Errorf("none + 6.12: %q %v (the default stays a choice: it removes the field)", cur, values(opts))
 	}
 	bad, _ := seed.Edit("policy.generation", "5.10", cat)
@@ -75,7 +75,7 @@ func TestGenerationTable(t *testing.T) {
 	d, _ := seed.Edit("policy.generation", "6.12", cat)
 	d, _ = d.Edit("policy.features", map[string]any{"SMT_AWARE_ASYM_CAPACITY": true, "SIS_UTIL": true, "WA_BIAS": false}, cat)
 	tbl := generationTable(d, cat)
-	if tbl.Current != "6.12" || !reflect.DeepEqual(tbl.Names, []string{"6.12", "tip-2026-09"}) {
+	if tbl.Current != "6.12" || !reflect.DeepEqual(tbl.Names, []string{"6.1", "6.12", "tip-2026-09"}) {
 		t.Fatalf("current %q, names %v", tbl.Current, tbl.Names)
 	}
 	rows := map[string]GenerationRow{}
@@ -89,7 +89,7 @@ func TestGenerationTable(t *testing.T) {
 		}
 	}
 	smt := rows["SMT_AWARE_ASYM_CAPACITY"]
-	if !smt.Form || smt.Kernel == "" || !reflect.DeepEqual(smt.Values, []string{"off", "on"}) || !smt.Differs || smt.Effect != "on" || !smt.Overridden {
+	if !smt.Form || smt.Kernel == "" || !reflect.DeepEqual(smt.Values, []string{"off", "off", "on"}) || !smt.Differs || smt.Effect != "on" || !smt.Overridden {
 		t.Errorf("SMT_AWARE_ASYM_CAPACITY: %+v; want a differing form, 6.12's off overridden on", smt)
 	}
 	if r := rows["SIS_UTIL"]; r.Form || r.Differs || r.Effect != "on" || r.Overridden {

@@ -1,0 +1,196 @@
+package sim
+
+// The CFS fair class of Linux 6.1 and before (kernel/sched/fair.c until
+// 147f3efaa241 replaced it with EEVDF in 6.6), selected by the feature
+// EEVDF=false. A task's vruntime counts from its runqueue's min_vruntime;
+// the leftmost vruntime runs, a waking sleeper is placed at most half a
+// sched_latency behind min_vruntime and preempts when it is more than the
+// wake-up granularity ahead, and the tick preempts after sched_slice().
+// The functions below replace their EEVDF counterparts when s.cfs is set.
+
+// sched_nr_latency: above this many tasks the period stretches and the
+// LAST_BUDDY is kept.
+const cfsNrLatency = 8
+
+// leftmostCFS is __pick_first_entity(): the queued task with the smallest
+// vruntime (the first queued on a tie, as the rbtree inserts equal keys to
+// the right).
+func leftmostCFS(c *cpuState) *task {
+	var left *task
+	for _, p := range c.rq {
+		if left == nil || p.vruntime < left.vruntime {
+			left = p
+		}
+	}
+	return left
+}
+
+// updateMinVruntime is update_min_vruntime(): min_vruntime follows the
+// smaller of curr's and the leftmost's vruntime and never goes back.
+func updateMinVruntime(c *cpuState) {
+	v, have := c.minVruntime, false
+	if c.curr != nil {
+		v, have = c.curr.vruntime, true
+	}
+	if left := leftmostCFS(c); left != nil && (!have || left.vruntime < v) {
+		v = left.vruntime
+	}
+	if v > c.minVruntime {
+		c.minVruntime = v
+	}
+}
+
+// schedSlice is sched_slice(): the task's share (by weight) of the period,
+// sched_latency or nr_running × min_granularity above sched_nr_latency,
+// counting p when it is not queued yet, and at least min_granularity
+// (BASE_SLICE).
+func (s *sim) schedSlice(c *cpuState, p *task, queued bool) int64 {
+	nr, load := int64(c.nrRunning), c.loadWeight
+	if !queued {
+		nr++
+		load += p.weight
+	}
+	period := s.cfsLatency
+	if nr > cfsNrLatency {
+		period = nr * s.cfsMinGran
+	}
+	slice := period
+	if load > 0 {
+		slice = period * p.weight / load
+	}
+	return max(slice, s.cfsMinGran)
+}
+
+// wakeupPreemptEntity is wakeup_preempt_entity(): 1 when se is more than
+// the wake-up granularity (in se's virtual time) behind curr, −1 when it
+// is not behind at all, 0 in between.
+func (s *sim) wakeupPreemptEntity(curr, se *task) int {
+	vdiff := curr.vruntime - se.vruntime
+	if vdiff <= 0 {
+		return -1
+	}
+	if vdiff > calcDeltaFair(s.cfsWakeupGran, se.weight) {
+		return 1
+	}
+	return 0
+}
+
+// pickCFS is pick_next_entity() (6.1): the leftmost of curr and the queue,
+// unless the next buddy, else the last buddy, is not a granularity behind
+// it.
+func (s *sim) pickCFS(c *cpuState) *task {
+	left := leftmostCFS(c)
+	if curr := c.curr; left == nil || (curr != nil && curr.vruntime < left.vruntime) {
+		left = curr
+	}
+	if left == nil {
+		return nil
+	}
+	if n := c.nextBuddy; n != nil && s.wakeupPreemptEntity(n, left) < 1 {
+		return n
+	}
+	if l := c.lastBuddy; l != nil && s.wakeupPreemptEntity(l, left) < 1 {
+		return l
+	}
+	return left
+}
+
+// clearBuddies is clear_buddies(): forget p as the next or last buddy.
+func clearBuddies(c *cpuState, p *task) {
+	if c.nextBuddy == p {
+		c.nextBuddy = nil
+	}
+	if c.lastBuddy == p {
+		c.lastBuddy = nil
+	}
+}
+
+// updateCurrCFS is update_curr() (6.1): charge curr's runtime in virtual
+// time and advance min_vruntime; CFS reschedules from the tick and the
+// wake-up check, never here.
+func (s *sim) updateCurrCFS(c *cpuState) {
+	p := c.curr
+	if p == nil {
+		return
+	}
+	delta := s.now - p.execStart
+	if delta <= 0 {
+		return
+	}
+	p.execStart = s.now
+	p.sumExec += delta
+	p.vruntime += calcDeltaFair(delta, p.weight)
+	updateMinVruntime(c)
+}
+
+// placeEntityCFS is enqueue_entity()'s renormalisation and place_entity()
+// (6.1): a vruntime that counts from another runqueue's min_vruntime moves
+// to this one's (migrate_task_rq_fair() subtracts the old one, the
+// enqueue adds the new); a new task starts one vslice after min_vruntime
+// (START_DEBIT); a waking task is placed no further than sched_latency/2
+// behind min_vruntime (GENTLE_FAIR_SLEEPERS) and never earlier than its
+// own vruntime. A task the load balancer moves is only renormalised.
+func (s *sim) placeEntityCFS(c *cpuState, p *task, initial, migrated bool) {
+	if p.vrRq > 0 && p.vrRq-1 != c.id {
+		p.vruntime += c.minVruntime - s.cpus[p.vrRq-1].minVruntime
+	}
+	p.vrRq = c.id + 1
+	switch {
+	case initial:
+		p.vruntime = c.minVruntime + calcDeltaFair(s.schedSlice(c, p, false), p.weight)
+	case !migrated:
+		p.vruntime = max(p.vruntime, c.minVruntime-s.cfsLatency/2)
+	}
+	p.deadline = p.vruntime // no deadline in CFS; the step view shows vruntime
+	p.placed = true
+}
+
+// checkPreemptWakeupCFS is check_preempt_wakeup() (6.1, WAKEUP_PREEMPTION
+// on, NEXT_BUDDY off): the wakee preempts curr when wakeup_preempt_entity()
+// says so; it becomes the next buddy, and with sched_nr_latency tasks or
+// more the preempted curr the last buddy (LAST_BUDDY).
+func (s *sim) checkPreemptWakeupCFS(c *cpuState, p *task) bool {
+	curr := c.curr
+	if curr == nil {
+		return true
+	}
+	if curr == p {
+		return false
+	}
+	s.syncCPU(c)
+	s.updateCurrCFS(c)
+	if s.wakeupPreemptEntity(curr, p) != 1 {
+		return false
+	}
+	c.nextBuddy = p
+	if c.nrRunning >= cfsNrLatency {
+		c.lastBuddy = curr
+	}
+	return true
+}
+
+// checkPreemptTick is check_preempt_tick() (6.1), run by entity_tick()
+// when more than one task is queued: curr is preempted once it has run its
+// sched_slice() since it was picked, or, after min_granularity, when it is
+// more than a slice of virtual time ahead of the leftmost.
+func (s *sim) checkPreemptTick(c *cpuState) bool {
+	p := c.curr
+	if p == nil || c.nrRunning <= 1 {
+		return false
+	}
+	ideal := s.schedSlice(c, p, true)
+	ran := p.sumExec - p.prevSumExec
+	if ran > ideal {
+		clearBuddies(c, p)
+		return true
+	}
+	if ran < s.cfsMinGran {
+		return false
+	}
+	left := leftmostCFS(c)
+	if left == nil {
+		return false
+	}
+	d := p.vruntime - left.vruntime
+	return d > ideal
+}
