@@ -120,6 +120,7 @@ func (s *sim) updateCurrCFS(c *cpuState) {
 	p.execStart = s.now
 	p.sumExec += delta
 	p.vruntime += calcDeltaFair(delta, p.weight)
+	p.deadline = p.vruntime // no deadline in CFS: the step view orders by vruntime
 	updateMinVruntime(c)
 }
 
@@ -141,7 +142,7 @@ func (s *sim) placeEntityCFS(c *cpuState, p *task, initial, migrated bool) {
 	case !migrated:
 		p.vruntime = max(p.vruntime, c.minVruntime-s.cfsLatency/2)
 	}
-	p.deadline = p.vruntime // no deadline in CFS; the step view shows vruntime
+	p.deadline = p.vruntime // no deadline in CFS: the step view orders by vruntime
 	p.placed = true
 }
 
