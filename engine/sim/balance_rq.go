@@ -232,9 +232,6 @@ func (s *sim) moveQueuedTask(p *task, src, dst, cause int, env *lbEnv) {
 	s.updateTaskLoadAvg(p)
 	s.updateEntityLag(sc, p)
 	sc.rqRemove(p)
-	if s.cfs {
-		updateMinVruntime(sc)
-	}
 	delayed := p.delayed
 	if delayed {
 		sc.nrDelayed--
@@ -243,7 +240,10 @@ func (s *sim) moveQueuedTask(p *task, src, dst, cause int, env *lbEnv) {
 	}
 	s.cpuChanged(sc)
 	s.detachEntityLoadAvg(sc, p)
-	s.enqueueTask(dc, p, false, true)
+	s.enqueueTask(dc, p, false, true) // CFS: renormalised from sc's min_vruntime before it moves on
+	if s.cfs {
+		updateMinVruntime(sc) // dequeue_entity(): update_min_vruntime() after the normalisation
+	}
 	if delayed {
 		dc.utilEstSum = max(dc.utilEstSum-p.utilEst, 0)
 		dc.nrDelayed++
