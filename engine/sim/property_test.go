@@ -61,6 +61,10 @@ func randomScenario(rng *rand.Rand) *scenario.Resolved {
 	case 3:
 		p.HZ = 1000
 	}
+	if rng.IntN(4) == 0 { // 6.1's CFS instead of EEVDF
+		f := false
+		p.Features.EEVDF = &f
+	}
 	ncpu := m.NumCPUs()
 	var w scenario.Workload
 	ng := 1 + rng.IntN(3)
