@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -19,8 +20,8 @@ const calibrationDoc = "../../docs/calibration.md"
 // miss (else the mark is stale). docs/calibration.md must be the
 // generated document; SCHEDPLAY_UPDATE_DOCS=1 rewrites it.
 func TestFigures(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs every figure's simulations")
+	if testing.Short() || runtime.GOOS == "js" {
+		t.Skip("runs every figure's simulations (native only: about 6 minutes under node, like the seed scenarios' run in engine/sim)")
 	}
 	figs, err := Figures()
 	if err != nil {
