@@ -1,7 +1,9 @@
 package scenario
 
 // checkChannelKinds reports a channel whose sends name different ipc
-// kinds or message sizes: a channel is one kernel object.
+// kinds or message sizes: a channel is one kernel object. A group whose
+// channel names use InstanceToken is walked once per task (the caller has
+// bounded count × steps).
 func checkChannelKinds(errs *ErrorList, groups []Group) {
 	type kind struct {
 		ipc   IPCKind
@@ -9,8 +11,8 @@ func checkChannelKinds(errs *ErrorList, groups []Group) {
 		at    string
 	}
 	seen := map[string]kind{}
-	var walk func(path string, steps []Step, depth int)
-	walk = func(path string, steps []Step, depth int) {
+	var walk func(path string, steps []Step, depth, k int)
+	walk = func(path string, steps []Step, depth, k int) {
 		if depth > MaxProgramDepth {
 			return // reported by validateSteps
 		}
@@ -18,21 +20,29 @@ func checkChannelKinds(errs *ErrorList, groups []Group) {
 			s := &steps[i]
 			p := indexPath(path, i)
 			if s.Send != "" {
-				k := kind{s.IPC, s.Bytes, p}
-				if first, ok := seen[s.Send]; !ok {
-					seen[s.Send] = k
-				} else if first.ipc != k.ipc || first.bytes != k.bytes {
+				name := ChannelFor(s.Send, k)
+				this := kind{s.IPC, s.Bytes, p}
+				if first, ok := seen[name]; !ok {
+					seen[name] = this
+				} else if first.ipc != this.ipc || first.bytes != this.bytes {
 					errs.Add(p, "channel %q is ipc %q of %d bytes here but ipc %q of %d bytes at %s; a channel is one kernel object",
-						s.Send, k.ipc, k.bytes, first.ipc, first.bytes, first.at)
+						name, this.ipc, this.bytes, first.ipc, first.bytes, first.at)
 				}
 			}
 			if s.Periodic != nil {
-				walk(p+".periodic.do", s.Periodic.Do, depth+1)
+				walk(p+".periodic.do", s.Periodic.Do, depth+1, k)
 			}
-			walk(p+".do", s.Do, depth+1)
+			walk(p+".do", s.Do, depth+1, k)
 		}
 	}
 	for i := range groups {
-		walk(indexPath("workload.groups", i)+".program", groups[i].Program, 1)
+		g := &groups[i]
+		n := 1
+		if UsesInstance(g.Program) {
+			n = g.Count
+		}
+		for k := 0; k < n; k++ {
+			walk(indexPath("workload.groups", i)+".program", g.Program, 1, k)
+		}
 	}
 }

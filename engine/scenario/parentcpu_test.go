@@ -38,3 +38,36 @@ func TestGroupParentCPU(t *testing.T) {
 		}
 	}
 }
+
+// TestSharedParent: workload.shared_parent decodes strictly, survives the
+// encoding, and leaves parent_cpu to group 0 alone.
+func TestSharedParent(t *testing.T) {
+	ps := testPresets(t)
+	two := func(shared, extra0, extra1 string) string {
+		return `{"schedplay": 1, "machine": {"preset": "smt4"}, "workload": {` + shared + `"groups": [{"name": "a", "count": 1` + extra0 +
+			`, "program": [{"compute": "1ms"}]}, {"name": "b", "count": 2` + extra1 + `, "program": [{"compute": "1ms"}]}]}}`
+	}
+	s := mustDecode(t, two(`"shared_parent": true, `, `, "parent_cpu": 3`, ""))
+	r, err := Resolve(s, ps)
+	if err != nil || !r.Workload.SharedParent {
+		t.Fatalf("shared_parent: %v %+v", err, r)
+	}
+	if enc, _ := Encode(s); !strings.Contains(string(enc), `"shared_parent":true`) {
+		t.Errorf("encoding dropped shared_parent: %s", enc)
+	}
+	if r, err := Resolve(mustDecode(t, two("", "", `, "parent_cpu": 3`)), ps); err != nil || r.Workload.SharedParent {
+		t.Errorf("absent shared_parent: %v", err)
+	}
+	for _, tt := range []struct{ doc, path, frag string }{
+		{two(`"shared_parent": true, `, "", `, "parent_cpu": 3`), "workload.groups[1].parent_cpu", "group 0 only"},
+		{two(`"shared_parent": "yes", `, "", ""), "workload.shared_parent", "true or false"},
+	} {
+		s, err := Decode([]byte(tt.doc))
+		if err == nil {
+			_, err = Resolve(s, ps)
+		}
+		if !errorsContain(err, tt.path, tt.frag) {
+			t.Errorf("%s: got %v; want an error at %s containing %q", tt.doc, err, tt.path, tt.frag)
+		}
+	}
+}

@@ -156,6 +156,13 @@ type Workload struct {
 	// workload runs (/dev/cpu_dma_latency: cyclictest writes 0, which
 	// keeps every CPU in WFI); absent = no limit (schedplay addition).
 	CPUDMALatency *units.Duration `json:"cpu_dma_latency,omitempty"`
+	// SharedParent forks every group from one parent thread on one CPU
+	// (group 0's, drawn per repetition unless it sets parent_cpu), which
+	// stays there while it forks the groups that start together, in group
+	// order: a benchmark's main process creating all its workers, as perf
+	// bench sched messaging's group() does. False gives each group a
+	// parent of its own (schedplay addition).
+	SharedParent bool `json:"shared_parent,omitempty"`
 }
 
 // Group is a set of identical tasks.

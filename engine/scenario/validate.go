@@ -18,8 +18,9 @@ const (
 	MaxRunDuration  = 60 * units.Second
 	MaxReps         = 100
 	MaxProgramDepth = 8
-	// MaxProgramSteps fits perf's default sched messaging (10 groups:
-	// about 1,250 steps, each receiver a group of its own).
+	// MaxProgramSteps fits perf's default sched messaging written with
+	// one group per receiver (10 groups: about 1,250 steps; about 300 with
+	// a channel per task, InstanceToken).
 	MaxProgramSteps = 2048
 	MaxRepeat       = 1_000_000_000
 	maxLatencyParam = 100 * units.Millisecond

@@ -18,7 +18,7 @@ func validateWorkload(errs *ErrorList, w *Workload, n int) {
 		errs.Add("workload.groups", "has %d groups; the limit is %d", len(w.Groups), MaxGroups)
 		return
 	}
-	total, steps := 0, 0
+	total, steps, instSteps := 0, 0, 0
 	for i := range w.Groups {
 		g := &w.Groups[i]
 		p := indexPath("workload.groups", i)
@@ -52,12 +52,24 @@ func validateWorkload(errs *ErrorList, w *Workload, n int) {
 		if g.ParentCPU != nil && n > 0 && (*g.ParentCPU < 0 || *g.ParentCPU >= n) {
 			errs.Add(p+".parent_cpu", "CPU %d does not exist; this machine has CPUs 0-%d", *g.ParentCPU, n-1)
 		}
+		if g.ParentCPU != nil && w.SharedParent && i > 0 {
+			errs.Add(p+".parent_cpu", "is set, but workload.shared_parent forks every group from group 0's parent; set parent_cpu on group 0 only")
+		}
 		if len(g.Program) == 0 {
 			errs.Add(p+".program", "is empty; give at least one step")
 		}
-		steps += validateSteps(errs, p+".program", g.Program, 1)
+		n := validateSteps(errs, p+".program", g.Program, 1)
+		steps += n
+		if g.Count >= 1 && g.Count <= MaxTasks && UsesInstance(g.Program) {
+			instSteps += g.Count * n
+		}
 	}
-	checkChannelKinds(errs, w.Groups)
+	if instSteps > MaxInstanceSteps {
+		errs.Add("workload.groups", "the programs compiled per task (groups whose channel names use %s) have %d steps in all (count × steps); the limit is %d",
+			InstanceToken, instSteps, MaxInstanceSteps)
+	} else {
+		checkChannelKinds(errs, w.Groups)
+	}
 	if total > MaxTasks {
 		errs.Add("workload.groups", "%d tasks in total exceed the limit of %d", total, MaxTasks)
 	}
@@ -136,8 +148,8 @@ func validateStep(errs *ErrorList, p string, s *Step, depth int) int {
 	}
 	k := kinds[0]
 	for _, n := range []struct{ field, name string }{{"barrier", s.Barrier}, {"send", s.Send}, {"recv", s.Recv}, {"pool", s.Pool}} {
-		if n.name != "" {
-			checkName(errs, p+"."+n.field, n.name)
+		if n.name != "" && checkName(errs, p+"."+n.field, n.name) && (n.field == "send" || n.field == "recv") {
+			checkChannelName(errs, p+"."+n.field, n.name)
 		}
 	}
 	only := func(set bool, opt string, allowed ...string) {

@@ -17,7 +17,7 @@ import (
 // group's parent_cpu, or one of the group's allowed CPUs drawn from a PCG
 // stream of its own (seeded by the repetition's seed, so the other random
 // draws — jitter, housekeeping — are the same as without it).
-func drawParentCPUs(gs []scenario.Group, groupCPUs [][]topo.CPU, seed uint64) []int {
+func drawParentCPUs(gs []scenario.Group, groupCPUs [][]topo.CPU, seed uint64, shared bool) []int {
 	rng := rand.New(rand.NewPCG(seed, seed^0x2545f4914f6cdd1d))
 	out := make([]int, len(gs))
 	for gi := range gs {
@@ -27,21 +27,37 @@ func drawParentCPUs(gs []scenario.Group, groupCPUs [][]topo.CPU, seed uint64) []
 		if gs[gi].ParentCPU != nil {
 			out[gi] = *gs[gi].ParentCPU
 		}
+		if shared && gi > 0 {
+			out[gi] = out[0] // workload.shared_parent: group 0's parent forks them all
+		}
 	}
 	return out
 }
 
 // forkGroup is the parent's loop of pthread_create()s: every task of group
 // gi is forked (wake_up_new_task()) from the parent's CPU while the parent
-// runs there; then the parent leaves that CPU.
+// runs there; then the parent leaves that CPU. Under
+// workload.shared_parent the one parent forks, in group order, gi and
+// every group after it that starts at the same time before it leaves
+// (their own fork events then do nothing).
 func (s *sim) forkGroup(gi int) {
+	gs := s.r.Workload.Groups
+	last := gi
+	if s.r.Workload.SharedParent && gi > 0 && gs[gi-1].Start == gs[gi].Start {
+		return // forked with the group before it
+	}
+	if s.r.Workload.SharedParent {
+		for last+1 < len(gs) && gs[last+1].Start == gs[gi].Start {
+			last++
+		}
+	}
 	cpu := s.parentCPU[gi]
 	c := &s.cpus[cpu]
 	par := &s.parent
-	*par = task{id: -1, group: gi, weight: niceWeight(s.r.Workload.Groups[gi].Nice), recentUsedCPU: -1, lastWakee: -1, decision: -1, onRunCPU: -1}
+	*par = task{id: -1, group: gi, weight: niceWeight(gs[gi].Nice), recentUsedCPU: -1, lastWakee: -1, decision: -1, onRunCPU: -1}
 	s.parentArrive(c, par)
 	for _, p := range s.tasks {
-		if p.group == gi && p.state == taskNew {
+		if p.group >= gi && p.group <= last && p.state == taskNew {
 			s.forkTask(p, cpu)
 		}
 	}

@@ -199,25 +199,46 @@ func newSim(r *scenario.Resolved, t *topo.Topology, opt Options, seed uint64, ti
 func (s *sim) buildTasks() error {
 	w := &s.r.Workload
 	n := s.t.NumCPUs()
-	cp := &compiler{barriers: map[string]int{}, chans: map[string]int{}, pools: map[string]int{}, timed: map[string]int{}}
+	cp := &compiler{barriers: map[string]int{}, chans: map[string]int{}, pools: map[string]int{}, timed: map[string]int{}, inst: -1}
 	s.groupAlive = make([]int, len(w.Groups))
 	s.timerSlack = make([]int64, len(w.Groups))
 	s.pmQoS = -1
 	if w.CPUDMALatency != nil {
 		s.pmQoS = int64(*w.CPUDMALatency)
 	}
-	s.groupProg = make([][]op, len(w.Groups))
 	groupCPUs := make([][]topo.CPU, len(w.Groups)) // each group's allowed CPUs, in order
 	pid := 1
-	for _, g := range w.Groups {
-		cp.scanIPC(g.Program)
+	perTask := make([]bool, len(w.Groups)) // channel names use scenario.InstanceToken
+	for gi, g := range w.Groups {
+		perTask[gi] = scenario.UsesInstance(g.Program)
+		if !perTask[gi] {
+			cp.scanIPC(g.Program)
+			continue
+		}
+		for k := 0; k < g.Count; k++ {
+			cp.inst = k
+			cp.scanIPC(g.Program)
+		}
+		cp.inst = -1
 	}
 	for gi, g := range w.Groups {
-		prog, err := cp.compileProgram(gi, g.Program)
-		if err != nil {
-			return fmt.Errorf("workload.groups[%d].program: %w", gi, err)
+		// progs[k] is task k's program: one shared by the group, or one
+		// per task when its channel names depend on the task.
+		nProg := 1
+		if perTask[gi] {
+			nProg = g.Count
 		}
-		s.groupProg[gi] = prog
+		progs := make([][]op, nProg)
+		var err error
+		for k := range progs {
+			if perTask[gi] {
+				cp.inst = k
+			}
+			if progs[k], err = cp.compileProgram(gi, g.Program); err != nil {
+				return fmt.Errorf("workload.groups[%d].program: %w", gi, err)
+			}
+		}
+		cp.inst = -1
 		s.timerSlack[gi] = int64(scenario.DefaultTimerSlack)
 		if g.TimerSlack != nil {
 			s.timerSlack[gi] = int64(*g.TimerSlack)
@@ -264,14 +285,14 @@ func (s *sim) buildTasks() error {
 			pid++
 			p.slice = s.baseSlice
 			p.stack = make([]frame, 1, 4)
-			p.stack[0] = frame{body: prog, pool: -1}
+			p.stack[0] = frame{body: progs[min(k, len(progs)-1)], pool: -1}
 			s.tasks = append(s.tasks, p)
 			s.groupAlive[gi]++
 			s.alive++
 		}
 		s.q.push(event{at: int64(g.Start), kind: evFork, a: int32(gi)})
 	}
-	s.parentCPU = drawParentCPUs(w.Groups, groupCPUs, s.seed)
+	s.parentCPU = drawParentCPUs(w.Groups, groupCPUs, s.seed, w.SharedParent)
 	for i := 0; i < cp.nBar; i++ {
 		s.barrierList = append(s.barrierList, &barrierState{arrived: make([]*task, 0, len(s.tasks))})
 	}

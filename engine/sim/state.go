@@ -258,7 +258,6 @@ type sim struct {
 	chanList    []*chanState
 	pools       []int
 	groupAlive  []int
-	groupProg   [][]op
 
 	// configuration
 	tickNs        int64

@@ -61,6 +61,9 @@ type compiler struct {
 	chanBytes  []int
 	poolTot    []int
 	nBar       int
+	// inst is the index of the task whose program is being compiled, for
+	// a group whose channel names use scenario.InstanceToken; -1 otherwise.
+	inst int
 }
 
 // scanIPC records the ipc kind each send step declares for its channel,
@@ -176,8 +179,12 @@ func (cp *compiler) compileStep(group int, st scenario.Step) (op, error) {
 	return o, err
 }
 
-// chanID returns the index of a channel name.
+// chanID returns the index of a channel name (for task cp.inst of its
+// group when that is set).
 func (cp *compiler) chanID(name string) int {
+	if cp.inst >= 0 {
+		name = scenario.ChannelFor(name, cp.inst)
+	}
 	id, ok := cp.chans[name]
 	if !ok {
 		id = len(cp.chanCap)

@@ -32,6 +32,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"strconv"
 
 	"schedplay/engine/scenario"
@@ -85,6 +86,15 @@ func Convert(r *scenario.Resolved) (*Object, []string, error) {
 		if _, dup := tasks.Get(name); dup || name == "" {
 			name = fmt.Sprintf("%s_%d", g.Name, gi)
 		}
+		if scenario.UsesInstance(g.Program) && g.Count > 1 {
+			// channel names that hold the task's index: rt-app's
+			// instances share one phase list, so each task becomes its
+			// own thread object with its own resource names.
+			if err := c.perInstance(tasks, name, g); err != nil {
+				return nil, nil, fmt.Errorf("workload.groups[%d]: %w", gi, err)
+			}
+			continue
+		}
 		t, err := c.task(g)
 		if err != nil {
 			return nil, nil, fmt.Errorf("workload.groups[%d]: %w", gi, err)
@@ -111,6 +121,35 @@ func Convert(r *scenario.Resolved) (*Object, []string, error) {
 	doc.Set("tasks", tasks)
 	doc.Set("global", c.global(r))
 	return doc, c.notes, nil
+}
+
+// perInstance adds one thread object per task of g, named name_k, whose
+// channel names are task k's (scenario.ChannelFor) and, under pin each,
+// whose cpus are its CPU.
+func (c *conv) perInstance(tasks *Object, name string, g *scenario.Group) error {
+	var cpus []int
+	if g.Pin == scenario.PinEach {
+		var err error
+		if cpus, err = c.pinned(g); err != nil {
+			return err
+		}
+	}
+	base := maps.Clone(c.barrierUses) // every task's barriers get the same names
+	for k := 0; k < g.Count; k++ {
+		c.barrierUses = maps.Clone(base)
+		one := *g
+		one.Count, one.Pin = 1, scenario.PinNone
+		one.Program = scenario.InstanceSteps(g.Program, k)
+		t, err := c.task(&one)
+		if err != nil {
+			return err
+		}
+		if cpus != nil {
+			t.Set("cpus", []int{cpus[k%len(cpus)]})
+		}
+		tasks.Set(fmt.Sprintf("%s_%d", name, k), t)
+	}
+	return nil
 }
 
 // numCPUs is the machine's CPU count (the bound for affinity lists).

@@ -85,8 +85,8 @@ func TestEveryWorkloadPreset(t *testing.T) {
 		}
 		objects := 0
 		for _, g := range r.Workload.Groups {
-			if g.Pin == scenario.PinEach {
-				objects += g.Count // one thread object per pinned task
+			if g.Pin == scenario.PinEach || scenario.UsesInstance(g.Program) {
+				objects += g.Count // one thread object per pinned task, or per task whose channels are its own
 			} else {
 				objects++
 			}
@@ -272,6 +272,29 @@ func TestPinEach(t *testing.T) {
 	}
 	if !strings.Contains(got, `"waker":{"instance":1,"loop"`) {
 		t.Errorf("waker not a plain thread object: %s", got)
+	}
+}
+
+// TestInstanceChannelsExportPerTask: a group whose channel names hold
+// {i} becomes one thread object per task, each with its own resource
+// names (sem_wait "ch<k>"), its barrier under one shared name so that
+// rt-app still counts every task at it, and under pin each its own CPU.
+func TestInstanceChannelsExportPerTask(t *testing.T) {
+	out, notes := convertWorkload(t, `{"groups":[{"name":"rx","count":3,"cpus":"4-5","pin":"each","program":[{"repeat":10,"do":[{"recv":"ch{i}"},{"barrier":"b"}]}]},
+		{"name":"tx","count":1,"program":[{"repeat":10,"do":[{"send":"ch0"},{"send":"ch1"},{"send":"ch2"}]}]}]}`)
+	if len(notes) != 0 {
+		t.Errorf("notes %q for a faithful workload", notes)
+	}
+	got := compact(t, out)
+	for k, cpu := range []int{4, 5, 4} {
+		for _, w := range []string{fmt.Sprintf(`"rx_%d":{"instance":1,"cpus":[%d],`, k, cpu), fmt.Sprintf(`"sem_wait0":"ch%d","barrier1":"rx_b"`, k)} {
+			if !strings.Contains(got, w) {
+				t.Errorf("missing %s in %s", w, got)
+			}
+		}
+	}
+	if strings.Contains(got, "{i}") || strings.Count(got, `"barrier1":"rx_b"`) != 3 || strings.Contains(got, "rx_b_2") {
+		t.Errorf("want every task's sem_wait expanded and one barrier name for the three tasks: %s", got)
 	}
 }
 
