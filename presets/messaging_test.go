@@ -9,10 +9,10 @@ import (
 )
 
 // TestMessagingG10FollowsG4: sched-messaging-g10 (perf's defaults, 10
-// groups) is sched-messaging (-g 4) with six more groups, written out
-// because each receiver is a group of its own. It must not drift from the
-// -g 4 preset: its groups are the -g 4 sender0 and receiver0.0 renamed per
-// group and receiver, and main counts 400 workers instead of 160.
+// groups) is sched-messaging (-g 4) with six more groups, written out. It
+// must not drift from the -g 4 preset: its groups are the -g 4 sender0 and
+// receiver0 (whose 20 tasks read g0r{i}) renamed per group, and main
+// counts 400 workers instead of 160.
 func TestMessagingG10FollowsG4(t *testing.T) {
 	ps, err := Load()
 	if err != nil {
@@ -37,16 +37,11 @@ func TestMessagingG10FollowsG4(t *testing.T) {
 	for _, g := range g4 {
 		byName[g["name"].(string)] = g
 	}
-	// renamed is g4's group from, its channels g0rN renamed for group g and
-	// (for a receiver) its channel g0r0 for receiver r, and its name set.
-	renamed := func(from string, g, r int, name string) group {
+	// renamed is g4's group from, its channels g0r… renamed for group g,
+	// and its name set.
+	renamed := func(from string, g int, name string) group {
 		b, _ := json.Marshal(byName[from])
-		s := string(b)
-		if r < 0 {
-			s = strings.ReplaceAll(s, `"g0r`, fmt.Sprintf(`"g%dr`, g))
-		} else {
-			s = strings.ReplaceAll(s, `"g0r0"`, fmt.Sprintf(`"g%dr%d"`, g, r))
-		}
+		s := strings.ReplaceAll(string(b), `"g0r`, fmt.Sprintf(`"g%dr`, g))
 		var out group
 		if err := json.Unmarshal([]byte(s), &out); err != nil {
 			t.Fatal(err)
@@ -61,13 +56,9 @@ func TestMessagingG10FollowsG4(t *testing.T) {
 		t.Fatal(err)
 	}
 	want = append(want, mainG)
-	for g := range 10 {
-		want = append(want, renamed("sender0", g, -1, fmt.Sprintf("sender%d", g)))
-	}
-	for g := range 10 {
-		for r := range 20 {
-			want = append(want, renamed("receiver0.0", g, r, fmt.Sprintf("receiver%d.%d", g, r)))
-		}
+	for g := range 10 { // perf's group(): the receivers, then the senders
+		want = append(want, renamed("receiver0", g, fmt.Sprintf("receiver%d", g)),
+			renamed("sender0", g, fmt.Sprintf("sender%d", g)))
 	}
 	if len(g10) != len(want) {
 		t.Fatalf("sched-messaging-g10 has %d groups; want %d", len(g10), len(want))
