@@ -3,6 +3,7 @@ package sim
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -55,8 +56,19 @@ func TestInstantLoopHitsBudget(t *testing.T) {
 	r := resolveJSON(t, `{"schedplay":1,"machine":{"nodes":1,"cores_per_node":2,"threads_per_core":1},
 		"workload":{"groups":[{"name":"spin","count":1,"program":[{"repeat":20000000,"do":[{"send":"void"}]}]}]},
 		"run":{"duration":"1s","seed":1}}`)
-	if _, err := Run(context.Background(), r, Options{MaxEvents: 1_000_000}); !errors.Is(err, ErrEventBudget) {
-		t.Errorf("err = %v; want ErrEventBudget", err)
+	if _, err := Run(context.Background(), r, Options{MaxEvents: 1_000_000}); !errors.Is(err, ErrEventBudget) || !strings.Contains(err.Error(), "task spin/0 took") {
+		t.Errorf("err = %v; want ErrEventBudget naming the looping task", err)
+	}
+}
+
+// A run too long for its budget is reported as such, not as a loop of
+// whichever task stepped last (a messaging run's senders step between
+// every block).
+func TestLongRunHitsBudgetAsALongRun(t *testing.T) {
+	r := resolveJSON(t, `{"schedplay":1,"machine":{"preset":"x86-smt"},"workload":{"preset":"sched-messaging-pipe"},"run":{"duration":"1s","seed":1}}`)
+	_, err := Run(context.Background(), r, Options{MaxEvents: 200_000})
+	if !errors.Is(err, ErrEventBudget) || strings.Contains(err.Error(), "without computing") || !strings.Contains(err.Error(), "more than 200000 events") {
+		t.Errorf("err = %v; want ErrEventBudget for the run's size", err)
 	}
 }
 

@@ -179,6 +179,17 @@ func (cp *compiler) compileStep(group int, st scenario.Step) (op, error) {
 	return o, err
 }
 
+// budgetError is the error of a repetition that ran out of events while p
+// took its steps-th instant step in a row: p's program is to blame when
+// those steps are most of the budget (a loop that never computes or
+// blocks), the run's size otherwise.
+func (s *sim) budgetError(p *task, steps int64) error {
+	if steps >= min(1<<20, s.budget/2) {
+		return fmt.Errorf("%w: task %s took %d steps in a row without computing or blocking (at t=%dns)", ErrEventBudget, p.name, steps, s.now)
+	}
+	return fmt.Errorf("%w: more than %d events at t=%dns; shorten run.duration or the workload", ErrEventBudget, s.budget, s.now)
+}
+
 // chanID returns the index of a channel name (for task cp.inst of its
 // group when that is set).
 func (cp *compiler) chanID(name string) int {
@@ -199,13 +210,13 @@ func (cp *compiler) chanID(name string) int {
 // advance runs the current task's program from where it stands until it
 // computes, spins, blocks or exits. The task is c.curr.
 func (s *sim) advance(c *cpuState, p *task) {
-	for {
+	for steps := int64(1); ; steps++ {
 		// Instant steps count against the event budget, so a program that
 		// loops without ever computing or blocking cannot hang the run.
 		s.events++
 		if s.events > s.budget {
 			if s.err == nil {
-				s.err = fmt.Errorf("%w: task %s loops without computing or blocking (at t=%dns)", ErrEventBudget, p.name, s.now)
+				s.err = s.budgetError(p, steps)
 			}
 			return
 		}
