@@ -58,10 +58,10 @@ func validateWorkload(errs *ErrorList, w *Workload, n int) {
 		if len(g.Program) == 0 {
 			errs.Add(p+".program", "is empty; give at least one step")
 		}
-		n := validateSteps(errs, p+".program", g.Program, 1)
-		steps += n
+		groupSteps := validateSteps(errs, p+".program", g.Program, 1)
+		steps += groupSteps
 		if g.Count >= 1 && g.Count <= MaxTasks && UsesInstance(g.Program) {
-			instSteps += g.Count * n
+			instSteps += g.Count * groupSteps
 		}
 	}
 	if instSteps > MaxInstanceSteps {
