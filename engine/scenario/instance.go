@@ -15,7 +15,10 @@ const InstanceToken = "{i}"
 
 // MaxInstanceSteps bounds the steps compiled per task: over the groups
 // whose programs use InstanceToken, count × steps (nested ones included).
-const MaxInstanceSteps = 1 << 16
+// A step compiles to at most five ops of 88 bytes, so the per-task
+// programs stay under 8 MB, the size of MaxTasks tasks themselves; perf's
+// messaging takes 5 steps per receiver, 20 per group.
+const MaxInstanceSteps = 1 << 14
 
 // ChannelFor is channel name for task k of its group: every InstanceToken
 // replaced by k.
