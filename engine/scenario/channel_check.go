@@ -3,7 +3,7 @@ package scenario
 // checkChannelKinds reports a channel whose sends name different ipc
 // kinds or message sizes: a channel is one kernel object. A group whose
 // channel names use InstanceToken is walked once per task (the caller has
-// bounded count × steps).
+// bounded count × steps); a step is reported once.
 func checkChannelKinds(errs *ErrorList, groups []Group) {
 	type kind struct {
 		ipc   IPCKind
@@ -11,6 +11,7 @@ func checkChannelKinds(errs *ErrorList, groups []Group) {
 		at    string
 	}
 	seen := map[string]kind{}
+	reported := map[string]bool{} // a step's conflict once, not once per task
 	var walk func(path string, steps []Step, depth, k int)
 	walk = func(path string, steps []Step, depth, k int) {
 		if depth > MaxProgramDepth {
@@ -24,7 +25,8 @@ func checkChannelKinds(errs *ErrorList, groups []Group) {
 				this := kind{s.IPC, s.Bytes, p}
 				if first, ok := seen[name]; !ok {
 					seen[name] = this
-				} else if first.ipc != this.ipc || first.bytes != this.bytes {
+				} else if (first.ipc != this.ipc || first.bytes != this.bytes) && !reported[p] {
+					reported[p] = true
 					errs.Add(p, "channel %q is ipc %q of %d bytes here but ipc %q of %d bytes at %s; a channel is one kernel object",
 						name, this.ipc, this.bytes, first.ipc, first.bytes, first.at)
 				}

@@ -48,6 +48,14 @@ func TestInstanceChannelValidation(t *testing.T) {
 			t.Errorf("%s: got %v; want an error at %s containing %q", tt.groups, err, tt.path, tt.frag)
 		}
 	}
+	// one report per step, not one per task of the group
+	s, err := Decode([]byte(doc(`{"groups": [{"name": "tx", "count": 50, "program": [{"send": "c{i}", "ipc": "pipe"}, {"send": "c{i}", "ipc": "socket"}]}]}`)))
+	if err == nil {
+		_, err = Resolve(s, ps)
+	}
+	if n := len(Errors(err)); n != 1 || !errorsContain(err, "workload.groups[0].program[1]", `channel "c0" is ipc "socket"`) {
+		t.Errorf("a templated conflict: %d errors (%v); want one, at program[1], for c0", n, err)
+	}
 	ok := `[{"name": "rx", "count": 3, "program": [{"recv": "ch{i}"}]}, {"name": "tx", "count": 1, "program": [{"send": "ch0", "ipc": "pipe"}, {"send": "ch1", "ipc": "pipe"}, {"send": "ch2", "ipc": "pipe"}]}]`
 	if _, err := Resolve(mustDecode(t, doc(`{"groups": `+ok+`}`)), ps); err != nil {
 		t.Errorf("a valid templated workload: %v", err)
