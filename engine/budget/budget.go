@@ -66,6 +66,10 @@ const (
 	// TaskBytes is one task's simulator state, without its name
 	// (measured: 960 bytes).
 	TaskBytes = 1 << 10
+	// InstanceStepBytes is one program step compiled for one task of a
+	// group whose channel names hold the task's index (scenario
+	// InstanceToken): at most five ops of 88 bytes.
+	InstanceStepBytes = 512
 	// HistogramBytes is a repetition's wake-up latency histograms: two of
 	// hdr.Buckets counters (all wake-ups, periodic ones), whatever the
 	// number of samples.

@@ -44,10 +44,14 @@ func CostOf(r *Resolved, b Budget) budget.Cost {
 	c.EventsPerRep, c.EventsPath = work.events, work.eventsPath
 	c.Events, c.RepsPath = c.EventsPerRep*float64(r.Run.Reps)*runs, "run.reps"
 	c.Samples = work.samples
-	tasks, names := 0.0, 0.0
+	tasks, names, progs := 0.0, 0.0, 0.0
 	for _, g := range r.Workload.Groups {
 		tasks += float64(g.Count)
 		names += float64(g.Count) * float64(len(g.Name)+6) // "NAME/k"
+		// a group whose channel names use {i} compiles its program per task
+		if UsesInstance(g.Program) {
+			progs += float64(g.Count) * float64(countSteps(g.Program)) * budget.InstanceStepBytes
+		}
 	}
 	intervals, decisions := 0.0, 0.0
 	if b.Output.Timeline {
@@ -68,7 +72,7 @@ func CostOf(r *Resolved, b Budget) budget.Cost {
 		path  string
 	}{
 		{c.Domains*budget.DomainBytes + float64(n)*budget.CPUBytes, c.DomainsPath},
-		{tasks*budget.TaskBytes + names, "workload.groups"},
+		{tasks*budget.TaskBytes + names + progs, "workload.groups"},
 		{timeline + 2*c.ReplyBytes, c.ReplyPath},
 	}
 	c.Memory = budget.BaseBytes + budget.HistogramBytes
@@ -80,6 +84,18 @@ func CostOf(r *Resolved, b Budget) budget.Cost {
 		}
 	}
 	return c
+}
+
+// countSteps is the number of steps of a program, nested ones included.
+func countSteps(steps []Step) int {
+	n := len(steps)
+	for i := range steps {
+		if p := steps[i].Periodic; p != nil {
+			n += countSteps(p.Do)
+		}
+		n += countSteps(steps[i].Do)
+	}
+	return n
 }
 
 // DefaultTimelineCap is the most intervals (and decision records) a

@@ -183,3 +183,21 @@ func TestApplyManySets(t *testing.T) {
 		t.Errorf("applied under a cancelled context: %v", err)
 	}
 }
+
+// TestCostOfInstancePrograms: a group whose channel names hold {i} is
+// compiled once per task, so its memory estimate holds count × steps
+// compiled steps more than the same group reading one channel.
+func TestCostOfInstancePrograms(t *testing.T) {
+	doc := func(ch string) *scenario.Resolved {
+		return scenariotest.Resolve(t, `{"schedplay":1,"machine":{"nodes":1,"cores_per_node":4,"threads_per_core":1},
+			"workload":{"groups":[{"name":"rx","count":100,"program":[{"repeat":10,"do":[{"recv":"`+ch+`"},{"compute":"1us"}]}]}]},"run":{"duration":"10ms"}}`)
+	}
+	b := scenario.Budget{Profile: budget.Serve}
+	per, one := scenario.CostOf(doc("r{i}"), b), scenario.CostOf(doc("r"), b)
+	if got, want := per.Memory-one.Memory, float64(100*3*budget.InstanceStepBytes); got != want {
+		t.Errorf("memory per-task programs: %.0f bytes more; want %.0f (100 tasks × 3 steps)", got, want)
+	}
+	if per.EventsPerRep != one.EventsPerRep {
+		t.Errorf("events %v vs %v: the channel names do not change the work", per.EventsPerRep, one.EventsPerRep)
+	}
+}
