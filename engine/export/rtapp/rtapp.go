@@ -137,13 +137,13 @@ func (c *conv) perInstance(tasks *Object, name string, g *scenario.Group) error 
 	base := maps.Clone(c.barrierUses) // every task's barriers get the same names
 	for k := 0; k < g.Count; k++ {
 		c.barrierUses = maps.Clone(base)
-		one := *g
-		one.Count, one.Pin = 1, scenario.PinNone
+		one := *g // the group's count stays: a pool is still shared by all its tasks
 		one.Program = scenario.InstanceSteps(g.Program, k)
 		t, err := c.task(&one)
 		if err != nil {
 			return err
 		}
+		t.Set("instance", 1)
 		if cpus != nil {
 			t.Set("cpus", []int{cpus[k%len(cpus)]})
 		}

@@ -298,6 +298,20 @@ func TestInstanceChannelsExportPerTask(t *testing.T) {
 	}
 }
 
+// TestInstanceChannelsSharePools: the tasks of a {i} group, exported one
+// thread object each, still share the group's pool: each loops
+// ceil(total/count), as the threads of a plain group do.
+func TestInstanceChannelsSharePools(t *testing.T) {
+	out, notes := convertWorkload(t, `{"groups":[{"name":"rx","count":4,"program":[{"recv":"ch{i}"},{"pool":"req","total":10,"do":[{"compute":"1ms"}]}]},
+		{"name":"tx","count":1,"program":[{"send":"ch0"},{"send":"ch1"},{"send":"ch2"},{"send":"ch3"}]}]}`)
+	if len(notes) != 1 || !strings.Contains(notes[0], "loop of 3 per thread") {
+		t.Errorf("notes %q; want the pool shared by the 4 tasks (a loop of 3 per thread)", notes)
+	}
+	if got := compact(t, out); strings.Count(got, `"instance":1,`) != 5 {
+		t.Errorf("want 5 single-instance thread objects: %s", got)
+	}
+}
+
 // TestTimedSectionExportsItsBody: a timed section does not change what a
 // task does, so the export of a workload with timed sections (nested, in a
 // loop, in a periodic step, around the whole program) is byte for byte the
