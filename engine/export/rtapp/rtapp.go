@@ -86,35 +86,17 @@ func Convert(r *scenario.Resolved) (*Object, []string, error) {
 		if _, dup := tasks.Get(name); dup || name == "" {
 			name = fmt.Sprintf("%s_%d", g.Name, gi)
 		}
-		if scenario.UsesInstance(g.Program) && g.Count > 1 {
-			// channel names that hold the task's index: rt-app's
-			// instances share one phase list, so each task becomes its
-			// own thread object with its own resource names.
-			if err := c.perInstance(tasks, name, g); err != nil {
+		ownChannels := scenario.UsesInstance(g.Program) && g.Count > 1
+		if !ownChannels && (g.Pin != scenario.PinEach || g.Count == 1) {
+			t, err := c.task(g, g.Program)
+			if err != nil {
 				return nil, nil, fmt.Errorf("workload.groups[%d]: %w", gi, err)
 			}
-			continue
-		}
-		t, err := c.task(g)
-		if err != nil {
-			return nil, nil, fmt.Errorf("workload.groups[%d]: %w", gi, err)
-		}
-		if g.Pin != scenario.PinEach || g.Count == 1 {
 			tasks.Set(name, t)
 			continue
 		}
-		// pin each: rt-app's instances share one cpus list, so each task
-		// becomes its own thread object on its own CPU (same phases, so
-		// barriers and semaphores still count every task).
-		cpus, err := c.pinned(g)
-		if err != nil {
+		if err := c.threadPerTask(tasks, name, g, ownChannels); err != nil {
 			return nil, nil, fmt.Errorf("workload.groups[%d]: %w", gi, err)
-		}
-		for k := 0; k < g.Count; k++ {
-			tk := t.clone()
-			tk.Set("instance", 1)
-			tk.Set("cpus", []int{cpus[k%len(cpus)]})
-			tasks.Set(fmt.Sprintf("%s_%d", name, k), tk)
 		}
 	}
 	doc := &Object{}
@@ -123,10 +105,15 @@ func Convert(r *scenario.Resolved) (*Object, []string, error) {
 	return doc, c.notes, nil
 }
 
-// perInstance adds one thread object per task of g, named name_k, whose
-// channel names are task k's (scenario.ChannelFor) and, under pin each,
-// whose cpus are its CPU.
-func (c *conv) perInstance(tasks *Object, name string, g *scenario.Group) error {
+// threadPerTask adds one thread object per task of g, named name_k:
+// rt-app's instances share one cpus list and one phase list, so a task
+// pinned to its own CPU (pin each) or reading its own channels ({i},
+// ownChannels) needs an object of its own. Pinned tasks share one
+// conversion (the same phases, so barriers and semaphores still count
+// every task); with ownChannels each task's program is converted with its
+// channel names, its barriers under the same names as every other task's.
+// The group's count stays: a pool is still shared by all its tasks.
+func (c *conv) threadPerTask(tasks *Object, name string, g *scenario.Group, ownChannels bool) error {
 	var cpus []int
 	if g.Pin == scenario.PinEach {
 		var err error
@@ -134,14 +121,24 @@ func (c *conv) perInstance(tasks *Object, name string, g *scenario.Group) error 
 			return err
 		}
 	}
-	base := maps.Clone(c.barrierUses) // every task's barriers get the same names
-	for k := 0; k < g.Count; k++ {
-		c.barrierUses = maps.Clone(base)
-		one := *g // the group's count stays: a pool is still shared by all its tasks
-		one.Program = scenario.InstanceSteps(g.Program, k)
-		t, err := c.task(&one)
-		if err != nil {
+	var shared *Object
+	if !ownChannels {
+		var err error
+		if shared, err = c.task(g, g.Program); err != nil {
 			return err
+		}
+	}
+	base := maps.Clone(c.barrierUses)
+	for k := 0; k < g.Count; k++ {
+		var t *Object
+		if ownChannels {
+			c.barrierUses = maps.Clone(base)
+			var err error
+			if t, err = c.task(g, scenario.InstanceSteps(g.Program, k)); err != nil {
+				return err
+			}
+		} else {
+			t = shared.clone()
 		}
 		t.Set("instance", 1)
 		if cpus != nil {
@@ -225,8 +222,9 @@ func (c *conv) global(r *scenario.Resolved) *Object {
 	return g
 }
 
-// task converts one group to an rt-app thread object.
-func (c *conv) task(g *scenario.Group) (*Object, error) {
+// task converts one group, running steps (its program, or one task's
+// expansion of it), to an rt-app thread object.
+func (c *conv) task(g *scenario.Group, steps []scenario.Step) (*Object, error) {
 	c.group, c.count = g.Name, g.Count
 	t := &Object{}
 	t.Set("instance", g.Count)
@@ -246,7 +244,7 @@ func (c *conv) task(g *scenario.Group) (*Object, error) {
 	if g.Process {
 		c.note("group %q: process (separate address spaces) is not expressible: rt-app runs every task as a thread of one process", g.Name)
 	}
-	loop, body := 1, inlineTimed(g.Program)
+	loop, body := 1, inlineTimed(steps)
 	if len(body) == 1 && body[0].Repeat > 0 && body[0].Pool == "" {
 		loop, body = body[0].Repeat, body[0].Do
 	}
