@@ -105,25 +105,6 @@ func clearBuddies(c *cpuState, p *task) {
 	}
 }
 
-// updateCurrCFS is update_curr() (6.1): charge curr's runtime in virtual
-// time and advance min_vruntime; CFS reschedules from the tick and the
-// wake-up check, never here.
-func (s *sim) updateCurrCFS(c *cpuState) {
-	p := c.curr
-	if p == nil {
-		return
-	}
-	delta := s.now - p.execStart
-	if delta <= 0 {
-		return
-	}
-	p.execStart = s.now
-	p.sumExec += delta
-	p.vruntime += calcDeltaFair(delta, p.weight)
-	p.deadline = p.vruntime // no deadline in CFS: the step view orders by vruntime
-	updateMinVruntime(c)
-}
-
 // placeEntityCFS is enqueue_entity()'s renormalisation and place_entity()
 // (6.1): a vruntime that counts from another runqueue's min_vruntime moves
 // to this one's (migrate_task_rq_fair() subtracts the old one, the
@@ -159,7 +140,7 @@ func (s *sim) checkPreemptWakeupCFS(c *cpuState, p *task) bool {
 		return false
 	}
 	s.syncCPU(c)
-	s.updateCurrCFS(c)
+	s.updateCurr(c)
 	if s.wakeupPreemptEntity(curr, p) != 1 {
 		return false
 	}

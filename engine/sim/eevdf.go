@@ -122,12 +122,9 @@ func (s *sim) pickEEVDF(c *cpuState) *task {
 }
 
 // updateCurr is update_curr(): charge runtime and virtual runtime to curr,
-// renew its deadline when it was reached; returns whether to resched.
+// renew its deadline when it was reached (EEVDF) or advance min_vruntime
+// (CFS); returns whether to resched.
 func (s *sim) updateCurr(c *cpuState) bool {
-	if s.cfs {
-		s.updateCurrCFS(c)
-		return false
-	}
 	p := c.curr
 	if p == nil {
 		return false
@@ -139,6 +136,13 @@ func (s *sim) updateCurr(c *cpuState) bool {
 	p.execStart = s.now
 	p.sumExec += delta
 	p.vruntime += calcDeltaFair(delta, p.weight)
+	if s.cfs {
+		// 6.1: min_vruntime follows; CFS reschedules from the tick and
+		// the wake-up check, never here
+		p.deadline = p.vruntime // no deadline in CFS: the step view orders by vruntime
+		updateMinVruntime(c)
+		return false
+	}
 	resched := false
 	if p.vruntime >= p.deadline { // update_deadline()
 		p.deadline = p.vruntime + vslice(p)

@@ -43,10 +43,10 @@ func drawParentCPUs(gs []scenario.Group, groupCPUs [][]topo.CPU, seed uint64, sh
 func (s *sim) forkGroup(gi int) {
 	gs := s.r.Workload.Groups
 	last := gi
-	if s.r.Workload.SharedParent && gi > 0 && gs[gi-1].Start == gs[gi].Start {
-		return // forked with the group before it
-	}
 	if s.r.Workload.SharedParent {
+		if gi > 0 && gs[gi-1].Start == gs[gi].Start {
+			return // forked with the group before it
+		}
 		for last+1 < len(gs) && gs[last+1].Start == gs[gi].Start {
 			last++
 		}

@@ -19,6 +19,17 @@ import (
 // ErrEventBudget is returned when a repetition exceeds its event budget.
 var ErrEventBudget = errors.New("sim: event budget exceeded")
 
+// budgetError is the error of a repetition that ran out of events while p
+// took its steps-th instant step in a row: p's program is to blame when
+// those steps are most of the budget (a loop that never computes or
+// blocks), the run's size otherwise.
+func (s *sim) budgetError(p *task, steps int64) error {
+	if steps >= min(1<<20, s.budget/2) {
+		return fmt.Errorf("%w: task %s took %d steps in a row without computing or blocking (at t=%dns)", ErrEventBudget, p.name, steps, s.now)
+	}
+	return fmt.Errorf("%w: more than %d events at t=%dns; shorten run.duration or the workload", ErrEventBudget, s.budget, s.now)
+}
+
 // Run simulates r.Run.Reps repetitions (seeds Seed, Seed+1, …) and returns
 // their metrics, summary and, when opt.Timeline, repetition 0's timeline.
 func Run(ctx context.Context, r *scenario.Resolved, opt Options) (*Result, error) {
@@ -208,37 +219,37 @@ func (s *sim) buildTasks() error {
 	}
 	groupCPUs := make([][]topo.CPU, len(w.Groups)) // each group's allowed CPUs, in order
 	pid := 1
-	perTask := make([]bool, len(w.Groups)) // channel names use scenario.InstanceToken
+	// A group whose channel names use scenario.InstanceToken compiles its
+	// program once per task (cp.inst = the task's index), any other once.
+	perTask := make([]bool, len(w.Groups))
+	nProgs := make([]int, len(w.Groups))
 	for gi, g := range w.Groups {
-		perTask[gi] = scenario.UsesInstance(g.Program)
-		if !perTask[gi] {
-			cp.scanIPC(g.Program)
-			continue
+		perTask[gi], nProgs[gi] = scenario.UsesInstance(g.Program), 1
+		if perTask[gi] {
+			nProgs[gi] = g.Count
 		}
-		for k := 0; k < g.Count; k++ {
-			cp.inst = k
-			cp.scanIPC(g.Program)
+	}
+	instance := func(gi, k int) int {
+		if perTask[gi] {
+			return k
 		}
-		cp.inst = -1
+		return -1
 	}
 	for gi, g := range w.Groups {
-		// progs[k] is task k's program: one shared by the group, or one
-		// per task when its channel names depend on the task.
-		nProg := 1
-		if perTask[gi] {
-			nProg = g.Count
+		for k := range nProgs[gi] {
+			cp.inst = instance(gi, k)
+			cp.scanIPC(g.Program)
 		}
-		progs := make([][]op, nProg)
+	}
+	for gi, g := range w.Groups {
+		progs := make([][]op, nProgs[gi]) // progs[k] is task k's program, or the group's
 		var err error
 		for k := range progs {
-			if perTask[gi] {
-				cp.inst = k
-			}
+			cp.inst = instance(gi, k)
 			if progs[k], err = cp.compileProgram(gi, g.Program); err != nil {
 				return fmt.Errorf("workload.groups[%d].program: %w", gi, err)
 			}
 		}
-		cp.inst = -1
 		s.timerSlack[gi] = int64(scenario.DefaultTimerSlack)
 		if g.TimerSlack != nil {
 			s.timerSlack[gi] = int64(*g.TimerSlack)

@@ -179,17 +179,6 @@ func (cp *compiler) compileStep(group int, st scenario.Step) (op, error) {
 	return o, err
 }
 
-// budgetError is the error of a repetition that ran out of events while p
-// took its steps-th instant step in a row: p's program is to blame when
-// those steps are most of the budget (a loop that never computes or
-// blocks), the run's size otherwise.
-func (s *sim) budgetError(p *task, steps int64) error {
-	if steps >= min(1<<20, s.budget/2) {
-		return fmt.Errorf("%w: task %s took %d steps in a row without computing or blocking (at t=%dns)", ErrEventBudget, p.name, steps, s.now)
-	}
-	return fmt.Errorf("%w: more than %d events at t=%dns; shorten run.duration or the workload", ErrEventBudget, s.budget, s.now)
-}
-
 // chanID returns the index of a channel name (for task cp.inst of its
 // group when that is set).
 func (cp *compiler) chanID(name string) int {
