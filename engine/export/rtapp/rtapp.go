@@ -88,7 +88,8 @@ func Convert(r *scenario.Resolved) (*Object, []string, error) {
 		}
 		ownChannels := scenario.UsesInstance(g.Program) && g.Count > 1
 		if !ownChannels && (g.Pin != scenario.PinEach || g.Count == 1) {
-			t, err := c.task(g, g.Program)
+			// one object for the group: a lone task's {i} is 0
+			t, err := c.task(g, scenario.InstanceSteps(g.Program, 0))
 			if err != nil {
 				return nil, nil, fmt.Errorf("workload.groups[%d]: %w", gi, err)
 			}

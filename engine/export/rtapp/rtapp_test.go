@@ -298,6 +298,15 @@ func TestInstanceChannelsExportPerTask(t *testing.T) {
 	}
 }
 
+// TestInstanceChannelOfALoneTask: a {i} group of one task reads channel
+// 0, in the export as in the engine.
+func TestInstanceChannelOfALoneTask(t *testing.T) {
+	out, _ := convertWorkload(t, `{"groups":[{"name":"rx","count":1,"program":[{"recv":"ch{i}"}]},{"name":"tx","count":1,"program":[{"send":"ch0"}]}]}`)
+	if got := compact(t, out); !strings.Contains(got, `"sem_wait0":"ch0"`) || strings.Contains(got, "{i}") {
+		t.Errorf("want the lone receiver's sem_wait on ch0: %s", got)
+	}
+}
+
 // TestInstanceChannelsSharePools: the tasks of a {i} group, exported one
 // thread object each, still share the group's pool: each loops
 // ceil(total/count), as the threads of a plain group do.
