@@ -12,6 +12,37 @@ func checkChannelKinds(errs *ErrorList, groups []Group) {
 	}
 	seen := map[string]kind{}
 	reported := map[string]bool{} // a step's conflict once, not once per task
+	forEachSend(groups, func(p string, s *Step, k int) {
+		name := ChannelFor(s.Send, k)
+		this := kind{s.IPC, s.Bytes, p}
+		if first, ok := seen[name]; !ok {
+			seen[name] = this
+		} else if (first.ipc != this.ipc || first.bytes != this.bytes) && !reported[p] {
+			reported[p] = true
+			errs.Add(p, "channel %q is ipc %q of %d bytes here but ipc %q of %d bytes at %s; a channel is one kernel object",
+				name, this.ipc, this.bytes, first.ipc, first.bytes, first.at)
+		}
+	})
+}
+
+// channelKinds is the ipc kind of every channel a send declares one for,
+// by the channel's name (checkChannelKinds refuses a document whose sends
+// of one channel disagree).
+func channelKinds(groups []Group) map[string]IPCKind {
+	kinds := map[string]IPCKind{}
+	forEachSend(groups, func(_ string, s *Step, k int) {
+		if s.IPC != IPCNone {
+			kinds[ChannelFor(s.Send, k)] = s.IPC
+		}
+	})
+	return kinds
+}
+
+// forEachSend calls fn for every send step of every group's program, with
+// its field path and the index k of the task it is compiled for: a group
+// whose channel names use {i} once per task, as the simulator compiles
+// it, any other once (k = 0).
+func forEachSend(groups []Group, fn func(path string, s *Step, k int)) {
 	var walk func(path string, steps []Step, depth, k int)
 	walk = func(path string, steps []Step, depth, k int) {
 		if depth > MaxProgramDepth {
@@ -21,15 +52,7 @@ func checkChannelKinds(errs *ErrorList, groups []Group) {
 			s := &steps[i]
 			p := indexPath(path, i)
 			if s.Send != "" {
-				name := ChannelFor(s.Send, k)
-				this := kind{s.IPC, s.Bytes, p}
-				if first, ok := seen[name]; !ok {
-					seen[name] = this
-				} else if (first.ipc != this.ipc || first.bytes != this.bytes) && !reported[p] {
-					reported[p] = true
-					errs.Add(p, "channel %q is ipc %q of %d bytes here but ipc %q of %d bytes at %s; a channel is one kernel object",
-						name, this.ipc, this.bytes, first.ipc, first.bytes, first.at)
-				}
+				fn(p, s, k)
 			}
 			if s.Periodic != nil {
 				walk(p+".periodic.do", s.Periodic.Do, depth+1, k)

@@ -11,13 +11,14 @@ import (
 // The cost model (issue 17). From a resolved scenario, before its topology
 // is built or anything runs, CostOf estimates the sched domains the build
 // makes, the simulator events of a repetition (ticks, housekeeping, and two
-// events per program step executed, with loops capped by the run duration
-// when their body takes time), the wake-up latency samples a repetition
-// records (into fixed-size histograms), the reply's size and the memory of the whole, each with the field
-// that makes it large. budget.Profile.Check refuses what a runtime cannot
-// afford, so that a small document such as
-// {"repeat": 1000000000, "do": [{"send": "x"}]} is refused up front instead
-// of running for hours.
+// events per program step executed, more for a send or recv on an ipc
+// channel, which runs as several compiled steps; loops are capped by the
+// run duration when their body takes time), the wake-up latency samples a
+// repetition records (into fixed-size histograms), the reply's size and
+// the memory of the whole, each with the field that makes it large.
+// budget.Profile.Check refuses what a runtime cannot afford, so that a
+// small document such as {"repeat": 1000000000, "do": [{"send": "x"}]} is
+// refused up front instead of running for hours.
 
 // Output is what a request asks of a run beyond its metrics: repetition
 // 0's timeline, with or without its decision records.
@@ -166,8 +167,9 @@ func estimateWork(r *Resolved, n int) work {
 	}
 	top := ev
 	rate := maxWorkRate(r)
+	kinds := channelKinds(r.Workload.Groups)
 	for i, g := range r.Workload.Groups {
-		e := estimateSteps(g.Program, horizon, rate, g.Count)
+		e := estimator{rate: rate, count: g.Count, kinds: kinds}.steps(g.Program, horizon)
 		ge := float64(g.Count) * (e.events + 2)
 		ev += ge
 		w.samples += float64(g.Count) * e.wakeups
@@ -198,15 +200,23 @@ type pass struct {
 	events, wakeups, minTime float64
 }
 
-// estimateSteps estimates one pass over steps within horizon ns. count is
-// the group size (pool tokens are shared by the group).
-func estimateSteps(steps []Step, horizon, rate float64, count int) pass {
+// estimator estimates a group's program: rate is the fastest a thread
+// does work, count the group size (pool tokens are shared by the group),
+// kinds the ipc kind of every channel (channelKinds).
+type estimator struct {
+	rate  float64
+	count int
+	kinds map[string]IPCKind
+}
+
+// steps estimates one pass over steps within horizon ns.
+func (e estimator) steps(steps []Step, horizon float64) pass {
 	var p pass
 	for i := range steps {
 		if p.minTime >= horizon {
 			break
 		}
-		s := estimateStep(&steps[i], horizon-p.minTime, rate, count)
+		s := e.step(&steps[i], horizon-p.minTime)
 		p.events += s.events
 		p.wakeups += s.wakeups
 		p.minTime += s.minTime
@@ -214,9 +224,9 @@ func estimateSteps(steps []Step, horizon, rate float64, count int) pass {
 	return p
 }
 
-func estimateStep(s *Step, horizon, rate float64, count int) pass {
+func (e estimator) step(s *Step, horizon float64) pass {
 	loop := func(iters float64, do []Step) pass {
-		p := estimateSteps(do, horizon, rate, count)
+		p := e.steps(do, horizon)
 		if p.minTime > 0 {
 			iters = math.Min(iters, math.Floor(horizon/p.minTime)+1)
 		}
@@ -224,7 +234,7 @@ func estimateStep(s *Step, horizon, rate float64, count int) pass {
 	}
 	switch {
 	case s.Compute != nil:
-		return pass{2, 0, float64(*s.Compute) / rate}
+		return pass{2, 0, float64(*s.Compute) / e.rate}
 	case s.Sleep != nil:
 		return pass{2, 1, float64(*s.Sleep)}
 	case s.Periodic != nil:
@@ -233,16 +243,36 @@ func estimateStep(s *Step, horizon, rate float64, count int) pass {
 		if s.Periodic.Count > 0 {
 			iters = math.Min(iters, float64(s.Periodic.Count))
 		}
-		p := estimateSteps(s.Periodic.Do, every, rate, count)
+		p := e.steps(s.Periodic.Do, every)
 		return pass{iters * (p.events + 2), iters * (p.wakeups + 1), math.Min(iters*every, horizon)}
 	case s.Repeat > 0:
 		return loop(float64(s.Repeat), s.Do)
 	case s.Pool != "":
-		return loop(math.Ceil(float64(s.Total)/float64(max(count, 1))), s.Do)
+		return loop(math.Ceil(float64(s.Total)/float64(max(e.count, 1))), s.Do)
 	case s.Timed != "":
 		return loop(1, s.Do)
-	case s.Barrier != "" || s.Recv != "":
+	case s.Barrier != "":
 		return pass{2, 1, 0}
+	case s.Recv != "":
+		return pass{2 + ipcEvents(e.kinds[ChannelFor(s.Recv, 0)]), 1, 0}
 	}
-	return pass{2, 0, 0} // send
+	return pass{2 + ipcEvents(e.kinds[ChannelFor(s.Send, 0)]), 0, 0} // send
+}
+
+// ipcEvents is what a send or recv on a channel of kind k adds to its two
+// events: the simulator compiles it into the kernel object's steps
+// (engine/sim compileProgram), each one event, and each that charges CPU
+// work (a kernel path, a system call) one more when that work ends. A
+// socket or futex call is the message step and its kernel path (+1 step,
+// +1 work); a pipe call also takes and drops pipe->mutex and has its own
+// system call (+4 steps, +2 works). A contended pipe->mutex (a spin or a
+// sleep and the retry) costs more, which the estimate leaves out.
+func ipcEvents(k IPCKind) float64 {
+	switch k {
+	case IPCSocket, IPCFutex:
+		return 2
+	case IPCPipe:
+		return 6
+	}
+	return 0
 }

@@ -101,15 +101,30 @@ func TestNUMA64Estimate(t *testing.T) {
 }
 
 // TestPresetsFitEveryProfile: every seed scenario, with its full timeline,
-// runs under every profile (the Worker included: a sweep fans presets out
-// to it).
+// runs and compares under every profile (the Worker included: a sweep fans
+// presets out to it), and each of its variants runs in the page and under
+// serve (the CLI, and schedplay fidelity's commands). The 2160-loop
+// messaging variants are too large for a Worker request.
 func TestPresetsFitEveryProfile(t *testing.T) {
 	ps := loadPresets(t)
+	out := scenario.Output{Timeline: true, Decisions: true}
 	for _, name := range ps.Names(presets.Scenario) {
 		for _, p := range []budget.Profile{budget.Browser, budget.Serve, budget.Worker} {
-			b := scenario.Budget{Profile: p, Output: scenario.Output{Timeline: true, Decisions: true}, Runs: 2}
+			b := scenario.Budget{Profile: p, Output: out, Runs: 2}
 			if _, err := scenario.Prepare(context.Background(), decode(t, `{"schedplay": 1, "preset": "`+name+`"}`), ps, b); err != nil {
 				t.Errorf("%s under the %s budget: %v", name, p.Name, err)
+			}
+		}
+		pr, _ := ps.Get(presets.Scenario, name)
+		for _, v := range pr.Variants {
+			doc, err := scenario.Apply(decode(t, `{"schedplay": 1, "preset": "`+name+`"}`), ps, v.Set)
+			if err != nil {
+				t.Fatalf("%s, %s: %v", name, v.Name, err)
+			}
+			for _, p := range []budget.Profile{budget.Browser, budget.Serve} {
+				if _, err := scenario.Prepare(context.Background(), doc, ps, scenario.Budget{Profile: p, Output: out}); err != nil {
+					t.Errorf("%s, %s under the %s budget: %v", name, v.Name, p.Name, err)
+				}
 			}
 		}
 	}
