@@ -1,6 +1,7 @@
 package topo_test
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -219,6 +220,46 @@ func TestNUMADistances(t *testing.T) {
 	}
 	if len(d[2].Groups) != 2 || d[2].Groups[0].Span.String() != "0-3" || d[2].Groups[1].Span.String() != "4-7" {
 		t.Errorf("distance-40 groups: %v", d[2].Groups)
+	}
+}
+
+// TestNodeReclaimDistance: the NUMA flags follow the machine's
+// node_reclaim_distance (sd_init()): an EPYC's remote socket at 32 keeps
+// EXEC, FORK and WAKE_AFFINE under AMD Zen's 32 and loses them under the
+// generic 30; powerpc's 10 strips them from a distance-20 level; a value
+// out of range is refused at its path.
+func TestNodeReclaimDistance(t *testing.T) {
+	near := topo.SDBalanceExec | topo.SDBalanceFork | topo.SDWakeAffine
+	for _, tt := range []struct {
+		name      string
+		distance  int
+		reclaim   int
+		wantFlags topo.SDFlags
+	}{
+		{"EPYC, generic 30", 32, 0, 0},
+		{"EPYC, AMD Zen 32", 32, 32, near},
+		{"two hops, AMD Zen 32", 33, 32, 0},
+		{"remote 20, generic 30", 20, 0, near},
+		{"remote 20, powerpc 10", 20, 10, 0},
+	} {
+		m := topo.Machine{Nodes: 2, CoresPerNode: 2, ThreadsPerCore: 1,
+			Distances: [][]int{{10, tt.distance}, {tt.distance, 10}}, NodeReclaimDistance: tt.reclaim}
+		tp, err := topo.Build(m, topo.DomainPolicy{})
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		d := tp.Domains[0]
+		if len(d) != 2 || d[1].Level != "NUMA" {
+			t.Fatalf("%s: chain %v; want MC NUMA", tt.name, levels(tp, 0))
+		}
+		if got := d[1].Flags & near; got != tt.wantFlags {
+			t.Errorf("%s: NUMA flags %v; want %v of EXEC, FORK, WAKE_AFFINE", tt.name, got, tt.wantFlags)
+		}
+	}
+	m := topo.Machine{Nodes: 2, CoresPerNode: 2, ThreadsPerCore: 1, NodeReclaimDistance: 300}
+	var e *topo.Error
+	if _, err := topo.Build(m, topo.DomainPolicy{}); !errors.As(err, &e) || e.Path != "machine.node_reclaim_distance" {
+		t.Errorf("node_reclaim_distance 300: %v; want an error at machine.node_reclaim_distance", err)
 	}
 }
 

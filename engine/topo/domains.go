@@ -316,7 +316,7 @@ func (b *builder) sdInit(tl int, child *sdBuild, cpu CPU) *sdBuild {
 		sd.cacheNiceTries = 2
 		sd.flags &^= SDPreferSibling
 		sd.flags |= SDSerialize
-		if l.distance > NodeReclaimDistance {
+		if l.distance > b.t.Machine.ReclaimDistance() {
 			sd.flags &^= SDBalanceExec | SDBalanceFork | SDWakeAffine
 		}
 	default:

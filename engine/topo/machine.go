@@ -49,6 +49,22 @@ type Machine struct {
 	// Distances is an optional SLIT-like node distance matrix (schedplay
 	// addition); absent means 10 on the diagonal and 20 elsewhere.
 	Distances [][]int `json:"distances,omitempty"`
+	// NodeReclaimDistance is the architecture's node_reclaim_distance
+	// (schedplay addition): sd_init() takes SD_BALANCE_FORK,
+	// SD_BALANCE_EXEC and SD_WAKE_AFFINE off a NUMA level farther than it.
+	// 0 is the generic RECLAIM_DISTANCE (30, include/linux/topology.h);
+	// powerpc defines 10 (arch/powerpc/include/asm/topology.h) and x86
+	// sets 32 on AMD Zen (init_amd_zen_common(), arch/x86/kernel/cpu/amd.c).
+	NodeReclaimDistance int `json:"node_reclaim_distance,omitempty"`
+}
+
+// ReclaimDistance is m's node_reclaim_distance: NodeReclaimDistance, or
+// the generic RECLAIM_DISTANCE when it is 0.
+func (m *Machine) ReclaimDistance() int {
+	if m.NodeReclaimDistance == 0 {
+		return NodeReclaimDistance
+	}
+	return m.NodeReclaimDistance
 }
 
 // CoreClass assigns capacity and speed to the next Cores cores (in core

@@ -22,7 +22,8 @@ func fieldErr(path, format string, args ...any) *Error {
 }
 
 // Local and remote node distances (include/linux/topology.h LOCAL_DISTANCE,
-// REMOTE_DISTANCE) and node_reclaim_distance (RECLAIM_DISTANCE).
+// REMOTE_DISTANCE) and the generic node_reclaim_distance (RECLAIM_DISTANCE;
+// a machine may set its architecture's, Machine.NodeReclaimDistance).
 const (
 	LocalDistance       = 10
 	RemoteDistance      = 20
@@ -94,6 +95,10 @@ func normalizeMachine(m Machine) (Machine, error) {
 	}
 	if err := checkDistances(&m); err != nil {
 		return m, err
+	}
+	if d := m.NodeReclaimDistance; d != 0 && (d < LocalDistance || d > maxDistance) {
+		return m, fieldErr("machine.node_reclaim_distance", "%d; want %d..%d (the generic RECLAIM_DISTANCE is %d, powerpc's 10, AMD Zen's 32)",
+			d, LocalDistance, maxDistance, NodeReclaimDistance)
 	}
 	return m, nil
 }
