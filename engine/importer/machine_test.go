@@ -286,21 +286,32 @@ func atoi(s string) int {
 
 // TestLscpuForms: each lscpu output of the EPYC 7451 (util-linux's -p,
 // and -e, --json from lscpu --sysroot on the same dump) imports to the
-// machine its sysfs snapshot gives.
+// machine its sysfs snapshot gives, AMD Zen's node_reclaim_distance (32,
+// from /proc/cpuinfo) included where the form says the vendor and family
+// (the summary); the -p and -e tables do not, and their import says so.
 func TestLscpuForms(t *testing.T) {
-	_, ref := importFile(t, "sysfs/x86_64-epyc_7451.tar.gz", importer.Options{})
+	res, ref := importFile(t, "sysfs/x86_64-epyc_7451.tar.gz", importer.Options{})
+	if ref.Machine.NodeReclaimDistance != 32 || !hasNote(res, "AMD Zen") {
+		t.Errorf("EPYC 7451 snapshot: node_reclaim_distance %d, notes %q; want 32, announced", ref.Machine.NodeReclaimDistance, res.Notes)
+	}
 	want := machineJSON(t, ref.Machine)
+	generic := ref.Machine
+	generic.NodeReclaimDistance = 0
+	wantGeneric := machineJSON(t, generic)
 	ps, _ := presets.Load()
 	parse := lscpuParse(t, "lscpu/expected-x86_64-epyc_7451.txt")
 	res, err := importer.Import("lscpu-p.txt", bytes.NewReader(parse), importer.Options{Presets: ps})
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkSame(t, "lscpu -p", res, want)
-	for _, f := range []string{"lscpu/x86_64-epyc_7451.e.txt", "lscpu/x86_64-epyc_7451.json"} {
-		res, _ := importFile(t, f, importer.Options{})
-		checkSame(t, f, res, want)
+	checkSame(t, "lscpu -p", res, wantGeneric)
+	if !hasNote(res, "does not say the CPU vendor") {
+		t.Errorf("lscpu -p: notes %q do not say the vendor is unknown", res.Notes)
 	}
+	res, _ = importFile(t, "lscpu/x86_64-epyc_7451.e.txt", importer.Options{})
+	checkSame(t, "lscpu -e", res, wantGeneric)
+	res, _ = importFile(t, "lscpu/x86_64-epyc_7451.json", importer.Options{})
+	checkSame(t, "lscpu --json", res, want)
 	// The Arm phone's summary knows the core kinds but not cpu_capacity:
 	// capacities follow the maximum frequencies (noted).
 	res, r := importFile(t, "lscpu/arm-A510-A710-A715-X3.json", importer.Options{})

@@ -68,6 +68,10 @@ type Topology struct {
 	Distances [][]int
 	Arch      Arch
 	Model     string
+	// Vendor and Family are x86's CPUID vendor string and family
+	// ("AuthenticAMD", 25), "" and 0 when the description does not say.
+	Vendor string
+	Family int
 	// Hybrid is x86's hybrid_cpu flag (Alder Lake and later).
 	Hybrid bool
 	// Notes are facts the reader announces (what it skipped or assumed).

@@ -197,7 +197,29 @@ func (b *builder) machine(nodeIDs []int) (topo.Machine, error) {
 		return m, err
 	}
 	m.Distances = d
+	if m.Nodes > 1 {
+		b.reclaimDistance(&m)
+	}
 	return m, nil
+}
+
+// reclaimDistance sets the node_reclaim_distance the architecture code
+// gives the machine where it is not the generic RECLAIM_DISTANCE (30):
+// powerpc's 10 (arch/powerpc/include/asm/topology.h) and AMD Zen's 32
+// (init_amd_zen_common() for family 17h and later, arch/x86/kernel/cpu/
+// amd.c). sd_init() takes fork, exec and wake-affine balancing off a NUMA
+// level farther than it.
+func (b *builder) reclaimDistance(m *topo.Machine) {
+	switch {
+	case b.t.Arch == ArchPower:
+		m.NodeReclaimDistance = 10
+		*b.notes = append(*b.notes, "powerpc: node_reclaim_distance 10 (RECLAIM_DISTANCE), so a NUMA level beyond it has no fork, exec or wake-affine balancing")
+	case b.t.Arch == ArchX86 && b.t.Vendor == "AuthenticAMD" && b.t.Family >= 0x17:
+		m.NodeReclaimDistance = 32
+		*b.notes = append(*b.notes, "AMD Zen (family 17h or later): node_reclaim_distance 32 (init_amd_zen_common()), so a NUMA level up to 32 keeps fork, exec and wake-affine balancing")
+	case b.t.Vendor == "" && (b.t.Arch == ArchX86 || b.t.Arch == ArchUnknown):
+		*b.notes = append(*b.notes, "the description does not say the CPU vendor and family: node_reclaim_distance is the generic 30 (on AMD Zen it is 32: set machine.node_reclaim_distance)")
+	}
 }
 
 // clusterPlan is how the clusters are written: clusters_per_node when

@@ -329,6 +329,8 @@ func (d *doc) arch(t *hw.Topology) {
 		t.Arch = hw.ArchLoongArch
 	}
 	t.Model = all["CPUModel"]
+	t.Vendor = all["CPUVendor"]
+	t.Family, _ = strconv.Atoi(all["CPUFamilyNumber"])
 	if t.Arch == hw.ArchX86 && len(d.kinds) > 1 {
 		t.Hybrid = true
 	}

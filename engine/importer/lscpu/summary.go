@@ -113,6 +113,13 @@ func fromSummary(fs []field, file, source string) (*hw.Topology, error) {
 			archName = f.val
 		case k == "Vendor ID":
 			t.Arch = vendorArch(f.val, t.Arch)
+			if t.Vendor == "" {
+				t.Vendor = f.val
+			}
+		case k == "CPU family":
+			if n, e := strconv.Atoi(f.val); e == nil && t.Family == 0 {
+				t.Family = n
+			}
 		case k == "Flags":
 			t.Hybrid = strings.Contains(" "+f.val+" ", " hybrid_cpu ")
 		case k == "CPU(s)":

@@ -13,6 +13,8 @@ type cpuinfo struct {
 	arch   hw.Arch
 	model  string
 	hybrid bool
+	vendor string         // x86 vendor_id
+	family int            // x86 cpu family
 	kind   map[int]string // processor → core kind (Arm)
 }
 
@@ -42,6 +44,9 @@ func parseCPUInfo(text string) cpuinfo {
 				proc = n
 			}
 		case "vendor_id":
+			if ci.vendor == "" {
+				ci.vendor = v
+			}
 			switch {
 			case strings.Contains(v, "S390"):
 				ci.arch = hw.ArchS390
@@ -79,6 +84,8 @@ func parseCPUInfo(text string) cpuinfo {
 		case "cpu family":
 			if strings.Contains(v, "Loongson") {
 				ci.arch = hw.ArchLoongArch
+			} else if n, err := strconv.Atoi(v); err == nil && ci.family == 0 {
+				ci.family = n
 			}
 		}
 		if strings.EqualFold(k, "Model Name") && ci.arch == hw.ArchLoongArch && ci.model == "" {

@@ -64,6 +64,7 @@ func Read(t tree.Tree, root, file string) (*hw.Topology, error) {
 	topo := &hw.Topology{Source: "sysfs snapshot"}
 	info := parseCPUInfo(r.optional("proc/cpuinfo"))
 	topo.Arch, topo.Model, topo.Hybrid = info.arch, info.model, info.hybrid
+	topo.Vendor, topo.Family = info.vendor, info.family
 	if info.arch == "" {
 		topo.Note("no /proc/cpuinfo architecture: the generic (arm64-like) topology rules apply")
 	}
