@@ -23,5 +23,8 @@ type Options struct {
 	verifySums bool
 }
 
-// DefaultMaxEvents is the per-repetition event budget when Options.MaxEvents is 0.
-const DefaultMaxEvents = 200_000_000
+// DefaultMaxEvents is the per-repetition event budget when Options.MaxEvents
+// is 0: the page's and serve's per-request budget (engine/budget), so one
+// repetition may take all of a request (perf bench sched messaging -g 16
+// over pipes, 2160 loops, runs about 240 million events).
+const DefaultMaxEvents = 400_000_000
