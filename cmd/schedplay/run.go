@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 
+	"schedplay/engine/budget"
 	"schedplay/engine/compare"
 	"schedplay/engine/perfetto"
 	"schedplay/engine/scenario"
@@ -47,7 +48,7 @@ func cmdRun(e *env, args []string) int {
 	if code != exitOK {
 		return code
 	}
-	res, err := sim.Run(context.Background(), r, sim.Options{Timeline: *timeline || *trace != ""})
+	res, err := sim.Run(context.Background(), r, sim.Options{Timeline: *timeline || *trace != "", MaxEvents: budget.Serve.RepEventCap(r.Machine.NumCPUs())})
 	if err != nil {
 		fmt.Fprintf(e.stderr, "schedplay run: %v\n", err)
 		return exitFailed

@@ -59,3 +59,23 @@ func TestProfilesOrdered(t *testing.T) {
 		t.Errorf("serve refuses a machine the format allows: %v domains < %v", Serve.Domains, maxDomains)
 	}
 }
+
+// TestRepEventCap: a run's event cap is RepEventMargin times the
+// per-repetition budget on its CPUs, and 0 (the simulator's own cap) for a
+// profile that bounds nothing.
+func TestRepEventCap(t *testing.T) {
+	for _, tt := range []struct {
+		p    Profile
+		cpus int
+		want int64
+	}{
+		{Worker, 128, 49_450_549}, // 1.5 × 40 M / (1 + 128/600)
+		{Worker, 600, 30_000_000}, // 1.5 × 40 M / 2
+		{Serve, 4096, 76_660_988}, // 1.5 × 400 M / (1 + 4096/600)
+		{Profile{}, 8, 0},
+	} {
+		if got := tt.p.RepEventCap(tt.cpus); got != tt.want {
+			t.Errorf("%q on %d CPUs: cap %d; want %d", tt.p.Name, tt.cpus, got, tt.want)
+		}
+	}
+}

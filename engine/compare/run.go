@@ -171,7 +171,7 @@ func (p *Plan) Run(ctx context.Context, run Runner) (*Table, error) {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
-			r, err := run(ctx, p.pairs[i][k], sim.Options{})
+			r, err := run(ctx, p.pairs[i][k], sim.Options{MaxEvents: s.Budget.RepEventCap(p.pairs[i][k].Machine.NumCPUs())})
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", label, err)
 			}

@@ -12,8 +12,10 @@ type Options struct {
 	// records the timeline keeps (0: DefaultTimelineCap); past them it is
 	// marked truncated and the result warns where.
 	TimelineCap, DecisionCap int
-	// MaxEvents is the event budget per repetition; 0 means DefaultMaxEvents.
-	// A run that exceeds it stops with ErrEventBudget.
+	// MaxEvents is the event budget per repetition; 0 means DefaultMaxEvents,
+	// which also bounds any larger value (the runtimes pass their profile's
+	// budget.Profile.RepEventCap). A run that exceeds it stops with
+	// ErrEventBudget.
 	MaxEvents int64
 	// Progress, when set, is called now and then with the fraction done
 	// (0..1) over all repetitions. It must not block.

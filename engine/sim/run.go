@@ -199,7 +199,7 @@ func newSim(r *scenario.Resolved, t *topo.Topology, opt Options, seed uint64, ti
 	}
 	s.q.push(event{at: s.end, kind: evEnd})
 	s.budget = opt.MaxEvents
-	if s.budget <= 0 {
+	if s.budget <= 0 || s.budget > DefaultMaxEvents {
 		s.budget = DefaultMaxEvents
 	}
 	s.forksLeft = len(r.Workload.Groups)

@@ -471,3 +471,38 @@ func TestExtraEndpointIsBounded(t *testing.T) {
 		t.Errorf("%d of 3 requests carried a deadline", deadlines)
 	}
 }
+
+// TestRunsCappedByTheProfile: simulate, compare and step run the simulator
+// with the profile's per-repetition event cap (budget.Profile.RepEventCap:
+// 1.5 times the budget on the machine's CPUs), so a run whose estimate is
+// low stops near the runtime's time budget instead of at the simulator's
+// own 400 million events.
+func TestRunsCappedByTheProfile(t *testing.T) {
+	ps := realPresets(t)
+	for _, p := range []budget.Profile{budget.Worker, budget.Browser, budget.Serve} {
+		var caps []int64
+		capturing := func(_ context.Context, r *scenario.Resolved, opt sim.Options) (*sim.Result, error) {
+			caps = append(caps, opt.MaxEvents)
+			return &sim.Result{Scenario: r.Name, Reps: []sim.RepMetrics{{}}}, nil
+		}
+		h := New(ps, WithRunner(capturing), WithProfile(p))
+		for _, req := range []struct{ endpoint, body string }{
+			{"simulate", `{"scenario": "vera-sgemm-nvpl", "set": ["run.reps=1"]}`},
+			{"compare", `{"scenario": "vera-sgemm-nvpl", "set": ["run.reps=1"], "a": {"label": "mainline", "set": ["policy.preset=mainline"]}, "b": {"label": "v6", "set": ["policy.preset=v6-on"]}}`},
+		} {
+			caps = nil
+			if code, _, body := post(t, h, req.endpoint, req.body); code != http.StatusOK {
+				t.Fatalf("%s %s: %d %.300s", p.Name, req.endpoint, code, body)
+			}
+			want := p.RepEventCap(352) // vera: 352 CPUs
+			if len(caps) == 0 || want <= 0 {
+				t.Fatalf("%s %s: %d runs, cap %d", p.Name, req.endpoint, len(caps), want)
+			}
+			for _, c := range caps {
+				if c != want {
+					t.Errorf("%s %s: MaxEvents %d; want the %s profile's %d", p.Name, req.endpoint, c, p.Name, want)
+				}
+			}
+		}
+	}
+}

@@ -181,6 +181,7 @@ func (s *server) handleSimulate(ctx context.Context, w http.ResponseWriter, r *h
 	t0 := time.Now()
 	opt := req.Timeline.options()
 	opt.TimelineCap, opt.DecisionCap = s.profile.Timeline, s.profile.Decisions
+	opt.MaxEvents = s.profile.RepEventCap(rs.Machine.NumCPUs())
 	res, err := s.run(ctx, rs, opt)
 	if err == nil {
 		err = ctx.Err()

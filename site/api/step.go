@@ -46,7 +46,7 @@ func (s *server) handleStep(ctx context.Context, w http.ResponseWriter, r *http.
 		return err
 	}
 	defer release()
-	x, err := sim.New(ctx, rs, sim.Options{})
+	x, err := sim.New(ctx, rs, sim.Options{MaxEvents: s.profile.RepEventCap(rs.Machine.NumCPUs())})
 	if err != nil {
 		return err
 	}
