@@ -8,6 +8,7 @@
 #   ./build.sh worker    build the Cloudflare Worker into dist-worker/ (runtime cloudflare)
 #   ./build.sh fuzz      run every fuzz target for FUZZTIME (default 30s) each
 #   ./build.sh fidelity  run every published figure (engine/fidelity/figures.json): published vs model
+#   ./build.sh outputs DIR  write every seed run's output into DIR (tools/seedoutputs); diff -r two commits'
 # Each installs what it needs on a fresh Debian machine and says what it is doing.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -236,6 +237,13 @@ cmd_fidelity() {
 	go run ./cmd/schedplay fidelity
 }
 
+cmd_outputs() {
+	need_go
+	[ -n "${1:-}" ] || { echo "usage: ./build.sh outputs DIR"; exit 2; }
+	say "every seed scenario × variant × policy, at most 2 repetitions, with its timeline, into $1 (about 15 min)"
+	go run ./tools/seedoutputs "$1"
+}
+
 cmd_fuzz() {
 	need_go
 	t="${FUZZTIME:-30s}"
@@ -255,8 +263,9 @@ bench) cmd_bench ;;
 worker) build_worker ;;
 fuzz) cmd_fuzz ;;
 fidelity) cmd_fidelity ;;
+outputs) cmd_outputs "${2:-}" ;;
 *)
-	sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
 	exit 2
 	;;
 esac
