@@ -91,8 +91,10 @@ type Runner struct {
 	cache    map[string]*sim.Result
 }
 
-// resolve expands a run into the scenario the engine runs.
-func (r *Runner) resolve(spec RunSpec) (*scenario.Resolved, error) {
+// Resolve expands a run into the scenario the engine runs, as `schedplay
+// run` does (the serve budget): the seed preset, its variant, the policy,
+// then the overrides.
+func (r *Runner) Resolve(spec RunSpec) (*scenario.Resolved, error) {
 	p, ok := r.Presets.Get(presets.Scenario, spec.Scenario)
 	if !ok {
 		return nil, fmt.Errorf("no scenario preset %q", spec.Scenario)
@@ -135,7 +137,7 @@ func (r *Runner) result(ctx context.Context, spec RunSpec) (*sim.Result, error) 
 	if res, ok := r.cache[k]; ok {
 		return res, nil
 	}
-	res0, err := r.resolve(spec)
+	res0, err := r.Resolve(spec)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", spec, err)
 	}

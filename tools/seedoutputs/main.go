@@ -22,7 +22,7 @@ import (
 	"strings"
 
 	"schedplay/engine/budget"
-	"schedplay/engine/scenario"
+	"schedplay/engine/fidelity"
 	"schedplay/engine/sim"
 	"schedplay/presets"
 	"schedplay/site/api"
@@ -57,10 +57,7 @@ func main() {
 
 // run is one seed run: a scenario preset, a variant ("" for none) and a
 // policy ("" for the scenario's own).
-type run struct {
-	scenario, variant, policy string
-	sets                      []scenario.Override
-}
+type run struct{ scenario, variant, policy string }
 
 // file is the run's file name: scenario__variant__policy, with every
 // character outside [A-Za-z0-9.-] written as '_'.
@@ -86,7 +83,7 @@ func runs(ps *presets.Set, only string) []run {
 		variants := append([]presets.Variant{{}}, p.Variants...)
 		for _, v := range variants {
 			for _, pol := range append([]string{""}, p.Compare...) {
-				out = append(out, run{scenario: name, variant: v.Name, policy: pol, sets: v.Set})
+				out = append(out, run{scenario: name, variant: v.Name, policy: pol})
 			}
 		}
 	}
@@ -99,8 +96,9 @@ func writeAll(ctx context.Context, ps *presets.Set, dir, only string) (int, erro
 		return 0, err
 	}
 	rs := runs(ps, only)
+	fr := &fidelity.Runner{Presets: ps}
 	for _, r := range rs {
-		b, err := output(ctx, ps, r)
+		b, err := output(ctx, fr, r)
 		if err != nil {
 			b = []byte("error: " + err.Error() + "\n")
 		}
@@ -113,41 +111,13 @@ func writeAll(ctx context.Context, ps *presets.Set, dir, only string) (int, erro
 
 // output runs r as `schedplay run --json --timeline` does, under the serve
 // budget, with at most maxReps repetitions.
-func output(ctx context.Context, ps *presets.Set, r run) ([]byte, error) {
-	p, _ := ps.Get(presets.Scenario, r.scenario)
-	apply := func(extra ...string) (*scenario.Scenario, error) {
-		doc, err := scenario.Decode(p.Body)
-		if err != nil {
-			return nil, err
-		}
-		ovs := append([]scenario.Override(nil), r.sets...)
-		sets := extra
-		if r.policy != "" {
-			sets = append([]string{"policy.preset=" + r.policy}, sets...)
-		}
-		for _, s := range sets {
-			o, err := scenario.ParseSet(s)
-			if err != nil {
-				return nil, err
-			}
-			ovs = append(ovs, o)
-		}
-		return scenario.Apply(doc, ps, ovs)
+func output(ctx context.Context, fr *fidelity.Runner, r run) ([]byte, error) {
+	spec := fidelity.RunSpec{Scenario: r.scenario, Variant: r.variant, Policy: r.policy}
+	rs, err := fr.Resolve(spec)
+	if err == nil && rs.Run.Reps > maxReps {
+		spec.Set = []string{fmt.Sprintf("run.reps=%d", maxReps)}
+		rs, err = fr.Resolve(spec)
 	}
-	// The run's own repetitions (a zero profile bounds nothing), then the
-	// run at most maxReps of them under the serve budget.
-	doc, err := apply()
-	if err != nil {
-		return nil, err
-	}
-	own, err := scenario.Prepare(ctx, doc, ps, scenario.Budget{})
-	if err != nil {
-		return nil, err
-	}
-	if doc, err = apply(fmt.Sprintf("run.reps=%d", min(own.Run.Reps, maxReps))); err != nil {
-		return nil, err
-	}
-	rs, err := scenario.ResolveContext(ctx, doc, ps, scenario.Budget{Profile: budget.Serve, Output: scenario.Output{Timeline: true, Decisions: true}})
 	if err != nil {
 		return nil, err
 	}
