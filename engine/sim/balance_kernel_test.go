@@ -706,3 +706,43 @@ func TestSMTBalanceTieAgreesWithPickBusiest(t *testing.T) {
 		t.Fatal("smtBalanceTie never answered")
 	}
 }
+
+// task_hot() (fair.c:9405) measures from se->exec_start, which
+// enqueue_entity() zeroes when a task is enqueued with ENQUEUE_MIGRATED
+// (fair.c:5452: a wake-up to another CPU, a balancer move; 6.1 zeroed it in
+// migrate_task_rq_fair()): a task queued on a CPU it has not run on is
+// cold, however recently it ran elsewhere. CACHE_HOT_BUDDY keeps CFS's
+// buddies hot while dst is busy.
+func TestMigratedTaskIsCacheCold(t *testing.T) {
+	s := simOf(t, `{"schedplay":1,"machine":{"nodes":1,"cores_per_node":4,"threads_per_core":1},
+		"workload":{"groups":[{"name":"w","count":3,"program":[{"compute":"1ms"}]}]},"run":{"duration":"10ms","seed":1}}`)
+	p, q, r := s.tasks[0], s.tasks[1], s.tasks[2]
+	s.now = 100 * s.migCost
+	for _, x := range []struct {
+		t   *task
+		cpu int
+	}{{q, 0}, {r, 1}} { // q runs on CPU 0, r on CPU 1
+		s.enqueueTask(&s.cpus[x.cpu], x.t, true, false)
+		s.schedule(&s.cpus[x.cpu])
+	}
+	s.enqueueTask(&s.cpus[0], p, false, false) // p queued behind q
+	p.execStart = s.now - s.migCost/2          // it ran there migration_cost/2 ago
+	env := &lbEnv{sd: s.t.Domains[3][0], dst: 3, idle: cpuNewlyIdle}
+	if s.cpus[0].curr != q || !s.taskHot(p, env) {
+		t.Fatalf("setup: curr %v, p hot %v; want q running and p hot", s.cpus[0].curr == q, s.taskHot(p, env))
+	}
+	s.moveQueuedTask(p, 0, 1, migNewidle, nil)
+	if s.cpus[1].curr == p {
+		t.Fatal("setup: p preempted r on CPU 1")
+	}
+	if s.taskHot(p, env) {
+		t.Errorf("a task the balancer moved to CPU 1 is still cache hot there (exec_start %d, now %d)", p.execStart, s.now)
+	}
+	s.cpus[1].nextBuddy = p
+	if !s.taskHot(p, &lbEnv{sd: s.t.Domains[0][0], dst: 0, idle: cpuIdle}) {
+		t.Errorf("the next buddy of its runqueue is not hot for a busy dst (CACHE_HOT_BUDDY)")
+	}
+	if s.taskHot(p, env) {
+		t.Errorf("the next buddy is hot for an idle dst")
+	}
+}

@@ -119,9 +119,18 @@ func (s *sim) asymCapSimilarSource(dstCap, src int) bool {
 	return smtDegradedCap || clusterEqualCap
 }
 
-// taskHot is task_hot(): ran within migration_cost on a non-SMT level.
+// taskHot is task_hot(): on a non-SMT level, a buddy of its runqueue when
+// dst is busy (CACHE_HOT_BUDDY: CFS's next and last buddies; EEVDF keeps
+// no buddy without NEXT_BUDDY), or ran within migration_cost. A task that
+// migrated since it last ran is cold: its exec_start is 0.
 func (s *sim) taskHot(p *task, env *lbEnv) bool {
-	if env.sd.Flags&topo.SDShareCPUCapacity != 0 || s.migCost == 0 {
+	if env.sd.Flags&topo.SDShareCPUCapacity != 0 {
+		return false
+	}
+	if src := &s.cpus[p.cpu]; s.cpus[env.dst].nrRunning > 0 && (p == src.nextBuddy || p == src.lastBuddy) {
+		return true
+	}
+	if s.migCost == 0 || p.execStart == execStartCold {
 		return false
 	}
 	return s.now-p.execStart < s.migCost
@@ -241,6 +250,7 @@ func (s *sim) moveQueuedTask(p *task, src, dst, cause int, env *lbEnv) {
 	s.cpuChanged(sc)
 	s.detachEntityLoadAvg(sc, p)
 	s.enqueueTask(dc, p, false, true) // CFS: renormalised from sc's min_vruntime before it moves on
+	p.execStart = execStartCold       // enqueue_entity(ENQUEUE_MIGRATED); 6.1: migrate_task_rq_fair()
 	if s.cfs {
 		updateMinVruntime(sc) // dequeue_entity(): update_min_vruntime() after the normalisation
 	}

@@ -282,7 +282,8 @@ func (s *sim) buildTasks() error {
 		for k := 0; k < g.Count; k++ {
 			p := &task{id: len(s.tasks), group: gi, pid: pid, tgid: tgid, name: fmt.Sprintf("%s/%d", g.Name, k),
 				weight: niceWeight(g.Nice), allowed: allowed, nrAllowed: nrAllowed, maxAllowedCap: maxCap,
-				process: g.Process, recentUsedCPU: -1, lastWakee: -1, decision: -1, onRunCPU: -1}
+				process: g.Process, recentUsedCPU: -1, lastWakee: -1, decision: -1, onRunCPU: -1,
+				execStart: execStartCold} // __sched_fork(): exec_start = 0
 			if g.Pin == scenario.PinEach {
 				// sched_setaffinity(CPU mask[k mod weight]) before the task runs.
 				cpu := mask[k%len(mask)]

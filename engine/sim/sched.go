@@ -286,6 +286,7 @@ func (s *sim) wakeArrive(p *task) {
 	if prev != c.id {
 		s.detachEntityLoadAvg(&s.cpus[prev], p)
 		s.m.migration(s, migWakeup)
+		p.execStart = execStartCold // WF_MIGRATED → ENQUEUE_MIGRATED: no longer cache hot
 	}
 	s.updateAvgIdle(c)
 	s.enqueueTask(c, p, false, false)

@@ -19,6 +19,11 @@ const (
 	taskDone                      // program finished (exited)
 )
 
+// execStartCold is a task's exec_start when it has not run since it was
+// forked or migrated (the kernel's 0, far behind rq_clock_task), so
+// task_hot() finds it cold whatever the simulated time.
+const execStartCold int64 = -1 << 62
+
 // frame is one level of a task's program stack (repeat/pool/periodic/timed bodies).
 type frame struct {
 	body  []op
@@ -78,7 +83,7 @@ type task struct {
 	slice                                 int64
 	protect                               int64 // deadline at pick (RUN_TO_PARITY)
 	protected                             bool
-	execStart                             int64  // last time it started running (task_hot)
+	execStart                             int64  // last time it started running (task_hot); execStartCold: never, or migrated since
 	cfsPos                                uint64 // place in rq->cfs_tasks: larger is nearer the head
 	sumExec                               int64
 	placed                                bool
