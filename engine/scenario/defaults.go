@@ -195,6 +195,9 @@ func (f Features) EEVDFOn() bool { return on(f.EEVDF, true) }
 // ILBIdleCoreOn: 293f9611ae73 fully-idle-core ILB choice unless set false.
 func (f Features) ILBIdleCoreOn() bool { return on(f.ILBIdleCore, true) }
 
+// SISClusterOn: the cluster-aware select_idle_sibling() (6.8) unless set false.
+func (f Features) SISClusterOn() bool { return on(f.SISCluster, true) }
+
 // durationDefault gives *d its default when the field at path was left out.
 func durationDefault(unset unsetFunc, path string, d *units.Duration, def units.Duration) {
 	if unset(path, *d == 0) {

@@ -108,6 +108,15 @@ type Features struct {
 	SMTAwareAsymCapacity *bool `json:"SMT_AWARE_ASYM_CAPACITY,omitempty"`
 	// ILBIdleCore prefers a fully idle core as the nohz ILB CPU (293f9611ae73).
 	ILBIdleCore *bool `json:"ILB_IDLE_CORE,omitempty"`
+	// SISCluster is the cluster-aware select_idle_sibling() of Yicong
+	// Yang's series (Linux 6.8: "sched/fair: Scan cluster before scanning
+	// LLC in wake-up path", "Use candidate prev/recent_used CPU if scanning
+	// failed for cluster wakeup"): with sched_cluster_active, an idle prev
+	// or recent_used_cpu in another cluster of the LLC is only a fallback,
+	// and select_idle_cpu() scans the target's cluster first. false gives
+	// the kernels before it (6.1): the first idle of target, prev, recent,
+	// then the LLC from target + 1.
+	SISCluster *bool `json:"SIS_CLUSTER,omitempty"`
 	// EEVDF selects the fair class of 6.6 and later (147f3efaa241): pick
 	// the eligible entity with the earliest deadline. false gives the CFS
 	// of 6.1 and before: pick the leftmost vruntime (with the next and last

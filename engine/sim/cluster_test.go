@@ -59,3 +59,40 @@ func TestSelectIdleCPUClusterFirst(t *testing.T) {
 		}
 	}
 }
+
+// TestSelectIdleSiblingBeforeClusters: the cluster-aware wake-up path came
+// with Linux 6.8 (SIS_CLUSTER); the kernels before it (generation 6.1)
+// take an idle prev or recent_used_cpu of the LLC at once and scan the LLC
+// from target + 1, clusters or not.
+func TestSelectIdleSiblingBeforeClusters(t *testing.T) {
+	cases := []struct {
+		name       string
+		busy       []int
+		prev, targ int
+		want       int
+	}{
+		{"no cluster scan: the LLC from target + 1", []int{19}, 19, 19, 20},
+		{"prev idle in another module: prev at once", []int{17}, 20, 17, 20},
+	}
+	for _, gen := range []string{"6.1", "6.12"} {
+		doc := `{"schedplay":1,"machine":{"preset":"intel-hybrid","core_classes":[
+			{"name":"p-core","cores":8,"capacity":1024,"speed":1,"threads":2,"cluster_cores":1},
+			{"name":"e-core","cores":8,"capacity":1024,"speed":0.6,"threads":1,"cluster_cores":4}]},
+			"policy":{"preset":"none","generation":"` + gen + `"},"workload":{"preset":"idle"},"run":{"duration":"10ms","seed":1}}`
+		for _, c := range cases {
+			s := simOf(t, doc)
+			s.busy(c.busy...)
+			llc := &s.llcs[s.t.SDLLCID[c.targ]]
+			llc.nrIdleScan = 24
+			al, _ := topo.ParseCPUList("0-23", 24)
+			p := &task{id: 0, weight: 1024, allowed: al, nrAllowed: al.Weight(), maxAllowedCap: 1024, recentUsedCPU: -1, state: taskBlocked, cpu: c.prev}
+			got := s.selectIdleSibling(p, c.prev, c.targ)
+			if gen == "6.1" && got != c.want {
+				t.Errorf("6.1, %s: select_idle_sibling(prev %d, target %d) = %d; want %d", c.name, c.prev, c.targ, got, c.want)
+			}
+			if gen == "6.12" && got == c.want {
+				t.Errorf("6.12, %s: select_idle_sibling(prev %d, target %d) = %d, the answer without clusters", c.name, c.prev, c.targ, got)
+			}
+		}
+	}
+}

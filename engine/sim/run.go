@@ -108,6 +108,7 @@ func newSim(r *scenario.Resolved, t *topo.Topology, opt Options, seed uint64, ti
 		warmup:       int64(r.Run.Warmup),
 	}
 	s.asymCapActive = t.AsymCPUCapacityActive
+	s.sisCluster = t.ClusterActive && r.Policy.Features.SISClusterOn()
 	factor := int64(1 + bits.Len(uint(min(n, 8))) - 1) // get_update_sysctl_factor(): 1 + ilog2(min(ncpus, 8))
 	s.baseSlice = int64(r.Policy.BaseSlice) * factor
 	s.cfsLatency, s.cfsMinGran, s.cfsWakeupGran = 6e6*factor, 750e3*factor, 1e6*factor

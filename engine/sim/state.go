@@ -278,6 +278,9 @@ type sim struct {
 	asymCapSMTLB  bool // Neri's asym-capacity load balancing (ASYM_CAPACITY_SMT_LB)
 	smtActive     bool
 	asymCapActive bool
+	// sisCluster: sched_cluster_active under the cluster-aware
+	// select_idle_sibling() of 6.8 (SIS_CLUSTER; 6.1 had none)
+	sisCluster    bool
 	warmup        int64
 	maxLBInterval int64 // jiffies
 	// idleRetainsTick: the cpuidle driver has a single state (WFI, no

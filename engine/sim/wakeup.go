@@ -218,7 +218,7 @@ func (s *sim) selectIdleSibling(p *task, prev, target int) int {
 	}
 	prevAff := noCPU
 	if prev != target && s.t.SDLLCID[prev] == s.t.SDLLCID[target] && s.availableIdle(prev) && s.asymFitsCPU(util, prev) {
-		if !s.t.ClusterActive || s.t.SDShareID[prev] == s.t.SDShareID[target] {
+		if !s.sisCluster || s.t.SDShareID[prev] == s.t.SDShareID[target] {
 			if s.tracing {
 				s.note("select_idle_sibling: prev %d idle", prev)
 			}
@@ -230,7 +230,7 @@ func (s *sim) selectIdleSibling(p *task, prev, target int) int {
 	p.recentUsedCPU = prev
 	if recent >= 0 && recent != prev && recent != target && s.t.SDLLCID[recent] == s.t.SDLLCID[target] &&
 		s.availableIdle(recent) && p.allowed.Has(topo.CPU(recent)) && s.asymFitsCPU(util, recent) {
-		if !s.t.ClusterActive || s.t.SDShareID[recent] == s.t.SDShareID[target] {
+		if !s.sisCluster || s.t.SDShareID[recent] == s.t.SDShareID[target] {
 			if s.tracing {
 				s.note("select_idle_sibling: recent_used_cpu %d idle", recent)
 			}
@@ -391,7 +391,7 @@ func (s *sim) selectIdleCPU(p *task, sd *topo.Domain, hasIdleCore bool, target i
 	// local group when it carries SD_CLUSTER) is scanned first and then
 	// left out of the LLC scan.
 	var cluster topo.CPUSet
-	clustered := s.t.ClusterActive && len(sd.Groups) > 0 && sd.Groups[0].Flags&topo.SDCluster != 0
+	clustered := s.sisCluster && len(sd.Groups) > 0 && sd.Groups[0].Flags&topo.SDCluster != 0
 	if clustered {
 		cluster = sd.Groups[0].Span
 		if s.tracing {
