@@ -100,11 +100,10 @@ func (s *sim) ttwuRunnable(p *task, waker int, byTask bool) {
 	s.m.wakeups(s)
 	p.blockOn = waitNone
 	s.syncCPU(c)
-	s.updateCurr(c)
 	s.updateTaskLoadAvg(p)
 	s.updateCfsRqLoadAvg(c)
 	c.utilEstSum += p.utilEst
-	s.requeueDelayedEntity(c, p)
+	s.requeueDelayedEntity(c, p) // against curr as last updated: update_curr() runs in wakeup_preempt()
 	p.state = taskRunnable
 	p.wakeIssued = s.now
 	p.recordLatency = true

@@ -84,3 +84,29 @@ func TestDelayDequeuePickDequeues(t *testing.T) {
 		t.Errorf("the delayed task after the pick: delayed %v, state %d, vlag %d; want blocked, not delayed, lag ≤ 0", ahead.delayed, ahead.state, ahead.vlag)
 	}
 }
+
+// TestDelayedWakeupLagAgainstStaleCurr: ttwu_runnable() only updates the
+// rq clock before enqueue_task(ENQUEUE_DELAYED) (core.c:3764);
+// requeue_delayed_entity() then takes the lag against curr as last
+// updated, and update_curr() runs afterwards, in wakeup_preempt(). A
+// delayed task whose lag is 0 there keeps its vruntime and deadline,
+// although curr has run since and would give it a positive lag.
+func TestDelayedWakeupLagAgainstStaleCurr(t *testing.T) {
+	s, ahead, behind := delaySim(t, true)
+	c0 := &s.cpus[0]
+	s.blockTask(c0, ahead) // ahead is delayed; behind runs
+	if !ahead.delayed || c0.curr != behind {
+		t.Fatal("setup: no delayed sleeper")
+	}
+	s.now += 100_000
+	s.syncCPU(c0)
+	s.updateCurr(c0)
+	ahead.vruntime = behind.vruntime // lag 0 against curr as of now
+	v, d := ahead.vruntime, ahead.deadline
+	s.now += 1_000_000 // curr runs on: updated, V would pass ahead's vruntime
+	s.tryToWakeUp(ahead, 1, false, true)
+	if ahead.delayed || ahead.vruntime != v || ahead.deadline != d {
+		t.Errorf("requeue moved the task: vruntime %d → %d, deadline %d → %d (delayed %v); want it requeued where it was",
+			v, ahead.vruntime, d, ahead.deadline, ahead.delayed)
+	}
+}
