@@ -237,7 +237,9 @@ func cfsTasksTail(c *cpuState) *task {
 func (s *sim) moveQueuedTask(p *task, src, dst, cause int, env *lbEnv) {
 	sc, dc := &s.cpus[src], &s.cpus[dst]
 	s.syncCPU(sc)
-	s.updateCurr(sc)
+	if s.updateCurr(sc) { // dequeue_entity() → update_curr() → resched_curr(src): an IPI
+		s.q.push(event{at: s.now + s.ipiLatency(src), kind: evResched, a: int32(src)})
+	}
 	s.updateTaskLoadAvg(p)
 	s.updateEntityLag(sc, p)
 	sc.rqRemove(p)
@@ -249,8 +251,8 @@ func (s *sim) moveQueuedTask(p *task, src, dst, cause int, env *lbEnv) {
 	}
 	s.cpuChanged(sc)
 	s.detachEntityLoadAvg(sc, p)
-	s.enqueueTask(dc, p, false, true) // CFS: renormalised from sc's min_vruntime before it moves on
-	p.execStart = execStartCold       // enqueue_entity(ENQUEUE_MIGRATED); 6.1: migrate_task_rq_fair()
+	resched := s.enqueueTask(dc, p, false, true) // CFS: renormalised from sc's min_vruntime before it moves on
+	p.execStart = execStartCold                  // enqueue_entity(ENQUEUE_MIGRATED); 6.1: migrate_task_rq_fair()
 	if s.cfs {
 		updateMinVruntime(sc) // dequeue_entity(): update_min_vruntime() after the normalisation
 	}
@@ -261,7 +263,7 @@ func (s *sim) moveQueuedTask(p *task, src, dst, cause int, env *lbEnv) {
 	}
 	s.attachEntityLoadAvg(dc, p)
 	s.m.migration(s, cause)
-	if dc.curr != nil && s.checkPreemptWakeupFair(dc, p) { // attach_task() → wakeup_preempt()
+	if dc.curr != nil && (resched || s.checkPreemptWakeupFair(dc, p)) { // attach_task() → wakeup_preempt()
 		s.schedule(dc)
 	}
 	if s.tracing {

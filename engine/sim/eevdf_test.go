@@ -52,3 +52,29 @@ func TestEEVDFNiceShare(t *testing.T) {
 		t.Errorf("nice -5 share = %.3f; want ≈%.3f", share, want)
 	}
 }
+
+// enqueue_entity() starts with update_curr() (fair.c:5421), which
+// reschedules curr when its slice has run out and another task is queued
+// (update_deadline() → resched_curr(), fair.c:1268): a wake-up that lands
+// on a CPU whose curr overran its slice since the last tick switches to
+// the task pick_eevdf() prefers, even when that is not the wakee.
+func TestEnqueueReschedulesAnOverrunCurr(t *testing.T) {
+	s := simOf(t, `{"schedplay":1,"machine":{"nodes":1,"cores_per_node":4,"threads_per_core":1},
+		"workload":{"groups":[{"name":"w","count":3,"program":[{"compute":"100ms"}]}]},"run":{"duration":"1s","seed":1}}`)
+	q, r, p := s.tasks[0], s.tasks[1], s.tasks[2]
+	c := &s.cpus[0]
+	s.now = 1_000_000
+	s.enqueueTask(c, q, true, false)
+	s.schedule(c)
+	s.enqueueTask(c, r, true, false)
+	if c.curr != q {
+		t.Fatal("setup: q is not running")
+	}
+	s.now += 4 * s.baseSlice // q overruns its slice: no tick in between
+	p.cpu, p.state, p.wakeCPU, p.vlag = 1, taskWaking, 0, -4*s.baseSlice // p comes back owed nothing: a late deadline
+	c.pending++
+	s.wakeArrive(p)
+	if c.curr == q {
+		t.Errorf("curr overran its slice by %d ns and kept the CPU through an enqueue (r's deadline %d, q's %d)", 3*s.baseSlice, r.deadline, q.deadline)
+	}
+}

@@ -15,10 +15,13 @@ func (s *sim) availableIdle(cpu int) bool {
 	return c.curr == nil && c.nrRunning == 0 && c.pending == 0 && !c.hkBusy
 }
 
-// enqueueTask is enqueue_task_fair() for a task arriving on c.
-func (s *sim) enqueueTask(c *cpuState, p *task, initial, migrated bool) {
+// enqueueTask is enqueue_task_fair() for a task arriving on c. It reports
+// whether enqueue_entity()'s update_curr() asked to reschedule c's running
+// task (update_curr() → resched_curr(): its slice ran out, or
+// PREEMPT_SHORT found it no longer eligible, with another task queued).
+func (s *sim) enqueueTask(c *cpuState, p *task, initial, migrated bool) bool {
 	s.syncCPU(c)
-	s.updateCurr(c)
+	resched := s.updateCurr(c)
 	s.updateCfsRqLoadAvg(c)
 	p.cpu = c.id
 	p.state = taskRunnable
@@ -30,6 +33,7 @@ func (s *sim) enqueueTask(c *cpuState, p *task, initial, migrated bool) {
 	if c.nrRunning >= 2 {
 		s.rdOverloaded = true // add_nr_running() → set_rd_overloaded()
 	}
+	return resched
 }
 
 // dequeueCurr takes the running task off c (dequeue_task_fair with
@@ -289,7 +293,7 @@ func (s *sim) wakeArrive(p *task) {
 		p.execStart = execStartCold // WF_MIGRATED → ENQUEUE_MIGRATED: no longer cache hot
 	}
 	s.updateAvgIdle(c)
-	s.enqueueTask(c, p, false, false)
+	resched := s.enqueueTask(c, p, false, false)
 	if prev != c.id {
 		s.attachEntityLoadAvg(c, p)
 	}
@@ -297,7 +301,7 @@ func (s *sim) wakeArrive(p *task) {
 		s.schedule(c)
 		return
 	}
-	if s.checkPreemptWakeupFair(c, p) {
+	if resched || s.checkPreemptWakeupFair(c, p) {
 		s.schedule(c)
 	}
 }
@@ -311,12 +315,12 @@ func (s *sim) forkTask(p *task, parentCPU int) {
 	p.cpu = target
 	s.postInitEntityUtilAvg(c, p)
 	s.attachEntityLoadAvg(c, p)
-	s.enqueueTask(c, p, true, false)
+	resched := s.enqueueTask(c, p, true, false)
 	if c.curr == nil {
 		s.schedule(c)
 		return
 	}
-	if s.checkPreemptWakeupFair(c, p) {
+	if resched || s.checkPreemptWakeupFair(c, p) {
 		s.schedule(c)
 	}
 }
