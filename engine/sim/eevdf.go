@@ -95,12 +95,15 @@ func (s *sim) pickEEVDF(c *cpuState) *task {
 	if s.feat.RunToParityOn() && curr != nil && curr.protected && curr.protect == curr.deadline {
 		return curr
 	}
+	// c.rq is in tree-insertion order, and the tree puts an entity after
+	// those of an equal deadline (entity_before() is strict): of equal
+	// deadlines the heap search finds the one queued first.
 	var best *task
 	for _, p := range c.rq {
 		if !eligible(p) {
 			continue
 		}
-		if best == nil || p.deadline < best.deadline || (p.deadline == best.deadline && p.id < best.id) {
+		if best == nil || p.deadline < best.deadline {
 			best = p
 		}
 	}

@@ -70,11 +70,29 @@ func TestEnqueueReschedulesAnOverrunCurr(t *testing.T) {
 	if c.curr != q {
 		t.Fatal("setup: q is not running")
 	}
-	s.now += 4 * s.baseSlice // q overruns its slice: no tick in between
+	s.now += 4 * s.baseSlice                                             // q overruns its slice: no tick in between
 	p.cpu, p.state, p.wakeCPU, p.vlag = 1, taskWaking, 0, -4*s.baseSlice // p comes back owed nothing: a late deadline
 	c.pending++
 	s.wakeArrive(p)
 	if c.curr == q {
 		t.Errorf("curr overran its slice by %d ns and kept the CPU through an enqueue (r's deadline %d, q's %d)", 3*s.baseSlice, r.deadline, q.deadline)
+	}
+}
+
+// pick_eevdf() among equal deadlines: __enqueue_entity() puts an entity to
+// the right of those with an equal deadline (entity_before() is strict),
+// so the heap search returns the one queued first, whatever the task ids.
+func TestPickEEVDFTieGoesToTheFirstQueued(t *testing.T) {
+	s := simOf(t, `{"schedplay":1,"machine":{"nodes":1,"cores_per_node":4,"threads_per_core":1},
+		"workload":{"groups":[{"name":"w","count":3,"program":[{"compute":"100ms"}]}]},"run":{"duration":"1s","seed":1}}`)
+	c := &s.cpus[0]
+	for _, i := range []int{2, 1, 0} { // queued in the order 2, 1, 0
+		s.enqueueTask(c, s.tasks[i], true, false)
+	}
+	for _, p := range c.rq {
+		p.vruntime, p.deadline = 0, 1000
+	}
+	if got := s.pickEEVDF(c); got != s.tasks[2] {
+		t.Errorf("pick_eevdf among equal deadlines took task %d; want task 2, queued first", got.id)
 	}
 }
