@@ -33,14 +33,13 @@ func (s *sim) dequeueCurrDelayed(c *cpuState, p *task) bool {
 		return false // alone on the rq, curr is always eligible
 	}
 	s.syncCPU(c)
-	s.updateCurr(c)
+	s.updateCurr(c) // vruntime only: PELT is updated below
 	if vruntimeEligible(c, p.vruntime) {
 		return false
 	}
+	s.utilEstDequeueUpdate(c, p) // before dequeue_entities() updates PELT (6.12)
 	s.updateTaskLoadAvg(p)
 	s.updateCfsRqLoadAvg(c)
-	c.utilEstSum = max(c.utilEstSum-p.utilEst, 0)
-	s.utilEstUpdate(p)
 	s.stopRunning(c, p, OutSleep)
 	c.curr = nil
 	c.rq = append(c.rq, p)

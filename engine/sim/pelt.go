@@ -143,20 +143,30 @@ func (sa *peltAvg) updateLoadAvg(load uint64) {
 // advance moves the entity to wall time now on a wall-rate clock
 // (legacy2018 invariance, which scales the contribution by utilUnit
 // instead; the modern mode runs on the rq's clock_pelt, updateAt).
-func (sa *peltAvg) advance(now int64, load, runnable uint64, running bool, utilUnit, avgLoad uint64) {
+func (sa *peltAvg) advance(now int64, load, runnable uint64, running bool, utilUnit, avgLoad uint64) bool {
 	if now <= sa.lastWall {
-		return
+		return false
 	}
 	d := uint64(now - sa.lastWall)
 	sa.lastWall = now
 	sa.clock += d
 	if sa.updateLoadSum(sa.clock, load, runnable, running, utilUnit) {
 		sa.updateLoadAvg(avgLoad)
+		return true
+	}
+	return false
+}
+
+// updateTaskLoadAvg is update_load_avg() for a task entity. When its
+// averages move, cfs_se_util_change() clears util_est's
+// UTIL_AVG_UNCHANGED.
+func (s *sim) updateTaskLoadAvg(p *task) {
+	if s.updateTaskLoadSums(p) {
+		p.utilEstUnchanged = false
 	}
 }
 
-// updateTaskLoadAvg is update_load_avg() for a task entity.
-func (s *sim) updateTaskLoadAvg(p *task) {
+func (s *sim) updateTaskLoadSums(p *task) bool {
 	runnable := p.state == taskRunnable || p.state == taskRunning
 	var load, run uint64
 	if runnable || p.delayed { // se->on_rq; a delayed task is not se_runnable()
@@ -169,13 +179,12 @@ func (s *sim) updateTaskLoadAvg(p *task) {
 		// The entity's last_update_time is in its rq's clock_pelt domain.
 		// A sleeping task is brought to now on that clock, which is what
 		// migrate_se_pelt_lag() estimates for an idle source CPU.
-		p.avg.updateAt(s.rqClockPelt(&s.cpus[p.cpu]), load, run, p.state == taskRunning, uint64(p.weight))
-		return
+		return p.avg.updateAt(s.rqClockPelt(&s.cpus[p.cpu]), load, run, p.state == taskRunning, uint64(p.weight))
 	}
 	// legacy2018: the clock runs at wall rate and the contribution is
 	// scaled by the CPU's capacity instead.
 	// The task's sums are also its cfs_rq's share: move the cfs_rq first.
-	p.avg.advance(s.now, load, run, p.state == taskRunning, uint64(s.cpus[p.cpu].cap), uint64(p.weight))
+	return p.avg.advance(s.now, load, run, p.state == taskRunning, uint64(s.cpus[p.cpu].cap), uint64(p.weight))
 }
 
 // updateCfsRqLoadAvg is update_cfs_rq_load_avg() for one CPU.
@@ -262,33 +271,46 @@ func (s *sim) taskUtilEst(p *task) int {
 	return u
 }
 
-// utilEstUpdate is util_est_update() at a sleeping dequeue.
+// utilEstUpdate is util_est_update() at a sleeping dequeue: skipped while
+// UTIL_AVG_UNCHANGED (no PELT period since the last sample), reset upwards,
+// else ewma += (dequeued − ewma)/4 as the kernel shifts it
+// ((4·ewma − diff) >> 2), unless within the margin, above the CPU's
+// capacity (no flag then) or starved (runnable above util).
 func (s *sim) utilEstUpdate(p *task) {
-	if !s.utilEst {
+	if !s.utilEst || p.utilEstUnchanged {
 		return
 	}
 	dequeued := int(p.avg.utilAvg)
 	ewma := p.utilEst
-	if dequeued == p.utilEstLastAvg {
-		return // UTIL_AVG_UNCHANGED
-	}
-	p.utilEstLastAvg = dequeued
 	if ewma <= dequeued {
-		p.utilEst = dequeued
-		return
+		ewma = dequeued
+	} else if diff := ewma - dequeued; diff >= utilEstMargin {
+		if dequeued > s.cpus[p.cpu].cap {
+			return
+		}
+		if dequeued+utilEstMargin >= int(p.avg.runnableAvg) {
+			ewma = (ewma<<utilEstWeightShift - diff) >> utilEstWeightShift
+		}
 	}
-	diff := ewma - dequeued
-	if diff < capScale/100 {
-		return
-	}
-	if dequeued > s.cpus[p.cpu].cap {
-		return
-	}
-	if int(p.avg.runnableAvg)-dequeued > capScale/100 {
-		return // starved: keep the old estimate
-	}
-	p.utilEst = ewma - (ewma-dequeued)/4
+	p.utilEst = ewma
+	p.utilEstUnchanged = true
 }
+
+// utilEstDequeueUpdate is util_est_dequeue() (p's estimate leaves c's sum)
+// then util_est_update() at a sleep. 6.12's dequeue_task_fair() runs both
+// before dequeue_entities() updates PELT, so the sample is the task's util
+// as last updated (the tick, the pick); 6.1's ran util_est_update() after
+// the dequeue's update_load_avg().
+func (s *sim) utilEstDequeueUpdate(c *cpuState, p *task) {
+	c.utilEstSum = max(c.utilEstSum-p.utilEst, 0)
+	s.utilEstUpdate(p)
+}
+
+// UTIL_EST_MARGIN and UTIL_EST_WEIGHT_SHIFT (kernel/sched/fair.c, pelt.h).
+const (
+	utilEstMargin      = capScale / 100
+	utilEstWeightShift = 2
+)
 
 // cpuUtilCfs is cpu_util_cfs(): max(util_avg, util_est) capped at capacity_orig.
 func (s *sim) cpuUtilCfs(c *cpuState) int {

@@ -69,11 +69,14 @@ func (s *sim) rqClockPelt(c *cpuState) uint64 {
 // peltModern reports whether PELT uses the per-rq clock (modern invariance).
 func (s *sim) peltModern() bool { return s.peltMode != scenario.PELTLegacy2018 }
 
-// updateAt is __update_load_avg_*() at PELT time now of the entity's rq.
-func (sa *peltAvg) updateAt(now, load, runnable uint64, running bool, avgLoad uint64) {
+// updateAt is __update_load_avg_*() at PELT time now of the entity's rq;
+// it reports whether a period boundary was crossed (the averages moved).
+func (sa *peltAvg) updateAt(now, load, runnable uint64, running bool, avgLoad uint64) bool {
 	if sa.updateLoadSum(now, load, runnable, running, capScale) {
 		sa.updateLoadAvg(avgLoad)
+		return true
 	}
+	return false
 }
 
 // attachEntityPeltClock is the clock part of attach_entity_load_avg(): the

@@ -149,3 +149,31 @@ func TestAccumulateSumSharedDecay(t *testing.T) {
 		}
 	}
 }
+
+// util_est_update() (fair.c): a decrease moves the estimate by the
+// kernel's shifts, ((ewma << 2) − diff) >> 2, which rounds the step up
+// (500 → 475 for a sample of 401, not 476); the sample sets
+// UTIL_AVG_UNCHANGED, and a second dequeue before the task's averages move
+// again (cfs_se_util_change()) leaves the estimate alone.
+func TestUtilEstUpdateAsTheKernelShifts(t *testing.T) {
+	s := simOf(t, `{"schedplay":1,"machine":{"nodes":1,"cores_per_node":4,"threads_per_core":1},
+		"workload":{"groups":[{"name":"w","count":1,"program":[{"compute":"1ms"}]}]},"run":{"duration":"10ms","seed":1}}`)
+	p := s.tasks[0]
+	p.cpu = 0
+	p.utilEst = 500
+	p.avg.utilAvg, p.avg.runnableAvg = 401, 401
+	s.utilEstUpdate(p)
+	if p.utilEst != 475 || !p.utilEstUnchanged {
+		t.Fatalf("util_est %d (unchanged %v) after a sample of 401 from 500; want 475 and the flag set", p.utilEst, p.utilEstUnchanged)
+	}
+	p.avg.utilAvg, p.avg.runnableAvg = 100, 100
+	s.utilEstUpdate(p)
+	if p.utilEst != 475 {
+		t.Errorf("util_est %d; want 475 kept while UTIL_AVG_UNCHANGED", p.utilEst)
+	}
+	p.utilEstUnchanged = false
+	s.utilEstUpdate(p)
+	if p.utilEst != (475<<2-375)>>2 {
+		t.Errorf("util_est %d; want %d once the averages moved", p.utilEst, (475<<2-375)>>2)
+	}
+}

@@ -40,11 +40,15 @@ func (s *sim) enqueueTask(c *cpuState, p *task, initial, migrated bool) bool {
 // DEQUEUE_SLEEP, or at exit).
 func (s *sim) dequeueCurr(c *cpuState, p *task, exiting bool) {
 	s.syncCPU(c)
+	if !s.cfs {
+		s.utilEstDequeueUpdate(c, p)
+	}
 	s.updateCurr(c)
 	s.updateTaskLoadAvg(p)
 	s.updateCfsRqLoadAvg(c)
-	c.utilEstSum = max(c.utilEstSum-p.utilEst, 0) // util_est_dequeue() before util_est_update()
-	s.utilEstUpdate(p)
+	if s.cfs {
+		s.utilEstDequeueUpdate(c, p)
+	}
 	s.updateEntityLag(c, p)
 	out := OutSleep
 	if exiting {

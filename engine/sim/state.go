@@ -94,9 +94,11 @@ type task struct {
 	vrRq        int
 
 	// PELT, util_est
-	avg            peltAvg
-	utilEst        int
-	utilEstLastAvg int
+	avg     peltAvg
+	utilEst int
+	// utilEstUnchanged is util_est's UTIL_AVG_UNCHANGED: set by
+	// util_est_update(), cleared when the task's averages move
+	utilEstUnchanged bool
 
 	// wake-up bookkeeping
 	wakeeFlips      int
