@@ -187,9 +187,14 @@ func (s *sim) updateTaskLoadSums(p *task) bool {
 	return p.avg.advance(s.now, load, run, p.state == taskRunning, uint64(s.cpus[p.cpu].cap), uint64(p.weight))
 }
 
-// updateCfsRqLoadAvg is update_cfs_rq_load_avg() for one CPU.
+// updateCfsRqLoadAvg is update_cfs_rq_load_avg() for one CPU: first the
+// load that wake-up migrations left in cfs_rq->removed.
 func (s *sim) updateCfsRqLoadAvg(c *cpuState) {
 	s.cpuChanged(c)
+	if c.removed.nr > 0 {
+		c.avg.subAverages(c.removed, true)
+		c.removed = removedLoad{}
+	}
 	if s.peltModern() {
 		c.avg.updateAt(s.rqClockPelt(c), uint64(c.loadWeight), uint64(c.hNrRunnable()), c.curr != nil, 1)
 	} else {
@@ -214,9 +219,45 @@ func (s *sim) attachEntityLoadAvg(c *cpuState, p *task) {
 	s.cpuChanged(c)
 }
 
-// detachEntityLoadAvg is detach_entity_load_avg() / remove_entity_load_avg().
+// detachEntityLoadAvg is detach_entity_load_avg(): a task's averages leave
+// a cfs_rq at once (a balancer move, an exit).
 func (s *sim) detachEntityLoadAvg(c *cpuState, p *task) {
 	s.updateCfsRqLoadAvg(c)
+	c.avg.subAverages(removedLoad{util: p.avg.utilAvg, load: p.avg.loadAvg, runnable: p.avg.runnableAvg}, false)
+	s.cpuChanged(c)
+}
+
+// removedLoad is cfs_rq->removed: the averages of the tasks that woke up
+// on another CPU since the cfs_rq was last updated.
+type removedLoad struct {
+	nr                   int
+	util, load, runnable uint64
+}
+
+// removeEntityLoadAvg is remove_entity_load_avg() for a task that wakes
+// up on another CPU (migrate_task_rq_fair()): its averages, synced to the
+// cfs_rq's last update (sync_entity_load_avg()), go to cfs_rq->removed,
+// and update_cfs_rq_load_avg() takes them off at the old CPU's next
+// update; until then that CPU's util and load still hold them.
+func (s *sim) removeEntityLoadAvg(c *cpuState, p *task) {
+	a := p.avg
+	if s.peltModern() {
+		a.updateAt(c.avg.lastUpdate, 0, 0, false, uint64(p.weight))
+	} else {
+		a.advance(c.avg.lastWall, 0, 0, false, uint64(c.cap), uint64(p.weight))
+	}
+	r := &c.removed
+	r.nr++
+	r.util += a.utilAvg
+	r.load += a.loadAvg
+	r.runnable += a.runnableAvg
+}
+
+// subAverages takes r's averages off a cfs_rq's, each sum by the average
+// times the divider, keeping every sum at least its average times
+// PELT_MIN_DIVIDER (update_cfs_rq_load_avg() for cfs_rq->removed, all
+// three sums; detach_entity_load_avg() keeps util_sum only, clamped).
+func (sa *peltAvg) subAverages(r removedLoad, allSums bool) {
 	sub := func(a *uint64, v uint64) {
 		if *a > v {
 			*a -= v
@@ -224,18 +265,19 @@ func (s *sim) detachEntityLoadAvg(c *cpuState, p *task) {
 			*a = 0
 		}
 	}
-	d := c.avg.divider()
-	sub(&c.avg.utilAvg, p.avg.utilAvg)
-	sub(&c.avg.utilSum, p.avg.utilAvg*d)
-	sub(&c.avg.loadAvg, p.avg.loadAvg)
-	sub(&c.avg.loadSum, p.avg.loadAvg*d)
-	sub(&c.avg.runnableAvg, p.avg.runnableAvg)
-	sub(&c.avg.runnableSum, p.avg.runnableAvg*d)
-	// The kernel keeps util_sum ≥ util_avg·PELT_MIN_DIVIDER.
-	if min := c.avg.utilAvg * (loadAvgMax - 1024); c.avg.utilSum < min {
-		c.avg.utilSum = min
+	d := sa.divider()
+	sub(&sa.utilAvg, r.util)
+	sub(&sa.utilSum, r.util*d)
+	sub(&sa.loadAvg, r.load)
+	sub(&sa.loadSum, r.load*d)
+	sub(&sa.runnableAvg, r.runnable)
+	sub(&sa.runnableSum, r.runnable*d)
+	const minDivider = loadAvgMax - 1024 // PELT_MIN_DIVIDER
+	sa.utilSum = max(sa.utilSum, sa.utilAvg*minDivider)
+	if allSums {
+		sa.loadSum = max(sa.loadSum, sa.loadAvg*minDivider)
+		sa.runnableSum = max(sa.runnableSum, sa.runnableAvg*minDivider)
 	}
-	s.cpuChanged(c)
 }
 
 // postInitEntityUtilAvg is post_init_entity_util_avg() for a new task on c.

@@ -177,3 +177,34 @@ func TestUtilEstUpdateAsTheKernelShifts(t *testing.T) {
 		t.Errorf("util_est %d; want %d once the averages moved", p.utilEst, (475<<2-375)>>2)
 	}
 }
+
+// A task that wakes up on another CPU leaves its averages in the old
+// cfs_rq's removed (migrate_task_rq_fair() → remove_entity_load_avg()):
+// the old CPU's util and load still hold them until its next
+// update_cfs_rq_load_avg(), which takes them off.
+func TestWakeupMigrationRemovesLoadLazily(t *testing.T) {
+	s := simOf(t, `{"schedplay":1,"machine":{"nodes":1,"cores_per_node":4,"threads_per_core":1},
+		"workload":{"groups":[{"name":"w","count":1,"program":[{"compute":"1ms"}]}]},"run":{"duration":"10ms","seed":1}}`)
+	p := place(s, 0, 0)
+	c0 := &s.cpus[0]
+	s.schedule(c0)
+	s.now = 30_000_000
+	s.syncCPU(c0)
+	s.dequeueCurr(c0, p, false) // p sleeps on CPU 0 with ~30 ms of util
+	s.schedule(c0)
+	before := c0.avg.utilAvg
+	if before < 300 {
+		t.Fatalf("setup: CPU 0's util %d after 30 ms of p", before)
+	}
+	s.now += 100_000
+	p.state, p.wakeCPU = taskWaking, 1
+	s.cpus[1].pending++
+	s.wakeArrive(p)
+	if c0.avg.utilAvg != before || c0.removed.nr != 1 {
+		t.Errorf("right after the migration CPU 0's util is %d (was %d), removed.nr %d; want the util kept and the task in removed", c0.avg.utilAvg, before, c0.removed.nr)
+	}
+	s.updateCfsRqLoadAvg(c0)
+	if c0.removed.nr != 0 || c0.avg.utilAvg > before/4 {
+		t.Errorf("after CPU 0's next update its util is %d (was %d), removed.nr %d; want p's util taken off", c0.avg.utilAvg, before, c0.removed.nr)
+	}
+}

@@ -290,9 +290,11 @@ func (s *sim) wakeArrive(p *task) {
 	c.pending--
 	s.cpuChanged(c)
 	prev := p.cpu
+	if prev != c.id {
+		s.removeEntityLoadAvg(&s.cpus[prev], p)
+	}
 	s.updateTaskLoadAvg(p)
 	if prev != c.id {
-		s.detachEntityLoadAvg(&s.cpus[prev], p)
 		s.m.migration(s, migWakeup)
 		p.execStart = execStartCold // WF_MIGRATED → ENQUEUE_MIGRATED: no longer cache hot
 	}

@@ -143,6 +143,7 @@ type cpuState struct {
 	nextBuddy, lastBuddy *task
 
 	avg        peltAvg
+	removed    removedLoad // cfs_rq->removed: left by wake-up migrations, taken off at the next update
 	pelt       rqPeltClock // rq->clock_pelt and lost_idle_time (modern PELT)
 	zeroV      int64       // V kept while the rq is empty (zero_vruntime)
 	utilEstSum int
