@@ -44,14 +44,15 @@ func TestPolicyFlags(t *testing.T) {
 		{"vera-node", "combined-asym-packing", 5, []lv{{"SMT", ap}, {"MC", ap}}, "MC", ""},
 		{"vera", "none", 0, []lv{{"SMT", 0}, {"MC", 0}, {"NUMA", 0}}, "", ""},
 		// POWER7: the arch puts packing on SMT; auto keeps it, off strips it.
-		{"power7", "mainline", 0, []lv{{"SMT", ap}, {"MC", 0}, {"NUMA", 0}}, "SMT", ""},
-		{"power7", "v6-auto", 0, []lv{{"SMT", ap}, {"MC", 0}, {"NUMA", 0}}, "SMT", ""},
-		{"power7", "v6-off", 0, []lv{{"SMT", 0}, {"MC", 0}, {"NUMA", 0}}, "", ""},
-		{"power7", "v6-on", 0, []lv{{"SMT", ap}, {"MC", 0}, {"NUMA", 0}}, "SMT", ""},
-		{"power7", "power7", 17, []lv{{"SMT", ap}, {"MC", 0}, {"NUMA", 0}}, "SMT", ""},
+		// powerpc builds SMT → PKG → NUMA there (no CACHE level, no MC).
+		{"power7", "mainline", 0, []lv{{"SMT", ap}, {"PKG", 0}, {"NUMA", 0}}, "SMT", ""},
+		{"power7", "v6-auto", 0, []lv{{"SMT", ap}, {"PKG", 0}, {"NUMA", 0}}, "SMT", ""},
+		{"power7", "v6-off", 0, []lv{{"SMT", 0}, {"PKG", 0}, {"NUMA", 0}}, "", ""},
+		{"power7", "v6-on", 0, []lv{{"SMT", ap}, {"PKG", 0}, {"NUMA", 0}}, "SMT", ""},
+		{"power7", "power7", 17, []lv{{"SMT", ap}, {"PKG", 0}, {"NUMA", 0}}, "SMT", ""},
 		// A policy's asym_packing list replaces the arch's; [] means none.
-		{"power7", "none", 0, []lv{{"SMT", 0}, {"MC", 0}, {"NUMA", 0}}, "", ""},
-		{"power7", "combined-asym-packing", 0, []lv{{"SMT", ap}, {"MC", ap}, {"NUMA", 0}}, "MC", ""},
+		{"power7", "none", 0, []lv{{"SMT", 0}, {"PKG", 0}, {"NUMA", 0}}, "", ""},
+		{"power7", "combined-asym-packing", 0, []lv{{"SMT", ap}, {"PKG", ap}, {"NUMA", 0}}, "PKG", ""},
 		// hikey960: MC per cluster is symmetric; the level above (PKG) sees both.
 		{"hikey960", "mainline", 0, []lv{{"MC", 0}, {"PKG", asym | full}}, "", "PKG"},
 		{"hikey960", "misfit", 6, []lv{{"MC", 0}, {"PKG", asym | full}}, "", "PKG"},
