@@ -60,9 +60,9 @@ type ipcChan struct {
 	bytes int
 	// socket: sk_wmem_alloc of the sending socket (bytes of queued skbs)
 	truesize, wmem, sndbuf int
-	// pipe: messages per occupied slot, oldest first; the slot limit and
-	// how many messages merge into one slot
-	slots            []int
+	// pipe: the occupied slots, oldest first; the slot limit and how
+	// many messages one slot's page takes
+	slots            []pipeBuf
 	maxSlots, merges int
 	// lastCPU touched the object last (its lines are there); -1 none
 	lastCPU int
@@ -93,13 +93,19 @@ func (ch *ipcChan) sockAllocSendFits() bool { return ch.wmem < ch.sndbuf }
 // to a quarter of sk_sndbuf.
 func (ch *ipcChan) unixWritable() bool { return (ch.wmem+1)<<2 <= ch.sndbuf }
 
-// pipeFull models pipe_full() in include/linux/pipe_fs_i.h: every slot
-// (pipe->max_usage) holds a buffer, and the last cannot take the write.
+// pipeBuf is one pipe_buffer of small messages: written is how many were
+// copied into its page (buf->offset + buf->len, which reads do not move
+// back), left how many are still unread (buf->len).
+type pipeBuf struct{ written, left int }
+
+// pipeFull says a write cannot go through: every slot (pipe->max_usage)
+// holds a buffer (pipe_full() in include/linux/pipe_fs_i.h) and the last
+// one's page has no room for a merge.
 func (ch *ipcChan) pipeFull() bool {
 	if len(ch.slots) < ch.maxSlots {
 		return false
 	}
-	return ch.slots[len(ch.slots)-1] >= ch.merges
+	return ch.slots[len(ch.slots)-1].written >= ch.merges
 }
 
 // writable says whether a send goes through now.
@@ -115,26 +121,28 @@ func (ch *ipcChan) writable() bool {
 
 // pipeWrite models pipe_write() in fs/pipe.c for one small message: it
 // merges into the last buffer when the pipe was not empty and the page has
-// room (PIPE_BUF_FLAG_CAN_MERGE), else takes a new slot.
+// room after what was written into it (PIPE_BUF_FLAG_CAN_MERGE,
+// offset + len + chars <= PAGE_SIZE), else takes a new slot.
 func (ch *ipcChan) pipeWrite() {
-	if n := len(ch.slots); n > 0 && ch.slots[n-1] < ch.merges {
-		ch.slots[n-1]++
+	if n := len(ch.slots); n > 0 && ch.slots[n-1].written < ch.merges {
+		ch.slots[n-1].written++
+		ch.slots[n-1].left++
 		return
 	}
-	ch.slots = append(ch.slots, 1)
+	ch.slots = append(ch.slots, pipeBuf{written: 1, left: 1})
 }
 
 // pipeRead models pipe_read() consuming one message: a buffer whose last
-// message is read is released (its slot freed). It reports whether a
-// slot was freed while the pipe was full (pipe_read()'s was_full wake-up).
-func (ch *ipcChan) pipeRead() (freedFull bool) {
-	wasFull := len(ch.slots) >= ch.maxSlots // pipe_full(head, tail, max_usage)
-	ch.slots[0]--
-	if ch.slots[0] > 0 {
-		return false
+// message is read is released (its slot freed). It reports whether the
+// pipe was full when the read started (was_full): pipe_read() then wakes
+// a writer, whether or not this read freed a slot.
+func (ch *ipcChan) pipeRead() (wasFull bool) {
+	wasFull = len(ch.slots) >= ch.maxSlots // pipe_full(head, tail, max_usage)
+	ch.slots[0].left--
+	if ch.slots[0].left == 0 {
+		copy(ch.slots, ch.slots[1:])
+		ch.slots = ch.slots[:len(ch.slots)-1]
 	}
-	copy(ch.slots, ch.slots[1:])
-	ch.slots = ch.slots[:len(ch.slots)-1]
 	return wasFull
 }
 
@@ -150,7 +158,7 @@ func (ch *ipcChan) enqueue() {
 
 // dequeue accounts one message read and reports whether blocked writers
 // are to be woken: a socket once unix_writable() holds again (sock_wfree()
-// → unix_write_space()), a pipe when a slot of a full pipe was freed.
+// → unix_write_space()), a pipe when it was full as the read started.
 func (ch *ipcChan) dequeue() bool {
 	switch ch.kind {
 	case scenario.IPCSocket:

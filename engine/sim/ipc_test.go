@@ -44,8 +44,11 @@ func TestUnixSocketBuffer(t *testing.T) {
 
 // Small writes merge into a non-empty pipe's last page (40 of 100 bytes
 // to a 4 KiB page) and a new slot is taken otherwise; a pipe of 16 slots
-// is full at 640 messages; reading a page's last message frees its slot,
-// which wakes a writer only when the pipe was full.
+// is full at 640 messages. pipe_read() wakes a writer whenever the pipe
+// was full as the read started (was_full), before any slot is free; the
+// page of a slot takes no more than 40 messages in all (merging checks
+// buf->offset + buf->len, which reads do not move back), so a write goes
+// through only once a page's last message is read.
 func TestPipeSlots(t *testing.T) {
 	m := topo.IPC{SockSndbuf: 212992, PipeBuffers: 16, PageSize: 4096}
 	ch := newIPCChan(scenario.IPCPipe, 100, &m)
@@ -58,12 +61,29 @@ func TestPipeSlots(t *testing.T) {
 		t.Fatalf("the pipe holds %d messages in %d slots, want 640 in 16", n, len(ch.slots))
 	}
 	for i := 0; i < 39; i++ {
-		if ch.dequeue() {
-			t.Fatalf("message %d woke a writer before its page was free", i)
+		if !ch.dequeue() {
+			t.Fatalf("read %d of a full pipe did not wake a writer (was_full)", i)
+		}
+		if ch.writable() {
+			t.Fatalf("after read %d a write goes through, but no slot is free and the last page is full", i)
 		}
 	}
 	if !ch.dequeue() || !ch.writable() {
 		t.Fatal("freeing a slot of a full pipe should wake a writer and take a write")
+	}
+	ch.enqueue() // the 16th slot again, one message in its page
+	if !ch.dequeue() || !ch.writable() {
+		t.Error("every slot taken: pipe_full() holds for a read (a writer is woken), and the last page still takes merges")
+	}
+	// One slot: a page that took 40 messages takes no 41st after a read.
+	m1 := topo.IPC{SockSndbuf: 212992, PipeBuffers: 1, PageSize: 4096}
+	one := newIPCChan(scenario.IPCPipe, 100, &m1)
+	for one.writable() {
+		one.enqueue()
+	}
+	one.dequeue()
+	if one.writable() {
+		t.Errorf("a one-slot pipe whose page took 40 messages takes another after one read: %v", one.slots)
 	}
 	// An emptied pipe starts a new slot per write until one merges.
 	e := newIPCChan(scenario.IPCPipe, 100, &m)

@@ -166,9 +166,9 @@ func TestPipeReadWakesWriterAfterUnlock(t *testing.T) {
 	// a full pipe whose oldest page has one message left, and a writer
 	// asleep on it (wr_wait)
 	for len(ch.ipc.slots) < ch.ipc.maxSlots {
-		ch.ipc.slots = append(ch.ipc.slots, ch.ipc.merges)
+		ch.ipc.slots = append(ch.ipc.slots, pipeBuf{written: ch.ipc.merges, left: ch.ipc.merges})
 	}
-	ch.ipc.slots[0] = 1
+	ch.ipc.slots[0].left = 1
 	ch.msgs = 1 + (ch.ipc.maxSlots-1)*ch.ipc.merges
 	w := s.tasks[1]
 	w.cpu, w.state, w.blockOn = 1, taskBlocked, waitSend
@@ -228,9 +228,9 @@ func TestPipeChecksUnderTheMutex(t *testing.T) {
 	r.remaining = 0
 	s.computeEnd(&s.cpus[1]) // the reader unlocks
 	for len(ch.ipc.slots) < ch.ipc.maxSlots {
-		ch.ipc.slots = append(ch.ipc.slots, ch.ipc.merges)
+		ch.ipc.slots = append(ch.ipc.slots, pipeBuf{written: ch.ipc.merges, left: ch.ipc.merges})
 	}
-	ch.ipc.slots[len(ch.ipc.slots)-1] = ch.ipc.merges
+	ch.ipc.slots[len(ch.ipc.slots)-1] = pipeBuf{written: ch.ipc.merges, left: ch.ipc.merges}
 	ch.msgs = ch.ipc.maxSlots * ch.ipc.merges
 	w2 := place(s, 2, 2)
 	w2.remaining = 0

@@ -620,9 +620,9 @@ func (s *sim) waitReadable(c *cpuState, p *task, o *op, ch *chanState) {
 
 // ipcRead is the dequeueing half of pipe_read() / unix_stream_read_generic():
 // an empty object puts the reader to sleep (it retries when woken); a
-// message read may wake the writers (pipe_read(): one, when a slot of a
-// full pipe was freed; sock_wfree() → unix_write_space(): every one, once
-// unix_writable()).
+// message read may wake the writers (pipe_read(): one, when the pipe was
+// full as the read started; sock_wfree() → unix_write_space(): every one,
+// once unix_writable()).
 func (s *sim) ipcRead(c *cpuState, p *task, o *op, ch *chanState) bool {
 	if ch.msgs == 0 {
 		p.ipcWaited = true
@@ -652,7 +652,7 @@ func (s *sim) ipcRead(c *cpuState, p *task, o *op, ch *chanState) bool {
 // pipe_write() wakes a reader for what it wrote (one exclusive waiter per
 // message, WF_SYNC as the step says) and, for a writer that waited, the
 // next writer while a slot is free (wake_next_writer); pipe_read() wakes
-// one writer when it freed a slot of a full pipe (was_full) and, for a
+// one writer when the pipe was full as it started (was_full) and, for a
 // reader that waited, the next reader while data is left
 // (wake_next_reader).
 func (s *sim) pipeWakes(c *cpuState, p *task, ch *chanState) {
