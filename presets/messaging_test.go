@@ -69,3 +69,72 @@ func TestMessagingG10FollowsG4(t *testing.T) {
 		}
 	}
 }
+
+// TestMessagingStartUpIsSync: perf's start-up handshake writes one byte
+// per worker to the ready pipe or socket and, from main, one byte to the
+// wake fd the workers poll(). Both writes wake their readers through
+// wake_up_interruptible_sync_poll() (fs/pipe.c, sock_def_readable()), so
+// with WF_SYNC; the poll waiters are non-exclusive, so the one write wakes
+// every worker. Every `ready` and `go` send of the messaging workloads and
+// of the seed's variants says so.
+func TestMessagingStartUpIsSync(t *testing.T) {
+	ps, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var bodies []struct {
+		where string
+		raw   json.RawMessage
+	}
+	for _, name := range ps.Names(Workload) {
+		if strings.HasPrefix(name, "sched-messaging") {
+			p, _ := ps.Get(Workload, name)
+			bodies = append(bodies, struct {
+				where string
+				raw   json.RawMessage
+			}{"workload " + name, p.Body})
+		}
+	}
+	seed, ok := ps.Get(Scenario, "vera-sched-messaging")
+	if !ok {
+		t.Fatal("no vera-sched-messaging")
+	}
+	for _, v := range seed.Variants {
+		for _, o := range v.Set {
+			bodies = append(bodies, struct {
+				where string
+				raw   json.RawMessage
+			}{"vera-sched-messaging variant " + v.Name + " " + o.Path, o.Value})
+		}
+	}
+	seen := 0
+	var walk func(where string, v any)
+	walk = func(where string, v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			if name, ok := x["send"].(string); ok && (name == "ready" || name == "go") {
+				seen++
+				if x["sync"] != true {
+					t.Errorf("%s: send %q is not WF_SYNC: %v", where, name, x)
+				}
+			}
+			for _, c := range x {
+				walk(where, c)
+			}
+		case []any:
+			for _, c := range x {
+				walk(where, c)
+			}
+		}
+	}
+	for _, b := range bodies {
+		var v any
+		if err := json.Unmarshal(b.raw, &v); err != nil {
+			t.Fatalf("%s: %v", b.where, err)
+		}
+		walk(b.where, v)
+	}
+	if seen < 100 {
+		t.Errorf("found %d ready/go sends; the presets have hundreds", seen)
+	}
+}
