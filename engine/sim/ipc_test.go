@@ -231,3 +231,37 @@ func TestCachelineTiers(t *testing.T) {
 		t.Errorf("numa left out: %d ns across nodes; want remote's 150", got)
 	}
 }
+
+// Non-exclusive waiters are queued at the head of their wait queue
+// (prepare_to_wait() → __add_wait_queue()), so __wake_up_common() wakes
+// them newest first: a unix socket's sleeping senders (sock_wait_for_wmem())
+// once unix_write_space() runs. Exclusive ones (a pipe's writers) are
+// queued at the tail, and the first to block is woken.
+func TestWaitQueueOrder(t *testing.T) {
+	s := simOf(t, `{"schedplay":1,"machine":{"nodes":1,"cores_per_node":4,"threads_per_core":1},
+		"workload":{"groups":[{"name":"w","count":3,"program":[{"compute":"1ms"}]}]},"run":{"duration":"10ms","seed":1}}`)
+	blocked := func() []*task {
+		var l []*task
+		for i, p := range s.tasks[:3] {
+			p.cpu, p.state, p.granted = i+1, taskBlocked, false
+			l = append(l, p) // in the order they blocked: 0, 1, 2
+		}
+		return l
+	}
+	l := blocked()
+	s.wakeBatch, s.wakeBatchCost = 0, 0
+	s.wakeWaiters(0, &l, true, true)
+	if s.tasks[2].state != taskWaking || s.tasks[0].state != taskBlocked || !s.tasks[0].granted || len(l) != 0 {
+		t.Errorf("non-exclusive: states %d %d %d; want the last to block (task 2) woken first, the others granted after it",
+			s.tasks[0].state, s.tasks[1].state, s.tasks[2].state)
+	}
+	s2 := simOf(t, `{"schedplay":1,"machine":{"nodes":1,"cores_per_node":4,"threads_per_core":1},
+		"workload":{"groups":[{"name":"w","count":3,"program":[{"compute":"1ms"}]}]},"run":{"duration":"10ms","seed":1}}`)
+	s = s2
+	l = blocked()
+	s.wakeBatch, s.wakeBatchCost = 0, 0
+	s.wakeWaiters(0, &l, false, true)
+	if s.tasks[0].state != taskWaking || len(l) != 2 {
+		t.Errorf("exclusive: task 0 in state %d, %d left; want the first to block woken alone", s.tasks[0].state, len(l))
+	}
+}

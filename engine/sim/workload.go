@@ -579,13 +579,24 @@ func (s *sim) ipcWrite(c *cpuState, p *task, o *op, ch *chanState) bool {
 }
 
 // wakeWaiters wakes the first waiter of a wait queue, or all of them
-// (__wake_up_common() with nr_exclusive 1, or non-exclusive waiters).
+// (__wake_up_common() with nr_exclusive 1, or non-exclusive waiters). l
+// holds the waiters in the order they blocked. An exclusive waiter is
+// queued at the tail (prepare_to_wait_exclusive()), so the first to block
+// is woken; a non-exclusive one at the head (prepare_to_wait(),
+// add_wait_queue()), so __wake_up_common() walks them newest first.
 func (s *sim) wakeWaiters(waker int, l *[]*task, all, sync bool) {
-	for len(*l) > 0 {
-		s.grant(waker, popTask(l), sync)
-		if !all {
-			return
+	if !all {
+		if len(*l) > 0 {
+			s.grant(waker, popTask(l), sync)
 		}
+		return
+	}
+	for len(*l) > 0 {
+		q := *l
+		w := q[len(q)-1]
+		q[len(q)-1] = nil
+		*l = q[:len(q)-1]
+		s.grant(waker, w, sync)
 	}
 }
 
