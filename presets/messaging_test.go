@@ -82,17 +82,15 @@ func TestMessagingStartUpIsSync(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var bodies []struct {
+	type body struct {
 		where string
 		raw   json.RawMessage
 	}
+	var bodies []body
 	for _, name := range ps.Names(Workload) {
 		if strings.HasPrefix(name, "sched-messaging") {
 			p, _ := ps.Get(Workload, name)
-			bodies = append(bodies, struct {
-				where string
-				raw   json.RawMessage
-			}{"workload " + name, p.Body})
+			bodies = append(bodies, body{"workload " + name, p.Body})
 		}
 	}
 	seed, ok := ps.Get(Scenario, "vera-sched-messaging")
@@ -101,10 +99,7 @@ func TestMessagingStartUpIsSync(t *testing.T) {
 	}
 	for _, v := range seed.Variants {
 		for _, o := range v.Set {
-			bodies = append(bodies, struct {
-				where string
-				raw   json.RawMessage
-			}{"vera-sched-messaging variant " + v.Name + " " + o.Path, o.Value})
+			bodies = append(bodies, body{"vera-sched-messaging variant " + v.Name + " " + o.Path, o.Value})
 		}
 	}
 	seen := 0

@@ -237,8 +237,8 @@ func cfsTasksTail(c *cpuState) *task {
 func (s *sim) moveQueuedTask(p *task, src, dst, cause int, env *lbEnv) {
 	sc, dc := &s.cpus[src], &s.cpus[dst]
 	s.syncCPU(sc)
-	if s.updateCurr(sc) { // dequeue_entity() → update_curr() → resched_curr(src): an IPI
-		s.q.push(event{at: s.now + s.ipiLatency(src), kind: evResched, a: int32(src)})
+	if s.updateCurr(sc) { // dequeue_entity() → update_curr() → resched_curr(src)
+		s.reschedCurr(src, dst)
 	}
 	s.updateTaskLoadAvg(p)
 	s.updateEntityLag(sc, p)

@@ -115,11 +115,7 @@ func (s *sim) ttwuRunnable(p *task, waker int, byTask bool) {
 		}
 	}
 	if c.curr == nil || s.checkPreemptWakeupFair(c, p) {
-		d := int64(0)
-		if c.id != waker {
-			d = s.ipiLatency(c.id)
-		}
-		s.q.push(event{at: s.now + d, kind: evResched, a: int32(c.id)})
+		s.reschedCurr(c.id, waker)
 	}
 }
 

@@ -238,8 +238,9 @@ func TestCachelineTiers(t *testing.T) {
 // once unix_write_space() runs. Exclusive ones (a pipe's writers) are
 // queued at the tail, and the first to block is woken.
 func TestWaitQueueOrder(t *testing.T) {
-	s := simOf(t, `{"schedplay":1,"machine":{"nodes":1,"cores_per_node":4,"threads_per_core":1},
-		"workload":{"groups":[{"name":"w","count":3,"program":[{"compute":"1ms"}]}]},"run":{"duration":"10ms","seed":1}}`)
+	const doc = `{"schedplay":1,"machine":{"nodes":1,"cores_per_node":4,"threads_per_core":1},
+		"workload":{"groups":[{"name":"w","count":3,"program":[{"compute":"1ms"}]}]},"run":{"duration":"10ms","seed":1}}`
+	s := simOf(t, doc)
 	blocked := func() []*task {
 		var l []*task
 		for i, p := range s.tasks[:3] {
@@ -255,9 +256,7 @@ func TestWaitQueueOrder(t *testing.T) {
 		t.Errorf("non-exclusive: states %d %d %d; want the last to block (task 2) woken first, the others granted after it",
 			s.tasks[0].state, s.tasks[1].state, s.tasks[2].state)
 	}
-	s2 := simOf(t, `{"schedplay":1,"machine":{"nodes":1,"cores_per_node":4,"threads_per_core":1},
-		"workload":{"groups":[{"name":"w","count":3,"program":[{"compute":"1ms"}]}]},"run":{"duration":"10ms","seed":1}}`)
-	s = s2
+	s = simOf(t, doc)
 	l = blocked()
 	s.wakeBatch, s.wakeBatchCost = 0, 0
 	s.wakeWaiters(0, &l, false, true)

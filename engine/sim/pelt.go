@@ -166,6 +166,8 @@ func (s *sim) updateTaskLoadAvg(p *task) {
 	}
 }
 
+// updateTaskLoadSums is __update_load_avg_se(): it reports whether a
+// period boundary was crossed (the averages moved).
 func (s *sim) updateTaskLoadSums(p *task) bool {
 	runnable := p.state == taskRunnable || p.state == taskRunning
 	var load, run uint64

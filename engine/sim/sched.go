@@ -284,6 +284,17 @@ func (s *sim) ttwuLatency(waker, target int) int64 {
 	return s.costs.vary(d)
 }
 
+// reschedCurr is resched_curr() of cpu's running task, asked from CPU
+// from: cpu reaches schedule() at once when it asked itself, else after
+// the IPI.
+func (s *sim) reschedCurr(cpu, from int) {
+	d := int64(0)
+	if cpu != from {
+		d = s.ipiLatency(cpu)
+	}
+	s.q.push(event{at: s.now + d, kind: evResched, a: int32(cpu)})
+}
+
 // wakeArrive is ttwu_do_activate() on the target CPU.
 func (s *sim) wakeArrive(p *task) {
 	c := &s.cpus[p.wakeCPU]
@@ -292,12 +303,10 @@ func (s *sim) wakeArrive(p *task) {
 	prev := p.cpu
 	if prev != c.id {
 		s.removeEntityLoadAvg(&s.cpus[prev], p)
-	}
-	s.updateTaskLoadAvg(p)
-	if prev != c.id {
 		s.m.migration(s, migWakeup)
 		p.execStart = execStartCold // WF_MIGRATED → ENQUEUE_MIGRATED: no longer cache hot
 	}
+	s.updateTaskLoadAvg(p)
 	s.updateAvgIdle(c)
 	resched := s.enqueueTask(c, p, false, false)
 	if prev != c.id {
