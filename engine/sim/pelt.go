@@ -130,7 +130,7 @@ func (sa *peltAvg) updateLoadSum(now, load, runnable uint64, running bool, utilU
 }
 
 // divider is get_pelt_divider().
-func (sa *peltAvg) divider() uint64 { return loadAvgMax - 1024 + sa.periodContrib }
+func (sa *peltAvg) divider() uint64 { return peltMinDivider + sa.periodContrib }
 
 // updateLoadAvg is ___update_load_avg().
 func (sa *peltAvg) updateLoadAvg(load uint64) {
@@ -194,7 +194,7 @@ func (s *sim) updateTaskLoadSums(p *task) bool {
 func (s *sim) updateCfsRqLoadAvg(c *cpuState) {
 	s.cpuChanged(c)
 	if c.removed.nr > 0 {
-		c.avg.subAverages(c.removed, true)
+		c.avg.subAverages(c.removed)
 		c.removed = removedLoad{}
 	}
 	if s.peltModern() {
@@ -225,7 +225,7 @@ func (s *sim) attachEntityLoadAvg(c *cpuState, p *task) {
 // a cfs_rq at once (a balancer move, an exit).
 func (s *sim) detachEntityLoadAvg(c *cpuState, p *task) {
 	s.updateCfsRqLoadAvg(c)
-	c.avg.subAverages(removedLoad{util: p.avg.utilAvg, load: p.avg.loadAvg, runnable: p.avg.runnableAvg}, false)
+	c.avg.subAverages(removedLoad{util: p.avg.utilAvg, load: p.avg.loadAvg, runnable: p.avg.runnableAvg})
 	s.cpuChanged(c)
 }
 
@@ -255,11 +255,16 @@ func (s *sim) removeEntityLoadAvg(c *cpuState, p *task) {
 	r.runnable += a.runnableAvg
 }
 
+// peltMinDivider is PELT_MIN_DIVIDER, the least a sum may be per unit of
+// its average after a subtraction.
+const peltMinDivider = loadAvgMax - 1024
+
 // subAverages takes r's averages off a cfs_rq's, each sum by the average
 // times the divider, keeping every sum at least its average times
-// PELT_MIN_DIVIDER (update_cfs_rq_load_avg() for cfs_rq->removed, all
-// three sums; detach_entity_load_avg() keeps util_sum only, clamped).
-func (sa *peltAvg) subAverages(r removedLoad, allSums bool) {
+// PELT_MIN_DIVIDER: update_cfs_rq_load_avg() for cfs_rq->removed, and
+// detach_entity_load_avg() (with dequeue_load_avg() for load_sum) for one
+// task, clamp all three sums alike.
+func (sa *peltAvg) subAverages(r removedLoad) {
 	sub := func(a *uint64, v uint64) {
 		if *a > v {
 			*a -= v
@@ -274,12 +279,9 @@ func (sa *peltAvg) subAverages(r removedLoad, allSums bool) {
 	sub(&sa.loadSum, r.load*d)
 	sub(&sa.runnableAvg, r.runnable)
 	sub(&sa.runnableSum, r.runnable*d)
-	const minDivider = loadAvgMax - 1024 // PELT_MIN_DIVIDER
-	sa.utilSum = max(sa.utilSum, sa.utilAvg*minDivider)
-	if allSums {
-		sa.loadSum = max(sa.loadSum, sa.loadAvg*minDivider)
-		sa.runnableSum = max(sa.runnableSum, sa.runnableAvg*minDivider)
-	}
+	sa.utilSum = max(sa.utilSum, sa.utilAvg*peltMinDivider)
+	sa.loadSum = max(sa.loadSum, sa.loadAvg*peltMinDivider)
+	sa.runnableSum = max(sa.runnableSum, sa.runnableAvg*peltMinDivider)
 }
 
 // postInitEntityUtilAvg is post_init_entity_util_avg() for a new task on c.

@@ -178,11 +178,10 @@ func TestUtilEstUpdateAsTheKernelShifts(t *testing.T) {
 	}
 }
 
-// A task that wakes up on another CPU leaves its averages in the old
-// cfs_rq's removed (migrate_task_rq_fair() → remove_entity_load_avg()):
-// the old CPU's util and load still hold them until its next
-// update_cfs_rq_load_avg(), which takes them off.
-func TestWakeupMigrationRemovesLoadLazily(t *testing.T) {
+// runFor30ms is one task that has run 30 ms on CPU 0 of a 4-CPU machine,
+// the rq clock synced to now.
+func runFor30ms(t *testing.T) (*sim, *task, *cpuState) {
+	t.Helper()
 	s := simOf(t, `{"schedplay":1,"machine":{"nodes":1,"cores_per_node":4,"threads_per_core":1},
 		"workload":{"groups":[{"name":"w","count":1,"program":[{"compute":"1ms"}]}]},"run":{"duration":"10ms","seed":1}}`)
 	p := place(s, 0, 0)
@@ -190,6 +189,15 @@ func TestWakeupMigrationRemovesLoadLazily(t *testing.T) {
 	s.schedule(c0)
 	s.now = 30_000_000
 	s.syncCPU(c0)
+	return s, p, c0
+}
+
+// A task that wakes up on another CPU leaves its averages in the old
+// cfs_rq's removed (migrate_task_rq_fair() → remove_entity_load_avg()):
+// the old CPU's util and load still hold them until its next
+// update_cfs_rq_load_avg(), which takes them off.
+func TestWakeupMigrationRemovesLoadLazily(t *testing.T) {
+	s, p, c0 := runFor30ms(t)
 	s.dequeueCurr(c0, p, false) // p sleeps on CPU 0 with ~30 ms of util
 	s.schedule(c0)
 	before := c0.avg.utilAvg
@@ -203,6 +211,69 @@ func TestWakeupMigrationRemovesLoadLazily(t *testing.T) {
 	if c0.avg.utilAvg != before || c0.removed.nr != 1 {
 		t.Errorf("right after the migration CPU 0's util is %d (was %d), removed.nr %d; want the util kept and the task in removed", c0.avg.utilAvg, before, c0.removed.nr)
 	}
+	s.updateCfsRqLoadAvg(c0)
+	if c0.removed.nr != 0 || c0.avg.utilAvg > before/4 {
+		t.Errorf("after CPU 0's next update its util is %d (was %d), removed.nr %d; want p's util taken off", c0.avg.utilAvg, before, c0.removed.nr)
+	}
+}
+
+// A balancer move detaches a task's averages at once
+// (detach_entity_load_avg() with dequeue_load_avg()), and like
+// update_cfs_rq_load_avg()'s removed load it keeps each of the three sums
+// at least its average times PELT_MIN_DIVIDER, so that a sum decayed a
+// little under its average does not fall to a fraction of it.
+func TestDetachEntityLoadAvgClampsEverySum(t *testing.T) {
+	s := simOf(t, `{"schedplay":1,"machine":{"nodes":1,"cores_per_node":4,"threads_per_core":1},
+		"workload":{"groups":[{"name":"w","count":2,"program":[{"compute":"100ms"}]}]},"run":{"duration":"200ms","seed":1}}`)
+	p := place(s, 0, 0)
+	q := place(s, 1, 0)
+	c0 := &s.cpus[0]
+	s.schedule(c0)
+	s.now = 30_000_000
+	s.syncCPU(c0)
+	s.updateCurr(c0)
+	s.updateTaskLoadAvg(c0.curr)
+	s.updateCfsRqLoadAvg(c0)
+	a := &c0.avg
+	if a.loadAvg == 0 || a.utilAvg == 0 || a.runnableAvg == 0 {
+		t.Fatalf("setup: CPU 0's averages %+v after 30 ms of two tasks", *a)
+	}
+	// Each sum at its least consistent value, as decay can leave it.
+	a.utilSum = a.utilAvg * peltMinDivider
+	a.loadSum = a.loadAvg * peltMinDivider
+	a.runnableSum = a.runnableAvg * peltMinDivider
+	moved := q
+	if c0.curr == q {
+		moved = p
+	}
+	s.detachEntityLoadAvg(c0, moved)
+	for _, f := range []struct {
+		name     string
+		sum, avg uint64
+	}{{"util", a.utilSum, a.utilAvg}, {"load", a.loadSum, a.loadAvg}, {"runnable", a.runnableSum, a.runnableAvg}} {
+		if f.sum < f.avg*peltMinDivider {
+			t.Errorf("after the detach CPU 0's %s_sum is %d, under its avg %d × PELT_MIN_DIVIDER", f.name, f.sum, f.avg)
+		}
+	}
+}
+
+// A task that exits leaves its averages in its cfs_rq's removed
+// (task_dead_fair() → remove_entity_load_avg()), not detached at once: its
+// CPU's util still holds them until the next update_cfs_rq_load_avg().
+func TestExitRemovesLoadLazily(t *testing.T) {
+	s, p, c0 := runFor30ms(t)
+	s.updateCurr(c0)
+	s.updateTaskLoadAvg(p)
+	s.updateCfsRqLoadAvg(c0)
+	before := c0.avg.utilAvg
+	if before < 300 {
+		t.Fatalf("setup: CPU 0's util %d after 30 ms of p", before)
+	}
+	s.dequeueCurr(c0, p, true)
+	if c0.avg.utilAvg != before || c0.removed.nr != 1 {
+		t.Errorf("right after the exit CPU 0's util is %d (was %d), removed.nr %d; want the util kept and the task in removed", c0.avg.utilAvg, before, c0.removed.nr)
+	}
+	s.now += 100_000
 	s.updateCfsRqLoadAvg(c0)
 	if c0.removed.nr != 0 || c0.avg.utilAvg > before/4 {
 		t.Errorf("after CPU 0's next update its util is %d (was %d), removed.nr %d; want p's util taken off", c0.avg.utilAvg, before, c0.removed.nr)

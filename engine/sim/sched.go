@@ -37,7 +37,9 @@ func (s *sim) enqueueTask(c *cpuState, p *task, initial, migrated bool) bool {
 }
 
 // dequeueCurr takes the running task off c (dequeue_task_fair with
-// DEQUEUE_SLEEP, or at exit).
+// DEQUEUE_SLEEP, or at exit, where task_dead_fair() leaves its averages
+// to c's removed load, remove_entity_load_avg(), as a wake-up migration
+// does).
 func (s *sim) dequeueCurr(c *cpuState, p *task, exiting bool) {
 	s.syncCPU(c)
 	if !s.cfs {
@@ -65,7 +67,7 @@ func (s *sim) dequeueCurr(c *cpuState, p *task, exiting bool) {
 	s.cpuChanged(c)
 	p.sleepStart = s.now
 	if exiting {
-		s.detachEntityLoadAvg(c, p)
+		s.removeEntityLoadAvg(c, p)
 	}
 }
 
