@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"schedplay/engine/compare"
 	"schedplay/engine/sim"
 	"schedplay/presets"
 )
@@ -106,4 +107,102 @@ func templateRow(spec RunSpec) string {
 		}
 	}
 	return ""
+}
+
+// TestSeedStoryRowsCurrent re-runs the comparisons of the template's table
+// of seed stories (machines with nothing published to fit) and wants each
+// row to quote what `schedplay compare` gives now at the scenario's own
+// repetitions: a change of the engine that moves one fails here until the
+// template is updated.
+func TestSeedStoryRowsCurrent(t *testing.T) {
+	ps, err := presets.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &Runner{Presets: ps}
+	for _, c := range []struct {
+		scenario, variant string
+		quote             func(rows map[string]compare.Row, a, b *sim.Result, pols []string) []string
+	}{
+		{"hikey960-sysbench", "1 threads", func(rows map[string]compare.Row, _, _ *sim.Result, _ []string) []string {
+			m := rows["Min per-run average"]
+			return []string{"1 thread: " + meansVs(rows["Average throughput"], " vs "),
+				fmt.Sprintf("(min per run %.2f vs %.2f)", m.A.Mean, m.B.Mean)}
+		}},
+		{"hikey960-sysbench", "4 threads", func(rows map[string]compare.Row, _, _ *sim.Result, _ []string) []string {
+			return []string{"4 threads: " + meansVs(rows["Average throughput"], " vs ")}
+		}},
+		{"hikey960-short-sysbench", "1 threads", func(rows map[string]compare.Row, _, _ *sim.Result, pols []string) []string {
+			c := rows["Completion time"]
+			return []string{fmt.Sprintf("%.1f ms (%s) vs %.1f ms", c.A.Mean, pols[0], c.B.Mean)}
+		}},
+		{"power7-smt", "", func(rows map[string]compare.Row, a, b *sim.Result, _ []string) []string {
+			tp, mt := rows["Average throughput"], rows["Mode transitions"]
+			return []string{meansVs(tp, " → ") + fmt.Sprintf(" work/s (%+.0f %%)", *tp.DiffPct),
+				fmt.Sprintf("hold %.0f %% of the busy time without packing, %.1f %% with it",
+					100*upperThreadShare(a, 4), 100*upperThreadShare(b, 4)),
+				fmt.Sprintf("(%.0f → %.0f", mt.A.Mean, mt.B.Mean)}
+		}},
+		{"itmt-hybrid", "", func(rows map[string]compare.Row, _, _ *sim.Result, _ []string) []string {
+			tp, mg := rows["Average throughput"], rows["Migrations"]
+			return []string{fmt.Sprintf("%+.1f %% (%s work/s)", *tp.DiffPct, meansVs(tp, " vs ")),
+				fmt.Sprintf("%g migrations vs %g", mg.B.Mean, mg.A.Mean)}
+		}},
+	} {
+		p, ok := ps.Get(presets.Scenario, c.scenario)
+		if !ok || len(p.Compare) != 2 {
+			t.Fatalf("seed scenario %s names no pair of policies", c.scenario)
+		}
+		var res [2]*sim.Result
+		for i, pol := range p.Compare {
+			if res[i], err = r.result(context.Background(), RunSpec{Scenario: c.scenario, Variant: c.variant, Policy: pol}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		rows := map[string]compare.Row{}
+		for _, row := range compare.Rows(res[0], res[1]) {
+			rows[row.Metric] = row
+		}
+		cmd := "schedplay compare " + c.scenario
+		if c.variant != "" {
+			cmd += fmt.Sprintf(` --variant "%s"`, c.variant)
+		}
+		line := ""
+		for _, l := range strings.Split(docTemplate, "\n") {
+			if strings.HasSuffix(l, "| `"+cmd+"` |") {
+				line = l
+			}
+		}
+		if line == "" {
+			t.Errorf("calibration.md.tmpl has no seed-story row for `%s`", cmd)
+			continue
+		}
+		for _, q := range c.quote(rows, res[0], res[1], p.Compare) {
+			if !strings.Contains(line, q) {
+				t.Errorf("the row of `%s` does not say %q, what the model gives now:\n%s", cmd, q, line)
+			}
+		}
+	}
+}
+
+// meansVs is a row's two means as the comparison table prints them, A
+// then B.
+func meansVs(row compare.Row, sep string) string {
+	return compare.MeanSD(row.A.Mean, row.A.Stddev) + sep + compare.MeanSD(row.B.Mean, row.B.Stddev)
+}
+
+// upperThreadShare is the share of the busy time, over every repetition,
+// that the threads past the first two of each core hold (core-major
+// numbering, threads per core).
+func upperThreadShare(res *sim.Result, threads int) float64 {
+	var upper, all int64
+	for _, rep := range res.Reps {
+		for cpu, ns := range rep.BusyNs {
+			all += ns
+			if cpu%threads >= 2 {
+				upper += ns
+			}
+		}
+	}
+	return float64(upper) / float64(all)
 }
