@@ -746,3 +746,31 @@ func TestMigratedTaskIsCacheCold(t *testing.T) {
 		t.Errorf("the next buddy is hot for an idle dst")
 	}
 }
+
+// sched_tick() decides nohz_balancer_kick() in its hard irq, before the
+// SCHED_SOFTIRQ it raised balances at the irq's exit: a busy CPU whose own
+// periodic balance pulls a second task (nr_running 1 → 2) does not kick
+// the ILB for "nr_running >= 2" at that tick.
+func TestTickKicksBeforeItsBalance(t *testing.T) {
+	s := simOf(t, `{"schedplay":1,"machine":{"nodes":3,"cores_per_node":1,"threads_per_core":1},
+		"workload":{"groups":[{"name":"w","count":7,"program":[{"compute":"1s"}]}]},"run":{"duration":"10s","seed":1}}`)
+	c0, c1, c2 := &s.cpus[0], &s.cpus[1], &s.cpus[2]
+	place(s, 0, 0)
+	s.schedule(c0)
+	for k := 1; k < 7; k++ {
+		place(s, k, 1)
+	}
+	s.schedule(c1)
+	s.nohzBalanceEnterIdle(c2) // cpu 2 idles with its tick stopped
+	s.now = 100 * s.tickNs
+	c0.nextBalance = s.jiffies() // cpu 0's periodic balance is due
+	s.nohzNextBalance = s.jiffies()
+	s.ilbPending, s.ilbFlags = false, 0
+	s.tick(c0)
+	if c0.nrRunning != 2 {
+		t.Fatalf("setup: cpu 0's periodic balance left it %d tasks; want one pulled from cpu 1's six (overloaded: migrate_util)", c0.nrRunning)
+	}
+	if s.ilbPending && s.ilbFlags&nohzBalanceKick != 0 {
+		t.Errorf("cpu 0's tick kicked the ILB for a balance (flags %#x): nohz_balancer_kick() saw nr_running after the tick's own balance", s.ilbFlags)
+	}
+}

@@ -373,7 +373,11 @@ func (s *sim) timerFire(p *task, hard bool) {
 	p.wakeIssued = soft // latency counts from the expiry the task asked for
 }
 
-// tick is sched_tick() → task_tick_fair() plus sched_balance_trigger().
+// tick is sched_tick() → task_tick_fair() plus sched_balance_trigger(),
+// in the kernel's order: nohz_balancer_kick() decides in the tick's hard
+// irq, SCHED_SOFTIRQ balances at the irq's exit, and the preemption that
+// task_tick_fair() asked for (resched_curr()) happens on the return from
+// the interrupt, after both.
 func (s *sim) tick(c *cpuState) {
 	if c.curr == nil {
 		s.idleTick(c)
@@ -388,11 +392,11 @@ func (s *sim) tick(c *cpuState) {
 	s.updateTaskLoadAvg(c.curr)
 	s.updateCfsRqLoadAvg(c)
 	s.updateMisfitStatus(c, c.curr)
+	s.nohzBalancerKick(c)
+	s.schedBalanceTrigger(c)
 	if resched {
 		s.schedule(c)
 	}
-	s.schedBalanceTrigger(c)
-	s.nohzBalancerKick(c)
 }
 
 // enterIdle: the CPU runs the idle task (idle_stamp, idle cores) and
