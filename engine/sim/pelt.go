@@ -222,7 +222,7 @@ func (s *sim) attachEntityLoadAvg(c *cpuState, p *task) {
 }
 
 // detachEntityLoadAvg is detach_entity_load_avg(): a task's averages leave
-// a cfs_rq at once (a balancer move, an exit).
+// a cfs_rq at once (a balancer move; the model's fork parent as it leaves).
 func (s *sim) detachEntityLoadAvg(c *cpuState, p *task) {
 	s.updateCfsRqLoadAvg(c)
 	c.avg.subAverages(removedLoad{util: p.avg.utilAvg, load: p.avg.loadAvg, runnable: p.avg.runnableAvg})
@@ -237,10 +237,11 @@ type removedLoad struct {
 }
 
 // removeEntityLoadAvg is remove_entity_load_avg() for a task that wakes
-// up on another CPU (migrate_task_rq_fair()): its averages, synced to the
-// cfs_rq's last update (sync_entity_load_avg()), go to cfs_rq->removed,
-// and update_cfs_rq_load_avg() takes them off at the old CPU's next
-// update; until then that CPU's util and load still hold them.
+// up on another CPU (migrate_task_rq_fair()) or exits (task_dead_fair()):
+// its averages, synced to the cfs_rq's last update
+// (sync_entity_load_avg()), go to cfs_rq->removed, and
+// update_cfs_rq_load_avg() takes them off at that CPU's next update; until
+// then its util and load still hold them.
 func (s *sim) removeEntityLoadAvg(c *cpuState, p *task) {
 	a := p.avg
 	if s.peltModern() {
