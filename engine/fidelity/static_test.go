@@ -63,7 +63,7 @@ func TestModelOnlyRowsCurrent(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		row := templateRow(c.spec)
+		row := templateRow(commandOf(c.spec))
 		if row == "" {
 			t.Errorf("calibration.md.tmpl has no model-only row for `%s`", commandOf(c.spec))
 			continue
@@ -85,9 +85,13 @@ func timed(t *testing.T, s *sim.Summary, name string) sim.Stat {
 	return st
 }
 
-// commandOf is the row's command as the template prints it.
-func commandOf(spec RunSpec) string {
-	s := "schedplay run " + spec.Scenario
+// commandOf is the row's `schedplay run` command as the template prints it.
+func commandOf(spec RunSpec) string { return command("run", spec) }
+
+// command is a row's schedplay command (verb run or compare) as the
+// template prints it.
+func command(verb string, spec RunSpec) string {
+	s := "schedplay " + verb + " " + spec.Scenario
 	if spec.Variant != "" {
 		if strings.ContainsAny(spec.Variant, " '") {
 			s += fmt.Sprintf(` --variant "%s"`, spec.Variant)
@@ -98,11 +102,11 @@ func commandOf(spec RunSpec) string {
 	return s
 }
 
-// templateRow is the template's table row whose command column is spec's.
-func templateRow(spec RunSpec) string {
-	cmd := "| `" + commandOf(spec) + "` |"
+// templateRow is the template's table row whose command column is cmd.
+func templateRow(cmd string) string {
+	suffix := "| `" + cmd + "` |"
 	for _, line := range strings.Split(docTemplate, "\n") {
-		if strings.HasSuffix(line, cmd) {
+		if strings.HasSuffix(line, suffix) {
 			return line
 		}
 	}
@@ -163,16 +167,8 @@ func TestSeedStoryRowsCurrent(t *testing.T) {
 		for _, row := range compare.Rows(res[0], res[1]) {
 			rows[row.Metric] = row
 		}
-		cmd := "schedplay compare " + c.scenario
-		if c.variant != "" {
-			cmd += fmt.Sprintf(` --variant "%s"`, c.variant)
-		}
-		line := ""
-		for _, l := range strings.Split(docTemplate, "\n") {
-			if strings.HasSuffix(l, "| `"+cmd+"` |") {
-				line = l
-			}
-		}
+		cmd := command("compare", RunSpec{Scenario: c.scenario, Variant: c.variant})
+		line := templateRow(cmd)
 		if line == "" {
 			t.Errorf("calibration.md.tmpl has no seed-story row for `%s`", cmd)
 			continue

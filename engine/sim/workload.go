@@ -540,6 +540,16 @@ func popTask(l *[]*task) *task {
 	return w
 }
 
+// popNewest removes and returns the last task of a wait list (the last to
+// block).
+func popNewest(l *[]*task) *task {
+	q := *l
+	w := q[len(q)-1]
+	q[len(q)-1] = nil
+	*l = q[:len(q)-1]
+	return w
+}
+
 // ipcWrite is the queueing half of pipe_write() / unix_stream_sendmsg():
 // a full object puts the writer to sleep (it retries when woken); else the
 // message is queued and the readers' wait queue is woken with WF_SYNC
@@ -592,11 +602,7 @@ func (s *sim) wakeWaiters(waker int, l *[]*task, all, sync bool) {
 		return
 	}
 	for len(*l) > 0 {
-		q := *l
-		w := q[len(q)-1]
-		q[len(q)-1] = nil
-		*l = q[:len(q)-1]
-		s.grant(waker, w, sync)
+		s.grant(waker, popNewest(l), sync)
 	}
 }
 
