@@ -110,3 +110,73 @@ func TestHybridFillOrder(t *testing.T) {
 		})
 	}
 }
+
+// TestHybridClustersShareTheECores: Tim Chen's "Enable Cluster Scheduling
+// for x86 Hybrid CPUs" (v1 cover, lkml 2023-05-04, merged for 6.5) on an
+// Alder Lake with 6 P-cores and 8 E-cores in two 4-core clusters: "with 10
+// threads, 6 threads run on the P-cores, 2 threads on one Atom cluster and
+// 2 threads on the other", against 6 + 4 on the kernel without the CLS
+// level. With the CLS level the two E-modules are groups of the MC
+// balance; both have spare CPUs, and the CLS child's SD_PREFER_SIBLING
+// makes calculate_imbalance() ask for sibling_imbalance(), which evens the
+// tasks per core between them: 2 + 2 in every seed. Without it the four
+// E-core threads are placed by the fill alone, and some seed leaves three
+// or four in one module.
+func TestHybridClustersShareTheECores(t *testing.T) {
+	machine := func(cls bool) string {
+		cl := func(n int) string {
+			if !cls {
+				return ""
+			}
+			return `,"cluster_cores":` + itoa(n)
+		}
+		levels := `["MC","PKG"]`
+		if cls {
+			levels = `["CLS","MC","PKG"]`
+		}
+		return `{"preset":"intel-hybrid","cores_per_node":14,
+			"core_classes":[{"name":"p-core","cores":6,"capacity":1024,"speed":1.0,"threads":2` + cl(1) + `},
+				{"name":"e-core","cores":8,"capacity":1024,"speed":0.6,"threads":1` + cl(4) + `}],
+			"priorities":[72,72,72,72,70,70,70,70,70,70,70,70,41,41,41,41,41,41,41,41],
+			"arch":{"asym_packing":` + levels + `}}`
+	}
+	split := func(cls bool, seed int) (p, e1, e2 int) {
+		r := resolveJSON(t, `{"schedplay":1,"machine":`+machine(cls)+`,"policy":{"preset":"itmt"},
+			"workload":{"metric":"requests","groups":[{"name":"w","count":10,
+			"program":[{"pool":"r","total":4000,"do":[{"compute":"1ms","jitter":0.02}]}]}]},
+			"run":{"duration":"2s","until":"done","seed":`+itoa(seed)+`,"reps":1}}`)
+		busy := mustRun(t, r, Options{}).Reps[0].BusyNs
+		var most int64
+		for _, b := range busy {
+			most = max(most, b)
+		}
+		for cpu, b := range busy { // P-cores are CPUs 0-11, the E-modules 12-15 and 16-19
+			if b <= most/2 {
+				continue
+			}
+			switch {
+			case cpu < 12:
+				p++
+			case cpu < 16:
+				e1++
+			default:
+				e2++
+			}
+		}
+		return p, e1, e2
+	}
+	uneven := 0
+	for seed := 1; seed <= 3; seed++ {
+		if p, e1, e2 := split(true, seed); p != 6 || e1 != 2 || e2 != 2 {
+			t.Errorf("CLS level, seed %d: %d threads on P-cores, %d + %d on the E-modules; want 6, 2 + 2", seed, p, e1, e2)
+		}
+		if p, e1, e2 := split(false, seed); p != 6 || e1+e2 != 4 {
+			t.Errorf("no CLS level, seed %d: %d threads on P-cores, %d + %d on E-cores; want 6 and 4", seed, p, e1, e2)
+		} else if e1 != 2 {
+			uneven++
+		}
+	}
+	if uneven == 0 {
+		t.Error("without the CLS level every seed split the E-core threads 2 + 2; the fill alone does not even them out")
+	}
+}
