@@ -113,10 +113,11 @@ func TestHybridFillOrder(t *testing.T) {
 
 // TestHybridClustersShareTheECores: Tim Chen's "Enable Cluster Scheduling
 // for x86 Hybrid CPUs" (v1 cover, lkml 2023-05-04, merged for 6.5) on an
-// Alder Lake with 6 P-cores and 8 E-cores in two 4-core clusters: "with 10
-// threads, 6 threads run on the P-cores, 2 threads on one Atom cluster and
-// 2 threads on the other", against 6 + 4 on the kernel without the CLS
-// level. With the CLS level the two E-modules are groups of the MC
+// Alder Lake with 6 P-cores and 8 E-cores in two 4-core clusters, 10
+// threads: "6 threads run on the P-cores, 2 threads on one Atom cluster
+// and 2 threads on the other Atom cluster. Whereas the vanilla kernel
+// [6.3-rc5, no CLS level on hybrid] will have 6 threads on the P-cores, 4
+// threads on one Atom cluster." With the CLS level the two E-modules are groups of the MC
 // balance; both have spare CPUs, and the CLS child's SD_PREFER_SIBLING
 // makes calculate_imbalance() ask for sibling_imbalance(), which evens the
 // tasks per core between them: 2 + 2 in every seed. Without it the four
