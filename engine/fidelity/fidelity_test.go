@@ -95,3 +95,45 @@ func TestJudge(t *testing.T) {
 		t.Error("+5.5 % vs +6.7 % ±1.5 pt missed")
 	}
 }
+
+// TestTemplateQuotesFigures: every {{model "NAME"}} of calibration.md.tmpl
+// names a figure of figures.json, so the prose cannot quote a row that was
+// renamed or dropped (checked without running anything).
+func TestTemplateQuotesFigures(t *testing.T) {
+	figs, err := Figures()
+	if err != nil {
+		t.Fatal(err)
+	}
+	known := map[string]bool{}
+	for _, f := range figs {
+		known[f.Name] = true
+	}
+	names, err := templateRefs(docTemplate)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(names) == 0 {
+		t.Fatal("calibration.md.tmpl quotes no figure: its prose would repeat the table's values by hand")
+	}
+	for _, n := range names {
+		if !known[n] {
+			t.Errorf("calibration.md.tmpl quotes %q, which figures.json does not have", n)
+		}
+	}
+}
+
+// TestExpandRefs: a quoted figure becomes its model cell, a name no row has
+// is an error, and an unterminated quote is refused.
+func TestExpandRefs(t *testing.T) {
+	rows := []Row{{Figure: Figure{Name: "a ÷ b", Unit: "×"}, Model: 1.25}, {Figure: Figure{Name: "c", Combine: CombineChange}, Model: -0.113}}
+	got, err := expandRefs(`x {{model "a ÷ b"}}, y {{model "c"}} and {{model "a ÷ b"}}.`, rows)
+	if want := "x 1.25 ×, y -11.3 % and 1.25 ×."; err != nil || got != want {
+		t.Errorf("expandRefs = %q, %v; want %q", got, err, want)
+	}
+	if _, err := expandRefs(`{{model "d"}}`, rows); err == nil || !strings.Contains(err.Error(), `"d"`) {
+		t.Errorf("unknown figure: error %v, want one naming it", err)
+	}
+	if _, err := expandRefs("{{model \"a ÷\nb\"}}", rows); err == nil {
+		t.Error("a quote across lines was accepted")
+	}
+}

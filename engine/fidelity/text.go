@@ -173,10 +173,60 @@ func WriteMarkdown(w io.Writer, rows []Row) error {
 //go:embed calibration.md.tmpl
 var docTemplate string
 
+// The template's prose quotes a row's model value as {{model "NAME"}}, so
+// a figure the text repeats is the one the table gives, never a copy that
+// goes stale when the engine moves it.
+const refOpen, refClose = `{{model "`, `"}}`
+
+// templateRefs lists the row names text quotes with {{model "NAME"}}, in
+// order of use.
+func templateRefs(text string) ([]string, error) {
+	var names []string
+	for rest := text; ; {
+		_, after, ok := strings.Cut(rest, refOpen)
+		if !ok {
+			return names, nil
+		}
+		name, tail, ok := strings.Cut(after, refClose)
+		if !ok || strings.Contains(name, "\n") {
+			return nil, fmt.Errorf("calibration.md.tmpl: an unterminated %s…%s", refOpen, refClose)
+		}
+		names = append(names, name)
+		rest = tail
+	}
+}
+
+// expandRefs replaces every {{model "NAME"}} of text with the model cell
+// of the row named NAME; a name no row has is an error (the row was
+// renamed, or --figure left it out of the run).
+func expandRefs(text string, rows []Row) (string, error) {
+	names, err := templateRefs(text)
+	if err != nil {
+		return "", err
+	}
+	byName := make(map[string]Row, len(rows))
+	for _, r := range rows {
+		byName[r.Name] = r
+	}
+	for _, name := range names {
+		r, ok := byName[name]
+		if !ok {
+			return "", fmt.Errorf("calibration.md.tmpl quotes the figure %q, which was not run", name)
+		}
+		text = strings.Replace(text, refOpen+name+refClose, modelText(r), 1)
+	}
+	return text, nil
+}
+
 // WriteDoc writes docs/calibration.md: the template with the generated
-// table in place of its {{TABLE}} line.
+// table in place of its {{TABLE}} line and each {{model "NAME"}} replaced
+// by that row's model value.
 func WriteDoc(w io.Writer, rows []Row) error {
-	before, after, ok := strings.Cut(docTemplate, "{{TABLE}}\n")
+	text, err := expandRefs(docTemplate, rows)
+	if err != nil {
+		return err
+	}
+	before, after, ok := strings.Cut(text, "{{TABLE}}\n")
 	if !ok {
 		return fmt.Errorf("calibration.md.tmpl has no {{TABLE}} line")
 	}
@@ -186,6 +236,6 @@ func WriteDoc(w io.Writer, rows []Row) error {
 		return err
 	}
 	b.WriteString(after)
-	_, err := io.WriteString(w, b.String())
+	_, err = io.WriteString(w, b.String())
 	return err
 }
