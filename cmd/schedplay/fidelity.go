@@ -27,6 +27,11 @@ func cmdFidelity(e *env, args []string) int {
 		fs.Usage()
 		return exitUsage
 	}
+	if *doc && *only != "" {
+		// the document's prose quotes rows of the whole table
+		fmt.Fprintln(e.stderr, "schedplay fidelity: --doc writes the whole of docs/calibration.md, which quotes figures --figure would leave out; use --markdown for a part of the table")
+		return exitUsage
+	}
 	figs, err := fidelity.Figures()
 	if err != nil {
 		fmt.Fprintf(e.stderr, "schedplay fidelity: %v\n", err)

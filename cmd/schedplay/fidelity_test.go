@@ -22,6 +22,9 @@ func TestFidelityVerb(t *testing.T) {
 	if code, _, errs := run(t, "", "fidelity", "--figure", "no such figure"); code != exitUsage || !strings.Contains(errs, "no figure") {
 		t.Errorf("unknown figure: exit %d, %s", code, errs)
 	}
+	if code, _, errs := run(t, "", "fidelity", "--doc", "--figure", "sleeps per call"); code != exitUsage || !strings.Contains(errs, "--markdown") {
+		t.Errorf("--doc with --figure: exit %d, %s", code, errs)
+	}
 	if code, _, _ := run(t, "", "fidelity", "extra"); code != exitUsage {
 		t.Errorf("stray argument: exit %d", code)
 	}
