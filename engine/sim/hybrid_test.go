@@ -72,12 +72,7 @@ func TestHybridFillOrder(t *testing.T) {
 				"workload":{"metric":"requests","groups":[{"name":"w","count":`+itoa(tc.threads)+`,
 				"program":[{"pool":"r","total":`+itoa(tc.threads*400)+`,"do":[{"compute":"1ms","jitter":0.02}]}]}]},
 				"run":{"duration":"2s","until":"done","seed":1,"reps":1}}`)
-			busy := mustRun(t, r, Options{}).Reps[0].BusyNs
-			var most int64
-			for _, b := range busy {
-				most = max(most, b)
-			}
-			holds := func(cpu int) bool { return busy[cpu] > most/2 }
+			holds := holdsThread(mustRun(t, r, Options{}).Reps[0].BusyNs)
 			pCores, pDoubled, eCores := 0, 0, 0
 			for core := 0; core < 8; core++ { // P-core k is CPUs 2k, 2k+1
 				n := 0
@@ -117,12 +112,12 @@ func TestHybridFillOrder(t *testing.T) {
 // threads: "6 threads run on the P-cores, 2 threads on one Atom cluster
 // and 2 threads on the other Atom cluster. Whereas the vanilla kernel
 // [6.3-rc5, no CLS level on hybrid] will have 6 threads on the P-cores, 4
-// threads on one Atom cluster." With the CLS level the two E-modules are groups of the MC
-// balance; both have spare CPUs, and the CLS child's SD_PREFER_SIBLING
-// makes calculate_imbalance() ask for sibling_imbalance(), which evens the
-// tasks per core between them: 2 + 2 in every seed. Without it the four
-// E-core threads are placed by the fill alone, and some seed leaves three
-// or four in one module.
+// threads on one Atom cluster." With the CLS level the two E-modules are
+// groups of the MC balance; both have spare CPUs, and the CLS child's
+// SD_PREFER_SIBLING makes calculate_imbalance() ask for
+// sibling_imbalance(), which evens the tasks per core between them: 2 + 2
+// in every seed. Without it the four E-core threads are placed by the fill
+// alone, and some seed leaves three or four in one module.
 func TestHybridClustersShareTheECores(t *testing.T) {
 	machine := func(cls bool) string {
 		cl := func(n int) string {
@@ -141,23 +136,22 @@ func TestHybridClustersShareTheECores(t *testing.T) {
 			"priorities":[72,72,72,72,70,70,70,70,70,70,70,70,41,41,41,41,41,41,41,41],
 			"arch":{"asym_packing":` + levels + `}}`
 	}
+	// split counts the threads held on P-cores (one per core: CPUs 2k and
+	// 2k+1 of core k count once) and on the E-modules (CPUs 12-15, 16-19).
 	split := func(cls bool, seed int) (p, e1, e2 int) {
 		r := resolveJSON(t, `{"schedplay":1,"machine":`+machine(cls)+`,"policy":{"preset":"itmt"},
 			"workload":{"metric":"requests","groups":[{"name":"w","count":10,
 			"program":[{"pool":"r","total":4000,"do":[{"compute":"1ms","jitter":0.02}]}]}]},
 			"run":{"duration":"2s","until":"done","seed":`+itoa(seed)+`,"reps":1}}`)
-		busy := mustRun(t, r, Options{}).Reps[0].BusyNs
-		var most int64
-		for _, b := range busy {
-			most = max(most, b)
-		}
-		for cpu, b := range busy { // P-cores are CPUs 0-11, the E-modules 12-15 and 16-19
-			if b <= most/2 {
-				continue
-			}
-			switch {
-			case cpu < 12:
+		holds := holdsThread(mustRun(t, r, Options{}).Reps[0].BusyNs)
+		for core := 0; core < 6; core++ {
+			if holds(2*core) != holds(2*core+1) { // one of the two, not both
 				p++
+			}
+		}
+		for cpu := 12; cpu < 20; cpu++ {
+			switch {
+			case !holds(cpu):
 			case cpu < 16:
 				e1++
 			default:
@@ -180,4 +174,14 @@ func TestHybridClustersShareTheECores(t *testing.T) {
 	if uneven == 0 {
 		t.Error("without the CLS level every seed split the E-core threads 2 + 2; the fill alone does not even them out")
 	}
+}
+
+// holdsThread says whether a CPU held a thread through a run: busy more
+// than half as long as the busiest CPU.
+func holdsThread(busy []int64) func(cpu int) bool {
+	var most int64
+	for _, b := range busy {
+		most = max(most, b)
+	}
+	return func(cpu int) bool { return busy[cpu] > most/2 }
 }
