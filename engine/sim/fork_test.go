@@ -47,6 +47,31 @@ func TestForkFromBusyParent(t *testing.T) {
 	}
 }
 
+// TestForkFromOutsideTheChildsCPUs: on hikey960 (two clusters, a DIE
+// level above them) a parent on CPU 0 forks two children allowed only the
+// big cluster, CPUs 4-7. sched_balance_find_dst_cpu() keeps the parent's
+// CPU as its cpu: at DIE the parent's group (0-3) does not intersect the
+// child's mask, so there is no local group and the idlest allowed group is
+// taken, then its idlest CPU, and the second child finds the first's CPU
+// busy. The engine took the first allowed CPU as its cpu instead, so the
+// big cluster was the local group, no group looked better, the descent
+// went on into the parent's own MC, and both children stacked on CPU 4.
+func TestForkFromOutsideTheChildsCPUs(t *testing.T) {
+	doc := `{"schedplay":1,"machine":{"preset":"hikey960"},"policy":{"preset":"none"},
+		"workload":{"groups":[{"name":"w","count":2,"cpus":"4-7","parent_cpu":0,"program":[{"compute":"5ms"}]}]},
+		"run":{"duration":"50ms","seed":1,"reps":1}}`
+	res := mustRun(t, resolveJSON(t, doc), Options{Timeline: true})
+	var to []int
+	for _, d := range res.Timeline.Decisions {
+		if d.Kind == "fork" {
+			to = append(to, d.To)
+		}
+	}
+	if len(to) != 2 || to[0] == to[1] || to[0] < 4 || to[1] < 4 {
+		t.Fatalf("forks to CPUs %v; want two different CPUs of 4-7", to)
+	}
+}
+
 // TestParentCPUDrawnPerRepetition: without parent_cpu the parent's CPU is
 // drawn per repetition among the group's allowed CPUs, deterministically
 // from the seed.

@@ -44,12 +44,15 @@ func (s *sim) selectTaskRq(p *task, prev, cpu int, sync, fork bool) int {
 			}
 			sd = d
 		}
+		// The parent's CPU stays sched_balance_find_dst_cpu()'s cpu even
+		// when the child may not run there: its group is then skipped as
+		// the local group and the idlest allowed group taken.
 		newCPU := cpu
-		if !p.allowed.Has(topo.CPU(cpu)) {
-			newCPU = int(p.allowed.First())
-		}
 		if sd != nil {
-			newCPU = s.schedBalanceFindDstCPU(sd, p, newCPU)
+			newCPU = s.schedBalanceFindDstCPU(sd, p, cpu)
+		}
+		if !p.allowed.Has(topo.CPU(newCPU)) { // select_fallback_rq()
+			newCPU = int(p.allowed.First())
 		}
 		newCPU = s.selectIdleSMTCPUExit(p, newCPU)
 		s.recordDecision(p, "fork", prev, newCPU)
