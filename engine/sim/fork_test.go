@@ -5,12 +5,12 @@ import (
 	"testing"
 )
 
-// forkDecisions runs one repetition of a hikey960-dynamiq scenario with the
-// given group and returns its fork decisions.
-func forkDecisions(t *testing.T, group string, seed int) []Decision {
+// forkDecisions runs one repetition of a scenario on the machine preset
+// with the given group and returns its fork decisions.
+func forkDecisions(t *testing.T, machine, group string, seed int) []Decision {
 	t.Helper()
-	doc := fmt.Sprintf(`{"schedplay":1,"machine":{"preset":"hikey960-dynamiq"},"policy":{"preset":"none"},
-		"workload":{"groups":[%s]},"run":{"duration":"50ms","seed":%d,"reps":1}}`, group, seed)
+	doc := fmt.Sprintf(`{"schedplay":1,"machine":{"preset":%q},"policy":{"preset":"none"},
+		"workload":{"groups":[%s]},"run":{"duration":"50ms","seed":%d,"reps":1}}`, machine, group, seed)
 	res := mustRun(t, resolveJSON(t, doc), Options{Timeline: true})
 	var out []Decision
 	for _, d := range res.Timeline.Decisions {
@@ -27,14 +27,14 @@ func forkDecisions(t *testing.T, group string, seed int) []Decision {
 // an idle machine with no blocked load, the next CPU. Were the parent's
 // CPU idle, the local group would tie and keep the child there.
 func TestForkFromBusyParent(t *testing.T) {
-	one := forkDecisions(t, `{"name":"w","count":1,"parent_cpu":5,"program":[{"compute":"5ms"}]}`, 1)
+	one := forkDecisions(t, "hikey960-dynamiq", `{"name":"w","count":1,"parent_cpu":5,"program":[{"compute":"5ms"}]}`, 1)
 	if len(one) != 1 || one[0].From != 5 || one[0].To != 6 {
 		t.Fatalf("fork decisions %+v; want one from CPU 5 to CPU 6", one)
 	}
 	// Eight children on eight CPUs: seven go to the idle CPUs, the last
 	// finds every group busy and stays local, on the parent's CPU, which
 	// it gets when the parent leaves.
-	eight := forkDecisions(t, `{"name":"w","count":8,"parent_cpu":5,"program":[{"compute":"5ms"}]}`, 1)
+	eight := forkDecisions(t, "hikey960-dynamiq", `{"name":"w","count":8,"parent_cpu":5,"program":[{"compute":"5ms"}]}`, 1)
 	seen := map[int]int{}
 	for _, d := range eight {
 		seen[d.To]++
@@ -57,18 +57,9 @@ func TestForkFromBusyParent(t *testing.T) {
 // big cluster was the local group, no group looked better, the descent
 // went on into the parent's own MC, and both children stacked on CPU 4.
 func TestForkFromOutsideTheChildsCPUs(t *testing.T) {
-	doc := `{"schedplay":1,"machine":{"preset":"hikey960"},"policy":{"preset":"none"},
-		"workload":{"groups":[{"name":"w","count":2,"cpus":"4-7","parent_cpu":0,"program":[{"compute":"5ms"}]}]},
-		"run":{"duration":"50ms","seed":1,"reps":1}}`
-	res := mustRun(t, resolveJSON(t, doc), Options{Timeline: true})
-	var to []int
-	for _, d := range res.Timeline.Decisions {
-		if d.Kind == "fork" {
-			to = append(to, d.To)
-		}
-	}
-	if len(to) != 2 || to[0] == to[1] || to[0] < 4 || to[1] < 4 {
-		t.Fatalf("forks to CPUs %v; want two different CPUs of 4-7", to)
+	two := forkDecisions(t, "hikey960", `{"name":"w","count":2,"cpus":"4-7","parent_cpu":0,"program":[{"compute":"5ms"}]}`, 1)
+	if len(two) != 2 || two[0].To == two[1].To || two[0].To < 4 || two[1].To < 4 {
+		t.Fatalf("fork decisions %+v; want two different CPUs of 4-7", two)
 	}
 }
 
@@ -79,7 +70,7 @@ func TestParentCPUDrawnPerRepetition(t *testing.T) {
 	g := `{"name":"w","count":1,"cpus":"1,3-5","program":[{"compute":"1ms"}]}`
 	from := map[int]bool{}
 	for seed := 1; seed <= 12; seed++ {
-		d := forkDecisions(t, g, seed)
+		d := forkDecisions(t, "hikey960-dynamiq", g, seed)
 		if len(d) != 1 {
 			t.Fatalf("seed %d: %d fork decisions", seed, len(d))
 		}
@@ -89,7 +80,7 @@ func TestParentCPUDrawnPerRepetition(t *testing.T) {
 			t.Errorf("seed %d: parent on CPU %d, outside the group's cpus 1,3-5", seed, d[0].From)
 		}
 		from[d[0].From] = true
-		if again := forkDecisions(t, g, seed); again[0].From != d[0].From || again[0].To != d[0].To {
+		if again := forkDecisions(t, "hikey960-dynamiq", g, seed); again[0].From != d[0].From || again[0].To != d[0].To {
 			t.Errorf("seed %d: fork %+v then %+v; want the same", seed, d[0], again[0])
 		}
 	}

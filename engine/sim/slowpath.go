@@ -197,6 +197,7 @@ func (s *sim) schedBalanceFindDstGroupCPU(g *topo.Group, p *task, this int) int 
 }
 
 // schedBalanceFindDstCPU is sched_balance_find_dst_cpu(): descend from sd.
+// A CPU outside p's mask is select_task_rq()'s to replace (selectTaskRq).
 func (s *sim) schedBalanceFindDstCPU(sd *topo.Domain, p *task, cpu int) int {
 	if !intersects(sd.Span, p.allowed) {
 		return cpu
@@ -231,9 +232,6 @@ func (s *sim) schedBalanceFindDstCPU(sd *topo.Domain, p *task, cpu int) int {
 				sd = tmp
 			}
 		}
-	}
-	if !p.allowed.Has(topo.CPU(newCPU)) {
-		newCPU = int(p.allowed.First())
 	}
 	return newCPU
 }
