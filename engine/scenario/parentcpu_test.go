@@ -71,3 +71,38 @@ func TestSharedParent(t *testing.T) {
 		}
 	}
 }
+
+// TestGroupParentCPUs: "parent_cpus" is a cpulist of the machine checked at
+// its path, kept by the encoding, and refused next to parent_cpu or on a
+// group that shared_parent forks from group 0's parent.
+func TestGroupParentCPUs(t *testing.T) {
+	ps := testPresets(t)
+	one := func(extra string) string {
+		return doc(`{"groups": [{"name": "w", "count": 2` + extra + `, "program": [{"compute": "1ms"}]}]}`)
+	}
+	s := mustDecode(t, one(`, "parent_cpus": "2-3"`))
+	r, err := Resolve(s, ps)
+	if err != nil || r.Workload.Groups[0].ParentCPUs != "2-3" {
+		t.Fatalf("parent_cpus 2-3: %v %+v", err, r)
+	}
+	if enc, _ := Encode(s); !strings.Contains(string(enc), `"parent_cpus":"2-3"`) {
+		t.Errorf("encoding dropped parent_cpus: %s", enc)
+	}
+	two := `{"schedplay": 1, "machine": {"preset": "smt4"}, "workload": {"shared_parent": true, "groups": [` +
+		`{"name": "a", "count": 1, "program": [{"compute": "1ms"}]},` +
+		`{"name": "b", "count": 2, "parent_cpus": "1", "program": [{"compute": "1ms"}]}]}}`
+	for _, tt := range []struct{ doc, path, frag string }{
+		{one(`, "parent_cpus": "9"`), "workload.groups[0].parent_cpus", "9"},
+		{one(`, "parent_cpus": "x"`), "workload.groups[0].parent_cpus", ""},
+		{one(`, "parent_cpus": "1", "parent_cpu": 1`), "workload.groups[0].parent_cpus", "keep one of them"},
+		{two, "workload.groups[1].parent_cpus", "group 0 only"},
+	} {
+		s, err := Decode([]byte(tt.doc))
+		if err == nil {
+			_, err = Resolve(s, ps)
+		}
+		if !errorsContain(err, tt.path, tt.frag) {
+			t.Errorf("%s: got %v; want an error at %s containing %q", tt.doc, err, tt.path, tt.frag)
+		}
+	}
+}

@@ -195,6 +195,12 @@ type Group struct {
 	// absent = drawn per repetition from the group's cpus (schedplay
 	// addition).
 	ParentCPU *int `json:"parent_cpu,omitempty"`
+	// ParentCPUs, in cpulist syntax, is where the parent's CPU is drawn
+	// from per repetition when parent_cpu is absent; "" means the group's
+	// cpus. It says where the benchmark's main thread was left before it
+	// forked, e.g. by the exec balancing of the kernel that ran it
+	// (schedplay addition).
+	ParentCPUs string `json:"parent_cpus,omitempty"`
 	// TimerSlack is the tasks' timer_slack_ns: a sleep or periodic timer
 	// expires up to this late (hrtimer_set_expires_range_ns()); absent =
 	// DefaultTimerSlack, SCHED_OTHER's (schedplay addition).

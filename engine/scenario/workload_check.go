@@ -55,6 +55,7 @@ func validateWorkload(errs *ErrorList, w *Workload, n int) {
 		if g.ParentCPU != nil && w.SharedParent && i > 0 {
 			errs.Add(p+".parent_cpu", "is set, but workload.shared_parent forks every group from group 0's parent; set parent_cpu on group 0 only")
 		}
+		checkParentCPUs(errs, p, g, w.SharedParent && i > 0, n)
 		if len(g.Program) == 0 {
 			errs.Add(p+".program", "is empty; give at least one step")
 		}
@@ -240,4 +241,25 @@ func checkNameLimit(errs *ErrorList, path, name string, limit int) bool {
 		return true
 	}
 	return false
+}
+
+// checkParentCPUs checks a group's parent_cpus: a cpulist of the machine,
+// not empty, not next to parent_cpu (which fixes the CPU the list would
+// draw), and on group 0 alone under shared_parent.
+func checkParentCPUs(errs *ErrorList, p string, g *Group, sharedFollower bool, n int) {
+	if g.ParentCPUs == "" {
+		return
+	}
+	switch {
+	case g.ParentCPU != nil:
+		errs.Add(p+".parent_cpus", "is set next to parent_cpu, which fixes the parent's CPU; keep one of them")
+	case sharedFollower:
+		errs.Add(p+".parent_cpus", "is set, but workload.shared_parent forks every group from group 0's parent; set parent_cpus on group 0 only")
+	case n > 0:
+		if set, err := topo.ParseCPUList(g.ParentCPUs, n); err != nil {
+			errs.Add(p+".parent_cpus", "%v", err)
+		} else if set.Weight() == 0 {
+			errs.Add(p+".parent_cpus", "selects no CPU")
+		}
+	}
 }

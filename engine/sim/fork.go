@@ -14,14 +14,15 @@ import (
 // the parent). Then the parent waits in pthread_join()/wait() or exits.
 
 // drawParentCPUs picks each group's parent CPU for one repetition: the
-// group's parent_cpu, or one of the group's allowed CPUs drawn from a PCG
-// stream of its own (seeded by the repetition's seed, so the other random
-// draws — jitter, housekeeping — are the same as without it).
-func drawParentCPUs(gs []scenario.Group, groupCPUs [][]topo.CPU, seed uint64, shared bool) []int {
+// group's parent_cpu, or one CPU of its pool (parent_cpus, else the
+// group's allowed CPUs) drawn from a PCG stream of its own (seeded by the
+// repetition's seed, so the other random draws — jitter, housekeeping —
+// are the same as without it).
+func drawParentCPUs(gs []scenario.Group, pools [][]topo.CPU, seed uint64, shared bool) []int {
 	rng := rand.New(rand.NewPCG(seed, seed^0x2545f4914f6cdd1d))
 	out := make([]int, len(gs))
 	for gi := range gs {
-		cpus := groupCPUs[gi]
+		cpus := pools[gi]
 		pick := rng.IntN(len(cpus)) // always drawn: groups keep their stream position
 		out[gi] = int(cpus[pick])
 		if gs[gi].ParentCPU != nil {

@@ -88,3 +88,29 @@ func TestParentCPUDrawnPerRepetition(t *testing.T) {
 		t.Errorf("parent CPUs over 12 seeds: %v; want it to vary", from)
 	}
 }
+
+// TestParentCPUsPool: parent_cpus narrows the draw to its CPUs, which need
+// not be the children's: the parent of a group allowed every CPU of
+// hikey960-dynamiq, drawn among the A73s (4-7), forks its lone child from
+// one of them every time, where the group's own cpus also give A53s.
+func TestParentCPUsPool(t *testing.T) {
+	pooled := `{"name":"w","count":1,"parent_cpus":"4-7","program":[{"compute":"1ms"}]}`
+	open := `{"name":"w","count":1,"program":[{"compute":"1ms"}]}`
+	from, little := map[int]bool{}, false
+	for seed := 1; seed <= 16; seed++ {
+		d := forkDecisions(t, "hikey960-dynamiq", pooled, seed)
+		if len(d) != 1 || d[0].From < 4 {
+			t.Fatalf("seed %d: fork decisions %+v; want one, from a CPU of 4-7", seed, d)
+		}
+		from[d[0].From] = true
+		if o := forkDecisions(t, "hikey960-dynamiq", open, seed); o[0].From < 4 {
+			little = true
+		}
+	}
+	if len(from) < 3 {
+		t.Errorf("parent CPUs over 16 seeds: %v; want the draw to vary within 4-7", from)
+	}
+	if !little {
+		t.Errorf("without parent_cpus no seed of 1-16 drew an A53 parent; the test no longer shows the pool's effect")
+	}
+}

@@ -218,7 +218,8 @@ func (s *sim) buildTasks() error {
 	if w.CPUDMALatency != nil {
 		s.pmQoS = int64(*w.CPUDMALatency)
 	}
-	groupCPUs := make([][]topo.CPU, len(w.Groups)) // each group's allowed CPUs, in order
+	groupCPUs := make([][]topo.CPU, len(w.Groups))  // each group's allowed CPUs, in order
+	parentPool := make([][]topo.CPU, len(w.Groups)) // where each group's parent is drawn
 	pid := 1
 	// A group whose channel names use scenario.InstanceToken compiles its
 	// program once per task (cp.inst = the task's index), any other once.
@@ -276,6 +277,14 @@ func (s *sim) buildTasks() error {
 		}
 		mask := allowed.CPUs()
 		groupCPUs[gi] = mask
+		parentPool[gi] = mask
+		if g.ParentCPUs != "" {
+			pool, err := topo.ParseCPUList(g.ParentCPUs, n)
+			if err != nil || pool.Weight() == 0 {
+				return fmt.Errorf("workload.groups[%d].parent_cpus: no CPU of this machine (%v)", gi, err)
+			}
+			parentPool[gi] = pool.CPUs()
+		}
 		// copy_process(): every task gets a pid of its own; a thread
 		// (CLONE_THREAD) keeps its group's tgid, the pid of the group's
 		// first task, a process is its own thread group.
@@ -305,7 +314,7 @@ func (s *sim) buildTasks() error {
 		}
 		s.q.push(event{at: int64(g.Start), kind: evFork, a: int32(gi)})
 	}
-	s.parentCPU = drawParentCPUs(w.Groups, groupCPUs, s.seed, w.SharedParent)
+	s.parentCPU = drawParentCPUs(w.Groups, parentPool, s.seed, w.SharedParent)
 	for i := 0; i < cp.nBar; i++ {
 		s.barrierList = append(s.barrierList, &barrierState{arrived: make([]*task, 0, len(s.tasks))})
 	}
