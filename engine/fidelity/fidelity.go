@@ -88,12 +88,20 @@ type Figure struct {
 	Source string `json:"source"`
 	URL    string `json:"url,omitempty"`
 	// Tolerance bounds |model ÷ published − 1|; for a change (a
-	// difference around 0) it bounds |model − published| instead.
+	// difference around 0) or an Absolute figure it bounds |model −
+	// published| instead.
 	Tolerance float64 `json:"tolerance"`
+	// Absolute judges a value by its difference, not its ratio: a
+	// published 0 (a spread the source rounds to "±0 %") has no ratio.
+	Absolute bool `json:"absolute,omitempty"`
 	// KnownOff, when set, says why the model is known to miss this
 	// figure; the row then reports the miss without failing the test.
 	KnownOff string `json:"known_off,omitempty"`
 }
+
+// absolute says whether the tolerance bounds the difference from the
+// published figure rather than the ratio to it.
+func (f Figure) absolute() bool { return f.Combine == CombineChange || f.Absolute }
 
 // Figures returns the project's published figures, in table order.
 func Figures() ([]Figure, error) {
@@ -128,8 +136,10 @@ func decodeFigures(b []byte) ([]Figure, error) {
 			return nil, fmt.Errorf("%s: source missing", at)
 		case f.Tolerance <= 0:
 			return nil, fmt.Errorf("%s: tolerance must be positive", at)
-		case f.Combine != CombineChange && f.Published == 0:
-			return nil, fmt.Errorf("%s: published value missing", at)
+		case !f.absolute() && f.Published == 0:
+			return nil, fmt.Errorf("%s: published value missing (a published 0 needs \"absolute\": true)", at)
+		case f.Absolute && f.Combine == CombineChange:
+			return nil, fmt.Errorf("%s: a change is always judged by its difference; leave out \"absolute\"", at)
 		}
 		seen[f.Name] = true
 	}

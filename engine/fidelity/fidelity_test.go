@@ -72,6 +72,8 @@ func TestDecodeFiguresRefusesBadRows(t *testing.T) {
 		{`[{"name":"x","run":{"scenario":"s"},"metric":"throughput","published":1,"source":"s","tolerance":0}]`, "tolerance"},
 		{`[{"name":"x","run":{"scenario":"s"},"metric":"throughput","published":1,"tolerance":0.1}]`, "source"},
 		{`[{"name":"x","run":{"scenario":"s"},"metric":"timed:","published":1,"source":"s","tolerance":0.1}]`, "metric"},
+		{`[{"name":"x","run":{"scenario":"s"},"metric":"throughput","stat":"spread","published":0,"source":"s","tolerance":0.005}]`, "absolute"},
+		{`[{"name":"x","run":{"scenario":"s"},"vs":{"scenario":"s"},"combine":"change","absolute":true,"metric":"throughput","published":0,"source":"s","tolerance":0.1}]`, "always judged by its difference"},
 	} {
 		if _, err := decodeFigures([]byte(tc.doc)); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error %v, want %q", tc.doc, err, tc.want)
@@ -93,6 +95,20 @@ func TestJudge(t *testing.T) {
 	}
 	if _, ok := judge(c, 0.055); !ok {
 		t.Error("+5.5 % vs +6.7 % ±1.5 pt missed")
+	}
+	// A spread the source rounds to "±0 %": within half a point of 0.
+	z := Figure{Stat: StatSpread, Absolute: true, Published: 0, Tolerance: 0.005}
+	if off, ok := judge(z, 0.004); !ok || off != 0.004 {
+		t.Errorf("0.4 %% vs 0 %% ±0.5 pt: %g %v", off, ok)
+	}
+	if _, ok := judge(z, 0.041); ok {
+		t.Error("4.1 % vs 0 % ±0.5 pt held")
+	}
+	if v := verdict(Row{Figure: z, Model: 0.041}); v != "NO (±0.5 pt)" {
+		t.Errorf("verdict %q; want the tolerance in points", v)
+	}
+	if _, err := decodeFigures([]byte(`[{"name":"x","run":{"scenario":"s"},"metric":"throughput","stat":"spread","absolute":true,"published":0,"source":"s","tolerance":0.005}]`)); err != nil {
+		t.Errorf("an absolute figure with a published 0: %v", err)
 	}
 }
 

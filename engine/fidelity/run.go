@@ -77,7 +77,7 @@ type Row struct {
 	Figure
 	Model float64 // the model's value, in the figure's unit
 	// Off is the model's departure: model ÷ published − 1, or for a
-	// change model − published.
+	// change or an absolute figure model − published.
 	Off    float64
 	Within bool
 	Err    error // the run failed or the metric is missing
@@ -200,7 +200,7 @@ func (r *Runner) model(ctx context.Context, f Figure) (float64, error) {
 // judge is the departure of model from the published figure and whether
 // it is within the figure's tolerance.
 func judge(f Figure, model float64) (off float64, within bool) {
-	if f.Combine == CombineChange {
+	if f.absolute() {
 		off = model - f.Published
 	} else {
 		off = model/f.Published - 1

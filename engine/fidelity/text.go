@@ -52,7 +52,7 @@ func ratioText(r Row) string {
 // verdict is the "within tolerance" cell.
 func verdict(r Row) string {
 	tol := fmt.Sprintf("±%g %%", 100*r.Tolerance)
-	if r.Combine == CombineChange {
+	if r.absolute() {
 		tol = fmt.Sprintf("±%g pt", 100*r.Tolerance)
 	}
 	switch {
