@@ -280,8 +280,11 @@ func (s *sim) buildTasks() error {
 		parentPool[gi] = mask
 		if g.ParentCPUs != "" {
 			pool, err := topo.ParseCPUList(g.ParentCPUs, n)
-			if err != nil || pool.Weight() == 0 {
-				return fmt.Errorf("workload.groups[%d].parent_cpus: no CPU of this machine (%v)", gi, err)
+			if err != nil {
+				return fmt.Errorf("workload.groups[%d].parent_cpus: %w", gi, err)
+			}
+			if pool.Weight() == 0 {
+				return fmt.Errorf("workload.groups[%d].parent_cpus: no CPU of this machine", gi)
 			}
 			parentPool[gi] = pool.CPUs()
 		}
