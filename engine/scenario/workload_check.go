@@ -32,11 +32,7 @@ func validateWorkload(errs *ErrorList, w *Workload, n int) {
 			total += g.Count
 		}
 		if g.CPUs != "" && n > 0 {
-			if set, err := topo.ParseCPUList(g.CPUs, n); err != nil {
-				errs.Add(p+".cpus", "%v", err)
-			} else if set.Weight() == 0 {
-				errs.Add(p+".cpus", "selects no CPU")
-			}
+			checkCPUList(errs, p+".cpus", g.CPUs, n)
 		}
 		checkName(errs, p+".name", g.Name)
 		switch g.Pin {
@@ -256,10 +252,16 @@ func checkParentCPUs(errs *ErrorList, p string, g *Group, sharedFollower bool, n
 	case sharedFollower:
 		errs.Add(p+".parent_cpus", "is set, but workload.shared_parent forks every group from group 0's parent; set parent_cpus on group 0 only")
 	case n > 0:
-		if set, err := topo.ParseCPUList(g.ParentCPUs, n); err != nil {
-			errs.Add(p+".parent_cpus", "%v", err)
-		} else if set.Weight() == 0 {
-			errs.Add(p+".parent_cpus", "selects no CPU")
-		}
+		checkCPUList(errs, p+".parent_cpus", g.ParentCPUs, n)
+	}
+}
+
+// checkCPUList checks a cpulist field against a machine of n CPUs: it
+// parses and selects at least one CPU.
+func checkCPUList(errs *ErrorList, path, list string, n int) {
+	if set, err := topo.ParseCPUList(list, n); err != nil {
+		errs.Add(path, "%v", err)
+	} else if set.Weight() == 0 {
+		errs.Add(path, "selects no CPU")
 	}
 }

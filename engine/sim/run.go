@@ -261,16 +261,10 @@ func (s *sim) buildTasks() error {
 			for c := 0; c < n; c++ {
 				allowed.Set(topo.CPU(c))
 			}
-		} else {
-			allowed, err = topo.ParseCPUList(g.CPUs, n)
-			if err != nil {
-				return fmt.Errorf("workload.groups[%d].cpus: %w", gi, err)
-			}
+		} else if allowed, err = groupCPUList(gi, "cpus", g.CPUs, n); err != nil {
+			return err
 		}
 		nrAllowed := allowed.Weight()
-		if nrAllowed == 0 {
-			return fmt.Errorf("workload.groups[%d].cpus: no CPU of this machine", gi)
-		}
 		maxCap := 0
 		for c := allowed.First(); c.Valid(); c = allowed.Next(c) {
 			maxCap = max(maxCap, s.t.CPUs[c].Capacity)
@@ -279,12 +273,9 @@ func (s *sim) buildTasks() error {
 		groupCPUs[gi] = mask
 		parentPool[gi] = mask
 		if g.ParentCPUs != "" {
-			pool, err := topo.ParseCPUList(g.ParentCPUs, n)
+			pool, err := groupCPUList(gi, "parent_cpus", g.ParentCPUs, n)
 			if err != nil {
-				return fmt.Errorf("workload.groups[%d].parent_cpus: %w", gi, err)
-			}
-			if pool.Weight() == 0 {
-				return fmt.Errorf("workload.groups[%d].parent_cpus: no CPU of this machine", gi)
+				return err
 			}
 			parentPool[gi] = pool.CPUs()
 		}
@@ -364,4 +355,17 @@ func (s *sim) timeline() *Timeline {
 		s.tr.tl.Tasks[i] = TaskInfo{Name: p.name, Group: p.group, PID: p.pid, TGID: p.tgid}
 	}
 	return &s.tr.tl
+}
+
+// groupCPUList parses a group's cpulist field for a machine of n CPUs; it
+// must select at least one CPU (the decoder checked both already).
+func groupCPUList(gi int, field, list string, n int) (topo.CPUSet, error) {
+	set, err := topo.ParseCPUList(list, n)
+	if err != nil {
+		return set, fmt.Errorf("workload.groups[%d].%s: %w", gi, field, err)
+	}
+	if set.Weight() == 0 {
+		return set, fmt.Errorf("workload.groups[%d].%s: no CPU of this machine", gi, field)
+	}
+	return set, nil
 }
