@@ -41,6 +41,6 @@ func ExampleRun() {
 	}
 	fmt.Printf("migrations: misfit %d\n", res.Reps[0].Migrations.Misfit)
 	// Output:
-	// misfit migration at 24 ms: cpu 0 → cpu 4
+	// misfit migration at 24 ms: cpu 1 → cpu 4
 	// migrations: misfit 1
 }

@@ -52,10 +52,20 @@ func (s *sim) forkGroup(gi int) {
 			last++
 		}
 	}
-	cpu := s.parentCPU[gi]
-	c := &s.cpus[cpu]
 	par := &s.parent
 	*par = task{id: -1, group: gi, weight: niceWeight(gs[gi].Nice), recentUsedCPU: -1, lastWakee: -1, decision: -1, onRunCPU: -1}
+	cpu := s.parentCPU[gi]
+	if !s.r.Workload.SharedParent || !s.parentExeced {
+		cpu = s.schedExec(par, gi, cpu)
+		if s.r.Workload.SharedParent {
+			s.parentExeced = true
+			for k := range s.parentCPU {
+				s.parentCPU[k] = cpu
+			}
+		}
+		s.parentCPU[gi] = cpu
+	}
+	c := &s.cpus[cpu]
 	s.parentArrive(c, par)
 	for _, p := range s.tasks {
 		if p.group >= gi && p.group <= last && p.state == taskNew {
@@ -63,6 +73,28 @@ func (s *sim) forkGroup(gi int) {
 		}
 	}
 	s.parentLeave(c, par)
+}
+
+// schedExec is sched_exec(): the benchmark's main thread, exec'ed on the
+// CPU the shell left it on (the drawn cpu), is placed by
+// select_task_rq_fair(WF_EXEC) from there before it forks its workers: the
+// slow path (which keeps it where it is on an idle machine, since
+// update_sg_wakeup_stats() counts the exec'ing CPU idle) and the v6 exit
+// (which moves it to the idle PE0 of its core). Its mask is the group's
+// parent_cpus, else the group's cpus; a parent_cpu pins it.
+func (s *sim) schedExec(par *task, gi, cpu int) int {
+	m := s.parentMask[gi]
+	par.allowed, par.nrAllowed = m, m.Weight()
+	for c := m.First(); c.Valid(); c = m.Next(c) {
+		par.maxAllowedCap = max(par.maxAllowedCap, s.t.CPUs[c].Capacity)
+	}
+	if par.nrAllowed == 1 {
+		return int(m.First())
+	}
+	if s.tracing {
+		s.path = s.path[:0]
+	}
+	return s.selectTaskRqSlow(par, cpu, cpu, "exec")
 }
 
 // parentArrive puts the parent on c as a running entity for the forks: one

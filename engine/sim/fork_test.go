@@ -114,3 +114,39 @@ func TestParentCPUsPool(t *testing.T) {
 		t.Errorf("without parent_cpus no seed of 1-16 drew an A53 parent; the test no longer shows the pool's effect")
 	}
 }
+
+// TestExecMovesParentToPE0: the benchmark's main thread is exec'ed on the
+// CPU the shell left it on, and sched_exec()'s slow path goes through the
+// v6 exit, so under a v6 policy the parent forks from its core's PE0 even
+// when it was drawn on the PE1; under mainline (no exit) it stays where it
+// was drawn, and a parent_cpu pins it.
+func TestExecMovesParentToPE0(t *testing.T) {
+	from := func(policy, group string, seed int) int {
+		doc := fmt.Sprintf(`{"schedplay":1,"machine":{"preset":"vera-node"},"policy":{"preset":%q},
+			"workload":{"groups":[%s]},"run":{"duration":"20ms","seed":%d,"reps":1}}`, policy, group, seed)
+		res := mustRun(t, resolveJSON(t, doc), Options{Timeline: true})
+		for _, d := range res.Timeline.Decisions {
+			if d.Kind == "fork" {
+				return d.From
+			}
+		}
+		t.Fatalf("%s seed %d: no fork decision", policy, seed)
+		return -1
+	}
+	open := `{"name":"w","count":1,"program":[{"compute":"5ms"}]}`
+	drewPE1 := false
+	for seed := 1; seed <= 16; seed++ {
+		if c := from("v6-on", open, seed); c >= 88 {
+			t.Errorf("v6-on seed %d: the parent forked from cpu %d, a PE1; want its core's idle PE0", seed, c)
+		}
+		if from("mainline", open, seed) >= 88 {
+			drewPE1 = true
+		}
+	}
+	if !drewPE1 {
+		t.Errorf("under mainline no seed of 1-16 left the parent on a PE1; the test no longer shows the exit's effect")
+	}
+	if c := from("v6-on", `{"name":"w","count":1,"parent_cpu":100,"program":[{"compute":"5ms"}]}`, 1); c != 100 {
+		t.Errorf("v6-on, parent_cpu 100: forked from cpu %d; want 100 (a parent_cpu pins the parent)", c)
+	}
+}

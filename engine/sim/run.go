@@ -220,6 +220,7 @@ func (s *sim) buildTasks() error {
 	}
 	groupCPUs := make([][]topo.CPU, len(w.Groups))  // each group's allowed CPUs, in order
 	parentPool := make([][]topo.CPU, len(w.Groups)) // where each group's parent is drawn
+	s.parentMask = make([]topo.CPUSet, len(w.Groups))
 	pid := 1
 	// A group whose channel names use scenario.InstanceToken compiles its
 	// program once per task (cp.inst = the task's index), any other once.
@@ -271,13 +272,17 @@ func (s *sim) buildTasks() error {
 		}
 		mask := allowed.CPUs()
 		groupCPUs[gi] = mask
-		parentPool[gi] = mask
+		parentPool[gi], s.parentMask[gi] = mask, allowed
 		if g.ParentCPUs != "" {
 			pool, err := groupCPUList(gi, "parent_cpus", g.ParentCPUs, n)
 			if err != nil {
 				return err
 			}
-			parentPool[gi] = pool.CPUs()
+			parentPool[gi], s.parentMask[gi] = pool.CPUs(), pool
+		}
+		if g.ParentCPU != nil { // the parent is pinned there
+			s.parentMask[gi] = topo.NewCPUSet(n)
+			s.parentMask[gi].Set(topo.CPU(*g.ParentCPU))
 		}
 		// copy_process(): every task gets a pid of its own; a thread
 		// (CLONE_THREAD) keeps its group's tgid, the pid of the group's

@@ -314,8 +314,10 @@ type sim struct {
 	budget        int64
 	err           error
 	forksLeft     int
-	parentCPU     []int // per group: the CPU its parent forks from (fork.go)
-	parent        task  // the forking parent's entity while it is on a CPU
+	parentCPU     []int         // per group: the CPU its parent is exec'ed on, then forks from (fork.go)
+	parentMask    []topo.CPUSet // per group: the CPUs its parent may run on (sched_exec())
+	parentExeced  bool          // workload.shared_parent: the one parent has been exec'ed
+	parent        task          // the forking parent's entity while it is on a CPU
 	stopped       bool
 	stopAt        int64
 	finished      int64

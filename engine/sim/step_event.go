@@ -103,7 +103,10 @@ func (s *sim) describeEvent(ev event) StepEvent {
 		e.Kind, e.Text = "end", "run.duration reached: the repetition ends"
 	case evFork:
 		e.CPU = s.parentCPU[ev.a]
-		e.Kind, e.Text = "wake_up_new_task", fmt.Sprintf("group %d's parent, running on cpu %d, forks its tasks", ev.a, e.CPU)
+		e.Kind, e.Text = "wake_up_new_task", fmt.Sprintf("group %d's parent, exec'ed on cpu %d, is placed by sched_exec() and forks its tasks", ev.a, e.CPU)
+		if s.r.Workload.SharedParent && s.parentExeced {
+			e.Text = fmt.Sprintf("group %d's parent, on cpu %d, forks its tasks", ev.a, e.CPU)
+		}
 	case evTick:
 		e.CPU = int(ev.a)
 		e.Kind, e.Text = "sched_tick", fmt.Sprintf("scheduler tick on cpu %d", ev.a)

@@ -30,34 +30,10 @@ func (s *sim) selectTaskRq(p *task, prev, cpu int, sync, fork bool) int {
 		s.recordDecision(p, decisionKind(fork), prev, only)
 		return only
 	}
-	doms := s.t.Domains[cpu]
 	if fork {
-		if s.tracing {
-			s.note("WF_FORK from cpu %d (the parent runs there)", cpu)
-		}
-		// for_each_domain(): the highest SD_BALANCE_FORK domain reached
-		// without a gap (want_affine is false for a fork).
-		var sd *topo.Domain
-		for _, d := range doms {
-			if d.Flags&topo.SDBalanceFork == 0 {
-				break
-			}
-			sd = d
-		}
-		// The parent's CPU stays sched_balance_find_dst_cpu()'s cpu even
-		// when the child may not run there: its group is then skipped as
-		// the local group and the idlest allowed group taken.
-		newCPU := cpu
-		if sd != nil {
-			newCPU = s.schedBalanceFindDstCPU(sd, p, cpu)
-		}
-		if !p.allowed.Has(topo.CPU(newCPU)) { // select_fallback_rq()
-			newCPU = int(p.allowed.First())
-		}
-		newCPU = s.selectIdleSMTCPUExit(p, newCPU)
-		s.recordDecision(p, "fork", prev, newCPU)
-		return newCPU
+		return s.selectTaskRqSlow(p, prev, cpu, "fork")
 	}
+	doms := s.t.Domains[cpu]
 	var cur *task
 	if c := &s.cpus[cpu]; c.curr != nil {
 		cur = c.curr
@@ -82,6 +58,43 @@ func (s *sim) selectTaskRq(p *task, prev, cpu int, sync, fork bool) int {
 	}
 	s.recordDecision(p, "wakeup", prev, t)
 	return t
+}
+
+// selectTaskRqSlow is select_task_rq_fair()'s slow path for WF_FORK and
+// WF_EXEC (kind "fork" or "exec"): the highest SD_BALANCE_FORK/EXEC domain
+// reached without a gap (want_affine is false for both), then
+// sched_balance_find_dst_cpu() and the v6 exit. Every level carries both
+// flags (sd_init()), so the two walks are the same.
+func (s *sim) selectTaskRqSlow(p *task, prev, cpu int, kind string) int {
+	if s.tracing {
+		if kind == "exec" {
+			s.note("WF_EXEC from cpu %d (the exec'ing task runs there)", cpu)
+		} else {
+			s.note("WF_FORK from cpu %d (the parent runs there)", cpu)
+		}
+	}
+	var sd *topo.Domain
+	for _, d := range s.t.Domains[cpu] {
+		if d.Flags&topo.SDBalanceFork == 0 {
+			break
+		}
+		sd = d
+	}
+	// The parent's CPU stays sched_balance_find_dst_cpu()'s cpu even
+	// when the child may not run there: its group is then skipped as
+	// the local group and the idlest allowed group taken.
+	newCPU := cpu
+	if sd != nil {
+		newCPU = s.schedBalanceFindDstCPU(sd, p, cpu)
+	}
+	if !p.allowed.Has(topo.CPU(newCPU)) { // select_fallback_rq()
+		newCPU = int(p.allowed.First())
+	}
+	newCPU = s.selectIdleSMTCPUExit(p, newCPU)
+	if p.id >= 0 { // the exec'ing parent is not a task of the timeline
+		s.recordDecision(p, kind, prev, newCPU)
+	}
+	return newCPU
 }
 
 // decisionKind names a placement for Decision.Kind.
