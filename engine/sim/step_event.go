@@ -54,9 +54,13 @@ func (x *Stepper) Next() (StepEvent, bool, error) {
 			nd = len(s.tr.tl.Decisions)
 		}
 		se := s.describeEvent(ev)
+		execs := ev.kind == evFork && !(s.r.Workload.SharedParent && s.parentExeced)
 		s.dispatch(ev)
 		if s.err != nil {
 			return StepEvent{}, false, s.err
+		}
+		if execs {
+			s.describeExec(&se, int(ev.a))
 		}
 		if s.r.Run.Until != scenario.UntilDuration && s.forksLeft == 0 && s.alive == 0 && !s.stopped {
 			s.stop(s.now)
@@ -102,10 +106,14 @@ func (s *sim) describeEvent(ev event) StepEvent {
 	case evEnd:
 		e.Kind, e.Text = "end", "run.duration reached: the repetition ends"
 	case evFork:
+		// An exec'ing parent's text is completed by describeExec() once
+		// the fork has run and sched_exec() has placed it.
 		e.CPU = s.parentCPU[ev.a]
-		e.Kind, e.Text = "wake_up_new_task", fmt.Sprintf("group %d's parent, exec'ed on cpu %d, is placed by sched_exec() and forks its tasks", ev.a, e.CPU)
+		e.Kind = "wake_up_new_task"
 		if s.r.Workload.SharedParent && s.parentExeced {
 			e.Text = fmt.Sprintf("group %d's parent, on cpu %d, forks its tasks", ev.a, e.CPU)
+		} else {
+			e.Text = fmt.Sprintf("group %d's parent is exec'ed on cpu %d", ev.a, e.CPU)
 		}
 	case evTick:
 		e.CPU = int(ev.a)
@@ -147,4 +155,17 @@ func (s *sim) describeEvent(ev event) StepEvent {
 		e.Kind, e.Text = "event", fmt.Sprintf("event %d", ev.kind)
 	}
 	return e
+}
+
+// describeExec completes the text of a fork event whose parent was
+// exec'ed: describeEvent() wrote the CPU it was exec'ed on, and
+// sched_exec() has since placed it on the one it forked from.
+func (s *sim) describeExec(e *StepEvent, gi int) {
+	to := s.parentCPU[gi]
+	if to == e.CPU {
+		e.Text = fmt.Sprintf("group %d's parent, exec'ed on cpu %d, stays there (sched_exec()) and forks its tasks", gi, to)
+	} else {
+		e.Text = fmt.Sprintf("group %d's parent, exec'ed on cpu %d, is moved to cpu %d by sched_exec() and forks its tasks", gi, e.CPU, to)
+	}
+	e.CPU = to
 }

@@ -2,6 +2,8 @@ package sim
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -153,5 +155,53 @@ func TestNextReplayDeterministic(t *testing.T) {
 	}
 	if state(500) == state(499) {
 		t.Fatal("event 500 changed nothing visible")
+	}
+}
+
+// The stepper's fork event says where the parent was exec'ed and where
+// sched_exec() left it: under v6-on a parent drawn on a PE1 is moved to
+// its core's PE0 (cpu − 88 on vera-node), one drawn on a PE0 stays, and
+// the event's CPU is the one the parent forked from.
+func TestForkEventNamesExecPlacement(t *testing.T) {
+	moved, stayed := false, false
+	for seed := 1; seed <= 16 && !(moved && stayed); seed++ {
+		r := resolveJSON(t, fmt.Sprintf(`{"schedplay":1,"machine":{"preset":"vera-node"},"policy":{"preset":"v6-on"},
+			"workload":{"groups":[{"name":"w","count":1,"program":[{"compute":"5ms"}]}]},"run":{"duration":"10ms","seed":%d}}`, seed))
+		x, err := New(context.Background(), r, Options{Timeline: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		evs := nextAll(t, x)
+		var fork *StepEvent
+		for i := range evs {
+			if evs[i].Kind == "wake_up_new_task" {
+				fork = &evs[i]
+				break
+			}
+		}
+		if fork == nil {
+			t.Fatalf("seed %d: no fork event", seed)
+		}
+		var from int
+		for _, d := range x.Result().Timeline.Decisions {
+			if d.Kind == "fork" {
+				from = d.From
+				break
+			}
+		}
+		if fork.CPU != from {
+			t.Errorf("seed %d: fork event on cpu %d, the fork came from cpu %d", seed, fork.CPU, from)
+		}
+		switch {
+		case strings.Contains(fork.Text, fmt.Sprintf("exec'ed on cpu %d, is moved to cpu %d by sched_exec()", from+88, from)):
+			moved = true
+		case strings.Contains(fork.Text, fmt.Sprintf("exec'ed on cpu %d, stays there (sched_exec())", from)):
+			stayed = true
+		default:
+			t.Errorf("seed %d (forked from cpu %d): %q", seed, from, fork.Text)
+		}
+	}
+	if !moved || !stayed {
+		t.Errorf("over seeds 1-16: moved %v, stayed %v; want both", moved, stayed)
 	}
 }
