@@ -54,17 +54,17 @@ func (s *sim) forkGroup(gi int) {
 	}
 	par := &s.parent
 	*par = task{id: -1, group: gi, weight: niceWeight(gs[gi].Nice), recentUsedCPU: -1, lastWakee: -1, decision: -1, onRunCPU: -1}
-	cpu := s.parentCPU[gi]
-	if !s.r.Workload.SharedParent || !s.parentExeced {
-		cpu = s.schedExec(par, gi, cpu)
-		if s.r.Workload.SharedParent {
+	if s.parentExecs() {
+		to := s.schedExec(par, gi, s.parentCPU[gi])
+		s.parentCPU[gi] = to
+		if s.r.Workload.SharedParent { // group 0's parent forks them all
 			s.parentExeced = true
 			for k := range s.parentCPU {
-				s.parentCPU[k] = cpu
+				s.parentCPU[k] = to
 			}
 		}
-		s.parentCPU[gi] = cpu
 	}
+	cpu := s.parentCPU[gi]
 	c := &s.cpus[cpu]
 	s.parentArrive(c, par)
 	for _, p := range s.tasks {
@@ -88,13 +88,20 @@ func (s *sim) schedExec(par *task, gi, cpu int) int {
 	for c := m.First(); c.Valid(); c = m.Next(c) {
 		par.maxAllowedCap = max(par.maxAllowedCap, s.t.CPUs[c].Capacity)
 	}
-	if par.nrAllowed == 1 {
+	if par.nrAllowed == 1 { // select_task_rq(): cpumask_any()
 		return int(m.First())
 	}
+	to := s.selectTaskRqSlow(par, cpu)
 	if s.tracing {
-		s.path = s.path[:0]
+		s.path = s.path[:0] // not a timeline decision: the parent is no task of it
 	}
-	return s.selectTaskRqSlow(par, cpu, cpu, "exec")
+	return to
+}
+
+// parentExecs reports whether the next group fork exec's its parent first:
+// always, but under workload.shared_parent only the first time.
+func (s *sim) parentExecs() bool {
+	return !s.r.Workload.SharedParent || !s.parentExeced
 }
 
 // parentArrive puts the parent on c as a running entity for the forks: one

@@ -54,13 +54,13 @@ func (x *Stepper) Next() (StepEvent, bool, error) {
 			nd = len(s.tr.tl.Decisions)
 		}
 		se := s.describeEvent(ev)
-		execs := ev.kind == evFork && !(s.r.Workload.SharedParent && s.parentExeced)
+		execs := ev.kind == evFork && s.parentExecs()
 		s.dispatch(ev)
 		if s.err != nil {
 			return StepEvent{}, false, s.err
 		}
-		if execs {
-			s.describeExec(&se, int(ev.a))
+		if ev.kind == evFork {
+			s.describeFork(&se, int(ev.a), execs)
 		}
 		if s.r.Run.Until != scenario.UntilDuration && s.forksLeft == 0 && s.alive == 0 && !s.stopped {
 			s.stop(s.now)
@@ -106,15 +106,10 @@ func (s *sim) describeEvent(ev event) StepEvent {
 	case evEnd:
 		e.Kind, e.Text = "end", "run.duration reached: the repetition ends"
 	case evFork:
-		// An exec'ing parent's text is completed by describeExec() once
-		// the fork has run and sched_exec() has placed it.
+		// The text is written by describeFork() once the fork has run
+		// (sched_exec() may move the parent first).
 		e.CPU = s.parentCPU[ev.a]
 		e.Kind = "wake_up_new_task"
-		if s.r.Workload.SharedParent && s.parentExeced {
-			e.Text = fmt.Sprintf("group %d's parent, on cpu %d, forks its tasks", ev.a, e.CPU)
-		} else {
-			e.Text = fmt.Sprintf("group %d's parent is exec'ed on cpu %d", ev.a, e.CPU)
-		}
 	case evTick:
 		e.CPU = int(ev.a)
 		e.Kind, e.Text = "sched_tick", fmt.Sprintf("scheduler tick on cpu %d", ev.a)
@@ -157,14 +152,18 @@ func (s *sim) describeEvent(ev event) StepEvent {
 	return e
 }
 
-// describeExec completes the text of a fork event whose parent was
-// exec'ed: describeEvent() wrote the CPU it was exec'ed on, and
-// sched_exec() has since placed it on the one it forked from.
-func (s *sim) describeExec(e *StepEvent, gi int) {
+// describeFork writes a fork event's text after dispatch. e.CPU holds the
+// parent's CPU before the event; when the parent was exec'ed (execs), the
+// text says where sched_exec() left it, and e.CPU becomes that CPU, the
+// one it forked from.
+func (s *sim) describeFork(e *StepEvent, gi int, execs bool) {
 	to := s.parentCPU[gi]
-	if to == e.CPU {
+	switch {
+	case !execs:
+		e.Text = fmt.Sprintf("group %d's parent, on cpu %d, forks its tasks", gi, to)
+	case to == e.CPU:
 		e.Text = fmt.Sprintf("group %d's parent, exec'ed on cpu %d, stays there (sched_exec()) and forks its tasks", gi, to)
-	} else {
+	default:
 		e.Text = fmt.Sprintf("group %d's parent, exec'ed on cpu %d, is moved to cpu %d by sched_exec() and forks its tasks", gi, e.CPU, to)
 	}
 	e.CPU = to

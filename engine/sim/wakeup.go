@@ -31,7 +31,12 @@ func (s *sim) selectTaskRq(p *task, prev, cpu int, sync, fork bool) int {
 		return only
 	}
 	if fork {
-		return s.selectTaskRqSlow(p, prev, cpu, "fork")
+		if s.tracing {
+			s.note("WF_FORK from cpu %d (the parent runs there)", cpu)
+		}
+		newCPU := s.selectTaskRqSlow(p, cpu)
+		s.recordDecision(p, "fork", prev, newCPU)
+		return newCPU
 	}
 	doms := s.t.Domains[cpu]
 	var cur *task
@@ -61,18 +66,11 @@ func (s *sim) selectTaskRq(p *task, prev, cpu int, sync, fork bool) int {
 }
 
 // selectTaskRqSlow is select_task_rq_fair()'s slow path for WF_FORK and
-// WF_EXEC (kind "fork" or "exec"): the highest SD_BALANCE_FORK/EXEC domain
-// reached without a gap (want_affine is false for both), then
+// WF_EXEC from cpu: the highest SD_BALANCE_FORK/EXEC domain reached
+// without a gap (want_affine is false for both), then
 // sched_balance_find_dst_cpu() and the v6 exit. Every level carries both
 // flags (sd_init()), so the two walks are the same.
-func (s *sim) selectTaskRqSlow(p *task, prev, cpu int, kind string) int {
-	if s.tracing {
-		if kind == "exec" {
-			s.note("WF_EXEC from cpu %d (the exec'ing task runs there)", cpu)
-		} else {
-			s.note("WF_FORK from cpu %d (the parent runs there)", cpu)
-		}
-	}
+func (s *sim) selectTaskRqSlow(p *task, cpu int) int {
 	var sd *topo.Domain
 	for _, d := range s.t.Domains[cpu] {
 		if d.Flags&topo.SDBalanceFork == 0 {
@@ -90,11 +88,7 @@ func (s *sim) selectTaskRqSlow(p *task, prev, cpu int, kind string) int {
 	if !p.allowed.Has(topo.CPU(newCPU)) { // select_fallback_rq()
 		newCPU = int(p.allowed.First())
 	}
-	newCPU = s.selectIdleSMTCPUExit(p, newCPU)
-	if p.id >= 0 { // the exec'ing parent is not a task of the timeline
-		s.recordDecision(p, kind, prev, newCPU)
-	}
-	return newCPU
+	return s.selectIdleSMTCPUExit(p, newCPU)
 }
 
 // decisionKind names a placement for Decision.Kind.
