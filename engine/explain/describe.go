@@ -28,6 +28,7 @@ var kernelFuncs = map[string]string{
 	"try_to_wake_up":               "try_to_wake_up",
 	"ttwu_runnable":                "ttwu_runnable",
 	"wake_up_new_task":             "wake_up_new_task",
+	"sched_exec":                   "sched_exec",
 	"select_task_rq_fair":          "select_task_rq_fair",
 	"wake_affine":                  "wake_affine",
 	"wake_affine_idle":             "wake_affine_idle",
@@ -65,6 +66,7 @@ var kernelFuncs = map[string]string{
 var entryPaths = map[string][]string{
 	"wakeup":   {"try_to_wake_up", "select_task_rq_fair"},
 	"fork":     {"wake_up_new_task", "select_task_rq_fair"},
+	"exec":     {"sched_exec", "select_task_rq_fair"},
 	"periodic": {"sched_balance_trigger", "sched_balance_domains", "sched_balance_rq"},
 	"newidle":  {"sched_balance_newidle", "sched_balance_rq"},
 	"nohz":     {"nohz_idle_balance", "sched_balance_domains", "sched_balance_rq"},
@@ -77,6 +79,7 @@ var entryPaths = map[string][]string{
 var kindText = map[string]string{
 	"wakeup":   "woken",
 	"fork":     "forked",
+	"exec":     "exec'ed",
 	"periodic": "moved by periodic load balancing",
 	"newidle":  "pulled by a newly idle CPU",
 	"nohz":     "moved by nohz idle balancing",
@@ -107,7 +110,9 @@ func LinkedFuncs() []string {
 // may be nil.
 func Describe(d sim.Decision, tasks []sim.TaskInfo) []Line {
 	name := fmt.Sprintf("task %d", d.Task)
-	if d.Task >= 0 && d.Task < len(tasks) {
+	if d.Kind == "exec" {
+		name = "the parent (no task of the timeline)"
+	} else if d.Task >= 0 && d.Task < len(tasks) {
 		ti := tasks[d.Task]
 		name = fmt.Sprintf("%s (pid %d)", ti.Name, ti.PID)
 	}

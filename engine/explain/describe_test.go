@@ -96,6 +96,15 @@ func TestDescribe(t *testing.T) {
 	if l := Describe(sim.Decision{Kind: "periodic", From: 2, To: 2, Task: 9}, nil); l[0].Text() != "task 9 moved by periodic load balancing at 0 ns: stays on cpu 2" {
 		t.Errorf("no tasks: %q", l[0].Text())
 	}
+	// A group's parent is no task of the timeline: its exec is named as
+	// such, not as a task index, and links sched_exec().
+	ex := Describe(sim.Decision{Kind: "exec", Task: -1, From: 100, To: 12, Path: []string{"sched_exec: group 0's parent, exec'ed on cpu 100"}}, tasks)
+	if got := ex[0].Text(); got != "the parent (no task of the timeline) exec'ed at 0 ns: cpu 100 → cpu 12" {
+		t.Errorf("exec headline %q", got)
+	}
+	if got := ex[1].Text(); got != "sched_exec() → select_task_rq_fair()" || ex[2][0].Func != "sched_exec" {
+		t.Errorf("exec entry %q, first step %+v", got, ex[2][0])
+	}
 }
 
 // stepHead matches a step that starts like a function name.

@@ -236,7 +236,7 @@ func systrace(tl *sim.Timeline, tg []int) string {
 	}
 	// Migrations after: a pushed task switches out, then moves.
 	for _, d := range tl.Decisions {
-		if d.Kind != "wakeup" && d.Kind != "fork" && d.From != d.To && d.From >= 0 {
+		if d.Kind != "wakeup" && d.Kind != "fork" && d.Kind != "exec" && d.From != d.To && d.From >= 0 {
 			name, pid := task(tl, d.Task)
 			add(d.At, d.From, d.Task, "sched_migrate_task", fmt.Sprintf("comm=%s pid=%d prio=120 orig_cpu=%d dest_cpu=%d", name, pid, d.From, d.To))
 		}

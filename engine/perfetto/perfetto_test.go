@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -63,6 +64,13 @@ func TestSystrace(t *testing.T) {
 	withTGID.Tasks = []sim.TaskInfo{{Name: "a", PID: 4, TGID: 4}, {Name: "b", PID: 5, TGID: 5}, {Name: "w", Group: 1, PID: 6, TGID: 6}, {Name: "w", Group: 1, PID: 7, TGID: 6}}
 	if g := tgids(&withTGID, []bool{false, true}); g[0] != 4 || g[1] != 5 || g[2] != 6 || g[3] != 6 {
 		t.Errorf("tgids = %v; want the recorded [4 5 6 6]", g)
+	}
+	// A group parent's sched_exec() placement (task -1) is no task's
+	// migration: the parent has no runs, so it writes no line.
+	withExec := *tl
+	withExec.Decisions = append(slices.Clone(tl.Decisions), sim.Decision{At: 500, Task: -1, Kind: "exec", From: 1, To: 0})
+	if x := systrace(&withExec, tgids(&withExec, []bool{false, true})); x != txt {
+		t.Errorf("an exec decision changed the systrace:\n%s", x)
 	}
 	if !strings.HasPrefix(txt, "# tracer: nop\n") {
 		t.Error("missing the tracer header")

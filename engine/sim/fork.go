@@ -81,20 +81,27 @@ func (s *sim) forkGroup(gi int) {
 // slow path (which keeps it where it is on an idle machine, since
 // update_sg_wakeup_stats() counts the exec'ing CPU idle) and the v6 exit
 // (which moves it to the idle PE0 of its core). Its mask is the group's
-// parent_cpus, else the group's cpus; a parent_cpu pins it.
+// parent_cpus, else the group's cpus; a parent_cpu pins it. The placement
+// is recorded as an "exec" decision of task -1, unless the mask pins the
+// parent (select_task_rq() then decides nothing).
 func (s *sim) schedExec(par *task, gi, cpu int) int {
 	m := s.parentMask[gi]
 	par.allowed, par.nrAllowed = m, m.Weight()
 	for c := m.First(); c.Valid(); c = m.Next(c) {
 		par.maxAllowedCap = max(par.maxAllowedCap, s.t.CPUs[c].Capacity)
 	}
-	if par.nrAllowed == 1 { // select_task_rq(): cpumask_any()
+	if par.nrAllowed == 1 { // select_task_rq(): cpumask_any(), nothing to record
 		return int(m.First())
 	}
-	to := s.selectTaskRqSlow(par, cpu)
 	if s.tracing {
-		s.path = s.path[:0] // not a timeline decision: the parent is no task of it
+		s.path = s.path[:0]
+		s.note("sched_exec: group %d's parent, exec'ed on cpu %d", gi, cpu)
+		s.note("select_task_rq_fair")
+		s.note("WF_EXEC from cpu %d (the parent runs there)", cpu)
 	}
+	to := s.selectTaskRqSlow(par, cpu)
+	// Task -1: the parent is no task of the timeline; it has no runs.
+	s.recordDecision(par, "exec", cpu, to)
 	return to
 }
 

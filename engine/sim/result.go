@@ -230,8 +230,10 @@ type ModeInterval struct {
 type Decision struct {
 	At   int64 `json:"at"`
 	Task int   `json:"t"`
-	// Kind is "wakeup", "fork", "periodic", "newidle", "nohz", "active",
-	// "misfit" or "asym".
+	// Kind is "wakeup", "fork", "exec", "periodic", "newidle", "nohz",
+	// "active", "misfit" or "asym". An "exec" decision places a group's
+	// parent (sched_exec()) before it forks: Task is -1 (the parent is no
+	// task of the timeline) and its path names the group.
 	Kind string `json:"k"`
 	From int    `json:"from"` // prev / source CPU
 	To   int    `json:"to"`

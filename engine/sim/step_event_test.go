@@ -3,6 +3,7 @@ package sim
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -191,6 +192,22 @@ func TestForkEventNamesExecPlacement(t *testing.T) {
 		}
 		if fork.CPU != from {
 			t.Errorf("seed %d: fork event on cpu %d, the fork came from cpu %d", seed, fork.CPU, from)
+		}
+		// The event's first decision is the exec: the parent (task -1)
+		// from the drawn CPU to the one it forks from, with its path.
+		ds := x.Result().Timeline.Decisions
+		if len(fork.Decisions) < 2 {
+			t.Fatalf("seed %d: fork event recorded %v", seed, fork.Decisions)
+		}
+		ex := ds[fork.Decisions[0]]
+		drawn := from
+		if strings.Contains(fork.Text, "is moved") {
+			drawn = from + 88
+		}
+		if ex.Kind != "exec" || ex.Task != -1 || ex.From != drawn || ex.To != from ||
+			!slices.Contains(ex.Path, fmt.Sprintf("WF_EXEC from cpu %d (the parent runs there)", drawn)) ||
+			ds[fork.Decisions[1]].Kind != "fork" {
+			t.Errorf("seed %d: exec decision %+v, want exec of task -1 from cpu %d to %d with its WF_EXEC path", seed, ex, drawn, from)
 		}
 		switch {
 		case strings.Contains(fork.Text, fmt.Sprintf("exec'ed on cpu %d, is moved to cpu %d by sched_exec()", from+88, from)):

@@ -57,7 +57,7 @@ func TestTraceBalanceListsGroupStats(t *testing.T) {
 	res := mustRun(t, resolveJSON(t, doc), Options{Timeline: true})
 	found := 0
 	for _, d := range res.Timeline.Decisions {
-		if d.Kind == "wakeup" || d.Kind == "fork" {
+		if d.Kind == "wakeup" || d.Kind == "fork" || d.Kind == "exec" {
 			continue
 		}
 		if found == 0 {

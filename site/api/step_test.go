@@ -37,7 +37,8 @@ func TestStepEndpoint(t *testing.T) {
 		t.Fatalf("steps 5: %d %s", code, body)
 	}
 	// Right after the fork, six tasks on four CPUs: four running, two
-	// queued, six placement decisions (wake_up_new_task).
+	// queued, seven placement decisions: the parent's sched_exec(), then
+	// six wake_up_new_task()s.
 	forked := false
 	for n := 1; n <= 10 && !forked; n++ {
 		_, r, _ := postStep(t, h, fmt.Sprintf(`{"scenario": %s, "steps": %d}`, stepDoc, n))
@@ -52,7 +53,7 @@ func TestStepEndpoint(t *testing.T) {
 				running++
 			}
 		}
-		if running != 4 || queued != 2 || len(r.Decisions) != 6 || r.Decisions[0].Kind != "fork" || r.LastDecision.Index != 5 {
+		if running != 4 || queued != 2 || len(r.Decisions) != 7 || r.Decisions[0].Kind != "exec" || r.Decisions[1].Kind != "fork" || r.LastDecision.Index != 6 {
 			t.Fatalf("after the fork: %d running, %d queued, decisions %+v", running, queued, r.Decisions)
 		}
 	}
