@@ -59,8 +59,16 @@ func TestExplainPanel(t *testing.T) {
 	if len(funcs) == 0 || !strings.Contains(funcs[0], " docs/KERNEL-MAP.md#") {
 		t.Fatalf("no kernel function linked to KERNEL-MAP.md: %q", funcs)
 	}
-	if kind := eval[string](t, ctx, `document.getElementById("explain-panel").dataset.kind`); kind == "" {
+	kind := eval[string](t, ctx, `document.getElementById("explain-panel").dataset.kind`)
+	if kind == "" {
 		t.Error("the panel names no decision kind")
+	}
+	// A forked worker's slice also shows where sched_exec() put the
+	// parent (the default scenario's parent is drawn, not pinned).
+	if exec := eval[[]string](t, ctx, `[...document.querySelectorAll("#explain-exec li")].map(l => l.textContent)`); kind == "fork" && (len(exec) < 2 || !strings.Contains(exec[0], "exec'ed")) {
+		t.Errorf("a fork's panel without the parent's exec: %q", exec)
+	} else if kind != "fork" && len(exec) > 0 {
+		t.Errorf("a %s panel with an exec: %q", kind, exec)
 	}
 	// A kernel function's entry, in the page.
 	run(t, ctx, "click a kernel function", chromedp.Click("#explain-panel a.kernel", chromedp.ByQuery))

@@ -37,6 +37,12 @@ type SliceExplanation struct {
 	// Prev and Next are the task's placements (slices with a decision)
 	// before and after this slice, on any CPU (nil: none).
 	Prev, Next *Placement
+	// Exec is, for a fork, the parent's sched_exec() placement that the
+	// same fork event recorded before it (-1: none, e.g. a parent pinned
+	// by parent_cpu), and ExecLines its description: the parent is no
+	// task of the timeline, so no slice leads to it.
+	Exec      int
+	ExecLines []explain.Line
 }
 
 // ExplainSlice explains Runs[cpu][idx]; ok is false when there is no such
@@ -50,6 +56,7 @@ func ExplainSlice(tl *sim.Timeline, cpu, idx int) (SliceExplanation, bool) {
 		Slice:    Placement{CPU: cpu, Interval: idx, Start: iv.Start, End: iv.End, Decision: iv.Decision},
 		Task:     fmt.Sprintf("task %d", iv.Task),
 		Decision: -1,
+		Exec:     -1,
 	}
 	if iv.Task >= 0 && iv.Task < len(tl.Tasks) {
 		e.Task = fmt.Sprintf("%s (pid %d)", tl.Tasks[iv.Task].Name, tl.Tasks[iv.Task].PID)
@@ -102,7 +109,29 @@ func ExplainSlice(tl *sim.Timeline, cpu, idx int) (SliceExplanation, bool) {
 		e.Notes = append(e.Notes, fmt.Sprintf("This slice has no placement of its own: the task stayed on cpu %d's runqueue (it was preempted or blocked and picked again there). The decision below is the one that last placed it.", cpu))
 	}
 	e.Notes = append(e.Notes, kindNote(d.Kind))
+	if d.Kind == "fork" {
+		if x := forkExec(tl, e.Decision); x >= 0 {
+			e.Exec, e.ExecLines = x, explain.Describe(tl.Decisions[x], tl.Tasks)
+		}
+	}
 	return e, true
+}
+
+// forkExec finds the parent's exec decision that the fork event of
+// Decisions[fork] recorded before its forks: the nearest earlier "exec"
+// of the same instant whose CPU is the one the fork was made from; -1
+// when there is none.
+func forkExec(tl *sim.Timeline, fork int) int {
+	f := tl.Decisions[fork]
+	for i := fork - 1; i >= 0 && tl.Decisions[i].At == f.At; i-- {
+		if d := tl.Decisions[i]; d.Kind == "exec" {
+			if d.To == f.From {
+				return i
+			}
+			return -1
+		}
+	}
+	return -1
 }
 
 // kindNote says what the engine records for a decision kind and what it

@@ -190,22 +190,12 @@ func (x *explainer) open(cpu, idx int, focus bool) {
 	b.button(head, "explain-close", "link", "Close", func() { x.close(true) }).SetAttribute("aria-label", "Close the explanation (Escape)")
 	b.text(p, "p", "explain-slice", fmt.Sprintf("This slice: %s → %s (%s).", site.FormatNs(float64(e.Slice.Start)), site.FormatNs(float64(e.Slice.End)), site.FormatNs(float64(e.Slice.End-e.Slice.Start))))
 	if len(e.Lines) > 0 {
-		ol := b.el(p, "ol", "explain-path")
-		ol.SetID("explain-path")
-		for i, line := range e.Lines {
-			cls := ""
-			if i == 0 {
-				cls = "explain-headline"
-			}
-			li := b.el(ol, "li", cls)
-			for _, seg := range line {
-				if seg.Func == "" {
-					b.text(li, "span", "", seg.Text)
-					continue
-				}
-				x.kernelLink(b, li, seg)
-			}
-		}
+		x.pathList(b, p, "explain-path", "explain-path", e.Lines, true)
+	}
+	if len(e.ExecLines) > 0 {
+		// the parent is no task of the timeline: no slice leads here
+		b.text(p, "p", "explain-exec-head", "Before it forked, the parent was exec'ed and placed (sched_exec()):")
+		x.pathList(b, p, "explain-exec", "explain-path explain-exec", e.ExecLines, false).SetAttribute("data-decision", fmt.Sprint(e.Exec))
 	}
 	for _, n := range e.Notes {
 		b.text(p, "p", "muted small explain-note", n)
@@ -230,6 +220,28 @@ func (x *explainer) open(cpu, idx int, focus bool) {
 	if focus {
 		p.Focus()
 	}
+}
+
+// pathList draws a decision's lines as a list, each kernel function a
+// link; the first line is the headline when headline is set.
+func (x *explainer) pathList(b builder, parent dom.Element, id, cls string, lines []explain.Line, headline bool) dom.HTMLElement {
+	ol := b.el(parent, "ol", cls)
+	ol.SetID(id)
+	for i, line := range lines {
+		lc := ""
+		if i == 0 && headline {
+			lc = "explain-headline"
+		}
+		li := b.el(ol, "li", lc)
+		for _, seg := range line {
+			if seg.Func == "" {
+				b.text(li, "span", "", seg.Text)
+				continue
+			}
+			x.kernelLink(b, li, seg)
+		}
+	}
+	return ol
 }
 
 // show opens another slice of the task, panning the timeline to it when

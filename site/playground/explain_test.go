@@ -70,6 +70,34 @@ func TestExplainSliceInherited(t *testing.T) {
 	}
 }
 
+// A forked task's slice also shows where its parent was exec'ed, which
+// the fork event recorded first: the parent has no slice of its own.
+// Another group's exec of the same instant, from another CPU, is not it,
+// and a fork whose parent recorded none (pinned) shows none.
+func TestExplainSliceForkShowsParentExec(t *testing.T) {
+	tl := explainTimeline()
+	exec := sim.Decision{At: 1 * ms, Task: -1, Kind: "exec", From: 5, To: 0, Path: []string{"sched_exec: group 1's parent, exec'ed on cpu 5", "select_task_rq_fair", "WF_EXEC from cpu 5 (the parent runs there)"}}
+	tl.Decisions = append(tl.Decisions, exec, sim.Decision{At: 1 * ms, Task: 1, Kind: "fork", From: 0, To: 3, Path: []string{"select_task_rq_fair"}})
+	tl.Runs[3][0].Decision = 5
+	e, ok := ExplainSlice(tl, 3, 0)
+	if !ok || e.Kind != "fork" || e.Exec != 4 || len(e.ExecLines) == 0 {
+		t.Fatalf("%+v", e)
+	}
+	if h := e.ExecLines[0].Text(); !strings.Contains(h, "exec'ed") || !strings.Contains(h, "cpu 5 → cpu 0") {
+		t.Errorf("exec headline %q", h)
+	}
+	tl.Decisions[4].To = 7 // another parent's exec, on another CPU
+	if e, _ := ExplainSlice(tl, 3, 0); e.Exec != -1 || e.ExecLines != nil {
+		t.Errorf("another group's exec taken: %+v", e)
+	}
+	if e, _ := ExplainSlice(explainTimeline(), 3, 0); e.Exec != -1 || e.ExecLines != nil {
+		t.Errorf("a pinned parent records no exec: %+v", e)
+	}
+	if e, _ := ExplainSlice(tl, 1, 0); e.Exec != -1 {
+		t.Errorf("a wake-up shows no exec: %+v", e)
+	}
+}
+
 // A balance migration names its domain and busiest group, and says which
 // group statistics the record holds.
 func TestExplainSliceBalance(t *testing.T) {
