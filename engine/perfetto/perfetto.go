@@ -234,9 +234,11 @@ func systrace(tl *sim.Timeline, tg []int) string {
 			}
 		}
 	}
-	// Migrations after: a pushed task switches out, then moves.
+	// Migrations after: a pushed task switches out, then moves. A decision
+	// of no task of the timeline (a group parent's sched_exec(), task -1)
+	// has no pid to migrate.
 	for _, d := range tl.Decisions {
-		if d.Kind != "wakeup" && d.Kind != "fork" && d.Kind != "exec" && d.From != d.To && d.From >= 0 {
+		if d.Kind != "wakeup" && d.Kind != "fork" && d.Task >= 0 && d.From != d.To && d.From >= 0 {
 			name, pid := task(tl, d.Task)
 			add(d.At, d.From, d.Task, "sched_migrate_task", fmt.Sprintf("comm=%s pid=%d prio=120 orig_cpu=%d dest_cpu=%d", name, pid, d.From, d.To))
 		}
