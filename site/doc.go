@@ -49,7 +49,7 @@ func (d Doc) Canonical() string {
 	if d == nil {
 		return "{}"
 	}
-	b, err := json.Marshal(map[string]any(d))
+	b, err := scenario.MarshalTree(map[string]any(d), true)
 	if err != nil {
 		return "{}"
 	}
@@ -298,8 +298,8 @@ func (d Doc) Clone() Doc {
 }
 
 func jsonEqual(a, b any) bool {
-	x, err1 := json.Marshal(a)
-	y, err2 := json.Marshal(b)
+	x, err1 := scenario.MarshalTree(a, true)
+	y, err2 := scenario.MarshalTree(b, true)
 	return err1 == nil && err2 == nil && bytes.Equal(x, y)
 }
 
@@ -314,7 +314,7 @@ func Indent(v any) string {
 
 // Compact renders a value as one-line JSON.
 func Compact(v any) string {
-	b, err := json.Marshal(v)
+	b, err := scenario.MarshalTree(v, true)
 	if err != nil {
 		return ""
 	}

@@ -46,6 +46,17 @@ func ParseJSON(data []byte) (any, error) {
 	if err := checkUTF8(data); err != nil {
 		return nil, err
 	}
+	if v, ok := scanTree(data); ok {
+		return v, nil
+	}
+	// Refused in one pass: the token reader says why.
+	return parseTokens(data)
+}
+
+// parseTokens is ParseJSON's reader of record, through encoding/json's
+// token reader: its errors carry the path reached and the line and column.
+// ParseJSON reads with scanTree first, which accepts the same documents.
+func parseTokens(data []byte) (any, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	v, err := parseValue(dec, "", 0)
@@ -312,13 +323,11 @@ func cloneTree(v any) any {
 // canonicalJSON encodes a tree compactly with sorted keys and without HTML
 // escaping (strings stay strings; nothing here is ever interpreted as HTML).
 func canonicalJSON(v any) []byte {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	b, err := MarshalTree(v, false)
+	if err != nil {
 		panic(fmt.Sprintf("scenario: canonical encoding of a parsed tree failed: %v", err))
 	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+	return b
 }
 
 // typeName names a JSON tree value's type for error messages.

@@ -12,7 +12,7 @@ import (
 // filled) leniently: the editor must draw half-valid machines too.
 func (s State) Machine() topo.Machine {
 	var m topo.Machine
-	b, _ := json.Marshal(site.Expand(s.Doc.Section("machine"), "machine", s.Catalog))
+	b, _ := scenario.MarshalTree(site.Expand(s.Doc.Section("machine"), "machine", s.Catalog), true)
 	_ = json.Unmarshal(b, &m)
 	return scenario.MachineWithDefaults(m)
 }
@@ -20,7 +20,7 @@ func (s State) Machine() topo.Machine {
 // Policy decodes the effective policy section leniently.
 func (s State) Policy() scenario.Policy {
 	var p scenario.Policy
-	b, _ := json.Marshal(site.Expand(s.Doc.Section("policy"), "policy", s.Catalog))
+	b, _ := scenario.MarshalTree(site.Expand(s.Doc.Section("policy"), "policy", s.Catalog), true)
 	_ = json.Unmarshal(b, &p)
 	return p
 }

@@ -1,0 +1,282 @@
+package scenario
+
+import (
+	"encoding/json"
+	"unicode/utf8"
+)
+
+// scanTree reads exactly one JSON value from data, as parseValue does
+// through encoding/json's token reader, in one pass over the bytes: the same
+// strict language (RFC 8259 JSON, no duplicate key, no nesting deeper than
+// maxNesting, no trailing data) and the same tree (map[string]any, []any,
+// json.Number, string, bool, nil). It only says whether the document is
+// valid: ParseJSON reads a refused one again with the token reader, whose
+// messages name the line, column and path. The token reader costs an
+// allocated path string and a decoder round per value; on a 64-node
+// distance matrix (4,096 numbers) it took 140 ms of the page's main thread
+// in the browser.
+func scanTree(data []byte) (any, bool) {
+	s := scanner{data: data}
+	v, ok := s.value(0)
+	if !ok {
+		return nil, false
+	}
+	s.space()
+	return v, s.i == len(s.data)
+}
+
+type scanner struct {
+	data []byte
+	i    int
+	// strs and nums hold each plain string and each number read so far,
+	// boxed once: a distance matrix or a CPU list repeats a few values
+	// thousands of times, and each would cost two allocations (its text and
+	// its interface). Apart, because "1" and 1 have the same text.
+	strs, nums map[string]any
+}
+
+// intern returns text boxed as box makes it, boxed once per document in
+// seen.
+func intern(seen *map[string]any, text []byte, box func(string) any) any {
+	if v, ok := (*seen)[string(text)]; ok {
+		return v
+	}
+	if *seen == nil {
+		*seen = map[string]any{}
+	}
+	t := string(text)
+	v := box(t)
+	(*seen)[t] = v
+	return v
+}
+
+func boxString(t string) any { return t }
+func boxNumber(t string) any { return json.Number(t) }
+
+// space skips JSON whitespace.
+func (s *scanner) space() {
+	for s.i < len(s.data) {
+		switch s.data[s.i] {
+		case ' ', '\t', '\n', '\r':
+			s.i++
+		default:
+			return
+		}
+	}
+}
+
+// value reads one value at nesting depth (the top level is 0).
+func (s *scanner) value(depth int) (any, bool) {
+	s.space()
+	if s.i >= len(s.data) {
+		return nil, false
+	}
+	switch c := s.data[s.i]; c {
+	case '{':
+		if depth >= maxNesting {
+			return nil, false
+		}
+		return s.object(depth)
+	case '[':
+		if depth >= maxNesting {
+			return nil, false
+		}
+		return s.array(depth)
+	case '"':
+		return s.str()
+	case 't':
+		return true, s.literal("true")
+	case 'f':
+		return false, s.literal("false")
+	case 'n':
+		return nil, s.literal("null")
+	default:
+		if c == '-' || c >= '0' && c <= '9' {
+			return s.number()
+		}
+		return nil, false
+	}
+}
+
+func (s *scanner) literal(word string) bool {
+	if len(s.data)-s.i < len(word) || string(s.data[s.i:s.i+len(word)]) != word {
+		return false
+	}
+	s.i += len(word)
+	return true
+}
+
+func (s *scanner) object(depth int) (any, bool) {
+	s.i++ // {
+	m := map[string]any{}
+	s.space()
+	if s.i < len(s.data) && s.data[s.i] == '}' {
+		s.i++
+		return m, true
+	}
+	for {
+		s.space()
+		if s.i >= len(s.data) || s.data[s.i] != '"' {
+			return nil, false
+		}
+		kv, ok := s.str()
+		if !ok {
+			return nil, false
+		}
+		k := kv.(string)
+		if _, dup := m[k]; dup {
+			return nil, false
+		}
+		s.space()
+		if s.i >= len(s.data) || s.data[s.i] != ':' {
+			return nil, false
+		}
+		s.i++
+		v, ok := s.value(depth + 1)
+		if !ok {
+			return nil, false
+		}
+		m[k] = v
+		if more, ok := s.next('}'); !ok || !more {
+			return m, ok
+		}
+	}
+}
+
+func (s *scanner) array(depth int) (any, bool) {
+	s.i++ // [
+	a := []any{}
+	s.space()
+	if s.i < len(s.data) && s.data[s.i] == ']' {
+		s.i++
+		return a, true
+	}
+	for {
+		v, ok := s.value(depth + 1)
+		if !ok {
+			return nil, false
+		}
+		a = append(a, v)
+		if more, ok := s.next(']'); !ok || !more {
+			return a, ok
+		}
+	}
+}
+
+// next steps over the comma after a member (more) or the closing bracket
+// (not more) of an object or array; anything else is refused.
+func (s *scanner) next(closing byte) (more, ok bool) {
+	s.space()
+	if s.i >= len(s.data) {
+		return false, false
+	}
+	switch s.data[s.i] {
+	case ',':
+		s.i++
+		return true, true
+	case closing:
+		s.i++
+		return false, true
+	}
+	return false, false
+}
+
+// str reads a string. One without escapes is its bytes (ParseJSON has
+// checked they are UTF-8); escapes are decoded by encoding/json itself.
+func (s *scanner) str() (any, bool) {
+	start := s.i
+	s.i++ // "
+	escaped := false
+	for s.i < len(s.data) {
+		switch c := s.data[s.i]; {
+		case c == '"':
+			s.i++
+			if !escaped {
+				return intern(&s.strs, s.data[start+1:s.i-1], boxString), true
+			}
+			var v string
+			if json.Unmarshal(s.data[start:s.i], &v) != nil {
+				return nil, false
+			}
+			return v, true
+		case c < 0x20:
+			return nil, false
+		case c == '\\':
+			escaped = true
+			if !s.escape() {
+				return nil, false
+			}
+		case c < utf8.RuneSelf:
+			s.i++
+		default:
+			_, size := utf8.DecodeRune(s.data[s.i:])
+			s.i += size
+		}
+	}
+	return nil, false
+}
+
+// escape checks the escape at s.i (a backslash) and steps over it.
+func (s *scanner) escape() bool {
+	if s.i+1 >= len(s.data) {
+		return false
+	}
+	switch s.data[s.i+1] {
+	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		s.i += 2
+		return true
+	case 'u':
+		if s.i+6 > len(s.data) {
+			return false
+		}
+		for _, h := range s.data[s.i+2 : s.i+6] {
+			if !(h >= '0' && h <= '9' || h >= 'a' && h <= 'f' || h >= 'A' && h <= 'F') {
+				return false
+			}
+		}
+		s.i += 6
+		return true
+	}
+	return false
+}
+
+// number reads a number as its text (json.Number, as UseNumber gives):
+// -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+func (s *scanner) number() (any, bool) {
+	start := s.i
+	if s.data[s.i] == '-' {
+		s.i++
+	}
+	switch {
+	case s.i < len(s.data) && s.data[s.i] == '0':
+		s.i++
+	case s.digits() == 0:
+		return nil, false
+	}
+	if s.i < len(s.data) && s.data[s.i] == '.' {
+		s.i++
+		if s.digits() == 0 {
+			return nil, false
+		}
+	}
+	if s.i < len(s.data) && (s.data[s.i] == 'e' || s.data[s.i] == 'E') {
+		s.i++
+		if s.i < len(s.data) && (s.data[s.i] == '+' || s.data[s.i] == '-') {
+			s.i++
+		}
+		if s.digits() == 0 {
+			return nil, false
+		}
+	}
+	return intern(&s.nums, s.data[start:s.i], boxNumber), true
+}
+
+// digits steps over decimal digits and returns how many.
+func (s *scanner) digits() int {
+	n := 0
+	for s.i < len(s.data) && s.data[s.i] >= '0' && s.data[s.i] <= '9' {
+		s.i++
+		n++
+	}
+	return n
+}
