@@ -35,8 +35,12 @@ type scanner struct {
 	strs, nums map[string]any
 }
 
+// maxInterned is how many distinct values of each kind a document's read
+// keeps boxed (a document of distinct numbers gains nothing from more).
+const maxInterned = 4096
+
 // intern returns text boxed as box makes it, boxed once per document in
-// seen.
+// seen (up to maxInterned values).
 func intern(seen *map[string]any, text []byte, box func(string) any) any {
 	if v, ok := (*seen)[string(text)]; ok {
 		return v
@@ -46,7 +50,9 @@ func intern(seen *map[string]any, text []byte, box func(string) any) any {
 	}
 	t := string(text)
 	v := box(t)
-	(*seen)[t] = v
+	if len(*seen) < maxInterned {
+		(*seen)[t] = v
+	}
 	return v
 }
 

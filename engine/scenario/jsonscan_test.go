@@ -82,6 +82,14 @@ func TestScanTreeReadsAsTheTokenReader(t *testing.T) {
 	for _, d := range append(presetBodies(t), numaDoc(64)) {
 		sameAsTokens(t, d)
 	}
+	// More distinct values than are interned, then repeats of the first
+	// and last, as numbers and as strings.
+	var many []string
+	for i := range maxInterned + 10 {
+		many = append(many, fmt.Sprint(i), fmt.Sprintf(`"%d"`, i))
+	}
+	many = append(many, "0", `"0"`, fmt.Sprint(maxInterned+9), fmt.Sprintf(`"%d"`, maxInterned+9))
+	sameAsTokens(t, []byte("["+strings.Join(many, ",")+"]"))
 	// Every one-byte deletion and replacement of two small documents.
 	edits := []byte(`"{}[],:0-+.eE\ \tx/u`)
 	for _, d := range []string{
