@@ -303,13 +303,18 @@ func jsonEqual(a, b any) bool {
 	return err1 == nil && err2 == nil && bytes.Equal(x, y)
 }
 
-// Indent renders a value as indented JSON for an editor field.
+// Indent renders a value as indented JSON for an editor field: what
+// json.MarshalIndent(v, "", "  ") gives, written by scenario.MarshalTree.
 func Indent(v any) string {
-	b, err := json.MarshalIndent(v, "", "  ")
+	b, err := scenario.MarshalTree(v, true)
 	if err != nil {
 		return ""
 	}
-	return string(b)
+	var out bytes.Buffer
+	if json.Indent(&out, b, "", "  ") != nil {
+		return ""
+	}
+	return out.String()
 }
 
 // Compact renders a value as one-line JSON.

@@ -639,8 +639,7 @@ func (a *App) jsonStatus() {
 		for _, sec := range site.Sections {
 			exp[sec] = site.Expand(s.Doc.Section(sec), sec, s.Catalog)
 		}
-		raw, _ := json.MarshalIndent(exp, "", "  ")
-		b.text(el, "pre", "", string(raw))
+		b.text(el, "pre", "", site.Indent(exp))
 	})
 }
 
