@@ -1,9 +1,6 @@
 package scenario
 
-import (
-	"encoding/json"
-	"unicode/utf8"
-)
+import "encoding/json"
 
 // scanTree reads exactly one JSON value from data, as parseValue does
 // through encoding/json's token reader, in one pass over the bytes: the same
@@ -212,11 +209,8 @@ func (s *scanner) str() (any, bool) {
 			if !s.escape() {
 				return nil, false
 			}
-		case c < utf8.RuneSelf:
+		default: // the bytes of a non-ASCII character are all ≥ 0x80
 			s.i++
-		default:
-			_, size := utf8.DecodeRune(s.data[s.i:])
-			s.i += size
 		}
 	}
 	return nil, false
@@ -246,43 +240,52 @@ func (s *scanner) escape() bool {
 	return false
 }
 
-// number reads a number as its text (json.Number, as UseNumber gives):
-// -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+// number reads a number as its text (json.Number, as UseNumber gives).
 func (s *scanner) number() (any, bool) {
-	start := s.i
-	if s.data[s.i] == '-' {
-		s.i++
-	}
-	switch {
-	case s.i < len(s.data) && s.data[s.i] == '0':
-		s.i++
-	case s.digits() == 0:
+	end := numberEnd(s.data, s.i)
+	if end < 0 {
 		return nil, false
 	}
-	if s.i < len(s.data) && s.data[s.i] == '.' {
-		s.i++
-		if s.digits() == 0 {
-			return nil, false
-		}
-	}
-	if s.i < len(s.data) && (s.data[s.i] == 'e' || s.data[s.i] == 'E') {
-		s.i++
-		if s.i < len(s.data) && (s.data[s.i] == '+' || s.data[s.i] == '-') {
-			s.i++
-		}
-		if s.digits() == 0 {
-			return nil, false
-		}
-	}
-	return intern(&s.nums, s.data[start:s.i], boxNumber), true
+	start := s.i
+	s.i = end
+	return intern(&s.nums, s.data[start:end], boxNumber), true
 }
 
-// digits steps over decimal digits and returns how many.
-func (s *scanner) digits() int {
-	n := 0
-	for s.i < len(s.data) && s.data[s.i] >= '0' && s.data[s.i] <= '9' {
-		s.i++
-		n++
+// numberEnd returns where the JSON number starting at text[i] ends, or -1
+// when none starts there: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+// (the scanner reads bytes, MarshalTree checks strings).
+func numberEnd[T string | []byte](text T, i int) int {
+	digits := func() int {
+		n := 0
+		for i < len(text) && text[i] >= '0' && text[i] <= '9' {
+			i++
+			n++
+		}
+		return n
 	}
-	return n
+	if i < len(text) && text[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(text) && text[i] == '0':
+		i++
+	case digits() == 0:
+		return -1
+	}
+	if i < len(text) && text[i] == '.' {
+		i++
+		if digits() == 0 {
+			return -1
+		}
+	}
+	if i < len(text) && (text[i] == 'e' || text[i] == 'E') {
+		i++
+		if i < len(text) && (text[i] == '+' || text[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return -1
+		}
+	}
+	return i
 }

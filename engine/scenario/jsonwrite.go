@@ -122,41 +122,5 @@ func appendStd(b []byte, v any, escapeHTML bool) ([]byte, error) {
 	return append(b, bytes.TrimSuffix(buf.Bytes(), []byte("\n"))...), nil
 }
 
-// validNumber reports whether s is one JSON number and nothing else:
-// -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
-func validNumber(s string) bool {
-	i := 0
-	digits := func() int {
-		n := 0
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-			n++
-		}
-		return n
-	}
-	if i < len(s) && s[i] == '-' {
-		i++
-	}
-	switch {
-	case i < len(s) && s[i] == '0':
-		i++
-	case digits() == 0:
-		return false
-	}
-	if i < len(s) && s[i] == '.' {
-		i++
-		if digits() == 0 {
-			return false
-		}
-	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			i++
-		}
-		if digits() == 0 {
-			return false
-		}
-	}
-	return i == len(s)
-}
+// validNumber reports whether s is one JSON number and nothing else.
+func validNumber(s string) bool { return numberEnd(s, 0) == len(s) }

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"schedplay/engine/scenario"
 )
 
 // EncodeResult writes res as JSON without HTML escaping, byte for byte
@@ -38,15 +40,7 @@ func EncodeResult(res *Result) ([]byte, error) {
 }
 
 // marshalNoEscape is json.Marshal without HTML escaping.
-func marshalNoEscape(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
-}
+func marshalNoEscape(v any) ([]byte, error) { return scenario.MarshalTree(v, false) }
 
 // DecodeResult reads a simulate reply (a Result as JSON). It gives the same
 // Result as json.Unmarshal, but encoding/json never scans the timeline's

@@ -9,7 +9,6 @@
 package sweep
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -350,12 +349,4 @@ func (p *Plan) definition() json.RawMessage {
 
 // marshal is compact JSON without HTML escaping and without the
 // encoder's newline.
-func marshal(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
-}
+func marshal(v any) ([]byte, error) { return scenario.MarshalTree(v, false) }
