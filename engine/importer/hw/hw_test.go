@@ -1,6 +1,7 @@
 package hw_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -61,5 +62,33 @@ func TestMapOfflineAndDistances(t *testing.T) {
 	}
 	if _, err := topo.Build(m.Machine, topo.DomainPolicy{}); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestMapClusterOfUnevenCores: an LLC holding a core with both threads
+// online and one whose sibling is offline (3 CPUs) splits no core, and maps.
+func TestMapClusterOfUnevenCores(t *testing.T) {
+	// Cores {0,4} {1,5} {2,6} {3,7}; CPUs 5 and 7 offline; LLCs {0,1,4,5}
+	// and {2,3,6,7} on one node: each LLC has a 2-thread and a 1-thread core.
+	tp := &hw.Topology{Arch: hw.ArchX86}
+	for id := 0; id < 8; id++ {
+		c := hw.NewCPU(id)
+		c.Node, c.Package = 0, 0
+		c.Siblings = []int{id % 4, id%4 + 4}
+		llc := id % 4 / 2 * 2
+		c.LLC = []int{llc, llc + 1, llc + 4, llc + 5}
+		c.Online = id != 5 && id != 7
+		tp.CPUs = append(tp.CPUs, c)
+	}
+	m, err := hw.Map(tp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Map checks that the machine rebuilds every CPU's core and cluster.
+	if m.Machine.NumCPUs() != 6 || m.Machine.ClustersPerNode != 2 || m.Machine.LLC != topo.LLCCluster {
+		t.Errorf("machine %s: %+v", m.Summary, m.Machine)
+	}
+	if got := fmt.Sprint(m.IDs); got != "[0 1 2 3 4 6]" {
+		t.Errorf("Linux numbers %s", got)
 	}
 }

@@ -112,8 +112,7 @@ func (b *builder) layout() error {
 	for k, ms := range b.members {
 		s := span[ms[0]]
 		b.group[k] = int(s.First())
-		b.groupSize[k] = s.Weight() / len(ms)
-		if s.Weight()%len(ms) != 0 || !b.mk.smt[ms[0]].SubsetOf(s) {
+		if !b.mk.smt[ms[0]].SubsetOf(s) {
 			return fmt.Errorf("the cluster %s splits a core", idSet(b.o, s))
 		}
 	}
