@@ -134,6 +134,23 @@ func TestRTAppExamples(t *testing.T) {
 	}
 }
 
+// TestRTAppThreadOfDroppedEventsLeftOut: a thread whose events are all
+// dropped (lock/unlock) is left out with a note; the others are imported.
+func TestRTAppThreadOfDroppedEventsLeftOut(t *testing.T) {
+	ps, _ := presets.Load()
+	doc := `{"tasks": {"a": {"loop": -1, "run": 1000}, "b": {"loop": -1, "lock": "m", "unlock": "m"}}}`
+	res, err := importer.Import("u.json", strings.NewReader(doc), importer.Options{Presets: ps, Machine: []byte(`{"preset": "hikey960"}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sc := string(res.Scenario); !strings.Contains(sc, `"name":"a"`) || strings.Contains(sc, `"name":"b"`) {
+		t.Errorf("want thread a and not b:\n%s", sc)
+	}
+	if !strings.Contains(strings.Join(res.Notes, "\n"), `thread "b" is left out: none of its events is modelled`) {
+		t.Errorf("notes lack the left-out thread:\n%s", strings.Join(res.Notes, "\n"))
+	}
+}
+
 // TestRTAppErrors: bad use cases are refused at their line.
 func TestRTAppErrors(t *testing.T) {
 	ps, _ := presets.Load()
@@ -142,6 +159,13 @@ func TestRTAppErrors(t *testing.T) {
 		{"{\n \"tasks\": {\n  \"t\": {\"instance\": 1.5, \"run\": 5}\n }\n}", "u.json:3: thread \"t\": instance must be a whole number"},
 		{"{\n \"tasks\": {\n  \"t\": {\"run\": 5,\n", "u.json:"},
 		{"{\"tasks\": {\"t\": {\"cpus\": [0, 99], \"run\": 5}}}", "cpus"},
+		// rt-app exits on a phase without events ("No events found").
+		{"{\"tasks\": {\"t\": {\"loop\": -1, \"phases\": {\"p1\": {\"run\": 5},\n \"p2\": {\"loop\": 3}}}}}", "u.json:2: thread \"t\", phase \"p2\", has no event"},
+		{"{\"tasks\": {\"t\": {\"exec\": 5000, \"period\": 5000}}}", "u.json:1: thread \"t\" has no event"},
+		// rt-app's legacy grammar (merge/thread0.json): lock_order reads
+		// as a lock event, which is dropped; a loop of nothing is refused
+		// here, not turned into billions of zero-time steps.
+		{"{\"tasks\": {\"t\": {\"exec\": 5000, \"lock_order\": [\"m0\"]}}}", "no thread has an event schedplay models"},
 	} {
 		_, err := importer.Import("u.json", strings.NewReader(tc.doc), importer.Options{Presets: ps, Machine: []byte(`{"preset": "hikey960"}`)})
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

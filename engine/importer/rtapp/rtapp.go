@@ -76,6 +76,7 @@ type conv struct {
 	task    string
 	barrier map[string][]string // barrier name → thread objects using it
 	maxCPU  int
+	leftOut int // threads left out for having no modelled event
 }
 
 func (c *conv) note(format string, args ...any) {
@@ -154,6 +155,9 @@ func Read(data []byte, file string) (*UseCase, error) {
 	groups = mergePinned(groups)
 	c.checkBarriers(groups)
 	c.flushIssues()
+	if len(groups) == 0 && c.leftOut > 0 {
+		return nil, c.errf(tasks, "no thread has an event schedplay models (lock, unlock, mem, iorun, yield and fork are dropped)")
+	}
 	if len(groups) == 0 {
 		return nil, c.errf(tasks, "no thread is created (every instance count is 0)")
 	}
@@ -289,7 +293,11 @@ func (c *conv) thread(name string, t *node) (*scenario.Group, error) {
 		steps = s
 	}
 	if len(steps) == 0 {
-		steps = []scenario.Step{{Sleep: durPtr(0)}}
+		// Every event was one schedplay drops: a loop of nothing would
+		// spin in zero time until the run ends.
+		c.note("thread %q is left out: none of its events is modelled", name)
+		c.leftOut++
+		return nil, nil
 	}
 	g.Program = repeat(loopCount(loop), steps)
 	if loop < 0 {
@@ -337,6 +345,13 @@ func (c *conv) property(k string) {
 func (c *conv) phase(name string, p *node) ([]scenario.Step, error) {
 	if p.kind != 'o' {
 		return nil, c.errf(p, "thread %q: phase %q must be an object", c.task, name)
+	}
+	if !slices.ContainsFunc(p.keys, func(k string) bool { return eventKind(k) != "" }) {
+		what := fmt.Sprintf("thread %q", c.task)
+		if name != "" {
+			what += fmt.Sprintf(", phase %q,", name)
+		}
+		return nil, c.errf(p, "%s has no event (run, sleep, timer, barrier…): rt-app refuses it too (\"No events found. Task must have events or it's useless\")", what)
 	}
 	loop := 1
 	var steps []scenario.Step
