@@ -329,6 +329,72 @@ func TestLscpuForms(t *testing.T) {
 	}
 }
 
+// lscpuSummary returns the plain summary block (the first) of
+// util-linux's expected output; like every summary util-linux's tests
+// expect, it starts at "CPU op-mode(s):" (the Architecture line is dropped).
+func lscpuSummary(t *testing.T, rel string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if j := bytes.Index(data, []byte("\n\n")); j > 0 {
+		data = data[:j+1]
+	}
+	return data
+}
+
+// TestLscpuSummaries imports util-linux's own expected summaries: a
+// summary that starts at "CPU op-mode(s):" is not the -e table; lscpu's
+// strided lists ("0-62:2") are read; siblings are numbered as the NUMA
+// node lists allow; s390's books count; counts that do not give the
+// online CPUs are refused with what to import instead.
+func TestLscpuSummaries(t *testing.T) {
+	ps, _ := presets.Load()
+	imp := func(rel string) (*importer.Result, error) {
+		return importer.Import(filepath.Base(rel), bytes.NewReader(lscpuSummary(t, rel)), importer.Options{Presets: ps})
+	}
+	_, ref := importFile(t, "sysfs/x86_64-epyc_7451.tar.gz", importer.Options{})
+	res, err := imp("lscpu/expected-x86_64-epyc_7451.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkSame(t, "lscpu summary", res, machineJSON(t, ref.Machine))
+
+	// An AMD Opteron 6328 under VMware: 2 threads per core, nodes 0-3,
+	// 4-7, …: x86's sibling-major guess would put CPUs 0 and 8 (nodes 0
+	// and 2) on one core, so the siblings are consecutive.
+	res, err = imp("lscpu/expected-vmware_fpe.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tp := build(t, resolve(t, res).Machine); !tp.SiblingMask[0].Has(1) || tp.Machine.Nodes != 4 {
+		t.Errorf("vmware_fpe: CPU 0's siblings %v, %d nodes; want 0-1, 4", tp.SiblingMask[0].CPUs(), tp.Machine.Nodes)
+	}
+	if !hasNote(res, "as the NUMA node lists require") {
+		t.Errorf("vmware_fpe: notes %q do not say why the siblings are consecutive", res.Notes)
+	}
+
+	// NUMA node0 CPU(s): 0-62:2 is every even CPU (util-linux's stride):
+	// the summary is refused for the reason its snapshot is.
+	if _, err := imp("lscpu/expected-x86_64-64cpu.txt"); err == nil || !strings.Contains(err.Error(), "node 0 has 16 cores and node 2 has 8") {
+		t.Errorf("x86_64-64cpu summary: error %v; want the unequal nodes", err)
+	}
+
+	// s390 under KVM: 1 core per socket, 1 socket per book, 3 books.
+	res, err = imp("lscpu/expected-s390-kvm.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tp := build(t, resolve(t, res).Machine); tp.NumCPUs() != 3 || tp.TotalCores != 3 {
+		t.Errorf("s390-kvm: %d CPUs, %d cores; want 3, 3", tp.NumCPUs(), tp.TotalCores)
+	}
+	// An LPAR: the counts are the machine's (96), 17 CPUs are online.
+	if _, err := imp("lscpu/expected-s390-lpar.txt"); err == nil || !strings.Contains(err.Error(), "give 96 CPUs where 17 are online") || !strings.Contains(err.Error(), "lscpu -p") {
+		t.Errorf("s390-lpar summary: error %v; want the counts and what to import instead", err)
+	}
+}
+
 func machineJSON(t *testing.T, m topo.Machine) string {
 	b, err := json.Marshal(m)
 	if err != nil {

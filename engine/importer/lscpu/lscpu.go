@@ -45,14 +45,17 @@ func Detect(head []byte) Form {
 		}
 	case strings.HasPrefix(s, "# The following is the parsable format") || strings.HasPrefix(s, "# CPU,"):
 		return Parse
-	case strings.HasPrefix(s, "CPU ") || strings.HasPrefix(s, "CPU\t"):
-		return Extended
 	}
+	// Before the table's "CPU " header: a summary may start at its
+	// "CPU op-mode(s):" line (util-linux's own expected outputs do).
 	for _, l := range strings.SplitN(s, "\n", 12) {
 		k, _, ok := strings.Cut(l, ":")
 		if ok && (k == "Architecture" || k == "CPU(s)" || k == "CPU op-mode(s)") {
 			return Summary
 		}
+	}
+	if strings.HasPrefix(s, "CPU ") || strings.HasPrefix(s, "CPU\t") {
+		return Extended
 	}
 	return ""
 }

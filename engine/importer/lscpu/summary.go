@@ -71,6 +71,7 @@ func readJSONSummary(data []byte, file string) (*hw.Topology, error) {
 type section struct {
 	model                  string
 	threads, cores, groups int // threads per core, cores per socket/cluster, sockets/clusters
+	outer                  int // s390: books × drawers (0 when absent)
 	maxKHz                 int
 }
 
@@ -125,7 +126,7 @@ func fromSummary(fs []field, file, source string) (*hw.Topology, error) {
 		case k == "CPU(s)":
 			total, err = num()
 		case k == "On-line CPU(s) list":
-			online, err = input.CPUList(f.val)
+			online, err = cpuList(f.val)
 		case k == "Model name":
 			if f.val == "-" {
 				f.val = ""
@@ -138,15 +139,21 @@ func fromSummary(fs []field, file, source string) (*hw.Topology, error) {
 			cur().threads, err = num()
 		case k == "Core(s) per socket" || k == "Core(s) per cluster":
 			cur().cores, err = num()
-		case k == "Socket(s)" || k == "Cluster(s)":
+		case k == "Socket(s)" || k == "Cluster(s)" || k == "Socket(s) per book":
 			cur().groups, err = num()
+		case k == "Book(s)" || k == "Book(s) per drawer" || k == "Drawer(s)":
+			// s390 counts sockets per book, books (per drawer) and drawers.
+			var n int
+			if n, err = num(); err == nil {
+				cur().outer = max(cur().outer, 1) * max(n, 1)
+			}
 		case k == "CPU max MHz":
 			if v, e := strconv.ParseFloat(f.val, 64); e == nil {
 				cur().maxKHz = int(v*1000 + 0.5)
 			}
 		case nodeKey.MatchString(k):
 			id, _ := strconv.Atoi(nodeKey.FindStringSubmatch(k)[1])
-			nodes[id], err = input.CPUList(f.val)
+			nodes[id], err = cpuList(f.val)
 		case cacheKey.MatchString(k):
 			lvl, _ := strconv.Atoi(cacheKey.FindStringSubmatch(k)[1])
 			if m := instances.FindStringSubmatch(f.val); m != nil && lvl >= llcLevel && lvl >= 2 {
@@ -225,51 +232,45 @@ func layoutSummary(t *hw.Topology, secs []*section, online []int, nodes map[int]
 			nodeOf[c] = id
 		}
 	}
-	next := 0
-	coreID := 0
-	var coreFirst [][]int // each core's CPUs
-	for _, s := range secs {
-		threads := max(s.threads, 1)
-		ncores := s.cores * max(s.groups, 1)
-		if ncores == 0 {
-			ncores = (len(online) - next) / threads
-		}
-		n := ncores * threads
-		if next+n > len(online) {
-			return nil, input.Errorf(file, 0, "the model sections count %d CPUs; %d are online", next+n, len(online))
-		}
-		cpus := online[next : next+n]
-		next += n
-		for k := 0; k < ncores; k++ {
-			var members []int
-			for th := 0; th < threads; th++ {
-				i := k*threads + th // core-major
-				if t.Arch == hw.ArchX86 {
-					i = th*ncores + k // sibling-major
-				}
-				members = append(members, cpus[i])
+	// x86 numbers SMT siblings sibling-major (thread 0 of every core
+	// first), other architectures core-major; the node lists, when they
+	// put a core across two nodes, say the other numbering is the one.
+	sibMajor := t.Arch == hw.ArchX86
+	cores, err := dealCores(secs, online, sibMajor, file)
+	if err != nil {
+		return nil, err
+	}
+	numbering := "x86's numbering, thread 0 of every core first (sibling-major)"
+	if !sibMajor {
+		numbering = "consecutive CPUs (core-major)"
+	}
+	if secs[0].threads > 1 && spansNodes(cores, nodeOf) {
+		if other, err := dealCores(secs, online, !sibMajor, file); err == nil && !spansNodes(other, nodeOf) {
+			cores, sibMajor = other, !sibMajor
+			numbering = "consecutive CPUs (core-major), as the NUMA node lists require"
+			if sibMajor {
+				numbering = "thread 0 of every core first (sibling-major), as the NUMA node lists require"
 			}
-			coreFirst = append(coreFirst, members)
-			for _, id := range members {
-				c := hw.NewCPU(id)
-				c.Core = coreID
-				c.Package = 0
-				c.Siblings = members
-				c.MaxKHz = s.maxKHz
-				if len(secs) > 1 {
-					c.Kind = s.model
-					c.KindRank = -1
-				}
-				if nd, ok := nodeOf[id]; ok {
-					c.Node = nd
-				}
-				t.CPUs = append(t.CPUs, c)
-			}
-			coreID++
 		}
 	}
-	if next != len(online) {
-		return nil, input.Errorf(file, 0, "the model sections count %d CPUs; %d are online", next, len(online))
+	var coreFirst [][]int // each core's CPUs
+	for coreID, dc := range cores {
+		coreFirst = append(coreFirst, dc.cpus)
+		for _, id := range dc.cpus {
+			c := hw.NewCPU(id)
+			c.Core = coreID
+			c.Package = 0
+			c.Siblings = dc.cpus
+			c.MaxKHz = dc.sec.maxKHz
+			if len(secs) > 1 {
+				c.Kind = dc.sec.model
+				c.KindRank = -1
+			}
+			if nd, ok := nodeOf[id]; ok {
+				c.Node = nd
+			}
+			t.CPUs = append(t.CPUs, c)
+		}
 	}
 	if llcCount > 0 && len(coreFirst)%llcCount == 0 {
 		per := len(coreFirst) / llcCount
@@ -293,11 +294,69 @@ func layoutSummary(t *hw.Topology, secs []*section, online []int, nodes map[int]
 	}
 	sortCPUs(t.CPUs)
 	if secs[0].threads > 1 {
-		if t.Arch == hw.ArchX86 {
-			t.Note("the summary does not list SMT siblings: taken as x86 numbers them, thread 0 of every core first (sibling-major)")
-		} else {
-			t.Note("the summary does not list SMT siblings: taken as consecutive CPUs (core-major)")
-		}
+		t.Note("the summary does not list SMT siblings: taken as %s", numbering)
 	}
 	return t, nil
+}
+
+// dealtCore is one core dealt from the summary: its CPUs and section.
+type dealtCore struct {
+	cpus []int
+	sec  *section
+}
+
+// dealCores deals the online CPUs, in order, into each section's cores,
+// siblings numbered sibling-major or core-major.
+func dealCores(secs []*section, online []int, sibMajor bool, file string) ([]dealtCore, error) {
+	var out []dealtCore
+	next := 0
+	for _, s := range secs {
+		threads := max(s.threads, 1)
+		ncores := s.cores * max(s.groups, 1) * max(s.outer, 1)
+		if ncores == 0 {
+			ncores = (len(online) - next) / threads
+		}
+		n := ncores * threads
+		if next+n > len(online) {
+			return nil, countError(file, next+n, len(online))
+		}
+		cpus := online[next : next+n]
+		next += n
+		for k := 0; k < ncores; k++ {
+			var members []int
+			for th := 0; th < threads; th++ {
+				i := k*threads + th
+				if sibMajor {
+					i = th*ncores + k
+				}
+				members = append(members, cpus[i])
+			}
+			out = append(out, dealtCore{members, s})
+		}
+	}
+	if next != len(online) {
+		return nil, countError(file, next, len(online))
+	}
+	return out, nil
+}
+
+// countError: the summary's counts of threads, cores and sockets do not
+// give its online CPUs (some are offline, or, on s390, the counts are the
+// whole machine's), so which CPUs share a core cannot be told.
+func countError(file string, counted, online int) error {
+	return input.Errorf(file, 0, "the summary's threads × cores × sockets give %d CPUs where %d are online, so it cannot say which CPUs share a core; import `lscpu -p` or a sysfs snapshot (`schedplay collect`) instead", counted, online)
+}
+
+// spansNodes reports whether a core's CPUs lie on two nodes.
+func spansNodes(cores []dealtCore, nodeOf map[int]int) bool {
+	for _, c := range cores {
+		for _, id := range c.cpus[1:] {
+			a, okA := nodeOf[c.cpus[0]]
+			b, okB := nodeOf[id]
+			if okA && okB && a != b {
+				return true
+			}
+		}
+	}
+	return false
 }
