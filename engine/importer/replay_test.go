@@ -206,6 +206,29 @@ func TestRealTraces(t *testing.T) {
 	}
 }
 
+// TestTraceWithoutSchedWaking: perf bench sched pipe traced on a 6.18
+// kernel. With sched_wakeup alone, each cross-CPU wake-up is traced in
+// the IPI on the woken task's CPU (TTWU_QUEUE), with no waker: the
+// import says so and what to record. With sched_waking the two tasks
+// replay as a ping-pong of sends and recvs.
+func TestTraceWithoutSchedWaking(t *testing.T) {
+	res, _ := importFile(t, "trace/pipe-sched_wakeup.txt.gz", importer.Options{})
+	if !hasNote(res, "no sched_waking") || !hasNote(res, "record sched:sched_waking") {
+		t.Errorf("sched_wakeup-only trace: notes %q do not say the wakers are unknown", res.Notes)
+	}
+	sends := func(res *importer.Result) int { return strings.Count(string(res.Scenario), `"send"`) }
+	if n := sends(res); n != 0 {
+		t.Errorf("sched_wakeup-only trace: %d sends; its wakers are unknown", n)
+	}
+	res, _ = importFile(t, "trace/pipe-sched_waking.txt.gz", importer.Options{})
+	if hasNote(res, "no sched_waking") {
+		t.Errorf("sched_waking trace: notes %q", res.Notes)
+	}
+	if n := sends(res); n == 0 {
+		t.Errorf("sched_waking trace: no sends; the pipe's tasks wake each other")
+	}
+}
+
 // TestChromeJSONRoundTrip: our own Perfetto export (Chrome JSON with the
 // ftrace text in systemTraceEvents) imports to the same replay as the
 // ftrace text it carries.

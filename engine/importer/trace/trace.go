@@ -72,6 +72,9 @@ type Trace struct {
 	lastTS                 int64
 	edgesDropped           bool
 	tooMany                bool
+	// waking counts sched_waking lines; irqWakeups the sched_wakeup lines
+	// in interrupt context that woke a sleeping task (its waker unknown).
+	waking, irqWakeups int64
 }
 
 // newTrace returns an empty trace.
@@ -206,6 +209,9 @@ func (t *Trace) event(l *line) error {
 			return err
 		}
 		t.events++
+		if l.kind == kWaking {
+			t.waking++
+		}
 		t.wake(l, &w)
 	case kWakeupNew:
 		var w wakeEvent
@@ -331,6 +337,9 @@ func (t *Trace) wake(l *line, w *wakeEvent) {
 	}
 	waker := l.pid
 	if l.irq || waker == 0 || waker == w.pid {
+		if l.irq && l.kind == kWakeup {
+			t.irqWakeups++
+		}
 		k.wait = waitTimer
 		k.timerWakes++
 		if k.lastTimerWake > 0 {
