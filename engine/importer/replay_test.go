@@ -229,6 +229,48 @@ func TestTraceWithoutSchedWaking(t *testing.T) {
 	}
 }
 
+// TestPeriodicNeedsBurstsShorterThanThePeriod: a task woken by timer
+// interrupts every 100 µs replays as periodic, unless its mean burst
+// outlasts the period (here a 5 ms burst before the timer wake-ups),
+// which no period gives.
+func TestPeriodicNeedsBurstsShorterThanThePeriod(t *testing.T) {
+	ps, _ := presets.Load()
+	ftrace := func(longFirst bool) string {
+		var b strings.Builder
+		at := 1_000_000 // µs
+		line := func(task, flags, event string) {
+			fmt.Fprintf(&b, "%16s [000] %s %d.%06d: %s\n", task, flags, at/1_000_000, at%1_000_000, event)
+		}
+		run := func(us int) {
+			line("<idle>-0", "d..2.", "sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=t next_pid=100 next_prio=120")
+			at += us
+			line("t-100", "d..2.", "sched_switch: prev_comm=t prev_pid=100 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120")
+		}
+		first := 5
+		if longFirst {
+			first = 5000
+		}
+		run(first)
+		for i := 0; i < 20; i++ {
+			at += 100 - 5
+			line("<idle>-0", "d.h2.", "sched_wakeup: comm=t pid=100 prio=120 target_cpu=000")
+			run(5)
+		}
+		return b.String()
+	}
+	for _, tc := range []struct {
+		longFirst, periodic bool
+	}{{false, true}, {true, false}} {
+		res, err := importer.Import("t.txt", strings.NewReader(ftrace(tc.longFirst)), importer.Options{Presets: ps})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(string(res.Scenario), `"periodic"`); got != tc.periodic {
+			t.Errorf("long first burst %v: periodic %v; want %v\n%s", tc.longFirst, got, tc.periodic, res.Scenario)
+		}
+	}
+}
+
 // TestChromeJSONRoundTrip: our own Perfetto export (Chrome JSON with the
 // ftrace text in systemTraceEvents) imports to the same replay as the
 // ftrace text it carries.
