@@ -54,8 +54,10 @@ if [ -d "$d" ]; then
 			fmt.Fprintf(&b, "\tcopy \"$root\"/%s\n", f)
 		}
 	}
-	b.WriteString(`else
-	echo "schedplay collect: no $d: run as root with debugfs mounted to include the kernel's sched domains (optional)" >&2
+	b.WriteString(`elif [ -e "$root"/sys/kernel/debug/sched/verbose ]; then
+	echo "schedplay collect: no $d: the kernel lists its sched domains there only while sched_verbose is on; to include them (optional), as root: echo Y > /sys/kernel/debug/sched/verbose, run this again, then echo N > /sys/kernel/debug/sched/verbose" >&2
+else
+	echo "schedplay collect: no $d: run as root with debugfs mounted (mount -t debugfs none /sys/kernel/debug) to include the kernel's sched domains (optional)" >&2
 fi
 if [ "$n" -eq 0 ]; then
 	echo "schedplay collect: no CPU topology files found under $root/sys" >&2

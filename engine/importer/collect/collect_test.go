@@ -119,3 +119,41 @@ func TestScriptCollectsWhatImportReads(t *testing.T) {
 		t.Error("the script does not collect the sched domains")
 	}
 }
+
+// TestScriptSaysHowToGetTheDomains: without sched/domains the script
+// says what to do: mount debugfs, or, where the kernel has
+// sched/verbose (update_sched_domain_debugfs() returns early without
+// sched_debug_verbose in 6.12's kernel/sched/debug.c), turn it on for
+// the run.
+func TestScriptSaysHowToGetTheDomains(t *testing.T) {
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	if _, err := exec.LookPath("tar"); err != nil {
+		t.Skip("no tar")
+	}
+	dir := t.TempDir()
+	unpack(t, filepath.Join("..", "testdata", "sysfs", "arm-A510-A710-A715-X3.tar.gz"), dir)
+	root := filepath.Join(dir, "arm-A510-A710-A715-X3")
+	script := filepath.Join(dir, "collect.sh")
+	os.WriteFile(script, []byte(collect.Script()), 0o755)
+	run := func() string {
+		cmd := exec.Command(sh, script, filepath.Join(dir, "out.tar.gz"))
+		cmd.Env = append(os.Environ(), "SCHEDPLAY_ROOT="+root, "TMPDIR="+dir)
+		msg, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("%v: %s", err, msg)
+		}
+		return string(msg)
+	}
+	if msg := run(); !strings.Contains(msg, "mount -t debugfs") {
+		t.Errorf("no debugfs: %s", msg)
+	}
+	sched := filepath.Join(root, "sys", "kernel", "debug", "sched")
+	os.MkdirAll(sched, 0o755)
+	os.WriteFile(filepath.Join(sched, "verbose"), []byte("N\n"), 0o644)
+	if msg := run(); !strings.Contains(msg, "echo Y > /sys/kernel/debug/sched/verbose") {
+		t.Errorf("debugfs without domains: %s", msg)
+	}
+}
