@@ -55,13 +55,7 @@ func unpack(t *testing.T, file, dir string) {
 // writes holds only files import reads, and imports to the same scenario
 // as the dump itself.
 func TestScriptCollectsWhatImportReads(t *testing.T) {
-	sh, err := exec.LookPath("sh")
-	if err != nil {
-		t.Skip("no sh")
-	}
-	if _, err := exec.LookPath("tar"); err != nil {
-		t.Skip("no tar")
-	}
+	sh := shellWithTar(t)
 	dump := filepath.Join("..", "testdata", "sysfs", "original-arm-A510-A710-A715-X3.tar.gz")
 	dir := t.TempDir()
 	unpack(t, dump, dir)
@@ -126,13 +120,7 @@ func TestScriptCollectsWhatImportReads(t *testing.T) {
 // sched_debug_verbose in 6.12's kernel/sched/debug.c), turn it on for
 // the run.
 func TestScriptSaysHowToGetTheDomains(t *testing.T) {
-	sh, err := exec.LookPath("sh")
-	if err != nil {
-		t.Skip("no sh")
-	}
-	if _, err := exec.LookPath("tar"); err != nil {
-		t.Skip("no tar")
-	}
+	sh := shellWithTar(t)
 	dir := t.TempDir()
 	unpack(t, filepath.Join("..", "testdata", "sysfs", "arm-A510-A710-A715-X3.tar.gz"), dir)
 	root := filepath.Join(dir, "arm-A510-A710-A715-X3")
@@ -156,4 +144,17 @@ func TestScriptSaysHowToGetTheDomains(t *testing.T) {
 	if msg := run(); !strings.Contains(msg, "echo Y > /sys/kernel/debug/sched/verbose") {
 		t.Errorf("debugfs without domains: %s", msg)
 	}
+}
+
+// shellWithTar is the path of sh; the test is skipped without sh or tar.
+func shellWithTar(t *testing.T) string {
+	t.Helper()
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	if _, err := exec.LookPath("tar"); err != nil {
+		t.Skip("no tar")
+	}
+	return sh
 }
