@@ -57,6 +57,8 @@ func TestBadInputNamesFileAndLine(t *testing.T) {
 	}{
 		{"empty", "x.txt", nil, "x.txt: empty input"},
 		{"unknown", "notes.txt", []byte("hello\nworld\n"), "notes.txt: not a format schedplay imports"},
+		{"cpuinfo x86", "cpuinfo", []byte("processor\t: 0\nvendor_id\t: GenuineIntel\n"), "cpuinfo: this is /proc/cpuinfo, which does not say which CPUs share a cache or a node: on the machine, import the output of `lscpu -p`"},
+		{"cpuinfo arm64", "cpuinfo", []byte("processor\t: 0\nBogoMIPS\t: 50.00\nCPU implementer\t: 0x41\n"), "this is /proc/cpuinfo"},
 		{"xz", "d.tar.xz", []byte{0xfd, '7', 'z', 'X', 'Z', 0, 1, 2}, "recompress it with gzip"},
 		{"lscpu -p field count", "p.txt", []byte("# CPU,Core,Socket,Node\n0,0,0,0\n1,1,0\n"), "p.txt:3: 3 fields; the header names 4"},
 		{"lscpu -p number", "p.txt", []byte("# CPU,Core,Socket,Node\n0,x,0,0\n"), "p.txt:2: core \"x\" is not a number"},

@@ -133,7 +133,19 @@ func Import(name string, r io.Reader, opt Options) (*Result, error) {
 	if w, ok := workloadFormat(head); ok {
 		return importWorkload(name, w, br, opt)
 	}
+	if isCPUInfo(head) {
+		return nil, input.Errorf(name, 0, "this is /proc/cpuinfo, which does not say which CPUs share a cache or a node: on the machine, import the output of `lscpu -p` or `lscpu --json`, or a snapshot from `schedplay collect`")
+	}
 	return nil, input.Errorf(name, 0, "not a format schedplay imports (%s)", Formats())
+}
+
+// isCPUInfo recognises /proc/cpuinfo by its first key: "processor" on
+// x86, arm64, POWER and RISC-V ("Processor" on old 32-bit Arm kernels).
+func isCPUInfo(head []byte) bool {
+	s := strings.TrimLeft(string(head), " \t\r\n")
+	k, _, ok := strings.Cut(s, ":")
+	k = strings.TrimSpace(k)
+	return ok && (k == "processor" || k == "Processor")
 }
 
 // Formats lists what Import reads, for messages.
