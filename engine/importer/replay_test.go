@@ -199,6 +199,21 @@ func TestRealTraces(t *testing.T) {
 			t.Errorf("notes lack %q: %q", want, res.Notes)
 		}
 	}
+	// A systrace page of the old form (var linuxPerfData = "…").
+	res, r = importFile(t, "trace/legacy-systrace.html", importer.Options{})
+	if res.Format != importer.FormatFtrace || res.Trace.Events() != 5 || r.Machine.NumCPUs() != 8 {
+		t.Errorf("legacy systrace: format %s, %d events, %d CPUs; want ftrace, its 5 sched_switch/sched_wakeup lines, 8", res.Format, res.Trace.Events(), r.Machine.NumCPUs())
+	}
+	// ftrace text with no scheduling event (ext4's events: a digit in
+	// the event name), and one whose scheduling events show no task.
+	for _, tc := range []struct{ file, want string }{
+		{"trace/ext4-events.txt", "no sched_switch or sched_waking events: record"},
+		{"trace/no-task.txt", "show no task running or being woken: nothing to replay"},
+	} {
+		if _, err := importPath(t, tc.file, importer.Options{}); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v; want %q", tc.file, err, tc.want)
+		}
+	}
 	// A trace-cmd report (no tgid column, no flags, "<...>" comms).
 	res, _ = importFile(t, "trace/trace-cmd-report.txt", importer.Options{})
 	if res.Trace.Events() != 4 {

@@ -15,7 +15,7 @@ import (
 )
 
 var (
-	ftraceLine  = regexp.MustCompile(`\[\d{3,}\][^:\n]*\d+\.\d+: [a-z_]+:`)
+	ftraceLine  = regexp.MustCompile(`\[\d{3,}\][^:\n]*\d+\.\d+: [a-z0-9_]+:`)
 	chromeTrace = regexp.MustCompile(`^\s*\{\s*"(traceEvents|systemTraceEvents|displayTimeUnit|metadata)"`)
 	htmlTrace   = regexp.MustCompile(`(?i)^\s*(<!doctype html|<html)`)
 )
@@ -76,6 +76,11 @@ func importTrace(name string, f Format, r *bufio.Reader, opt Options) (*Result, 
 		return nil, input.Errorf(name, 0, "the trace has CPUs up to %d; --machine has %d", tr.CPUs()-1, cpus)
 	}
 	rp := tr.Replay(cpus, trace.Overheads{Switch: lat.ContextSwitch, Wakeup: lat.Wakeup})
+	if len(rp.Workload.Groups) == 0 {
+		// Only the idle task, or a task switched out but never seen
+		// running or woken within the trace.
+		return nil, input.Errorf(name, 0, "the trace's %d scheduling events show no task running or being woken: nothing to replay (record sched:sched_switch and sched:sched_waking for longer, or while the workload runs)", tr.Events())
+	}
 	notes = append(notes, rp.Notes...)
 	wl, err := json.Marshal(rp.Workload)
 	if err != nil {

@@ -2,6 +2,7 @@ package trace
 
 import (
 	"bufio"
+	"io"
 	"strings"
 	"testing"
 )
@@ -98,33 +99,34 @@ func TestStrictAndSkips(t *testing.T) {
 // TestSources: ftrace text inside a Chrome JSON string (escapes decoded
 // as it streams) and inside a systrace HTML page.
 func TestSources(t *testing.T) {
+	// lines reads what src finds in doc, its lines joined by "|".
+	lines := func(src func(*bufio.Reader) (io.Reader, error), doc string) string {
+		t.Helper()
+		r, err := src(bufio.NewReader(strings.NewReader(doc)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b strings.Builder
+		sc := bufio.NewScanner(r)
+		for sc.Scan() {
+			b.WriteString(sc.Text() + "|")
+		}
+		return b.String()
+	}
 	js := `{"traceEvents":[{"a":"b\"}","c":[1,{"d":null}]}],"systemTraceEvents":"# tracer: nop\nline \"one\"\ttwo\u00e9\n","displayTimeUnit":"ns"}`
-	r, err := ChromeText(bufio.NewReader(strings.NewReader(js)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b strings.Builder
-	sc := bufio.NewScanner(r)
-	for sc.Scan() {
-		b.WriteString(sc.Text() + "|")
-	}
-	if got := b.String(); got != "# tracer: nop|line \"one\"\ttwoé|" {
+	if got := lines(ChromeText, js); got != "# tracer: nop|line \"one\"\ttwoé|" {
 		t.Errorf("chrome text %q", got)
 	}
 	if _, err := ChromeText(bufio.NewReader(strings.NewReader(`{"traceEvents":[]}`))); err == nil || !strings.Contains(err.Error(), "systemTraceEvents") {
 		t.Errorf("no systemTraceEvents: %v", err)
 	}
 	page := "<!DOCTYPE html><html><script>x</script>\n<script class=\"trace-data\" type=\"application/text\">\n# tracer: nop\nA\n</script><script class=\"trace-data\">{}</script></html>"
-	r, err = HTMLText(bufio.NewReader(strings.NewReader(page)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	b.Reset()
-	sc = bufio.NewScanner(r)
-	for sc.Scan() {
-		b.WriteString(sc.Text() + "|")
-	}
-	if got := b.String(); got != "|# tracer: nop|A|" {
+	if got := lines(HTMLText, page); got != "|# tracer: nop|A|" {
 		t.Errorf("html text %q", got)
+	}
+	// The legacy page: a JavaScript string, each line ending in \n\.
+	legacy := "<html><body><script>\n  var linuxPerfData = \"\\\n# tracer: nop\\n\\\n  a-1 [000] \\\"x\\\"\\n\\\n\";\n</script></body></html>"
+	if got := lines(HTMLText, legacy); got != "# tracer: nop|  a-1 [000] \"x\"|" {
+		t.Errorf("legacy html text %q", got)
 	}
 }

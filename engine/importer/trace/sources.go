@@ -243,20 +243,25 @@ func (s *jsonString) Read(p []byte) (int, error) {
 }
 
 // HTMLText returns a reader of the trace inside a systrace HTML page: the
-// text of its `<script class="trace-data">` elements.
+// text of its `<script class="trace-data">` elements, or, in the legacy
+// page systrace wrote before them, the JavaScript string
+// `var linuxPerfData = "…"` (each line ending in `\n\`).
 func HTMLText(r *bufio.Reader) (io.Reader, error) {
-	const open = `class="trace-data"`
+	const open, legacy = `class="trace-data"`, `var linuxPerfData = "`
 	var window []byte
 	for {
 		c, err := r.ReadByte()
 		if err != nil {
-			return nil, errors.New("no <script class=\"trace-data\"> in the page")
+			return nil, errors.New("no <script class=\"trace-data\"> (nor a legacy var linuxPerfData) in the page")
 		}
 		window = append(window, c)
-		if len(window) > len(open) {
+		if len(window) > len(legacy) {
 			window = window[1:]
 		}
-		if bytes.Equal(window, []byte(open)) {
+		if bytes.HasSuffix(window, []byte(legacy)) {
+			return &jsString{r: &untilScript{r: r}}, nil
+		}
+		if bytes.HasSuffix(window, []byte(open)) {
 			break
 		}
 	}
@@ -270,6 +275,56 @@ func HTMLText(r *bufio.Reader) (io.Reader, error) {
 		}
 	}
 	return &untilScript{r: r}, nil
+}
+
+// jsString decodes a JavaScript string literal's body up to its closing
+// quote (or the end of the script): \n, \t, \\, \" and a backslash
+// before a newline (a line continuation, which adds nothing).
+type jsString struct {
+	r    io.Reader
+	buf  [1]byte
+	done bool
+}
+
+func (j *jsString) next() (byte, bool) {
+	if _, err := io.ReadFull(j.r, j.buf[:]); err != nil {
+		return 0, false
+	}
+	return j.buf[0], true
+}
+
+func (j *jsString) Read(p []byte) (int, error) {
+	n := 0
+	for n < len(p) && !j.done {
+		c, ok := j.next()
+		if !ok || c == '"' {
+			j.done = true
+			break
+		}
+		if c == '\\' {
+			e, ok := j.next()
+			if !ok {
+				j.done = true
+				break
+			}
+			switch e {
+			case '\n':
+				continue
+			case 'n':
+				c = '\n'
+			case 't':
+				c = '\t'
+			default: // \\, \" and anything else: the character itself
+				c = e
+			}
+		}
+		p[n] = c
+		n++
+	}
+	if n == 0 && j.done {
+		return 0, io.EOF
+	}
+	return n, nil
 }
 
 // untilScript reads up to "</script>".
