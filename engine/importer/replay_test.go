@@ -214,6 +214,13 @@ func TestRealTraces(t *testing.T) {
 			t.Errorf("%s: error %v; want %q", tc.file, err, tc.want)
 		}
 	}
+	// perf sched record, then perf script: "comm tid", no flags,
+	// "sched:sched_switch". Its pipe pair replays as a ping-pong.
+	res, _ = importFile(t, "trace/perf-sched-script.txt.gz", importer.Options{})
+	if res.Trace.Events() < 200 || !strings.Contains(string(res.Scenario), `"send"`) || !hasNote(res, "without the irq-flags column") {
+		t.Errorf("perf script: %d events, sends %v, notes %q; want its 224 events, a ping-pong, the irq-flags note",
+			res.Trace.Events(), strings.Contains(string(res.Scenario), `"send"`), res.Notes)
+	}
 	// A trace-cmd report (no tgid column, no flags, "<...>" comms).
 	res, _ = importFile(t, "trace/trace-cmd-report.txt", importer.Options{})
 	if res.Trace.Events() != 4 {

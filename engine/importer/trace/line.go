@@ -36,6 +36,7 @@ type line struct {
 	pid     int
 	cpu     int
 	irq     bool // hardirq or softirq context (the flags' h, s or H)
+	flags   bool // the line has the irq-flags column (irq is known)
 	ts      int64
 	kind    kind
 	payload []byte
@@ -82,20 +83,34 @@ func parseLine(b []byte, l *line) error {
 			task = bytes.TrimSpace(task[:p])
 		}
 	}
-	dash := bytes.LastIndexByte(task, '-')
-	if dash < 0 {
-		return errNotEvent
+	found := false
+	if dash := bytes.LastIndexByte(task, '-'); dash >= 0 {
+		if pid, ok := atoi(task[dash+1:]); ok {
+			l.comm, l.pid, found = task[:dash], pid, true
+		}
 	}
-	pid, ok := atoi(task[dash+1:])
-	if !ok {
-		return errNotEvent
+	if !found {
+		// perf script: "comm tid" or "comm pid/tid" (perf sched record).
+		sp := bytes.LastIndexAny(task, " \t")
+		if sp < 0 {
+			return errNotEvent
+		}
+		id := task[sp+1:]
+		if slash := bytes.IndexByte(id, '/'); slash >= 0 {
+			id = id[slash+1:]
+		}
+		pid, ok := atoi(id)
+		if !ok {
+			return errNotEvent
+		}
+		l.comm, l.pid = bytes.TrimSpace(task[:sp]), pid
 	}
-	l.comm, l.pid = task[:dash], pid
 	rest := b[close+1:]
 	// Optional flags ("d..2", "dNh3", "d.s4."), then the timestamp.
 	f1, r1 := field(rest)
-	l.irq = false
+	l.irq, l.flags = false, false
 	if len(f1) > 0 && f1[len(f1)-1] != ':' {
+		l.flags = true
 		l.irq = bytes.IndexByte(f1, 'h') >= 0 || bytes.IndexByte(f1, 's') >= 0 || bytes.IndexByte(f1, 'H') >= 0
 		f1, r1 = field(r1)
 	}
@@ -111,7 +126,11 @@ func parseLine(b []byte, l *line) error {
 	if len(ev) < 2 || ev[len(ev)-1] != ':' {
 		return errNotEvent
 	}
-	l.kind = kindNames[string(ev[:len(ev)-1])]
+	ev = ev[:len(ev)-1]
+	if c := bytes.IndexByte(ev, ':'); c >= 0 {
+		ev = ev[c+1:] // perf script names the subsystem: "sched:sched_switch"
+	}
+	l.kind = kindNames[string(ev)]
 	l.payload = bytes.TrimSpace(r2)
 	return nil
 }

@@ -28,6 +28,14 @@ func TestParseLine(t *testing.T) {
 		{"  Binder thread-x-2-1977  [003] d...  3742.555155: sched_wakeup: comm=bash pid=1240 prio=120 target_cpu=003",
 			"Binder thread-x-2", 1977, 3, false, 3742555155000, kWakeup, "pid=1240"},
 		{"   bash-42 [001] dNs5. 13916.281769: cpu_idle: state=1 cpu_id=1", "bash", 42, 1, true, 13916281769000, kOther, "state=1"},
+		// perf script (perf sched record): "comm tid" or "comm pid/tid",
+		// no flags, the event named with its subsystem.
+		{"            perf 32495 [000] 36243.570514:       sched:sched_waking: comm=migration/0 pid=18 prio=0 target_cpu=000",
+			"perf", 32495, 0, false, 36243570514000, kWaking, "comm=migration/0"},
+		{"     migration/0    18 [000] 36243.570527: sched:sched_migrate_task: comm=perf pid=32495 prio=120 orig_cpu=0 dest_cpu=1",
+			"migration/0", 18, 0, false, 36243570527000, kOther, "dest_cpu=1"},
+		{"  memfd:sealed-91  7/9 [001] 1.000001: sched:sched_switch: prev_comm=x prev_pid=9 prev_prio=120 prev_state=S ==> next_comm=y next_pid=0 next_prio=120",
+			"memfd:sealed-91", 9, 1, false, 1000001000, kSwitch, "prev_pid=9"},
 	} {
 		var l line
 		if err := parseLine([]byte(tc.in), &l); err != nil {

@@ -814,6 +814,9 @@ func (r *replayer) summaryNotes() {
 		// sched_wakeup in its IPI: only sched_waking is traced by the waker.
 		r.note("the trace has sched_wakeup but no sched_waking: %d wake-ups were traced in interrupt context, where a timer's and one another CPU queued (TTWU_QUEUE: traced in the IPI on the woken task's CPU, without its waker) look alike, and all replay as timer wake-ups; record sched:sched_waking to keep who woke whom", t.irqWakeups)
 	}
+	if t.unflagged > 0 {
+		r.note("%d wake-ups by a task come from lines without the irq-flags column (perf script, or trace-cmd report without it): one an interrupt made is taken as the interrupted task's", t.unflagged)
+	}
 	if t.edgesDropped {
 		r.note("more than %d waker → wakee pairs: the rest count as timer wake-ups", maxEdges)
 	}

@@ -75,6 +75,10 @@ type Trace struct {
 	// waking counts sched_waking lines; irqWakeups the sched_wakeup lines
 	// in interrupt context that woke a sleeping task (its waker unknown).
 	waking, irqWakeups int64
+	// unflagged counts the wake-ups of sleeping tasks whose line has no
+	// irq-flags column (perf script, trace-cmd report without it): one
+	// from an interrupt reads as the interrupted task's.
+	unflagged int64
 }
 
 // newTrace returns an empty trace.
@@ -336,6 +340,9 @@ func (t *Trace) wake(l *line, w *wakeEvent) {
 		k.firstSleep = k.sleep
 	}
 	waker := l.pid
+	if !l.flags && waker != 0 && waker != w.pid {
+		t.unflagged++
+	}
 	if l.irq || waker == 0 || waker == w.pid {
 		if l.irq && l.kind == kWakeup {
 			t.irqWakeups++
