@@ -31,7 +31,8 @@ func cmdImport(e *env, args []string) int {
 	fs := newFlagSet(e, "import", "PATH [--machine M] [--policy P] [--check DOMAINS] [--strict] [--out FILE]\n\n"+
 		"PATH is a sysfs snapshot (a directory or a .tar.gz/.tar.bz2 of one, as `schedplay collect` makes),\n"+
 		"lscpu output (-p, -e, --json, or the summary), hwloc XML, a dump of the kernel's sched domains,\n"+
-		"rt-app JSON, ftrace text (trace-cmd report) or a Chrome JSON trace; - reads standard input.\n"+
+		"rt-app JSON, ftrace text (trace-cmd report, a systrace page), perf script output of perf sched record\n"+
+		"or a Chrome JSON trace; - reads standard input.\n"+
 		"The scenario goes to standard output; every default taken is announced on standard error.\n"+
 		"M and P are preset names or JSON files (a section, {\"machine\": …}, or a whole scenario).")
 	var o importOptions

@@ -150,7 +150,7 @@ func isCPUInfo(head []byte) bool {
 
 // Formats lists what Import reads, for messages.
 func Formats() string {
-	return "a sysfs snapshot directory or tarball, lscpu -p/-e/--json output, hwloc XML, a sched domains dump, rt-app JSON, ftrace text, a Chrome JSON trace"
+	return "a sysfs snapshot directory or tarball, lscpu -p/-e/--json output, hwloc XML, a sched domains dump, rt-app JSON, ftrace text or perf script output, a systrace page, a Chrome JSON trace"
 }
 
 // importArchive reads a tarball of a sysfs snapshot.
