@@ -293,6 +293,49 @@ func TestPeriodicNeedsBurstsShorterThanThePeriod(t *testing.T) {
 	}
 }
 
+// TestPinNeedsEvidence: a task that ran on one CPU only is pinned in the
+// replay when it waited for that CPU while another was idle (an
+// affinity mask at work), not when its CPU was idle whenever it woke
+// (the scheduler keeps an idle prev by itself).
+func TestPinNeedsEvidence(t *testing.T) {
+	ps, _ := presets.Load()
+	flat := `{"nodes":1,"cores_per_node":2,"threads_per_core":1}`
+	// A trace shows a CPU idle once it switches to the idle task: blip
+	// runs once on CPU 1 so that its trace has a line there.
+	hog := `{"name":"blip","count":1,"cpus":"1","program":[{"compute":"10us"}]},
+		{"name":"hog","count":1,"cpus":"0","program":[{"repeat":60,"do":[{"compute":"3ms"},{"sleep":"1ms"}]}]},`
+	for _, tc := range []struct {
+		name, others, pCPUs string
+		pinned              bool
+	}{
+		{"bound beside a hog", hog, `"cpus":"0",`, true},
+		// Alone, it stays on its CPU over 300 runs, mask or not.
+		{"alone, free", "", "", false},
+		{"alone, bound", "", `"cpus":"1",`, false},
+	} {
+		doc := `{"schedplay":1,"machine":` + flat + `,"workload":{"groups":[` + tc.others + `
+			{"name":"p","count":1,` + tc.pCPUs + `"program":[{"repeat":300,"do":[{"compute":"100us"},{"sleep":"500us"}]}]}]},
+			"run":{"duration":"200ms","seed":1}}`
+		text := traceOf(t, scenariotest.Resolve(t, doc))
+		res, err := importer.Import("t.txt", strings.NewReader(text), importer.Options{Presets: ps, Machine: []byte(flat)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for _, g := range resolve(t, res).Workload.Groups {
+			if g.Name == "p/0" { // the task's name in schedplay's trace
+				found = true
+				if got := g.CPUs != ""; got != tc.pinned {
+					t.Errorf("%s: p pinned %v (cpus %q); want %v; notes %q", tc.name, got, g.CPUs, tc.pinned, res.Notes)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("%s: no group p/0 in the replay", tc.name)
+		}
+	}
+}
+
 // TestChromeJSONRoundTrip: our own Perfetto export (Chrome JSON with the
 // ftrace text in systemTraceEvents) imports to the same replay as the
 // ftrace text it carries.

@@ -64,6 +64,10 @@ type task struct {
 	ivSum, ivSq        float64
 	cpus               cpuSet
 	runs               int64
+	// choice: woken while its last CPU ran another task and another CPU
+	// was idle; stayedBusy counts the times it then ran on that CPU.
+	choice     bool
+	stayedBusy int64
 	// startsWaiting: its first activation began with a wake-up (it was
 	// asleep before it first ran), after firstSleep; firstByTask says a
 	// task (not a timer) woke it the first time it was woken.

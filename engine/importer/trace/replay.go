@@ -240,8 +240,16 @@ func (r *replayer) nice(k *task) int {
 }
 
 // minPinRuns is how many runs on one CPU alone count as seeing its
-// affinity (a task the scheduler never moved in that many runs).
-const minPinRuns = 20
+// affinity (a task the scheduler never moved in that many runs), when
+// at least minPinStays times it was woken while that CPU ran another
+// task and another CPU was idle, and still waited for its own:
+// select_idle_sibling() would have taken the idle CPU, were it allowed.
+// A task whose CPU was idle at each wake-up stays by the scheduler's
+// own choice (prev idle), which says nothing of its mask.
+const (
+	minPinRuns  = 20
+	minPinStays = 3
+)
 
 // pin returns the CPU a task is bound to, where the trace shows it: a
 // per-CPU kernel thread named after its CPU ("ksoftirqd/3",
@@ -253,7 +261,7 @@ func (r *replayer) pin(k *task, cpus int) string {
 	}
 	c := k.cpus.a
 	named := perCPUName(k.comm) == c
-	if !named && k.runs < minPinRuns {
+	if !named && (k.runs < minPinRuns || k.stayedBusy < minPinStays) {
 		return ""
 	}
 	if c >= cpus {
@@ -263,7 +271,7 @@ func (r *replayer) pin(k *task, cpus int) string {
 	if named {
 		r.note("per-CPU kernel threads (named after their CPU) are pinned to it")
 	} else {
-		r.note("tasks that ran only on one CPU over %d runs or more are pinned to it (the trace shows no affinity masks)", minPinRuns)
+		r.note("tasks that ran only on one CPU over %d runs or more, and %d times or more waited for it while another CPU was idle, are pinned to it (the trace shows no affinity masks)", minPinRuns, minPinStays)
 	}
 	return strconv.Itoa(c)
 }
@@ -271,8 +279,8 @@ func (r *replayer) pin(k *task, cpus int) string {
 // perCPUName is the CPU a per-CPU kernel thread's name carries
 // ("ksoftirqd/3", "kworker/3:1H", "migration/3", "cpuhp/3"), or -1.
 func perCPUName(comm string) int {
-	_, after, ok := strings.Cut(comm, "/")
-	if !ok {
+	name, after, ok := strings.Cut(comm, "/")
+	if !ok || !perCPUThreads[name] {
 		return -1
 	}
 	if strings.HasPrefix(after, "u") { // kworker/u16:1 is unbound
@@ -290,6 +298,19 @@ func perCPUName(comm string) int {
 		return -1
 	}
 	return n
+}
+
+// perCPUThreads are the kernel threads created bound to one CPU and
+// named after it: 6.12's smpboot threads (the thread_comm of
+// stop_machine.c, irq_work.c, softirq.c, rcu/tree.c, cpu.c and
+// powercap/idle_inject.c), older kernels' watchdog/N, the RT patches'
+// ktimersoftd/N, ktimers/N and posixcputmr/N, and the per-CPU workqueue
+// pools' kworker/N:M. A user task named "name/N" (schedplay's own traces
+// name every task so) is not one of them.
+var perCPUThreads = map[string]bool{
+	"ksoftirqd": true, "migration": true, "cpuhp": true, "kworker": true, "rcuc": true,
+	"watchdog": true, "idle_inject": true, "posixcputmr": true, "ktimersoftd": true,
+	"ktimers": true, "irq_work": true,
 }
 
 // periodic reports a task woken by timers at a steady interval: its
@@ -758,11 +779,11 @@ func (r *replayer) barrierProgram(u unit, budget int) []scenario.Step {
 }
 
 // barrierPins pins a barrier group's tasks each to its one CPU when every
-// member ran on one CPU of its own.
+// member ran on one CPU of its own, with the evidence pin asks for.
 func (r *replayer) barrierPins(u unit, cpus int) (string, scenario.Pin) {
 	var ids []int
 	for _, k := range u.members {
-		if k.cpus.n != 1 || k.runs < minPinRuns || k.cpus.a >= cpus || slices.Contains(ids, k.cpus.a) {
+		if k.cpus.n != 1 || k.runs < minPinRuns || k.stayedBusy < minPinStays || k.cpus.a >= cpus || slices.Contains(ids, k.cpus.a) {
 			return "", scenario.PinNone
 		}
 		ids = append(ids, k.cpus.a)

@@ -79,12 +79,16 @@ type Trace struct {
 	// irq-flags column (perf script, trace-cmd report without it): one
 	// from an interrupt reads as the interrupted task's.
 	unflagged int64
+	// curr is the task each CPU runs, as its last sched_switch says (0:
+	// idle; absent: not known yet); idleCPUs counts the CPUs known idle.
+	curr     map[int]int
+	idleCPUs int
 }
 
 // newTrace returns an empty trace.
 func newTrace(opt Options) *Trace {
 	return &Trace{opt: opt, tasks: map[int]*task{}, edges: map[edge]int64{}, fans: map[int]*fan{},
-		cpuFirst: map[int]int64{}, start: -1, maxCPU: -1}
+		cpuFirst: map[int]int64{}, start: -1, maxCPU: -1, curr: map[int]int{}}
 }
 
 // Read reads ftrace text from r.
@@ -207,6 +211,7 @@ func (t *Trace) event(l *line) error {
 		t.events++
 		t.switchOut(l.ts, l.cpu, &s)
 		t.switchIn(l.ts, l.cpu, &s)
+		t.setCurr(l.cpu, s.nextPid)
 	case kWaking, kWakeup:
 		var w wakeEvent
 		if err := parseWake(l.payload, &w); err != nil {
@@ -286,6 +291,17 @@ func (t *Trace) switchOut(ts int64, cpu int, s *switchEvent) {
 	}
 }
 
+// setCurr records that cpu now runs pid (0: idle).
+func (t *Trace) setCurr(cpu, pid int) {
+	if old, ok := t.curr[cpu]; ok && old == 0 {
+		t.idleCPUs--
+	}
+	if pid == 0 {
+		t.idleCPUs++
+	}
+	t.curr[cpu] = pid
+}
+
 // switchIn starts next's run on cpu.
 func (t *Trace) switchIn(ts int64, cpu int, s *switchEvent) {
 	if s.nextPid == 0 {
@@ -304,6 +320,14 @@ func (t *Trace) switchIn(ts int64, cpu int, s *switchEvent) {
 		k.inBurst = true
 		if k.activations() == 0 && k.wakeups == 0 {
 			k.wait = waitStart
+		}
+	}
+	if k.choice {
+		// Woken while its CPU ran another task and another CPU was idle,
+		// it waited for its own CPU: what an affinity mask does.
+		k.choice = false
+		if cpu == k.runCPU {
+			k.stayedBusy++
 		}
 	}
 	k.running, k.runStart, k.runCPU = true, ts, cpu
@@ -333,6 +357,9 @@ func (t *Trace) wake(l *line, w *wakeEvent) {
 		return // already runnable: a second tracepoint of the same wake-up
 	}
 	k.blocked = false
+	if cur, ok := t.curr[k.runCPU]; k.runs > 0 && ok && cur != 0 && cur != k.pid && t.idleCPUs > 0 {
+		k.choice = true
+	}
 	k.sleep = l.ts - k.blockAt
 	k.wakeups++
 	k.inBurst, k.burst = true, 0
