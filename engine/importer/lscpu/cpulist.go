@@ -2,11 +2,11 @@ package lscpu
 
 import (
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 
 	"schedplay/engine/importer/input"
+	"schedplay/engine/topo"
 )
 
 // cpuList parses a CPU list as lscpu prints it: util-linux's
@@ -14,18 +14,10 @@ import (
 // as "a-b:s" ("0-62:2" for every even CPU of 0-62), where the kernel's
 // cpulist syntax reads "a-b:u/g" as u used CPUs per group of g. A piece
 // with a single number after its colon is util-linux's stride; any other
-// piece is read as the kernel reads it.
+// piece is read as the kernel reads it. The CPUs go into one set, so a
+// list costs at most one bit per CPU number whatever its pieces repeat.
 func cpuList(s string) ([]int, error) {
-	var out []int
-	seen := map[int]bool{}
-	add := func(ids []int) {
-		for _, c := range ids {
-			if !seen[c] {
-				seen[c] = true
-				out = append(out, c)
-			}
-		}
-	}
+	set := topo.NewCPUSet(input.MaxCPUID + 1)
 	for _, piece := range strings.Split(strings.TrimSpace(s), ",") {
 		piece = strings.TrimSpace(piece)
 		rng, stride, ok := strings.Cut(piece, ":")
@@ -34,7 +26,9 @@ func cpuList(s string) ([]int, error) {
 			if err != nil {
 				return nil, err
 			}
-			add(ids)
+			for _, c := range ids {
+				set.Set(topo.CPU(c))
+			}
 			continue
 		}
 		st, err := strconv.Atoi(stride)
@@ -44,12 +38,13 @@ func cpuList(s string) ([]int, error) {
 		if err != nil || e1 != nil || e2 != nil || !isRange || st < 1 || a < 0 || b < a || b > input.MaxCPUID {
 			return nil, fmt.Errorf("cpulist piece %q: want a-b:stride (lscpu's form) with 0 ≤ a ≤ b ≤ %d and stride ≥ 1", piece, input.MaxCPUID)
 		}
-		var ids []int
 		for c := a; c <= b; c += st {
-			ids = append(ids, c)
+			set.Set(topo.CPU(c))
 		}
-		add(ids)
 	}
-	slices.Sort(out)
+	out := []int{}
+	for _, c := range set.CPUs() {
+		out = append(out, int(c))
+	}
 	return out, nil
 }
