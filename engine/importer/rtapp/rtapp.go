@@ -76,7 +76,8 @@ type conv struct {
 	task    string
 	barrier map[string][]string // barrier name → thread objects using it
 	maxCPU  int
-	leftOut int // threads left out for having no modelled event
+	leftOut int  // threads left out for having no modelled event
+	legacy  bool // a thread used the old grammar's exec or lock_order
 }
 
 func (c *conv) note(format string, args ...any) {
@@ -156,6 +157,9 @@ func Read(data []byte, file string) (*UseCase, error) {
 	c.checkBarriers(groups)
 	c.flushIssues()
 	if len(groups) == 0 && c.leftOut > 0 {
+		if c.legacy {
+			return nil, c.errf(tasks, "no thread has an event schedplay models: this is rt-app's old grammar (exec, period, lock_order, resources), which neither rt-app nor schedplay reads today; write the threads as run/sleep/timer events (rt-app's doc/tutorial.txt)")
+		}
 		return nil, c.errf(tasks, "no thread has an event schedplay models (lock, unlock, mem, iorun, yield and fork are dropped)")
 	}
 	if len(groups) == 0 {
@@ -247,6 +251,9 @@ func (c *conv) thread(name string, t *node) (*scenario.Group, error) {
 		case "phases":
 			phases = v
 		default:
+			if k == "exec" || k == "period" || k == "lock_order" {
+				c.legacy = true
+			}
 			if eventKind(k) == "" {
 				c.property(k)
 				continue
@@ -351,7 +358,11 @@ func (c *conv) phase(name string, p *node) ([]scenario.Step, error) {
 		if name != "" {
 			what += fmt.Sprintf(", phase %q,", name)
 		}
-		return nil, c.errf(p, "%s has no event (run, sleep, timer, barrier…): rt-app refuses it too (\"No events found. Task must have events or it's useless\")", what)
+		hint := ""
+		if c.legacy {
+			hint = "; exec and period are rt-app's old grammar, which it no longer reads: write run/sleep/timer events (rt-app's doc/tutorial.txt)"
+		}
+		return nil, c.errf(p, "%s has no event (run, sleep, timer, barrier…): rt-app refuses it too (\"No events found. Task must have events or it's useless\")%s", what, hint)
 	}
 	loop := 1
 	var steps []scenario.Step
