@@ -162,7 +162,7 @@ func TestRTAppErrors(t *testing.T) {
 		// rt-app exits on a phase without events ("No events found").
 		{"{\"tasks\": {\"t\": {\"loop\": -1, \"phases\": {\"p1\": {\"run\": 5},\n \"p2\": {\"loop\": 3}}}}}", "u.json:2: thread \"t\", phase \"p2\", has no event"},
 		{"{\"tasks\": {\"t\": {\"exec\": 5000, \"period\": 5000}}}", "u.json:1: thread \"t\" has no event"},
-		{"{\"tasks\": {\"t\": {\"exec\": 5000, \"period\": 5000}}}", "exec and period are rt-app's old grammar"},
+		{"{\"tasks\": {\"t\": {\"exec\": 5000, \"period\": 5000}}}", "exec is rt-app's old grammar"},
 		// rt-app's legacy grammar (merge/thread0.json): lock_order reads
 		// as a lock event, which is dropped; a loop of nothing is refused
 		// here, not turned into billions of zero-time steps.

@@ -158,7 +158,7 @@ func Read(data []byte, file string) (*UseCase, error) {
 	c.flushIssues()
 	if len(groups) == 0 && c.leftOut > 0 {
 		if c.legacy {
-			return nil, c.errf(tasks, "no thread has an event schedplay models: this is rt-app's old grammar (exec, period, lock_order, resources), which neither rt-app nor schedplay reads today; write the threads as run/sleep/timer events (rt-app's doc/tutorial.txt)")
+			return nil, c.errf(tasks, "no thread has an event schedplay models: this is rt-app's old grammar (exec, lock_order, resources), which neither rt-app nor schedplay reads today; write the threads as run/sleep/timer events (rt-app's doc/tutorial.txt)")
 		}
 		return nil, c.errf(tasks, "no thread has an event schedplay models (lock, unlock, mem, iorun, yield and fork are dropped)")
 	}
@@ -251,7 +251,7 @@ func (c *conv) thread(name string, t *node) (*scenario.Group, error) {
 		case "phases":
 			phases = v
 		default:
-			if k == "exec" || k == "period" || k == "lock_order" {
+			if k == "exec" || k == "lock_order" {
 				c.legacy = true
 			}
 			if eventKind(k) == "" {
@@ -360,7 +360,7 @@ func (c *conv) phase(name string, p *node) ([]scenario.Step, error) {
 		}
 		hint := ""
 		if c.legacy {
-			hint = "; exec and period are rt-app's old grammar, which it no longer reads: write run/sleep/timer events (rt-app's doc/tutorial.txt)"
+			hint = "; exec is rt-app's old grammar, which it no longer reads: write run/sleep/timer events (rt-app's doc/tutorial.txt)"
 		}
 		return nil, c.errf(p, "%s has no event (run, sleep, timer, barrier…): rt-app refuses it too (\"No events found. Task must have events or it's useless\")%s", what, hint)
 	}
