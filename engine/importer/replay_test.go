@@ -336,6 +336,48 @@ func TestPinNeedsEvidence(t *testing.T) {
 	}
 }
 
+// TestBarrierFamilies: a family's fan-outs make it a barrier only when
+// they wake most of its sleeping members, as a release does: perf bench
+// sched messaging's senders wake their receivers and leave the rest
+// asleep, so a real trace of it is not a barrier, where a real libgomp
+// barrier is, its main thread included under the name it execs to. And
+// a barrier of more tasks than MaxGroups stays one group: the NVPL
+// seed's 88 threads.
+func TestBarrierFamilies(t *testing.T) {
+	res, r := importFile(t, "trace/messaging-g1.txt.gz", importer.Options{})
+	if hasNote(res, "meeting at a barrier") {
+		t.Errorf("messaging replayed as a barrier: %q", res.Notes)
+	}
+	if len(r.Workload.Groups) < 20 {
+		t.Errorf("messaging: %d groups; want its 40 tasks kept apart", len(r.Workload.Groups))
+	}
+	// libgomp's barrier, 4 threads: the main thread, named bash until
+	// its exec, is one of them.
+	res, r = importFile(t, "trace/openmp-barrier.txt.gz", importer.Options{})
+	if !hasNote(res, "tasks omp* wake one another in fan-outs: replayed as one group of 4") {
+		var gs []string
+		for _, g := range r.Workload.Groups {
+			gs = append(gs, fmt.Sprintf("%s×%d", g.Name, g.Count))
+		}
+		t.Errorf("OpenMP: groups %v, notes %q; want one barrier group of its 4 threads", gs, res.Notes)
+	}
+	ps, _ := presets.Load()
+	nvpl := scenariotest.Resolve(t, `{"schedplay":1,"preset":"vera-sgemm-nvpl","run":{"reps":1,"duration":"300ms","warmup":"0s"}}`)
+	text := traceOf(t, nvpl)
+	res, err := importer.Import("t.txt", strings.NewReader(text), importer.Options{Presets: ps, Machine: []byte(`{"preset":"vera"}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r = resolve(t, res)
+	if len(r.Workload.Groups) != 1 || r.Workload.Groups[0].Count != 88 || !hasNote(res, "one group of 88 meeting at a barrier") {
+		var gs []string
+		for _, g := range r.Workload.Groups {
+			gs = append(gs, fmt.Sprintf("%s×%d", g.Name, g.Count))
+		}
+		t.Errorf("NVPL: groups %v, notes %q; want one barrier group of 88", gs, res.Notes)
+	}
+}
+
 // TestChromeJSONRoundTrip: our own Perfetto export (Chrome JSON with the
 // ftrace text in systemTraceEvents) imports to the same replay as the
 // ftrace text it carries.

@@ -68,6 +68,8 @@ type task struct {
 	// was idle; stayedBusy counts the times it then ran on that CPU.
 	choice     bool
 	stayedBusy int64
+	// sleepFam is the family it was counted under while blocked.
+	sleepFam string
 	// startsWaiting: its first activation began with a wake-up (it was
 	// asleep before it first ran), after firstSleep; firstByTask says a
 	// task (not a timer) woke it the first time it was woken.

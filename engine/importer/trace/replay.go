@@ -94,15 +94,23 @@ func (t *Trace) Replay(cpus int, over Overheads) *Replay {
 			cand = append(cand, k)
 		}
 	}
+	// The trace's order among the tasks replayed; tasks that appeared at
+	// once (forked together) busiest first.
 	slices.SortStableFunc(cand, func(a, b *task) int { return cmp.Compare(b.cpuTime, a.cpuTime) })
-	folded := []*task{}
-	if len(cand) > MaxGroups {
-		cand, folded = cand[:MaxGroups], cand[MaxGroups:]
-	}
-	// Keep the trace's order among the tasks replayed.
 	slices.SortStableFunc(cand, func(a, b *task) int { return cmp.Compare(a.first, b.first) })
 	r.kept = cand
-	us := r.units()
+	us, folded := keepBusiest(r.units())
+	r.kept = r.kept[:0:0]
+	for _, u := range us {
+		r.kept = append(r.kept, u.members...)
+		if u.barrier != "" {
+			for _, k := range u.members {
+				r.barrier[k.pid] = u.barrier
+			}
+			r.note("tasks %s wake one another in fan-outs: replayed as one group of %d meeting at a barrier", u.barrier+"*", len(u.members))
+		}
+	}
+	slices.SortStableFunc(r.kept, func(a, b *task) int { return cmp.Compare(a.first, b.first) })
 	rp := &Replay{}
 	for gi, u := range us {
 		for _, k := range u.members {
@@ -164,7 +172,7 @@ func (r *replayer) units() []unit {
 			fam += k.familyWoke
 			woken += k.taskWakes
 		}
-		if len(ms) >= 2 && woken >= int64(2*len(ms)) && fam*10 >= woken*6 {
+		if len(ms) >= 2 && woken >= int64(2*len(ms)) && fam*10 >= woken*6 && r.completeFans(f) {
 			isBarrier[f] = true
 		}
 	}
@@ -180,14 +188,58 @@ func (r *replayer) units() []unit {
 			continue
 		}
 		done[f] = true
-		name := f
-		for _, k := range byFam[f] {
-			r.barrier[k.pid] = name
-		}
-		out = append(out, unit{members: byFam[f], barrier: name})
-		r.note("tasks %s wake one another in fan-outs: replayed as one group of %d meeting at a barrier", f+"*", len(byFam[f]))
+		out = append(out, unit{members: byFam[f], barrier: f})
 	}
 	return out
+}
+
+// keepBusiest keeps the MaxGroups units of most CPU time, in their order,
+// and returns the tasks of the others (busiest first) to fold: a
+// barrier's tasks stay one group whatever their number.
+func keepBusiest(us []unit) (kept []unit, folded []*task) {
+	if len(us) <= MaxGroups {
+		return us, nil
+	}
+	cpu := func(u unit) int64 {
+		var n int64
+		for _, k := range u.members {
+			n += k.cpuTime
+		}
+		return n
+	}
+	idx := make([]int, len(us))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(cpu(us[b]), cpu(us[a])) })
+	keep := make([]bool, len(us))
+	for _, i := range idx[:MaxGroups] {
+		keep[i] = true
+	}
+	for _, i := range idx[MaxGroups:] {
+		folded = append(folded, us[i].members...)
+	}
+	for i, u := range us {
+		if keep[i] {
+			kept = append(kept, u)
+		}
+	}
+	return kept, folded
+}
+
+// minFanComplete is how much of its family's sleepers a family's
+// fan-outs wake, on average, for it to be a barrier: a barrier's release
+// (a futex wake-all) wakes every member asleep on it, where a message
+// sender wakes its receivers and leaves the rest asleep (traced on this
+// project's 6.18 VM: perf bench sched messaging 0.48 with 2 groups, 0.64
+// with 1; libgomp's barrier, schedplay's own and the NVPL seed's 1.00).
+const minFanComplete = 0.85
+
+// completeFans reports whether family f's fan-outs woke, on average, at
+// least minFanComplete of the members asleep.
+func (r *replayer) completeFans(f string) bool {
+	ft := r.t.fanned[f]
+	return ft != nil && ft.sleepers > 0 && float64(ft.woken) >= minFanComplete*float64(ft.sleepers)
 }
 
 // group writes one unit as a group.

@@ -51,6 +51,9 @@ const fanWindow = 50_000
 type fan struct {
 	last    int64
 	members []int
+	// asleep is the waker's family's count of blocked tasks right after
+	// the fan-out's latest wake-up.
+	asleep int
 }
 
 // Trace is what a read keeps.
@@ -83,12 +86,39 @@ type Trace struct {
 	// idle; absent: not known yet); idleCPUs counts the CPUs known idle.
 	curr     map[int]int
 	idleCPUs int
+	// asleep counts each family's tasks that are blocked (by the family
+	// they were counted under); fanned tallies, per waker's family, the
+	// family members its fan-outs woke and those they left asleep.
+	asleep map[string]int
+	fanned map[string]*fanTally
+}
+
+// fanTally is a family's fan-outs: members woken, and members woken plus
+// those still asleep right after (a barrier's release wakes them all).
+type fanTally struct{ woken, sleepers int64 }
+
+// block marks k asleep.
+func (t *Trace) block(k *task) {
+	if !k.blocked {
+		k.sleepFam = family(k.comm)
+		t.asleep[k.sleepFam]++
+	}
+	k.blocked = true
+}
+
+// unblock marks k awake.
+func (t *Trace) unblock(k *task) {
+	if k.blocked && t.asleep[k.sleepFam] > 0 {
+		t.asleep[k.sleepFam]--
+	}
+	k.blocked = false
 }
 
 // newTrace returns an empty trace.
 func newTrace(opt Options) *Trace {
 	return &Trace{opt: opt, tasks: map[int]*task{}, edges: map[edge]int64{}, fans: map[int]*fan{},
-		cpuFirst: map[int]int64{}, start: -1, maxCPU: -1, curr: map[int]int{}}
+		cpuFirst: map[int]int64{}, start: -1, maxCPU: -1, curr: map[int]int{},
+		asleep: map[string]int{}, fanned: map[string]*fanTally{}}
 }
 
 // Read reads ftrace text from r.
@@ -163,7 +193,11 @@ func kindName(k kind) string {
 // get returns the task of pid, creating it (first seen at ts).
 func (t *Trace) get(pid int, comm []byte, ts int64) *task {
 	if k, ok := t.tasks[pid]; ok {
-		if len(comm) > 0 && k.comm == "" {
+		// The latest name: an exec renames a task (bash → omp) without a
+		// task_rename event, and its lines show the new name from then on.
+		// A placeholder ("<...>", "<7952>": the comm was not recorded)
+		// names a task only until a real name shows.
+		if len(comm) > 0 && string(comm) != k.comm && (comm[0] != '<' || k.comm == "") {
 			k.comm = string(comm)
 		}
 		return k
@@ -282,7 +316,8 @@ func (t *Trace) switchOut(ts int64, cpu int, s *switchEvent) {
 	switch s.prevState {
 	case stBlocked:
 		k.endActivation()
-		k.blocked, k.blockAt = true, ts
+		t.block(k)
+		k.blockAt = ts
 		t.flushFan(s.prevPid)
 	case stDead:
 		k.endActivation()
@@ -311,7 +346,7 @@ func (t *Trace) switchIn(ts int64, cpu int, s *switchEvent) {
 	setPrio(k, s.nextPrio)
 	if k.blocked {
 		// Its wake-up is not in the trace: a timer's, as far as we know.
-		k.blocked = false
+		t.unblock(k)
 		k.wait, k.sleep = waitTimer, ts-k.blockAt
 		k.wakeups++
 		k.timerWakes++
@@ -344,7 +379,8 @@ func (t *Trace) wake(l *line, w *wakeEvent) {
 		// Woken before it ever ran: it went to sleep as it started (a
 		// forked task blocking at once, or one asleep when the trace
 		// began). Its first activation begins with this wake-up.
-		k.blocked, k.inBurst, k.startsWaiting = true, false, true
+		t.block(k)
+		k.inBurst, k.startsWaiting = false, true
 		k.blockAt = k.first
 		if k.forkAt >= 0 {
 			k.blockAt = k.forkAt
@@ -356,7 +392,7 @@ func (t *Trace) wake(l *line, w *wakeEvent) {
 		}
 		return // already runnable: a second tracepoint of the same wake-up
 	}
-	k.blocked = false
+	t.unblock(k)
 	if cur, ok := t.curr[k.runCPU]; k.runs > 0 && ok && cur != 0 && cur != k.pid && t.idleCPUs > 0 {
 		k.choice = true
 	}
@@ -406,6 +442,7 @@ func (t *Trace) wake(l *line, w *wakeEvent) {
 		f.members = append(f.members, w.pid)
 	}
 	f.last = l.ts
+	f.asleep = t.asleep[family(wk.comm)]
 }
 
 // flushFan closes a waker's fan-out: a wake-up that woke two or more
@@ -418,12 +455,23 @@ func (t *Trace) flushFan(waker int) {
 	}
 	if len(f.members) >= 2 {
 		fam := family(t.tasks[waker].comm)
+		var woken int64
 		for _, m := range f.members {
 			k := t.tasks[m]
 			k.fanWoken++
 			if family(k.comm) == fam {
 				k.familyWoke++
+				woken++
 			}
+		}
+		if woken >= 2 {
+			ft := t.fanned[fam]
+			if ft == nil {
+				ft = &fanTally{}
+				t.fanned[fam] = ft
+			}
+			ft.woken += woken
+			ft.sleepers += woken + int64(f.asleep)
 		}
 	}
 	f.members = f.members[:0]
