@@ -882,9 +882,10 @@ func (r *replayer) summaryNotes() {
 		r.note("%d lines go back in time (a trace merged unsorted): read in file order", t.backwards)
 	}
 	if t.waking == 0 && t.irqWakeups > 0 {
-		// try_to_wake_up() queues a wake-up for another CPU (TTWU_QUEUE,
-		// and since 5.8 for an idle one in the LLC) and that CPU traces
-		// sched_wakeup in its IPI: only sched_waking is traced by the waker.
+		// try_to_wake_up() queues a wake-up for another CPU (TTWU_QUEUE;
+		// in 6.12 also for an idle one of its LLC, ttwu_queue_cond()), and
+		// that CPU traces sched_wakeup in its IPI: only sched_waking is
+		// traced by the waker.
 		r.note("the trace has sched_wakeup but no sched_waking: %d wake-ups were traced in interrupt context, where a timer's and one another CPU queued (TTWU_QUEUE: traced in the IPI on the woken task's CPU, without its waker) look alike, and all replay as timer wake-ups; record sched:sched_waking to keep who woke whom", t.irqWakeups)
 	}
 	if t.unflagged > 0 {
