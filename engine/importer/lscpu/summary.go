@@ -240,18 +240,20 @@ func layoutSummary(t *hw.Topology, secs []*section, online []int, nodes map[int]
 	if err != nil {
 		return nil, err
 	}
-	numbering := "x86's numbering, thread 0 of every core first (sibling-major)"
-	if !sibMajor {
-		numbering = "consecutive CPUs (core-major)"
-	}
+	switched := false
 	if secs[0].threads > 1 && spansNodes(cores, nodeOf) {
 		if other, err := dealCores(secs, online, !sibMajor, file); err == nil && !spansNodes(other, nodeOf) {
-			cores, sibMajor = other, !sibMajor
-			numbering = "consecutive CPUs (core-major), as the NUMA node lists require"
-			if sibMajor {
-				numbering = "thread 0 of every core first (sibling-major), as the NUMA node lists require"
-			}
+			cores, sibMajor, switched = other, !sibMajor, true
 		}
+	}
+	numbering := "consecutive CPUs (core-major)"
+	if sibMajor {
+		numbering = "thread 0 of every core first (sibling-major)"
+	}
+	if switched {
+		numbering += ", as the NUMA node lists require"
+	} else if sibMajor {
+		numbering = "x86's numbering, " + numbering
 	}
 	var coreFirst [][]int // each core's CPUs
 	for coreID, dc := range cores {
@@ -350,10 +352,9 @@ func countError(file string, counted, online int) error {
 // spansNodes reports whether a core's CPUs lie on two nodes.
 func spansNodes(cores []dealtCore, nodeOf map[int]int) bool {
 	for _, c := range cores {
+		a, okA := nodeOf[c.cpus[0]]
 		for _, id := range c.cpus[1:] {
-			a, okA := nodeOf[c.cpus[0]]
-			b, okB := nodeOf[id]
-			if okA && okB && a != b {
+			if b, okB := nodeOf[id]; okA && okB && a != b {
 				return true
 			}
 		}

@@ -98,11 +98,11 @@ func (t *Trace) Replay(cpus int, over Overheads) *Replay {
 	// once (forked together) busiest first.
 	slices.SortStableFunc(cand, func(a, b *task) int { return cmp.Compare(b.cpuTime, a.cpuTime) })
 	slices.SortStableFunc(cand, func(a, b *task) int { return cmp.Compare(a.first, b.first) })
-	r.kept = cand
+	r.kept = cand // units() groups every task
 	us, folded := keepBusiest(r.units())
-	r.kept = r.kept[:0:0]
+	var kept []*task
 	for _, u := range us {
-		r.kept = append(r.kept, u.members...)
+		kept = append(kept, u.members...)
 		if u.barrier != "" {
 			for _, k := range u.members {
 				r.barrier[k.pid] = u.barrier
@@ -110,7 +110,8 @@ func (t *Trace) Replay(cpus int, over Overheads) *Replay {
 			r.note("tasks %s wake one another in fan-outs: replayed as one group of %d meeting at a barrier", u.barrier+"*", len(u.members))
 		}
 	}
-	slices.SortStableFunc(r.kept, func(a, b *task) int { return cmp.Compare(a.first, b.first) })
+	slices.SortStableFunc(kept, func(a, b *task) int { return cmp.Compare(a.first, b.first) })
+	r.kept = kept
 	rp := &Replay{}
 	for gi, u := range us {
 		for _, k := range u.members {
@@ -200,18 +201,15 @@ func keepBusiest(us []unit) (kept []unit, folded []*task) {
 	if len(us) <= MaxGroups {
 		return us, nil
 	}
-	cpu := func(u unit) int64 {
-		var n int64
-		for _, k := range u.members {
-			n += k.cpuTime
-		}
-		return n
-	}
+	cpu := make([]int64, len(us))
 	idx := make([]int, len(us))
-	for i := range idx {
+	for i, u := range us {
 		idx[i] = i
+		for _, k := range u.members {
+			cpu[i] += k.cpuTime
+		}
 	}
-	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(cpu(us[b]), cpu(us[a])) })
+	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(cpu[b], cpu[a]) })
 	keep := make([]bool, len(us))
 	for _, i := range idx[:MaxGroups] {
 		keep[i] = true
