@@ -301,6 +301,13 @@ const (
 	minPinStays = 3
 )
 
+// maskShown reports whether the trace shows k bound to its one CPU: it
+// ran there only, minPinRuns times or more, and waited for it while
+// another CPU was idle minPinStays times or more.
+func maskShown(k *task) bool {
+	return k.cpus.n == 1 && k.runs >= minPinRuns && k.stayedBusy >= minPinStays
+}
+
 // pin returns the CPU a task is bound to, where the trace shows it: a
 // per-CPU kernel thread named after its CPU ("ksoftirqd/3",
 // "kworker/3:1", "migration/3") that ran there, or a task that ran only
@@ -311,7 +318,7 @@ func (r *replayer) pin(k *task, cpus int) string {
 	}
 	c := k.cpus.a
 	named := perCPUName(k.comm) == c
-	if !named && (k.runs < minPinRuns || k.stayedBusy < minPinStays) {
+	if !named && !maskShown(k) {
 		return ""
 	}
 	if c >= cpus {
@@ -833,7 +840,7 @@ func (r *replayer) barrierProgram(u unit, budget int) []scenario.Step {
 func (r *replayer) barrierPins(u unit, cpus int) (string, scenario.Pin) {
 	var ids []int
 	for _, k := range u.members {
-		if k.cpus.n != 1 || k.runs < minPinRuns || k.stayedBusy < minPinStays || k.cpus.a >= cpus || slices.Contains(ids, k.cpus.a) {
+		if !maskShown(k) || k.cpus.a >= cpus || slices.Contains(ids, k.cpus.a) {
 			return "", scenario.PinNone
 		}
 		ids = append(ids, k.cpus.a)
