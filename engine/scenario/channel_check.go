@@ -1,5 +1,7 @@
 package scenario
 
+import "fmt"
+
 // checkChannelKinds reports a channel whose sends name different ipc
 // kinds or message sizes: a channel is one kernel object. A group whose
 // channel names use InstanceToken is walked once per task (the caller has
@@ -21,6 +23,36 @@ func checkChannelKinds(errs *ErrorList, groups []Group) {
 			reported[p] = true
 			errs.Add(p, "channel %q is ipc %q of %d bytes here but ipc %q of %d bytes at %s; a channel is one kernel object",
 				name, this.ipc, this.bytes, first.ipc, first.bytes, first.at)
+		}
+	})
+}
+
+// checkChannelBatches reports a send of several messages at once ("wake"
+// above 1) on a channel with a buffer limit: a pipe or socket, or a
+// capacity set at any of its sends. A full buffer blocks a writer message
+// by message (pipe_write() per page, unix_stream_sendmsg() per skb in
+// sock_alloc_send_pskb()), which one send of n messages cannot do; n
+// sends can. "wake" n is a futex wake-n, or n messages on an unbounded
+// channel.
+func checkChannelBatches(errs *ErrorList, groups []Group) {
+	limit := map[string]string{} // channel → what bounds its buffer
+	forEachSend(groups, func(p string, s *Step, k int) {
+		name := ChannelFor(s.Send, k)
+		switch {
+		case limit[name] != "":
+		case s.IPC == IPCPipe || s.IPC == IPCSocket:
+			limit[name] = "it is a " + string(s.IPC)
+		case s.Capacity > 0:
+			limit[name] = fmt.Sprintf("it has a capacity of %d at %s", s.Capacity, p)
+		}
+	})
+	reported := map[string]bool{}
+	forEachSend(groups, func(p string, s *Step, k int) {
+		name := ChannelFor(s.Send, k)
+		if s.Wake > 1 && limit[name] != "" && !reported[p] {
+			reported[p] = true
+			errs.Add(p+".wake", "posts %d messages at once on channel %q, but %s: a full buffer blocks a writer message by message; "+
+				"send them one at a time ({\"repeat\": %d, \"do\": [a send without wake]})", s.Wake, name, limit[name], s.Wake)
 		}
 	})
 }

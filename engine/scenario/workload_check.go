@@ -66,6 +66,7 @@ func validateWorkload(errs *ErrorList, w *Workload, n int) {
 			InstanceToken, instSteps, MaxInstanceSteps)
 	} else {
 		checkChannelKinds(errs, w.Groups)
+		checkChannelBatches(errs, w.Groups)
 	}
 	if total > MaxTasks {
 		errs.Add("workload.groups", "%d tasks in total exceed the limit of %d", total, MaxTasks)
