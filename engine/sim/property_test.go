@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"sync"
 	"testing"
 
 	"schedplay/engine/scenario"
 	"schedplay/engine/topo"
 	"schedplay/engine/units"
+	"schedplay/presets"
 )
 
 // randomScenario builds a small random machine, policy and workload.
@@ -46,6 +48,13 @@ func randomScenario(rng *rand.Rand) *scenario.Resolved {
 	if rng.IntN(2) == 0 {
 		m.Boost = [][2]float64{{0, 1.1}, {1, 1}}
 	}
+	if m.CoresPerNode%2 == 0 && m.CoreClasses == nil && rng.IntN(3) == 0 {
+		m.ClustersPerNode = 2
+	}
+	if m.Nodes == 2 && rng.IntN(2) == 0 {
+		far := 12 + rng.IntN(30)
+		m.Distances = [][]int{{10, far}, {far, 10}}
+	}
 	var p scenario.Policy
 	switch rng.IntN(4) {
 	case 1:
@@ -65,8 +74,19 @@ func randomScenario(rng *rand.Rand) *scenario.Resolved {
 		f := false
 		p.Features.EEVDF = &f
 	}
+	randomFeatures(rng, &p.Features)
 	ncpu := m.NumCPUs()
 	var w scenario.Workload
+	// A channel is one kernel object (checkChannelKinds): its kind and
+	// message size are drawn once.
+	var chanIPC [2]scenario.IPCKind
+	var chanBytes [2]int
+	for c := range chanIPC {
+		chanIPC[c] = []scenario.IPCKind{scenario.IPCNone, scenario.IPCPipe, scenario.IPCSocket, scenario.IPCFutex}[rng.IntN(4)]
+		if (chanIPC[c] == scenario.IPCPipe || chanIPC[c] == scenario.IPCSocket) && rng.IntN(2) == 0 {
+			chanBytes[c] = 1 + rng.IntN(8192)
+		}
+	}
 	ng := 1 + rng.IntN(3)
 	for g := 0; g < ng; g++ {
 		grp := scenario.Group{Name: fmt.Sprintf("g%d", g), Count: 1 + rng.IntN(6), Nice: rng.IntN(5) - 2, Process: rng.IntN(2) == 0}
@@ -85,10 +105,21 @@ func randomScenario(rng *rand.Rand) *scenario.Resolved {
 			case 3:
 				body = append(body, scenario.Step{Barrier: "b", Spin: units.Duration(rng.Int64N(100_000))})
 			case 4:
-				body = append(body, scenario.Step{Send: fmt.Sprintf("c%d", rng.IntN(2)), Sync: rng.IntN(2) == 0, Wake: 1 + rng.IntN(2)})
+				c := rng.IntN(2)
+				st := scenario.Step{Send: fmt.Sprintf("c%d", c), Sync: rng.IntN(2) == 0, Wake: 1 + rng.IntN(2), IPC: chanIPC[c], Bytes: chanBytes[c]}
+				if st.IPC == scenario.IPCNone && rng.IntN(3) == 0 {
+					st.Capacity = 1 + rng.IntN(4)
+				}
+				if st.Capacity > 0 || st.IPC == scenario.IPCPipe || st.IPC == scenario.IPCSocket {
+					st.Wake = 1 // a write blocks message by message (validateStep)
+				}
+				body = append(body, st)
 			case 5:
 				body = append(body, scenario.Step{Recv: fmt.Sprintf("c%d", rng.IntN(2)), Spin: units.Duration(rng.Int64N(50_000))})
 			}
+		}
+		if rng.IntN(4) == 0 {
+			body = []scenario.Step{{Timed: "t", Do: body}}
 		}
 		switch rng.IntN(3) {
 		case 0:
@@ -108,12 +139,71 @@ func randomScenario(rng *rand.Rand) *scenario.Resolved {
 	if rng.IntN(3) == 0 {
 		r.Run.Warmup = units.Duration(rng.Int64N(int64(r.Run.Duration) / 2))
 	}
-	d2 := r.WithDefaults()
-	return &d2
+	if rng.IntN(2) == 0 {
+		r.Policy.Generation = []string{"6.1", "6.12", "tip-2026-09"}[rng.IntN(3)]
+	}
+	return validated(r)
 }
+
+// randomFeatures sets a random few of the feature flags users may set,
+// each on or off; the rest keep their generation's (or the defaults').
+func randomFeatures(rng *rand.Rand, f *scenario.Features) {
+	flags := []**bool{&f.SISUtil, &f.WakeAffine, &f.WAIdle, &f.WAWeight, &f.WABias,
+		&f.RunToParity, &f.PreemptShort, &f.PlaceLag, &f.UtilEst, &f.NIRandom, &f.NIRate,
+		&f.NohzIdle, &f.DelayDequeue, &f.HNrRunnable, &f.AsymCapacitySMTLB,
+		&f.SMTAwareAsymCapacity, &f.ILBIdleCore, &f.SISCluster}
+	for range rng.IntN(4) {
+		v := rng.IntN(2) == 0
+		*flags[rng.IntN(len(flags))] = &v
+	}
+}
+
+// validated writes r as a scenario document and resolves it as a user's
+// would be, through the validator and the generation presets, so that
+// the engine runs only what a user can give it; nil when it is refused.
+func validated(r *scenario.Resolved) *scenario.Resolved {
+	d := r.WithDefaults() // what the generator left unset, as before it was validated
+	gen := d.Policy.Generation
+	d.Policy.Generation = ""
+	pol, err := json.Marshal(d.Policy)
+	if err != nil {
+		panic(err)
+	}
+	var pm map[string]any
+	if err := json.Unmarshal(pol, &pm); err != nil {
+		panic(err)
+	}
+	if gen != "" {
+		pm["generation"] = gen // its features under the policy's own
+	}
+	doc, err := json.Marshal(map[string]any{"schedplay": scenario.Version, "machine": d.Machine,
+		"policy": pm, "workload": d.Workload, "run": d.Run})
+	if err != nil {
+		panic(err)
+	}
+	s, err := scenario.Decode(doc)
+	if err != nil {
+		return nil
+	}
+	ps, err := shippedPresets()
+	if err != nil {
+		panic(err)
+	}
+	out, err := scenario.Resolve(s, ps)
+	if err != nil {
+		return nil
+	}
+	return out
+}
+
+// shippedPresets loads the shipped presets (the kernel generations) once.
+var shippedPresets = sync.OnceValues(presets.Load)
 
 // checkInvariants runs one scenario and checks the engine's invariants.
 func checkInvariants(t *testing.T, i int, r *scenario.Resolved) bool {
+	if r == nil {
+		return false // refused by the validator
+	}
 	tp, err := topo.Build(r.Machine, r.Policy.DomainPolicy)
 	if err != nil {
 		return false
@@ -226,6 +316,11 @@ func checkInvariants(t *testing.T, i int, r *scenario.Resolved) bool {
 			}
 		}
 	}
+	for ci, ch := range s.chanList {
+		if why := chanInvariant(ch); why != "" {
+			fail("channel %d: %s", ci, why)
+		}
+	}
 	window := max(stop-s.warmup, 0)
 	for ci, b := range rm.BusyNs {
 		if b > window || b < 0 {
@@ -257,6 +352,9 @@ func TestPropertySameSeedSameJSON(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 5))
 	for i := 0; i < 100; i++ {
 		r := randomScenario(rng)
+		if r == nil {
+			continue
+		}
 		if _, err := topo.Build(r.Machine, r.Policy.DomainPolicy); err != nil {
 			continue
 		}
@@ -267,4 +365,46 @@ func TestPropertySameSeedSameJSON(t *testing.T) {
 			t.Fatalf("scenario %d: two runs of the same seed differ", i)
 		}
 	}
+}
+
+// chanInvariant says what is wrong with a channel's accounting, or "":
+// a socket's sk_wmem_alloc is its queued skbs and admits one only while
+// under sk_sndbuf (sock_alloc_send_pskb()); a pipe's buffers hold its
+// messages in at most pipe_buffers slots (pipe_full()); an abstract
+// channel holds at most its capacity.
+func chanInvariant(ch *chanState) string {
+	if ch.msgs < 0 {
+		return fmt.Sprintf("%d messages", ch.msgs)
+	}
+	if ch.ipc == nil || ch.ipc.kind == scenario.IPCFutex {
+		if ch.capacity > 0 && ch.msgs > ch.capacity {
+			return fmt.Sprintf("%d messages in a buffer of %d", ch.msgs, ch.capacity)
+		}
+		return ""
+	}
+	x := ch.ipc
+	switch x.kind {
+	case scenario.IPCSocket:
+		if x.wmem != ch.msgs*x.truesize {
+			return fmt.Sprintf("sk_wmem_alloc %d for %d skbs of truesize %d", x.wmem, ch.msgs, x.truesize)
+		}
+		if x.wmem >= x.sndbuf+x.truesize {
+			return fmt.Sprintf("sk_wmem_alloc %d past sk_sndbuf %d by more than one skb", x.wmem, x.sndbuf)
+		}
+	case scenario.IPCPipe:
+		if len(x.slots) > x.maxSlots {
+			return fmt.Sprintf("%d slots of %d", len(x.slots), x.maxSlots)
+		}
+		n := 0
+		for _, b := range x.slots {
+			if b.left <= 0 || b.left > b.written || b.written > x.merges {
+				return fmt.Sprintf("a buffer with %d of %d messages left (%d fit a page)", b.left, b.written, x.merges)
+			}
+			n += b.left
+		}
+		if n != ch.msgs {
+			return fmt.Sprintf("%d messages in the buffers, %d counted", n, ch.msgs)
+		}
+	}
+	return ""
 }
