@@ -88,6 +88,16 @@ func randomScenario(rng *rand.Rand) *scenario.Resolved {
 		}
 	}
 	ng := 1 + rng.IntN(3)
+	send := func(c int) scenario.Step {
+		st := scenario.Step{Send: fmt.Sprintf("c%d", c), Sync: rng.IntN(2) == 0, Wake: 1 + rng.IntN(2), IPC: chanIPC[c], Bytes: chanBytes[c]}
+		if st.IPC == scenario.IPCNone && rng.IntN(3) == 0 {
+			st.Capacity = 1 + rng.IntN(4)
+		}
+		if st.Capacity > 0 || st.IPC == scenario.IPCPipe || st.IPC == scenario.IPCSocket {
+			st.Wake = 1 // a write blocks message by message (checkChannelBatches)
+		}
+		return st
+	}
 	for g := 0; g < ng; g++ {
 		grp := scenario.Group{Name: fmt.Sprintf("g%d", g), Count: 1 + rng.IntN(6), Nice: rng.IntN(5) - 2, Process: rng.IntN(2) == 0}
 		if rng.IntN(3) == 0 {
@@ -105,18 +115,18 @@ func randomScenario(rng *rand.Rand) *scenario.Resolved {
 			case 3:
 				body = append(body, scenario.Step{Barrier: "b", Spin: units.Duration(rng.Int64N(100_000))})
 			case 4:
-				c := rng.IntN(2)
-				st := scenario.Step{Send: fmt.Sprintf("c%d", c), Sync: rng.IntN(2) == 0, Wake: 1 + rng.IntN(2), IPC: chanIPC[c], Bytes: chanBytes[c]}
-				if st.IPC == scenario.IPCNone && rng.IntN(3) == 0 {
-					st.Capacity = 1 + rng.IntN(4)
-				}
-				if st.Capacity > 0 || st.IPC == scenario.IPCPipe || st.IPC == scenario.IPCSocket {
-					st.Wake = 1 // a write blocks message by message (validateStep)
-				}
-				body = append(body, st)
+				body = append(body, send(rng.IntN(2)))
 			case 5:
 				body = append(body, scenario.Step{Recv: fmt.Sprintf("c%d", rng.IntN(2)), Spin: units.Duration(rng.Int64N(50_000))})
 			}
+		}
+		if rng.IntN(4) == 0 {
+			// a tight loop on one channel, several tasks at once: its
+			// buffer fills, and a pipe's mutex is contended
+			c := rng.IntN(2)
+			body = []scenario.Step{send(c), {Compute: d(1_000 + rng.Int64N(20_000))},
+				{Recv: fmt.Sprintf("c%d", c), Spin: units.Duration(rng.Int64N(20_000))}}
+			grp.Count = 2 + rng.IntN(7)
 		}
 		if rng.IntN(4) == 0 {
 			body = []scenario.Step{{Timed: "t", Do: body}}
@@ -212,78 +222,25 @@ func checkInvariants(t *testing.T, i int, r *scenario.Resolved) bool {
 	if err != nil {
 		t.Fatalf("scenario %d: %v", i, err)
 	}
-	stop, err := s.loop(context.Background(), 0, 1)
-	if err != nil {
-		t.Fatalf("scenario %d: %v", i, err)
-	}
-	rm := s.repMetrics(stop)
-	tl := &s.tr.tl
 	fail := func(format string, args ...any) {
 		b, _ := json.Marshal(r)
 		t.Fatalf("scenario %d: %s\n%s", i, fmt.Sprintf(format, args...), b)
 	}
-	// every task is in exactly one place
-	where := make([]int, len(s.tasks))
-	for ci := range s.cpus {
-		c := &s.cpus[ci]
-		if c.curr != nil {
-			where[c.curr.id]++
-			if c.curr.state != taskRunning || c.curr.cpu != ci {
-				fail("curr of cpu %d is task %d in state %d on cpu %d", ci, c.curr.id, c.curr.state, c.curr.cpu)
-			}
+	// the state is checked at 40 points of the run, then at its end
+	slice := max(s.end/40, 1)
+	for at := slice; !s.stopped; at += slice {
+		if err := s.runUntil(context.Background(), at, 0, 1); err != nil {
+			t.Fatalf("scenario %d: %v", i, err)
 		}
-		n := len(c.rq)
-		var w int64
-		ue, delayed := 0, 0
-		for _, q := range c.rq {
-			w += q.weight
-			if q.delayed { // util_est left the rq at the sleep
-				delayed++
-				continue
-			}
-			ue += q.utilEst
-		}
-		if delayed != c.nrDelayed {
-			fail("cpu %d h_nr_delayed %d but %d delayed tasks queued", ci, c.nrDelayed, delayed)
-		}
-		if c.curr != nil {
-			n++
-			w += c.curr.weight
-			ue += c.curr.utilEst
-		}
-		if w != c.loadWeight {
-			fail("cpu %d load.weight %d but tasks weigh %d", ci, c.loadWeight, w)
-		}
-		if s.utilEst && ue != c.utilEstSum {
-			fail("cpu %d util_est %d but tasks sum to %d", ci, c.utilEstSum, ue)
-		}
-		if n != c.nrRunning {
-			fail("cpu %d nr_running %d but %d tasks", ci, c.nrRunning, n)
-		}
-		for _, p := range c.rq {
-			where[p.id]++
-			if (p.state != taskRunnable && !(p.state == taskBlocked && p.delayed)) || p.cpu != ci {
-				fail("queued task %d on cpu %d in state %d, delayed %v (cpu %d)", p.id, ci, p.state, p.delayed, p.cpu)
-			}
+		if why := stateInvariant(s); why != "" && !s.stopped {
+			fail("at %dns: %s", s.now, why)
 		}
 	}
-	for _, p := range s.tasks {
-		switch {
-		case p.state == taskRunning || p.state == taskRunnable || p.delayed:
-			if where[p.id] != 1 {
-				fail("task %d (state %d) found on %d runqueues", p.id, p.state, where[p.id])
-			}
-		default:
-			if where[p.id] != 0 {
-				fail("task %d (state %d) also on a runqueue", p.id, p.state)
-			}
-		}
-		if p.state == taskDone && math.Abs(p.done-p.requested) > 1e-6*math.Max(1, p.requested)+1 {
-			fail("task %d done %.1f of %.1f requested", p.id, p.done, p.requested)
-		}
-		if p.done > p.requested+1 {
-			fail("task %d did more work (%.1f) than requested (%.1f)", p.id, p.done, p.requested)
-		}
+	stop := s.stopAt
+	rm := s.repMetrics(stop)
+	tl := &s.tr.tl
+	if why := stateInvariant(s); why != "" {
+		fail("at the end: %s", why)
 	}
 	// intervals: per CPU ordered and disjoint; tasks never on two CPUs at once; affinity
 	sum := make([]int64, len(s.tasks))
@@ -314,11 +271,6 @@ func checkInvariants(t *testing.T, i int, r *scenario.Resolved) bool {
 					fail("task %d runs twice at once: [%d,%d] and [%d,%d]", id, sp[a].s, sp[a].e, sp[b].s, sp[b].e)
 				}
 			}
-		}
-	}
-	for ci, ch := range s.chanList {
-		if why := chanInvariant(ch); why != "" {
-			fail("channel %d: %s", ci, why)
 		}
 	}
 	window := max(stop-s.warmup, 0)
@@ -405,6 +357,152 @@ func chanInvariant(ch *chanState) string {
 		if n != ch.msgs {
 			return fmt.Sprintf("%d messages in the buffers, %d counted", n, ch.msgs)
 		}
+	}
+	return ""
+}
+
+// mutexInvariant says what is wrong with a pipe's mutex, or "": the owner
+// holds it (or, handed it while asleep, has yet to pick it up) and has not
+// exited; optimistic spinners run on their CPUs and do not also wait;
+// waiters wait on this lock, once each; HANDOFF needs a waiter.
+func mutexInvariant(ch *chanState) string {
+	if ch.ipc == nil {
+		return ""
+	}
+	x := ch.ipc
+	m := &x.mutex
+	if o := m.owner; o != nil {
+		if o.state == taskDone {
+			return fmt.Sprintf("owned by task %d, which exited", o.id)
+		}
+		if o.mutexHeld != x && o.mutexOn != x {
+			return fmt.Sprintf("owned by task %d, which neither holds it nor waits for it", o.id)
+		}
+	}
+	seen := map[*task]bool{}
+	for _, w := range m.waitList {
+		if seen[w] || !w.mutexWaiter || w.mutexOn != x || w == m.owner && w.mutexHeld == x {
+			return fmt.Sprintf("task %d on the wait_list twice, or not waiting for this lock", w.id)
+		}
+		seen[w] = true
+	}
+	for _, w := range m.osq {
+		if seen[w] || w.state != taskRunning || !w.spinning {
+			return fmt.Sprintf("task %d in the OSQ but waiting, queued twice or not spinning on a CPU (state %d)", w.id, w.state)
+		}
+		seen[w] = true
+	}
+	if w := m.waiterSpin; w != nil && (!w.mutexWaiter || w.state != taskRunning) {
+		return fmt.Sprintf("waiter-spinner %d not a running waiter", w.id)
+	}
+	if m.handoff && len(m.waitList) == 0 {
+		return "MUTEX_FLAG_HANDOFF with no waiter"
+	}
+	return ""
+}
+
+// stateInvariant says what is wrong with the simulator's state between
+// two events, or "": every task in exactly one place, each runqueue's
+// accounting its tasks', work within what was asked, the channels' and
+// pipe mutexes' accounting.
+func stateInvariant(s *sim) string {
+	// every task is in exactly one place
+	where := make([]int, len(s.tasks))
+	for ci := range s.cpus {
+		c := &s.cpus[ci]
+		if c.curr != nil {
+			where[c.curr.id]++
+			if c.curr.state != taskRunning || c.curr.cpu != ci {
+				return fmt.Sprintf("curr of cpu %d is task %d in state %d on cpu %d", ci, c.curr.id, c.curr.state, c.curr.cpu)
+			}
+		}
+		n := len(c.rq)
+		var w int64
+		ue, delayed := 0, 0
+		for _, q := range c.rq {
+			w += q.weight
+			if q.delayed { // util_est left the rq at the sleep
+				delayed++
+				continue
+			}
+			ue += q.utilEst
+		}
+		if delayed != c.nrDelayed {
+			return fmt.Sprintf("cpu %d h_nr_delayed %d but %d delayed tasks queued", ci, c.nrDelayed, delayed)
+		}
+		if c.curr != nil {
+			n++
+			w += c.curr.weight
+			ue += c.curr.utilEst
+		}
+		if w != c.loadWeight {
+			return fmt.Sprintf("cpu %d load.weight %d but tasks weigh %d", ci, c.loadWeight, w)
+		}
+		if s.utilEst && ue != c.utilEstSum {
+			return fmt.Sprintf("cpu %d util_est %d but tasks sum to %d", ci, c.utilEstSum, ue)
+		}
+		if n != c.nrRunning {
+			return fmt.Sprintf("cpu %d nr_running %d but %d tasks", ci, c.nrRunning, n)
+		}
+		for _, p := range c.rq {
+			where[p.id]++
+			if (p.state != taskRunnable && !(p.state == taskBlocked && p.delayed)) || p.cpu != ci {
+				return fmt.Sprintf("queued task %d on cpu %d in state %d, delayed %v (cpu %d)", p.id, ci, p.state, p.delayed, p.cpu)
+			}
+		}
+	}
+	for _, p := range s.tasks {
+		switch {
+		case p.state == taskRunning || p.state == taskRunnable || p.delayed:
+			if where[p.id] != 1 {
+				return fmt.Sprintf("task %d (state %d) found on %d runqueues", p.id, p.state, where[p.id])
+			}
+		default:
+			if where[p.id] != 0 {
+				return fmt.Sprintf("task %d (state %d) also on a runqueue", p.id, p.state)
+			}
+		}
+		if p.state == taskDone && math.Abs(p.done-p.requested) > 1e-6*math.Max(1, p.requested)+1 {
+			return fmt.Sprintf("task %d done %.1f of %.1f requested", p.id, p.done, p.requested)
+		}
+		if p.done > p.requested+1 {
+			return fmt.Sprintf("task %d did more work (%.1f) than requested (%.1f)", p.id, p.done, p.requested)
+		}
+	}
+	for ci, ch := range s.chanList {
+		if why := chanInvariant(ch); why != "" {
+			return fmt.Sprintf("channel %d: %s", ci, why)
+		}
+		if why := mutexInvariant(ch); why != "" {
+			return fmt.Sprintf("channel %d's pipe->mutex: %s", ci, why)
+		}
+	}
+	for bi, b := range s.barrierList {
+		if why := barrierInvariant(s, b); why != "" {
+			return fmt.Sprintf("barrier %d: %s", bi, why)
+		}
+	}
+	return ""
+}
+
+// barrierInvariant says what is wrong with a barrier, or "": its waiters
+// are live members of one group, each once, each waiting on it, and
+// fewer than the group's live members (the last to arrive releases it,
+// and so does an exit that leaves only waiters).
+func barrierInvariant(s *sim, b *barrierState) string {
+	if len(b.arrived) == 0 {
+		return ""
+	}
+	g := b.arrived[0].group
+	seen := map[*task]bool{}
+	for _, w := range b.arrived {
+		if seen[w] || w.group != g || w.state == taskDone || w.blockOn != waitBarrier {
+			return fmt.Sprintf("task %d waits twice, in another group, exited or not on the barrier", w.id)
+		}
+		seen[w] = true
+	}
+	if len(b.arrived) >= s.groupAlive[g] {
+		return fmt.Sprintf("%d waiters of %d live members, not released", len(b.arrived), s.groupAlive[g])
 	}
 	return ""
 }
