@@ -250,10 +250,10 @@ cmd_fuzz() {
 	for pkg in $(go list ./...); do
 		for f in $(go test -list '^Fuzz' "$pkg" 2>/dev/null | grep '^Fuzz' || true); do
 			say "fuzzing $pkg $f for $t"
+			log=$(mktemp)
 			# Go minimises every new interesting input for up to 60 s by
 			# default, which took whole targets' time on large seeds
 			# (the importer's traces); 5 s keeps most of it for fuzzing.
-			log=$(mktemp)
 			if go test -run '^$' -fuzz "^$f\$" -fuzztime "$t" -fuzzminimizetime 5s "$pkg" 2>&1 | tee "$log"; then
 				rm -f "$log"
 				continue
