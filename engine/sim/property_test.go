@@ -173,21 +173,9 @@ func randomFeatures(rng *rand.Rand, f *scenario.Features) {
 // the engine runs only what a user can give it; nil when it is refused.
 func validated(r *scenario.Resolved) *scenario.Resolved {
 	d := r.WithDefaults() // what the generator left unset, as before it was validated
-	gen := d.Policy.Generation
-	d.Policy.Generation = ""
-	pol, err := json.Marshal(d.Policy)
-	if err != nil {
-		panic(err)
-	}
-	var pm map[string]any
-	if err := json.Unmarshal(pol, &pm); err != nil {
-		panic(err)
-	}
-	if gen != "" {
-		pm["generation"] = gen // its features under the policy's own
-	}
+	// the policy's "generation" gives its features under the policy's own
 	doc, err := json.Marshal(map[string]any{"schedplay": scenario.Version, "machine": d.Machine,
-		"policy": pm, "workload": d.Workload, "run": d.Run})
+		"policy": d.Policy, "workload": d.Workload, "run": d.Run})
 	if err != nil {
 		panic(err)
 	}
