@@ -144,6 +144,45 @@ func TestPipeMutexSpinSleepWakeHandoff(t *testing.T) {
 	}
 }
 
+// A spinner whose CPU reschedules leaves the OSQ (mutex_optimistic_spin()
+// fails on need_resched(), osq_unlock()): the owner's unlock then finds
+// no spinner and releases the lock, rather than giving it to a task that
+// is not on a CPU; the preempted task tries the lock once when it runs
+// again, and sleeps on the wait_list if it is taken.
+func TestPipeMutexPreemptedSpinnerLeavesTheOSQ(t *testing.T) {
+	s := pipeStepSim(t, 2)
+	m := &s.chanList[0].ipc.mutex
+	start := func(k, cpu int) *task {
+		p := place(s, k, cpu)
+		p.remaining = 0
+		p.stack[0].pc = 1 // opSyscall, opMutexLock, opKernel, opMutexUnlock, opSend
+		s.schedule(&s.cpus[cpu])
+		return p
+	}
+	a := start(1, 0)
+	b := start(2, 1)
+	if m.owner != a || !b.spinning || len(m.osq) != 1 {
+		t.Fatalf("set-up: owner %v, b spinning %v, osq %d", m.owner == a, b.spinning, len(m.osq))
+	}
+	c1 := &s.cpus[1]
+	s.syncCPU(c1)
+	s.updateCurr(c1)
+	s.putPrevTaskFair(c1, b)
+	if len(m.osq) != 0 || b.spinning || !b.mutexSlow {
+		t.Fatalf("a preempted spinner should leave the OSQ and try once when it runs: osq %d, spinning %v, slow %v", len(m.osq), b.spinning, b.mutexSlow)
+	}
+	c0 := &s.cpus[0]
+	s.syncCPU(c0)
+	a.remaining = 0
+	s.computeEnd(c0)
+	if a.mutexHeld != nil {
+		t.Fatal("set-up: the owner did not unlock")
+	}
+	if m.owner != nil {
+		t.Fatalf("the unlock gave the lock to task %d, which is not spinning", m.owner.id)
+	}
+}
+
 // pipeStepSim is a 4-CPU machine (costs at their nominal values) with a
 // reader (task 0) and writers writers (tasks 1…) of one pipe, none of them
 // started, at t = 1 ms: the tests place and run them by hand.
