@@ -37,6 +37,10 @@ func fuzzForms() []fuzzForm {
 			opt.Machine = []byte(`{"preset": "hikey960"}`)
 			return importTrace(fuzzName, FormatFtrace, bufio.NewReader(bytes.NewReader(d)), opt)
 		}},
+		{"ftrace, strict", func(d []byte, opt Options) (*Result, error) {
+			opt.Strict = true
+			return importTrace(fuzzName, FormatFtrace, bufio.NewReader(bytes.NewReader(d)), opt)
+		}},
 		{"chrome", func(d []byte, opt Options) (*Result, error) {
 			return importTrace(fuzzName, FormatChrome, bufio.NewReader(bytes.NewReader(d)), opt)
 		}},
