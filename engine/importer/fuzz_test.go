@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"schedplay/engine/importer/hw"
 	"schedplay/engine/importer/hwloc"
 	"schedplay/engine/importer/lscpu"
 	"schedplay/engine/scenario"
@@ -30,40 +31,40 @@ var lscpuForms = []lscpu.Form{lscpu.Parse, lscpu.Extended, lscpu.JSONTable, lscp
 func fuzzForms() []fuzzForm {
 	forms := []fuzzForm{
 		{"detect", func(d []byte, opt Options) (*Result, error) { return Import(fuzzName, bytes.NewReader(d), opt) }},
-		{"ftrace", func(d []byte, opt Options) (*Result, error) {
-			return importTrace(fuzzName, FormatFtrace, bufio.NewReader(bytes.NewReader(d)), opt)
-		}},
-		{"ftrace on hikey960", func(d []byte, opt Options) (*Result, error) {
-			opt.Machine = []byte(`{"preset": "hikey960"}`)
-			return importTrace(fuzzName, FormatFtrace, bufio.NewReader(bytes.NewReader(d)), opt)
-		}},
-		{"ftrace, strict", func(d []byte, opt Options) (*Result, error) {
-			opt.Strict = true
-			return importTrace(fuzzName, FormatFtrace, bufio.NewReader(bytes.NewReader(d)), opt)
-		}},
-		{"chrome", func(d []byte, opt Options) (*Result, error) {
-			return importTrace(fuzzName, FormatChrome, bufio.NewReader(bytes.NewReader(d)), opt)
-		}},
+		traceForm("ftrace", FormatFtrace, func(*Options) {}),
+		traceForm("ftrace on hikey960", FormatFtrace, func(o *Options) { o.Machine = []byte(`{"preset": "hikey960"}`) }),
+		traceForm("ftrace, strict", FormatFtrace, func(o *Options) { o.Strict = true }),
+		traceForm("chrome", FormatChrome, func(*Options) {}),
 		{"rt-app", func(d []byte, opt Options) (*Result, error) { return importRTApp(fuzzName, d, opt) }},
-		{"hwloc", func(d []byte, opt Options) (*Result, error) {
-			t, err := hwloc.Read(d, fuzzName)
-			if err != nil {
-				return nil, err
-			}
-			return machineResult(fuzzName, FormatHwloc, t, nil, opt)
-		}},
+		machineForm("hwloc", FormatHwloc, hwloc.Read),
 		{"domains", func(d []byte, opt Options) (*Result, error) { return importDomains(fuzzName, d, opt) }},
 	}
 	for _, f := range lscpuForms {
-		forms = append(forms, fuzzForm{string(f), func(d []byte, opt Options) (*Result, error) {
-			t, err := lscpu.Read(f, d, fuzzName)
-			if err != nil {
-				return nil, err
-			}
-			return machineResult(fuzzName, Format(f), t, nil, opt)
-		}})
+		forms = append(forms, machineForm(string(f), Format(f), func(d []byte, file string) (*hw.Topology, error) {
+			return lscpu.Read(f, d, file)
+		}))
 	}
 	return forms
+}
+
+// traceForm reads an input as a trace of format f, with set applied to
+// the options.
+func traceForm(name string, f Format, set func(*Options)) fuzzForm {
+	return fuzzForm{name, func(d []byte, opt Options) (*Result, error) {
+		set(&opt)
+		return importTrace(fuzzName, f, bufio.NewReader(bytes.NewReader(d)), opt)
+	}}
+}
+
+// machineForm reads an input with a machine reader and maps it.
+func machineForm(name string, f Format, read func([]byte, string) (*hw.Topology, error)) fuzzForm {
+	return fuzzForm{name, func(d []byte, opt Options) (*Result, error) {
+		t, err := read(d, fuzzName)
+		if err != nil {
+			return nil, err
+		}
+		return machineResult(fuzzName, f, t, nil, opt)
+	}}
 }
 
 const fuzzName = "in.txt"

@@ -73,26 +73,11 @@ func TestPipeMutexSpinSleepWakeHandoff(t *testing.T) {
 		"run":{"duration":"10s","seed":1}}`)
 	m := &s.chanList[0].ipc.mutex
 	s.now = 1_000_000
-	// start task k on cpu at its pipe_write()'s mutex_lock()
-	start := func(k, cpu int) *task {
-		p := place(s, k, cpu)
-		p.remaining = 0
-		p.stack[0].pc = 1 // opSyscall, opMutexLock, opKernel, opMutexUnlock, opSend
-		s.schedule(&s.cpus[cpu])
-		return p
-	}
-	// finish the running task's current kernel work on its CPU
-	finish := func(p *task) {
-		c := &s.cpus[p.cpu]
-		s.syncCPU(c)
-		p.remaining = 0
-		s.computeEnd(c)
-	}
-	a := start(0, 0)
+	a := startAtMutexLock(s, 0, 0)
 	if m.owner != a || a.mutexHeld == nil {
 		t.Fatal("a free mutex was not taken (__mutex_trylock())")
 	}
-	b := start(1, 1)
+	b := startAtMutexLock(s, 1, 1)
 	if !b.spinning || len(m.osq) != 1 || m.osq[0] != b || s.mx.spins != 1 {
 		t.Fatalf("a contender of a running owner should spin in the OSQ: spinning %v, osq %d", b.spinning, len(m.osq))
 	}
@@ -113,16 +98,16 @@ func TestPipeMutexSpinSleepWakeHandoff(t *testing.T) {
 	if c0.curr != a {
 		t.Fatal("set-up: the owner did not run again")
 	}
-	finish(a)
+	finishKernelWork(s, a)
 	if m.owner != nil || s.mx.wakes != 1 || b.state != taskWaking {
 		t.Fatalf("the unlock should release the lock and wake the waiter: owner %v, wakes %d, state %v", m.owner != nil, s.mx.wakes, b.state)
 	}
 	// a third task takes the free lock before the waiter runs
-	d := start(2, 2)
+	d := startAtMutexLock(s, 2, 2)
 	if m.owner != d {
 		t.Fatal("a free lock with a woken waiter should be taken by the next caller")
 	}
-	d.remaining = 1e9 // d holds it until finish(d)
+	d.remaining = 1e9 // d holds it until finishKernelWork(s, d)
 	s.reprogram(&s.cpus[2])
 	if err := s.runUntil(context.Background(), s.now+100_000, 0, 1); err != nil {
 		t.Fatal(err)
@@ -130,7 +115,7 @@ func TestPipeMutexSpinSleepWakeHandoff(t *testing.T) {
 	if b.state != taskRunning || !b.spinning || !m.handoff || m.waiterSpin != b {
 		t.Fatalf("the woken first waiter should find the lock taken, set HANDOFF and spin: state %v, spinning %v, handoff %v", b.state, b.spinning, m.handoff)
 	}
-	finish(d)
+	finishKernelWork(s, d)
 	if m.owner != b || s.mx.handoffs != 1 {
 		t.Fatalf("the unlock should hand the lock to the waiter: handoffs %d", s.mx.handoffs)
 	}
@@ -152,15 +137,8 @@ func TestPipeMutexSpinSleepWakeHandoff(t *testing.T) {
 func TestPipeMutexPreemptedSpinnerLeavesTheOSQ(t *testing.T) {
 	s := pipeStepSim(t, 2)
 	m := &s.chanList[0].ipc.mutex
-	start := func(k, cpu int) *task {
-		p := place(s, k, cpu)
-		p.remaining = 0
-		p.stack[0].pc = 1 // opSyscall, opMutexLock, opKernel, opMutexUnlock, opSend
-		s.schedule(&s.cpus[cpu])
-		return p
-	}
-	a := start(1, 0)
-	b := start(2, 1)
+	a := startAtMutexLock(s, 1, 0)
+	b := startAtMutexLock(s, 2, 1)
 	if m.owner != a || !b.spinning || len(m.osq) != 1 {
 		t.Fatalf("set-up: owner %v, b spinning %v, osq %d", m.owner == a, b.spinning, len(m.osq))
 	}
@@ -171,16 +149,32 @@ func TestPipeMutexPreemptedSpinnerLeavesTheOSQ(t *testing.T) {
 	if len(m.osq) != 0 || b.spinning || !b.mutexSlow {
 		t.Fatalf("a preempted spinner should leave the OSQ and try once when it runs: osq %d, spinning %v, slow %v", len(m.osq), b.spinning, b.mutexSlow)
 	}
-	c0 := &s.cpus[0]
-	s.syncCPU(c0)
-	a.remaining = 0
-	s.computeEnd(c0)
+	finishKernelWork(s, a)
 	if a.mutexHeld != nil {
 		t.Fatal("set-up: the owner did not unlock")
 	}
 	if m.owner != nil {
 		t.Fatalf("the unlock gave the lock to task %d, which is not spinning", m.owner.id)
 	}
+}
+
+// startAtMutexLock starts task k of a writer's program (a send on a
+// pipe, then anything) on cpu at its pipe_write()'s mutex_lock().
+func startAtMutexLock(s *sim, k, cpu int) *task {
+	p := place(s, k, cpu)
+	p.remaining = 0
+	p.stack[0].pc = 1 // opSyscall, opMutexLock, opKernel, opMutexUnlock, opSend
+	s.schedule(&s.cpus[cpu])
+	return p
+}
+
+// finishKernelWork ends the running task p's current kernel work on its
+// CPU.
+func finishKernelWork(s *sim, p *task) {
+	c := &s.cpus[p.cpu]
+	s.syncCPU(c)
+	p.remaining = 0
+	s.computeEnd(c)
 }
 
 // pipeStepSim is a 4-CPU machine (costs at their nominal values) with a
