@@ -141,6 +141,9 @@ func randomScenario(rng *rand.Rand) *scenario.Resolved {
 		}
 		w.Groups = append(w.Groups, grp)
 	}
+	if rng.IntN(5) == 0 {
+		w.Groups = append(w.Groups, pipeCrowd(rng, ncpu)...)
+	}
 	r := &scenario.Resolved{Machine: m, Policy: p, Workload: w,
 		Run: scenario.Run{Duration: units.Duration(20_000_000 + rng.Int64N(150_000_000)), Seed: rng.Uint64() % 1000, Reps: 1}}
 	if rng.IntN(2) == 0 {
@@ -153,6 +156,25 @@ func randomScenario(rng *rand.Rand) *scenario.Resolved {
 		r.Policy.Generation = []string{"6.1", "6.12", "tip-2026-09"}[rng.IntN(3)]
 	}
 	return validated(r)
+}
+
+// pipeCrowd is a crowd of writers on one pipe, more of them than the CPUs
+// they may run on, and a reader elsewhere. The tick preempts an owner in
+// its pipe_write() (the longer the message the likelier), so contenders
+// find an owner off its CPU and sleep on the wait_list, and a woken waiter
+// that finds the lock retaken asks for the handoff: the paths of
+// pipe->mutex that a random workload seldom reaches.
+func pipeCrowd(rng *rand.Rand, ncpu int) []scenario.Group {
+	writers, n := 2+rng.IntN(4), 200+rng.IntN(5000)
+	cpu := rng.IntN(ncpu)
+	send := scenario.Step{Send: "crowd", IPC: scenario.IPCPipe, Bytes: 1 + rng.IntN(4096), Sync: rng.IntN(2) == 0}
+	reader := scenario.Group{Name: "crowd-reader", Count: 1, Process: true,
+		Program: []scenario.Step{{Repeat: writers * n, Do: []scenario.Step{{Recv: "crowd"}}}}}
+	if ncpu > 1 {
+		reader.CPUs = fmt.Sprint((cpu + 1) % ncpu)
+	}
+	return []scenario.Group{reader, {Name: "crowd-writer", Count: writers, Process: true, CPUs: fmt.Sprint(cpu),
+		Program: []scenario.Step{{Repeat: n, Do: []scenario.Step{send}}}}}
 }
 
 // randomFeatures sets a random few of the feature flags users may set,
@@ -197,14 +219,16 @@ func validated(r *scenario.Resolved) *scenario.Resolved {
 // shippedPresets loads the shipped presets (the kernel generations) once.
 var shippedPresets = sync.OnceValues(presets.Load)
 
-// checkInvariants runs one scenario and checks the engine's invariants.
-func checkInvariants(t *testing.T, i int, r *scenario.Resolved) bool {
+// checkInvariants runs one scenario and checks the engine's invariants;
+// it returns what the pipe mutexes did, and false when the scenario was
+// refused (by the validator or by topo.Build).
+func checkInvariants(t *testing.T, i int, r *scenario.Resolved) (mutexStats, bool) {
 	if r == nil {
-		return false // refused by the validator
+		return mutexStats{}, false // refused by the validator
 	}
 	tp, err := topo.Build(r.Machine, r.Policy.DomainPolicy)
 	if err != nil {
-		return false
+		return mutexStats{}, false
 	}
 	s, err := newSim(r, tp, Options{Timeline: true}, r.Run.Seed, true)
 	if err != nil {
@@ -214,8 +238,9 @@ func checkInvariants(t *testing.T, i int, r *scenario.Resolved) bool {
 		b, _ := json.Marshal(r)
 		t.Fatalf("scenario %d: %s\n%s", i, fmt.Sprintf(format, args...), b)
 	}
-	// the state is checked at 40 points of the run, the last at its end
-	slice := max(s.end/40, 1)
+	// the state is checked at 2000 points of the run, the last at its
+	// end: a mutex's or a buffer's wrong state may last a few µs
+	slice := max(s.end/2000, 1)
 	for at := slice; !s.stopped; at += slice {
 		if err := s.runUntil(context.Background(), at, 0, 1); err != nil {
 			t.Fatalf("scenario %d: %v", i, err)
@@ -264,7 +289,7 @@ func checkInvariants(t *testing.T, i int, r *scenario.Resolved) bool {
 			fail("cpu %d busy %d > window %d", ci, b, window)
 		}
 	}
-	return true
+	return s.mx, true
 }
 
 func TestPropertyRandomScenarios(t *testing.T) {
@@ -274,15 +299,25 @@ func TestPropertyRandomScenarios(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(7, 11))
 	ran := 0
+	var mx mutexStats
 	for i := 0; i < n; i++ {
-		if checkInvariants(t, i, randomScenario(rng)) {
+		if m, ok := checkInvariants(t, i, randomScenario(rng)); ok {
 			ran++
+			mx.spins += m.spins
+			mx.sleeps += m.sleeps
+			mx.wakes += m.wakes
+			mx.handoffs += m.handoffs
+			mx.aborts += m.aborts
 		}
 	}
 	if ran < n/2 {
 		t.Fatalf("only %d of %d random scenarios built a topology", ran, n)
 	}
-	t.Logf("%d random scenarios checked", ran)
+	t.Logf("%d random scenarios checked; pipe->mutex %+v", ran, mx)
+	// the invariants above are only as good as the paths the runs reach
+	if mx.sleeps < n/10 || mx.wakes == 0 || mx.handoffs == 0 || mx.aborts == 0 {
+		t.Errorf("the random runs reached too few of pipe->mutex's paths: %+v; want sleeps on the wait_list (at least %d), wake-ups, handoffs and spins broken off", mx, n/10)
+	}
 }
 
 func TestPropertySameSeedSameJSON(t *testing.T) {
@@ -348,9 +383,10 @@ func chanInvariant(ch *chanState) string {
 
 // mutexInvariant says what is wrong with a pipe's mutex, or "": the owner
 // holds it (or, handed it while asleep, has yet to pick it up) and has not
-// exited; optimistic spinners run on their CPUs and do not also wait;
-// waiters wait on this lock, once each; HANDOFF needs a waiter.
-func mutexInvariant(ch *chanState) string {
+// exited; optimistic spinners run on their CPUs, spin on an owner that
+// runs, and do not also wait; waiters wait on this lock, once each;
+// HANDOFF needs a waiter; a free lock has no sleeping first waiter.
+func mutexInvariant(s *sim, ch *chanState) string {
 	if ch.ipc == nil {
 		return ""
 	}
@@ -382,6 +418,16 @@ func mutexInvariant(ch *chanState) string {
 	}
 	if m.handoff && len(m.waitList) == 0 {
 		return "MUTEX_FLAG_HANDOFF with no waiter"
+	}
+	if len(m.osq) > 0 || m.waiterSpin != nil {
+		// mutex_spin_on_owner() spins only while owner_on_cpu()
+		if !s.ownerOnCPU(m.owner) {
+			return "spinners on an owner that is not on a CPU"
+		}
+	}
+	if m.owner == nil && len(m.waitList) > 0 && m.waitList[0].state == taskBlocked {
+		// the unlock that freed the lock wakes the first waiter
+		return fmt.Sprintf("free, with its first waiter %d asleep (a lost wake-up)", m.waitList[0].id)
 	}
 	return ""
 }
@@ -458,7 +504,7 @@ func stateInvariant(s *sim) string {
 		if why := chanInvariant(ch); why != "" {
 			return fmt.Sprintf("channel %d: %s", ci, why)
 		}
-		if why := mutexInvariant(ch); why != "" {
+		if why := mutexInvariant(s, ch); why != "" {
 			return fmt.Sprintf("channel %d's pipe->mutex: %s", ci, why)
 		}
 	}
