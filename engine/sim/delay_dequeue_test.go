@@ -11,6 +11,12 @@ func delaySim(t *testing.T, delay bool) (s *sim, ahead, behind *task) {
 	if delay {
 		feat = `{}`
 	}
+	return delaySimFeatures(t, feat)
+}
+
+// delaySimFeatures is delaySim with the policy's feature flags as given.
+func delaySimFeatures(t *testing.T, feat string) (s *sim, ahead, behind *task) {
+	t.Helper()
 	s = simOf(t, `{"schedplay":1,"machine":{"nodes":1,"cores_per_node":4,"threads_per_core":1},"policy":{"features":`+feat+`},
 		"workload":{"groups":[{"name":"w","count":2,"program":[{"compute":"1s"}]}]},"run":{"duration":"10s","seed":1}}`)
 	c0 := &s.cpus[0]
@@ -108,5 +114,142 @@ func TestDelayedWakeupLagAgainstStaleCurr(t *testing.T) {
 	if ahead.delayed || ahead.vruntime != v || ahead.deadline != d {
 		t.Errorf("requeue moved the task: vruntime %d → %d, deadline %d → %d (delayed %v); want it requeued where it was",
 			v, ahead.vruntime, d, ahead.deadline, ahead.delayed)
+	}
+}
+
+// TestBalanceReadsDelayedTasks: what the load balancer makes of a delayed
+// sleeper. cpu 0 runs one task and holds another delayed; cpu 1, newly
+// idle, balances the domain. 6.12 reads h_nr_queued (sum_h_nr_running 2,
+// the group overloaded) and pulls the delayed task (can_migrate_task()
+// does not look at sched_delayed); since 6.14 (H_NR_RUNNABLE) the group
+// holds one runnable task, nothing to pull, and a delayed task would move
+// only with load.
+func TestBalanceReadsDelayedTasks(t *testing.T) {
+	for _, tc := range []struct {
+		feat       string
+		nr, pulled int
+	}{{`{"H_NR_RUNNABLE":false}`, 2, 1}, {`{"H_NR_RUNNABLE":true}`, 1, 0}} {
+		s, ahead, _ := delaySimFeatures(t, tc.feat)
+		c0 := &s.cpus[0]
+		s.blockTask(c0, ahead)
+		if !ahead.delayed {
+			t.Fatalf("%s: set-up: the sleeper was not delayed", tc.feat)
+		}
+		s.now += 10_000_000 // past migration_cost: not cache-hot
+		if nr := s.lbNrRunning(c0); nr != tc.nr {
+			t.Errorf("%s: the balancer reads %d tasks on cpu 0, want %d", tc.feat, nr, tc.nr)
+		}
+		pulled, _ := s.schedBalanceRq(1, 0, cpuNewlyIdle, migNewidle)
+		if pulled != tc.pulled || (pulled == 1) != (ahead.cpu == 1) {
+			t.Errorf("%s: cpu 1 pulled %d (the delayed task on cpu %d), want %d", tc.feat, pulled, ahead.cpu, tc.pulled)
+		}
+	}
+}
+
+// TestDelayDequeueEligibleSleeperLeaves: only a task that is not eligible
+// is delayed (dequeue_entity(): sched_feat(DELAY_DEQUEUE) && delay &&
+// !entity_eligible()). An eligible sleeper is dequeued at once and keeps
+// its positive lag for its next placement; a delayed one would have had
+// it clipped to 0 at the pick (DELAY_ZERO).
+func TestDelayDequeueEligibleSleeperLeaves(t *testing.T) {
+	s, ahead, behind := delaySim(t, true)
+	c0 := &s.cpus[0]
+	s.blockTask(c0, ahead)
+	s.now += 100_000
+	s.syncCPU(c0)
+	s.updateCurr(c0)
+	if !vruntimeEligible(c0, behind.vruntime) {
+		t.Fatal("set-up: the task behind is not eligible")
+	}
+	s.blockTask(c0, behind)
+	if behind.delayed || behind.state != taskBlocked || behind.vlag <= 0 {
+		t.Errorf("an eligible sleeper: delayed %v, state %d, vlag %d; want dequeued with its positive lag", behind.delayed, behind.state, behind.vlag)
+	}
+}
+
+// TestDelayedWakeupDropsPositiveLag: a delayed task whose lag turned
+// positive while it slept (the running task moved V past it) is placed
+// again at V with lag 0 when it is woken (requeue_delayed_entity() with
+// DELAY_ZERO), not requeued at its old vruntime ahead of the others.
+func TestDelayedWakeupDropsPositiveLag(t *testing.T) {
+	s, ahead, behind := delaySim(t, true)
+	c0 := &s.cpus[0]
+	s.blockTask(c0, ahead)
+	s.now += 100_000
+	s.syncCPU(c0)
+	s.updateCurr(c0)
+	v := behind.vruntime - 2_000_000 // 2 ms of virtual time behind curr: a positive lag
+	ahead.vruntime = v
+	s.tryToWakeUp(ahead, 1, false, true)
+	if ahead.delayed || ahead.vlag != 0 || ahead.vruntime <= v {
+		t.Errorf("woken with a positive lag: vruntime %d → %d, vlag %d, delayed %v; want placed at V with lag 0", v, ahead.vruntime, ahead.vlag, ahead.delayed)
+	}
+}
+
+// TestDelayedWakeupPreempts: ttwu_runnable() ends in wakeup_preempt(): a
+// requeued delayed task that pick_eevdf() now prefers (eligible, the
+// earlier deadline) reschedules the running task. RUN_TO_PARITY is off so
+// that curr's protection does not decide it.
+func TestDelayedWakeupPreempts(t *testing.T) {
+	s, ahead, behind := delaySimFeatures(t, `{"RUN_TO_PARITY":false}`)
+	c0 := &s.cpus[0]
+	s.blockTask(c0, ahead)
+	s.now += 100_000
+	s.syncCPU(c0)
+	s.updateCurr(c0)
+	behind.deadline = behind.vruntime + 50_000_000 // far off: the woken task's is earlier
+	ahead.vruntime = behind.vruntime - 2_000_000
+	for {
+		if _, ok := s.q.pop(); !ok {
+			break
+		}
+	}
+	s.tryToWakeUp(ahead, 1, false, true)
+	resched := false
+	for {
+		e, ok := s.q.pop()
+		if !ok {
+			break
+		}
+		resched = resched || e.kind == evResched && e.a == 0
+	}
+	if ahead.delayed || !resched {
+		t.Errorf("the woken delayed task (deadline %d against curr's %d): delayed %v, cpu 0 rescheduled %v; want requeued and curr preempted",
+			ahead.deadline, behind.deadline, ahead.delayed, resched)
+	}
+}
+
+// TestBalanceLeavesDelayedTaskSince614: since 6.14 (H_NR_RUNNABLE)
+// can_migrate_task() refuses a delayed task unless load is migrated. cpu 0
+// runs one task, holds a delayed one and a third pinned to it; newly idle
+// cpu 1 finds two runnable tasks there, so it migrates a task, and the
+// only one it could take is the delayed sleeper: it takes none. 6.12
+// takes it (three queued tasks, nothing refused).
+func TestBalanceLeavesDelayedTaskSince614(t *testing.T) {
+	for _, tc := range []struct {
+		feat   string
+		pulled int
+	}{{`{"H_NR_RUNNABLE":false}`, 1}, {`{"H_NR_RUNNABLE":true}`, 0}} {
+		s := simOf(t, `{"schedplay":1,"machine":{"nodes":1,"cores_per_node":4,"threads_per_core":1},"policy":{"features":`+tc.feat+`},
+			"workload":{"groups":[{"name":"w","count":2,"program":[{"compute":"1s"}]},
+				{"name":"pinned","count":1,"cpus":"0","program":[{"compute":"1s"}]}]},"run":{"duration":"10s","seed":1}}`)
+		c0 := &s.cpus[0]
+		place(s, 0, 0)
+		place(s, 1, 0)
+		s.schedule(c0)
+		ahead := c0.curr
+		s.now = 2_000_000
+		s.syncCPU(c0)
+		s.updateCurr(c0)
+		place(s, 2, 0) // the pinned task, queued behind
+		s.blockTask(c0, ahead)
+		if !ahead.delayed {
+			t.Fatalf("%s: set-up: the sleeper was not delayed", tc.feat)
+		}
+		s.now += 10_000_000 // past migration_cost: not cache-hot
+		pulled, _ := s.schedBalanceRq(1, 0, cpuNewlyIdle, migNewidle)
+		if pulled != tc.pulled || (pulled == 1) != (ahead.cpu == 1) {
+			t.Errorf("%s: cpu 1 pulled %d (the delayed task on cpu %d), want %d", tc.feat, pulled, ahead.cpu, tc.pulled)
+		}
 	}
 }

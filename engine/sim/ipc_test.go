@@ -40,6 +40,25 @@ func TestUnixSocketBuffer(t *testing.T) {
 	if woke != 59 {
 		t.Errorf("writers woken with %d messages left, want 59", woke)
 	}
+	// sock_alloc_send_pskb() allocates while sk_wmem_alloc < sk_sndbuf: a
+	// buffer of exactly ten skbs takes ten, not eleven
+	m10 := topo.IPC{SockSndbuf: 10 * 896, PipeBuffers: 16, PageSize: 4096}
+	ten := newIPCChan(scenario.IPCSocket, 100, &m10)
+	n = 0
+	for ten.writable() {
+		ten.enqueue()
+		n++
+	}
+	if n != 10 {
+		t.Errorf("a socket of 10 skbs' sk_sndbuf holds %d messages, want 10", n)
+	}
+	// unix sockets wait non-exclusively (sock_wait_for_wmem(),
+	// unix_stream_data_wait()): a wake-up wakes every waiter; pipes wake one
+	pipe := newIPCChan(scenario.IPCPipe, 100, &m)
+	if !ch.wakesAllWriters() || !ch.wakesAllReaders() || pipe.wakesAllWriters() || pipe.wakesAllReaders() {
+		t.Errorf("wake-all: socket writers %v, readers %v; pipe writers %v, readers %v; want the socket's all, the pipe's one",
+			ch.wakesAllWriters(), ch.wakesAllReaders(), pipe.wakesAllWriters(), pipe.wakesAllReaders())
+	}
 }
 
 // Small writes merge into a non-empty pipe's last page (40 of 100 bytes
@@ -92,6 +111,10 @@ func TestPipeSlots(t *testing.T) {
 	e.enqueue()
 	if len(e.slots) != 1 {
 		t.Errorf("slots after write/read/write: %v", e.slots)
+	}
+	// a read from a pipe that was not full wakes no writer (was_full false)
+	if e.dequeue() {
+		t.Error("a read of a pipe with 15 free slots woke a writer")
 	}
 }
 
