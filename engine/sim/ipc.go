@@ -225,8 +225,12 @@ func (s *sim) ipcPathCost(ch *ipcChan, cpu int, send bool) int64 {
 	case ch.kind == scenario.IPCFutex && send:
 		path = int64(m.IPC.FutexWake)
 		lines, locked = 1, 1 // the futex hash bucket's lock
-	default: // futex_wait() returning: the syscall exit only
-		lines, locked = 0, 0
+	default:
+		// futex_wait() returning: the syscall only. Its bucket lock was
+		// taken before the check (futexWaitSetup); a woken waiter does not
+		// take it again (futex_unqueue() finds q->lock_ptr cleared by
+		// futex_wake_mark()), so the bucket's line stays where it is.
+		return s.costs.vary(int64(m.Latency.Syscall))
 	}
 	line := s.cachelineCost(ch.lastCPU, cpu)
 	ch.lastCPU = cpu
@@ -236,6 +240,12 @@ func (s *sim) ipcPathCost(ch *ipcChan, cpu int, send bool) int64 {
 	cost := s.costs.vary(int64(m.Latency.Syscall) + path + lines*line)
 	return cost + s.objectLockWait(ch, locked*line)
 }
+
+// futexWaitSetup is futex_wait_setup()'s futex_q_lock() by a waiter on
+// cpu: the hash bucket's lock, whose line is then this CPU's, so the next
+// futex_wake() pulls it from here. Its own cost is left out (docs/model.md,
+// "System calls and IPC objects").
+func (ch *ipcChan) futexWaitSetup(cpu int) { ch.lastCPU = cpu }
 
 // objectLockWait models the spinlock of an IPC object under contention
 // (unix_state_lock() of the receiving socket with its queue lock, the

@@ -138,3 +138,39 @@ func TestNoTimedSections(t *testing.T) {
 		t.Errorf("timed sections %v / %v for a workload without any", res.Reps[0].Timed, res.Summary.Timed)
 	}
 }
+
+// With "ipc": "futex" each send is a futex(FUTEX_WAKE) syscall: against
+// the same loop on a channel of no kind, it adds latency.syscall and
+// ipc.futex_wake per send (kernel work, at the waker's core speed), and
+// the first send pulls the hash bucket's line from the CPU of the waiter
+// that queued on it last (futex_q_lock() in futex_wait_setup()). A woken
+// waiter does not take the lock again on its way out (futex_unqueue()),
+// so the other sends find the line on the waker's CPU. Each waiter waits
+// once, as perf's do. Nominal costs, so the difference is exact to
+// rounding.
+func TestTimedFutexWakeLoopPaysTheSyscalls(t *testing.T) {
+	const k = 8
+	doc := func(ipc string) string {
+		return fmt.Sprintf(`{"schedplay":1,"machine":{"preset":"vera","latency":{"variation":0}},"policy":{"preset":"v6-on"},
+			"workload":{"groups":[
+				{"name":"waker","count":1,"cpus":"8","program":[{"sleep":"1ms"},
+					{"timed":"wake loop","do":[{"repeat":%d,"do":[{"send":"futex"%s}]}]}]},
+				{"name":"waiter","count":%d,"cpus":"0-%d","pin":"each","program":[{"recv":"futex"},{"compute":"100us"}]}]},
+			"run":{"duration":"1s","seed":1,"reps":1}}`, k, ipc, k, k-1)
+	}
+	futex := doc(`,"ipc":"futex"`)
+	loop := func(doc string) float64 {
+		got, ok := mustRun(t, resolveJSON(t, doc), Options{}).Reps[0].TimedSection("wake loop")
+		if !ok || got.Count != 1 {
+			t.Fatalf("timed %+v; want one execution of \"wake loop\"", got)
+		}
+		return got.MeanNs
+	}
+	m := resolveJSON(t, futex).WithDefaults().Machine
+	speed := simOf(t, futex).cpus[8].speed
+	want := k*float64(m.Latency.Syscall+m.IPC.FutexWake)/speed + float64(m.Latency.Cacheline.LLC)
+	if d := loop(futex) - loop(doc("")); math.Abs(d-want) > float64(k) {
+		t.Errorf("the futex kind adds %.0f ns to the wake loop; want %d × (syscall %d + futex_wake %d) ÷ speed %.3f + the bucket's line %d = %.0f ns",
+			d, k, m.Latency.Syscall, m.IPC.FutexWake, speed, m.Latency.Cacheline.LLC, want)
+	}
+}

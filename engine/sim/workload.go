@@ -612,6 +612,9 @@ func (s *sim) chanRecv(c *cpuState, p *task, o *op) bool {
 	if ch.ipc != nil && ch.ipc.kind != scenario.IPCFutex {
 		return s.ipcRead(c, p, o, ch)
 	}
+	if ch.ipc != nil {
+		ch.ipc.futexWaitSetup(c.id) // before the word's check and the wait
+	}
 	if ch.msgs > 0 {
 		ch.msgs--
 		if len(ch.senders) > 0 {
