@@ -37,6 +37,23 @@ func delaySimFeatures(t *testing.T, feat string) (s *sim, ahead, behind *task) {
 	return s, ahead, behind
 }
 
+// delayedBehind is delaySimFeatures with the task ahead gone to sleep
+// (delayed) and the other running on cpu 0 for 100 µs since, its
+// vruntime brought up to date.
+func delayedBehind(t *testing.T, feat string) (s *sim, c0 *cpuState, ahead, behind *task) {
+	t.Helper()
+	s, ahead, behind = delaySimFeatures(t, feat)
+	c0 = &s.cpus[0]
+	s.blockTask(c0, ahead)
+	if !ahead.delayed || c0.curr != behind {
+		t.Fatal("set-up: no delayed sleeper")
+	}
+	s.now += 100_000
+	s.syncCPU(c0)
+	s.updateCurr(c0)
+	return s, c0, ahead, behind
+}
+
 // TestDelayDequeueRequeuesInPlace: with DELAY_DEQUEUE (6.12 default) a task
 // that sleeps while not eligible stays queued: nr_running keeps it,
 // h_nr_runnable does not. Its wake-up is ttwu_runnable(): it is requeued on
@@ -98,16 +115,8 @@ func TestDelayDequeuePickDequeues(t *testing.T) {
 // delayed task whose lag is 0 there keeps its vruntime and deadline,
 // although curr has run since and would give it a positive lag.
 func TestDelayedWakeupLagAgainstStaleCurr(t *testing.T) {
-	s, ahead, behind := delaySim(t, true)
-	c0 := &s.cpus[0]
-	s.blockTask(c0, ahead) // ahead is delayed; behind runs
-	if !ahead.delayed || c0.curr != behind {
-		t.Fatal("setup: no delayed sleeper")
-	}
-	s.now += 100_000
-	s.syncCPU(c0)
-	s.updateCurr(c0)
-	ahead.vruntime = behind.vruntime // lag 0 against curr as of now
+	s, _, ahead, behind := delayedBehind(t, `{}`) // ahead is delayed; behind runs
+	ahead.vruntime = behind.vruntime              // lag 0 against curr as of now
 	v, d := ahead.vruntime, ahead.deadline
 	s.now += 1_000_000 // curr runs on: updated, V would pass ahead's vruntime
 	s.tryToWakeUp(ahead, 1, false, true)
@@ -152,12 +161,7 @@ func TestBalanceReadsDelayedTasks(t *testing.T) {
 // its positive lag for its next placement; a delayed one would have had
 // it clipped to 0 at the pick (DELAY_ZERO).
 func TestDelayDequeueEligibleSleeperLeaves(t *testing.T) {
-	s, ahead, behind := delaySim(t, true)
-	c0 := &s.cpus[0]
-	s.blockTask(c0, ahead)
-	s.now += 100_000
-	s.syncCPU(c0)
-	s.updateCurr(c0)
+	s, c0, _, behind := delayedBehind(t, `{}`)
 	if !vruntimeEligible(c0, behind.vruntime) {
 		t.Fatal("set-up: the task behind is not eligible")
 	}
@@ -172,12 +176,7 @@ func TestDelayDequeueEligibleSleeperLeaves(t *testing.T) {
 // again at V with lag 0 when it is woken (requeue_delayed_entity() with
 // DELAY_ZERO), not requeued at its old vruntime ahead of the others.
 func TestDelayedWakeupDropsPositiveLag(t *testing.T) {
-	s, ahead, behind := delaySim(t, true)
-	c0 := &s.cpus[0]
-	s.blockTask(c0, ahead)
-	s.now += 100_000
-	s.syncCPU(c0)
-	s.updateCurr(c0)
+	s, _, ahead, behind := delayedBehind(t, `{}`)
 	v := behind.vruntime - 2_000_000 // 2 ms of virtual time behind curr: a positive lag
 	ahead.vruntime = v
 	s.tryToWakeUp(ahead, 1, false, true)
@@ -191,12 +190,7 @@ func TestDelayedWakeupDropsPositiveLag(t *testing.T) {
 // earlier deadline) reschedules the running task. RUN_TO_PARITY is off so
 // that curr's protection does not decide it.
 func TestDelayedWakeupPreempts(t *testing.T) {
-	s, ahead, behind := delaySimFeatures(t, `{"RUN_TO_PARITY":false}`)
-	c0 := &s.cpus[0]
-	s.blockTask(c0, ahead)
-	s.now += 100_000
-	s.syncCPU(c0)
-	s.updateCurr(c0)
+	s, _, ahead, behind := delayedBehind(t, `{"RUN_TO_PARITY":false}`)
 	behind.deadline = behind.vruntime + 50_000_000 // far off: the woken task's is earlier
 	ahead.vruntime = behind.vruntime - 2_000_000
 	for {
