@@ -96,21 +96,25 @@ func TestV6BudgetedScanStacksOnBusyPE0(t *testing.T) {
 // CPU at all clears the stale idle-core hint too, not only one that found a
 // partially idle core.
 func TestSelectIdleCapacityClearsHintWhenNothingIdle(t *testing.T) {
-	s := wakeSim(t, `{"preset":"mainline"}`)
-	var node0 []int
-	for c := 0; c < 88; c++ {
-		node0 = append(node0, c, c+176)
-	}
-	s.busy(node0...)
-	s.llcs[0].hasIdleCores = true
-	p := s.wakee(990)
-	p.cpu = 10
-	sd := s.t.SDAsymCPUCapacity[10]
-	if got := s.selectIdleCapacity(p, sd, 10, 990); got != noCPU {
-		t.Fatalf("select_idle_capacity on a busy node = %d; want -1", got)
-	}
-	if s.llcs[0].hasIdleCores {
-		t.Error("has_idle_cores still set after a scan that found no idle CPU")
+	// the traced scan (--trace, the step view) is a second walk of its own
+	for _, tracing := range []bool{false, true} {
+		s := wakeSim(t, `{"preset":"mainline"}`)
+		s.tracing = tracing
+		var node0 []int
+		for c := 0; c < 88; c++ {
+			node0 = append(node0, c, c+176)
+		}
+		s.busy(node0...)
+		s.llcs[0].hasIdleCores = true
+		p := s.wakee(990)
+		p.cpu = 10
+		sd := s.t.SDAsymCPUCapacity[10]
+		if got := s.selectIdleCapacity(p, sd, 10, 990); got != noCPU {
+			t.Fatalf("tracing %v: select_idle_capacity on a busy node = %d; want -1", tracing, got)
+		}
+		if s.llcs[0].hasIdleCores {
+			t.Errorf("tracing %v: has_idle_cores still set after a scan that found no idle CPU", tracing)
+		}
 	}
 }
 

@@ -15,7 +15,8 @@ import (
 // each policy it compares, with its decisions traced, and checks every
 // group statistic read from the group sums against a walk of the group's
 // span (update_sg_lb_stats() as the kernel writes it): a change of a
-// CPU's statistics that is not marked would show as a difference.
+// CPU's statistics that is not marked would show as a difference. The
+// traced and the untraced run must give the same metrics.
 func TestGroupSumsMatchWalk(t *testing.T) {
 	if testing.Short() || runtime.GOOS == "js" {
 		t.Skip("every seed scenario (native only: slow under node)")
@@ -33,10 +34,16 @@ func TestGroupSumsMatchWalk(t *testing.T) {
 		for _, pol := range policies {
 			t.Run(name+"/"+pol, func(t *testing.T) {
 				r := resolveJSON(t, seedRep0Under(t, name, pol).doc)
-				mustRun(t, r, Options{Timeline: true, verifySums: true})
+				traced := mustRun(t, r, Options{Timeline: true, verifySums: true})
 				// Untraced, select_idle_capacity() scans the idle mask
 				// (idle_mask.go), which verify checks at every read.
-				mustRun(t, r, Options{verifySums: true})
+				plain := mustRun(t, r, Options{verifySums: true})
+				// The traced walks are a second implementation of those
+				// kernel functions, which the page always uses: the
+				// decisions, and so the metrics, must be the same.
+				if a, b := toJSON(t, plain.Reps), toJSON(t, traced.Reps); a != b {
+					t.Errorf("the repetition's metrics differ with a timeline:\n%.600s\n%.600s", a, b)
+				}
 			})
 		}
 	}

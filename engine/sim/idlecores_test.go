@@ -1,0 +1,76 @@
+package sim
+
+import "testing"
+
+// has_idle_cores (sd_llc_shared->has_idle_cores) is a hint: a CPU that
+// goes idle on a core whose siblings are idle sets it (__update_idle_core());
+// a select_idle_cpu() scan under the hint that finds no idle core clears it
+// (set_idle_cores(target, false)), whether or not it found an idle CPU.
+func TestHasIdleCoresHint(t *testing.T) {
+	noCap := `{"asym_cpucapacity":false}`
+	pe0s := make([]int, 88)
+	for i := range pe0s {
+		pe0s[i] = i
+	}
+	// every PE0 of node 0 busy: no idle core, every PE1 idle
+	s := wakeSim(t, noCap)
+	s.busy(pe0s...)
+	llc := &s.llcs[s.t.SDLLCID[10]]
+	llc.hasIdleCores, llc.nrIdleScan = true, 176
+	p := s.wakee(100)
+	p.cpu = 10
+	got := s.selectIdleSibling(p, 10, 10)
+	if got < 176 || llc.hasIdleCores {
+		t.Errorf("no idle core under the hint: select_idle_sibling = %d, has_idle_cores %v; want an idle PE1 and the hint cleared", got, llc.hasIdleCores)
+	}
+	// a PE1 going idle on a core whose PE0 is busy leaves the hint clear;
+	// the last CPU of a core going idle sets it
+	s.updateIdleCore(&s.cpus[186])
+	if llc.hasIdleCores {
+		t.Error("PE1 186 idle beside a busy PE0 set has_idle_cores")
+	}
+	c10 := &s.cpus[10]
+	c10.curr, c10.nrRunning, c10.inIdle = nil, 0, true
+	s.cpuChanged(c10)
+	s.updateIdleCore(c10)
+	if !llc.hasIdleCores {
+		t.Error("core 10 wholly idle (PE0 10 and PE1 186) did not set has_idle_cores")
+	}
+}
+
+// add_nr_running() sets rd->overloaded as a runqueue gets its second task
+// (set_rd_overloaded()), which lets newly idle CPUs balance at all.
+func TestEnqueueRaisesOverloaded(t *testing.T) {
+	s := simOf(t, `{"schedplay":1,"machine":{"nodes":1,"cores_per_node":4,"threads_per_core":1},
+		"workload":{"groups":[{"name":"w","count":2,"program":[{"compute":"1s"}]}]},"run":{"duration":"10s","seed":1}}`)
+	place(s, 0, 0)
+	if s.rdOverloaded {
+		t.Fatal("one task on cpu 0: rd->overloaded set")
+	}
+	place(s, 1, 0)
+	if !s.rdOverloaded {
+		t.Error("two tasks on cpu 0: rd->overloaded not set")
+	}
+}
+
+// update_idle_cpu_scan() runs at the end of update_sd_lb_stats() for the
+// LLC, except in a newly idle balance (env->idle == CPU_NEWLY_IDLE).
+func TestIdleCPUScanNotAtNewidle(t *testing.T) {
+	for _, tc := range []struct {
+		idle  cpuIdleType
+		write bool
+	}{{cpuNewlyIdle, false}, {cpuIdle, true}} {
+		s := simOf(t, `{"schedplay":1,"machine":{"nodes":1,"cores_per_node":4,"threads_per_core":1},
+			"workload":{"groups":[{"name":"w","count":2,"program":[{"compute":"1s"}]}]},"run":{"duration":"10s","seed":1}}`)
+		place(s, 0, 0)
+		place(s, 1, 0)
+		s.schedule(&s.cpus[0])
+		s.now = 10_000_000
+		const sentinel = 999
+		s.shared[1].nrIdleScan = sentinel
+		s.schedBalanceRq(1, 0, tc.idle, migPeriodic)
+		if wrote := s.shared[1].nrIdleScan != sentinel; wrote != tc.write {
+			t.Errorf("idle type %d: nr_idle_scan written %v (now %d); want %v", tc.idle, wrote, s.shared[1].nrIdleScan, tc.write)
+		}
+	}
+}
