@@ -1,0 +1,145 @@
+package sim
+
+import (
+	"testing"
+
+	"schedplay/engine/topo"
+)
+
+// util_est_update() (6.12) leaves the estimate alone when the sample is
+// within UTIL_EST_MARGIN (1 %) of it, or when the task did not get the CPU
+// time it wanted (runnable above util by the margin), setting
+// UTIL_AVG_UNCHANGED; and returns without even the flag when the sample
+// is above the CPU's capacity.
+func TestUtilEstUpdateSkips(t *testing.T) {
+	for _, c := range []struct {
+		name                string
+		util, runnable, cap int
+		want                int
+		flag                bool
+	}{
+		{"within the margin", 495, 495, 1024, 500, true},
+		{"starved: runnable above util", 401, 600, 1024, 500, true},
+		{"above the CPU's capacity", 401, 401, 400, 500, false},
+		{"a decrease taken", 401, 401, 1024, 475, true},
+	} {
+		s := simOf(t, `{"schedplay":1,"machine":{"nodes":1,"cores_per_node":4,"threads_per_core":1},
+			"workload":{"groups":[{"name":"w","count":1,"program":[{"compute":"1ms"}]}]},"run":{"duration":"10ms","seed":1}}`)
+		p := s.tasks[0]
+		p.cpu = 0
+		s.cpus[0].cap = c.cap
+		p.utilEst, p.utilEstUnchanged = 500, false
+		p.avg.utilAvg, p.avg.runnableAvg = uint64(c.util), uint64(c.runnable)
+		s.utilEstUpdate(p)
+		if p.utilEst != c.want || p.utilEstUnchanged != c.flag {
+			t.Errorf("%s: util_est %d (UTIL_AVG_UNCHANGED %v); want %d (%v)", c.name, p.utilEst, p.utilEstUnchanged, c.want, c.flag)
+		}
+	}
+}
+
+// update_pick_idlest() (6.12): a lower group type wins; of equal types,
+// overloaded and fully busy by average load, misfit by the higher maximum
+// capacity, has-spare by more idle CPUs and then by less util; asym
+// packing never replaces the idlest.
+func TestUpdatePickIdlest(t *testing.T) {
+	for _, c := range []struct {
+		name        string
+		idlest, sgs sgStats
+		want        bool
+	}{
+		{"a lower type", sgStats{groupType: groupFullyBusy}, sgStats{groupType: groupHasSpare}, true},
+		{"a higher type", sgStats{groupType: groupHasSpare}, sgStats{groupType: groupFullyBusy}, false},
+		{"overloaded, less load", sgStats{groupType: groupOverloaded, avgLoad: 900}, sgStats{groupType: groupOverloaded, avgLoad: 800}, true},
+		{"fully busy, more load", sgStats{groupType: groupFullyBusy, avgLoad: 800}, sgStats{groupType: groupFullyBusy, avgLoad: 900}, false},
+		{"misfit, a bigger CPU", sgStats{groupType: groupMisfitTask, maxCap: 462}, sgStats{groupType: groupMisfitTask, maxCap: 1024}, true},
+		{"misfit, a smaller CPU", sgStats{groupType: groupMisfitTask, maxCap: 1024}, sgStats{groupType: groupMisfitTask, maxCap: 462}, false},
+		{"asym packing", sgStats{groupType: groupAsymPacking}, sgStats{groupType: groupAsymPacking}, false},
+		{"spare, more idle CPUs", sgStats{groupType: groupHasSpare, idleCPUs: 1}, sgStats{groupType: groupHasSpare, idleCPUs: 2, groupUtil: 900}, true},
+		{"spare, fewer idle CPUs", sgStats{groupType: groupHasSpare, idleCPUs: 2}, sgStats{groupType: groupHasSpare, idleCPUs: 1}, false},
+		{"spare, as many idle, less util", sgStats{groupType: groupHasSpare, idleCPUs: 2, groupUtil: 500}, sgStats{groupType: groupHasSpare, idleCPUs: 2, groupUtil: 400}, true},
+		{"spare, as many idle, as much util", sgStats{groupType: groupHasSpare, idleCPUs: 2, groupUtil: 400}, sgStats{groupType: groupHasSpare, idleCPUs: 2, groupUtil: 400}, false},
+	} {
+		if got := updatePickIdlest(&c.idlest, &c.sgs); got != c.want {
+			t.Errorf("%s: %v; want %v", c.name, got, c.want)
+		}
+	}
+}
+
+// sched_balance_find_dst_group_cpu() (6.12), with WFI only (every idle CPU
+// in the same state): the idle CPU that went idle last, else the least
+// loaded CPU.
+func TestFindDstGroupCPU(t *testing.T) {
+	s := taskSim(t, 1)
+	p := s.tasks[0]
+	g := &topo.Group{Span: s.t.Domains[0][0].Span, Weight: 4} // cpus 0-3
+	for i, st := range []int64{300, 700, 100, 500} {
+		s.cpus[i].idleStamp = st
+	}
+	if got := s.schedBalanceFindDstGroupCPU(g, p, 0); got != 1 {
+		t.Errorf("four idle CPUs, idle since 300, 700, 100, 500: cpu %d; want 1, the last to go idle", got)
+	}
+	s.busy(0, 1, 2, 3)
+	for i, l := range []uint64{900, 300, 600, 800} {
+		s.cpus[i].avg.loadAvg = l
+	}
+	if got := s.schedBalanceFindDstGroupCPU(g, p, 0); got != 1 {
+		t.Errorf("four busy CPUs, load 900, 300, 600, 800: cpu %d; want 1, the least loaded", got)
+	}
+}
+
+// cfsSim is taskSim's 4-CPU machine under 6.1's CFS (sched_latency 18 ms,
+// min_granularity 2.25 ms, wake-up granularity 3 ms) with n tasks queued
+// on cpu 0 and one of them picked.
+func cfsSim(t *testing.T, n int) (*sim, *cpuState) {
+	t.Helper()
+	s := simOf(t, `{"schedplay":1,"machine":{"nodes":1,"cores_per_node":4,"threads_per_core":1},"policy":{"generation":"6.1"},
+		"workload":{"groups":[{"name":"w","count":`+itoa(n+1)+`,"program":[{"compute":"1s"}]}]},"run":{"duration":"10s","seed":1}}`)
+	c0 := &s.cpus[0]
+	for k := range n {
+		place(s, k, 0)
+	}
+	s.schedule(c0)
+	return s, c0
+}
+
+// check_preempt_tick() (6.1): past its sched_slice() curr is preempted;
+// before sysctl_sched_min_granularity it is not, however far its vruntime
+// runs ahead of the leftmost; after it, once that lead exceeds the slice.
+func TestCFSTickMinGranularity(t *testing.T) {
+	s, c0 := cfsSim(t, 2)
+	curr := c0.curr
+	left := leftmostCFS(c0)
+	ideal := s.schedSlice(c0, curr, true)
+	curr.vruntime = left.vruntime + ideal + 1_000_000
+	for _, c := range []struct {
+		ran  int64
+		want bool
+	}{{s.cfsMinGran - 1, false}, {s.cfsMinGran + 1, true}, {ideal + 1, true}} {
+		curr.prevSumExec, curr.sumExec = 0, c.ran
+		if got := s.checkPreemptTick(c0); got != c.want {
+			t.Errorf("ran %d ns (min_granularity %d, slice %d), %d ns of vruntime ahead: preempt %v; want %v",
+				c.ran, s.cfsMinGran, ideal, curr.vruntime-left.vruntime, got, c.want)
+		}
+	}
+}
+
+// check_preempt_wakeup() (6.1): a wakee that preempts becomes the next
+// buddy, and with sched_nr_latency (8) tasks or more queued the preempted
+// curr becomes the last buddy (LAST_BUDDY), picked again after the wakee.
+func TestCFSWakeupSetsLastBuddy(t *testing.T) {
+	for _, c := range []struct {
+		n    int
+		last bool
+	}{{3, false}, {cfsNrLatency, true}} {
+		s, c0 := cfsSim(t, c.n)
+		curr := c0.curr
+		p := s.tasks[c.n]
+		p.vruntime = curr.vruntime - 10*s.cfsWakeupGran // far behind: it preempts
+		if !s.checkPreemptWakeupCFS(c0, p) {
+			t.Fatalf("%d queued: the wakee did not preempt", c.n)
+		}
+		if c0.nextBuddy != p || (c0.lastBuddy == curr) != c.last {
+			t.Errorf("%d queued: next buddy the wakee %v, last buddy curr %v; want true, %v", c.n, c0.nextBuddy == p, c0.lastBuddy == curr, c.last)
+		}
+	}
+}
