@@ -143,3 +143,59 @@ func TestCFSWakeupSetsLastBuddy(t *testing.T) {
 		}
 	}
 }
+
+// nohz_balancer_kick() (6.12) asks the ILB for a balance pass when this
+// CPU runs two tasks or more; under SD_ASYM_CPUCAPACITY only for a misfit
+// task, the LLC's busy count not consulted; otherwise when more than one
+// CPU of the LLC is busy.
+func TestNohzKickReason(t *testing.T) {
+	s := taskSim(t, 2)
+	c0 := &s.cpus[0]
+	place(s, 0, 0)
+	s.schedule(c0)
+	llc := &s.llcs[s.t.SDLLCID[0]]
+	llc.nrBusyCPUs = 1
+	if got := s.nohzKickReason(c0); got != "" {
+		t.Errorf("one task, one busy CPU in the LLC: kick %q; want none", got)
+	}
+	llc.nrBusyCPUs = 2
+	if got := s.nohzKickReason(c0); got != "nr_busy_cpus > 1" {
+		t.Errorf("one task, two busy CPUs in the LLC: kick %q; want nr_busy_cpus > 1", got)
+	}
+	llc.nrBusyCPUs = 1
+	place(s, 1, 0)
+	if got := s.nohzKickReason(c0); got != "nr_running >= 2" {
+		t.Errorf("two tasks: kick %q; want nr_running >= 2", got)
+	}
+
+	h := simOf(t, `{"schedplay":1,"machine":{"preset":"hikey960"},"policy":{"preset":"misfit"},
+		"workload":{"groups":[{"name":"w","count":1,"program":[{"compute":"1s"}]}]},"run":{"duration":"10s","seed":1}}`)
+	hc := &h.cpus[0]
+	place(h, 0, 0)
+	h.schedule(hc)
+	for i := range h.llcs {
+		h.llcs[i].nrBusyCPUs = 4
+	}
+	if got := h.nohzKickReason(hc); got != "" {
+		t.Errorf("asym capacity, no misfit, a busy LLC: kick %q; want none", got)
+	}
+	hc.misfitLoad = 1
+	if got := h.nohzKickReason(hc); got != "misfit" {
+		t.Errorf("asym capacity, a misfit task: kick %q; want misfit", got)
+	}
+}
+
+// get_sd_balance_interval() (6.12): balance_interval in ms, times
+// busy_factor on a busy CPU, in jiffies, one less when busy (so the
+// levels' periods are not multiples of each other).
+func TestSdBalanceInterval(t *testing.T) {
+	s := taskSim(t, 1) // HZ 250: a jiffy is 4 ms
+	sd := s.t.Domains[0][0]
+	st := &s.cpus[0].sd[0]
+	if st.balanceInterval != 4 || sd.BusyFactor != 16 {
+		t.Fatalf("set-up: the 4-CPU MC domain's balance_interval %d ms, busy_factor %d; want 4 (its weight) and 16", st.balanceInterval, sd.BusyFactor)
+	}
+	if idle, busy := s.getSdBalanceInterval(sd, st, false), s.getSdBalanceInterval(sd, st, true); idle != 1 || busy != 15 {
+		t.Errorf("%d jiffies idle, %d busy; want 1 (4 ms) and 15 (64 ms, less one)", idle, busy)
+	}
+}
