@@ -8,6 +8,7 @@
 #   ./build.sh worker    build the Cloudflare Worker into dist-worker/ (runtime cloudflare)
 #   ./build.sh fuzz      run every fuzz target for FUZZTIME (default 30s) each
 #   ./build.sh fidelity  run every published figure (engine/fidelity/figures.json): published vs model
+#   ./build.sh mutants   break each kernel rule of engine/sim/testdata/mutants.json in turn; every one must fail a test
 #   ./build.sh outputs DIR  write every seed run's output into DIR (tools/seedoutputs); diff -r two commits'
 # Each installs what it needs on a fresh Debian machine and says what it is doing.
 set -euo pipefail
@@ -237,6 +238,12 @@ cmd_fidelity() {
 	go run ./cmd/schedplay fidelity
 }
 
+cmd_mutants() {
+	need_go
+	say "every engine mutant (engine/sim/testdata/mutants.json) against go test -short ./engine/sim (about 10 s each)"
+	go run ./tools/mutants
+}
+
 cmd_outputs() {
 	need_go
 	[ -n "${1:-}" ] || { echo "usage: ./build.sh outputs DIR"; exit 2; }
@@ -280,6 +287,7 @@ bench) cmd_bench ;;
 worker) build_worker ;;
 fuzz) cmd_fuzz ;;
 fidelity) cmd_fidelity ;;
+mutants) cmd_mutants ;;
 outputs) cmd_outputs "${2:-}" ;;
 *)
 	sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'

@@ -1,0 +1,167 @@
+// Command mutants checks that the engine's tests notice when a kernel
+// mechanism breaks. Each mutant of engine/sim/testdata/mutants.json is one
+// change to one engine file (a rule of fair.c dropped or bent, e.g.
+// update_curr() without did_preempt_short()); the command applies it,
+// runs the package's short tests, puts the file back and reports which
+// tests failed. A mutant that no test kills, one whose text is no longer
+// in its file (the list is stale), and one that does not build are
+// errors:
+//
+//	./build.sh mutants                  (every mutant: about 10 s each)
+//	go run ./tools/mutants -only util_est
+//
+// The files are restored after each mutant, and on an interrupt.
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+)
+
+// mutant is one change: new replaces old, which occurs exactly once in file.
+type mutant struct {
+	Name string `json:"name"`
+	File string `json:"file"`
+	Old  string `json:"old"`
+	New  string `json:"new"`
+}
+
+// mutate returns src with m applied, or why it cannot be.
+func mutate(src string, m mutant) (string, error) {
+	switch n := strings.Count(src, m.Old); n {
+	case 1:
+		return strings.Replace(src, m.Old, m.New, 1), nil
+	case 0:
+		return "", fmt.Errorf("%s: its text is no longer in %s (update the list)", m.Name, m.File)
+	default:
+		return "", fmt.Errorf("%s: its text occurs %d times in %s (make it unique)", m.Name, n, m.File)
+	}
+}
+
+var failLine = regexp.MustCompile(`(?m)^\s*--- FAIL: (\S+)`)
+
+// verdict reads go test's output for a mutant: the tests that killed it,
+// or an error when it survived or did not build.
+func verdict(name string, out []byte, err error) ([]string, error) {
+	if err == nil {
+		return nil, fmt.Errorf("%s: SURVIVED: no test failed", name)
+	}
+	var killed []string
+	for _, m := range failLine.FindAllSubmatch(out, -1) {
+		killed = append(killed, string(m[1]))
+	}
+	if len(killed) == 0 {
+		if strings.Contains(string(out), "[build failed]") || strings.Contains(string(out), "[setup failed]") {
+			return nil, fmt.Errorf("%s: does not build", name)
+		}
+		return []string{"(the test binary failed: " + firstLine(out) + ")"}, nil
+	}
+	return killed, nil
+}
+
+func firstLine(b []byte) string {
+	s, _, _ := strings.Cut(strings.TrimSpace(string(b)), "\n")
+	return s
+}
+
+// restorer puts a mutated file back, once, from the main flow or a signal.
+type restorer struct {
+	mu   sync.Mutex
+	path string
+	orig []byte
+}
+
+func (r *restorer) set(path string, orig []byte) {
+	r.mu.Lock()
+	r.path, r.orig = path, orig
+	r.mu.Unlock()
+}
+
+func (r *restorer) restore() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.path == "" {
+		return nil
+	}
+	err := os.WriteFile(r.path, r.orig, 0o644)
+	r.path, r.orig = "", nil
+	return err
+}
+
+func main() {
+	list := flag.String("list", "engine/sim/testdata/mutants.json", "the mutants")
+	pkg := flag.String("pkg", "./engine/sim", "the package whose tests must kill them")
+	only := flag.String("only", "", "run the mutants whose name contains this text")
+	flag.Parse()
+	b, err := os.ReadFile(*list)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "mutants:", err)
+		os.Exit(2)
+	}
+	var ms []mutant
+	if err := json.Unmarshal(b, &ms); err != nil {
+		fmt.Fprintf(os.Stderr, "mutants: %s: %v\n", *list, err)
+		os.Exit(2)
+	}
+	var r restorer
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-sig
+		if err := r.restore(); err != nil {
+			fmt.Fprintln(os.Stderr, "mutants: restoring:", err)
+		}
+		os.Exit(130)
+	}()
+	var bad []string
+	ran := 0
+	for _, m := range ms {
+		if !strings.Contains(m.Name, *only) {
+			continue
+		}
+		ran++
+		orig, err := os.ReadFile(m.File)
+		if err != nil {
+			bad = append(bad, err.Error())
+			continue
+		}
+		mut, err := mutate(string(orig), m)
+		if err != nil {
+			bad = append(bad, err.Error())
+			fmt.Println("STALE   ", m.Name)
+			continue
+		}
+		r.set(m.File, orig)
+		if err := os.WriteFile(m.File, []byte(mut), 0o644); err != nil {
+			bad = append(bad, err.Error())
+			continue
+		}
+		out, testErr := exec.Command("go", "test", "-short", "-count=1", *pkg).CombinedOutput()
+		if err := r.restore(); err != nil {
+			fmt.Fprintln(os.Stderr, "mutants: restoring", m.File+":", err)
+			os.Exit(2)
+		}
+		killed, err := verdict(m.Name, out, testErr)
+		if err != nil {
+			bad = append(bad, err.Error())
+			fmt.Println("FAILED  ", m.Name)
+			continue
+		}
+		fmt.Printf("killed   %s by %s\n", m.Name, strings.Join(killed, ", "))
+	}
+	fmt.Printf("%d mutants, %d not killed or not applicable\n", ran, len(bad))
+	if len(bad) > 0 {
+		for _, e := range bad {
+			fmt.Fprintln(os.Stderr, "  "+e)
+		}
+		os.Exit(1)
+	}
+}
