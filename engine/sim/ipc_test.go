@@ -22,11 +22,7 @@ func TestUnixSocketBuffer(t *testing.T) {
 	}
 	m := topo.IPC{SockSndbuf: 212992, PipeBuffers: 16, PageSize: 4096}
 	ch := newIPCChan(scenario.IPCSocket, 100, &m)
-	n := 0
-	for ch.writable() {
-		ch.enqueue()
-		n++
-	}
+	n := fill(t, ch)
 	if n != 238 {
 		t.Errorf("the socket holds %d messages, want 238", n)
 	}
@@ -44,12 +40,7 @@ func TestUnixSocketBuffer(t *testing.T) {
 	// buffer of exactly ten skbs takes ten, not eleven
 	m10 := topo.IPC{SockSndbuf: 10 * 896, PipeBuffers: 16, PageSize: 4096}
 	ten := newIPCChan(scenario.IPCSocket, 100, &m10)
-	n = 0
-	for ten.writable() {
-		ten.enqueue()
-		n++
-	}
-	if n != 10 {
+	if n := fill(t, ten); n != 10 {
 		t.Errorf("a socket of 10 skbs' sk_sndbuf holds %d messages, want 10", n)
 	}
 	// unix sockets wait non-exclusively (sock_wait_for_wmem(),
@@ -59,6 +50,21 @@ func TestUnixSocketBuffer(t *testing.T) {
 		t.Errorf("wake-all: socket writers %v, readers %v; pipe writers %v, readers %v; want the socket's all, the pipe's one",
 			ch.wakesAllWriters(), ch.wakesAllReaders(), pipe.wakesAllWriters(), pipe.wakesAllReaders())
 	}
+}
+
+// fill writes to ch until a write would block and returns how many went
+// through; a buffer that never fills fails the test rather than growing
+// without end.
+func fill(t *testing.T, ch *ipcChan) int {
+	t.Helper()
+	n := 0
+	for ; ch.writable(); n++ {
+		if n == 1<<20 {
+			t.Fatalf("the %v channel took %d writes and still has room", ch.kind, n)
+		}
+		ch.enqueue()
+	}
+	return n
 }
 
 // Small writes merge into a non-empty pipe's last page (40 of 100 bytes
@@ -71,11 +77,7 @@ func TestUnixSocketBuffer(t *testing.T) {
 func TestPipeSlots(t *testing.T) {
 	m := topo.IPC{SockSndbuf: 212992, PipeBuffers: 16, PageSize: 4096}
 	ch := newIPCChan(scenario.IPCPipe, 100, &m)
-	n := 0
-	for ch.writable() {
-		ch.enqueue()
-		n++
-	}
+	n := fill(t, ch)
 	if n != 640 || len(ch.slots) != 16 {
 		t.Fatalf("the pipe holds %d messages in %d slots, want 640 in 16", n, len(ch.slots))
 	}
@@ -97,9 +99,7 @@ func TestPipeSlots(t *testing.T) {
 	// One slot: a page that took 40 messages takes no 41st after a read.
 	m1 := topo.IPC{SockSndbuf: 212992, PipeBuffers: 1, PageSize: 4096}
 	one := newIPCChan(scenario.IPCPipe, 100, &m1)
-	for one.writable() {
-		one.enqueue()
-	}
+	fill(t, one)
 	one.dequeue()
 	if one.writable() {
 		t.Errorf("a one-slot pipe whose page took 40 messages takes another after one read: %v", one.slots)

@@ -3,9 +3,10 @@
 // change to one engine file (a rule of fair.c dropped or bent, e.g.
 // update_curr() without did_preempt_short()); the command applies it,
 // runs the package's short tests, puts the file back and reports which
-// tests failed. A mutant that no test kills, one whose text is no longer
-// in its file (the list is stale), and one that does not build are
-// errors:
+// tests failed. A mutant that no test kills, one that only crashes the
+// test binary or runs it out of time or memory, one whose text is no
+// longer in its file (the list is stale), and one that does not build
+// are errors:
 //
 //	./build.sh mutants                  (every mutant: about 10 s each)
 //	go run ./tools/mutants -only util_est
@@ -62,7 +63,9 @@ func verdict(name string, out []byte, err error) ([]string, error) {
 		if strings.Contains(string(out), "[build failed]") || strings.Contains(string(out), "[setup failed]") {
 			return nil, fmt.Errorf("%s: does not build", name)
 		}
-		return []string{"(the test binary failed: " + firstLine(out) + ")"}, nil
+		// a crash, the OOM killer or the timeout: the tests noticed only
+		// by not finishing, which a test should turn into a clean failure
+		return nil, fmt.Errorf("%s: no test failed, the test binary did not finish (%s)", name, firstLine(out))
 	}
 	return killed, nil
 }
@@ -144,7 +147,7 @@ func main() {
 			bad = append(bad, err.Error())
 			continue
 		}
-		out, testErr := exec.Command("go", "test", "-short", "-count=1", *pkg).CombinedOutput()
+		out, testErr := exec.Command("go", "test", "-short", "-count=1", "-timeout", "5m", *pkg).CombinedOutput()
 		if err := r.restore(); err != nil {
 			fmt.Fprintln(os.Stderr, "mutants: restoring", m.File+":", err)
 			os.Exit(2)

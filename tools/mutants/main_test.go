@@ -34,6 +34,9 @@ func TestVerdict(t *testing.T) {
 	if _, err := verdict("m", []byte("FAIL\tschedplay/engine/sim [build failed]\n"), fail); err == nil || !strings.Contains(err.Error(), "does not build") {
 		t.Errorf("build failure: %v; want does not build", err)
 	}
+	if _, err := verdict("m", []byte("fatal error: out of memory\n"), fail); err == nil || !strings.Contains(err.Error(), "did not finish") {
+		t.Errorf("a crash: %v; want did not finish", err)
+	}
 }
 
 // Every mutant of the shipped list applies to the engine as it is: a
