@@ -147,7 +147,14 @@ func TestShouldWeBalanceFailureIsOutBalanced(t *testing.T) {
 // taskSim is lbSim with n not-yet-forked tasks of a long compute.
 func taskSim(t *testing.T, n int) *sim {
 	t.Helper()
-	return simOf(t, `{"schedplay":1,"machine":{"nodes":1,"cores_per_node":4,"threads_per_core":1},
+	return taskSimPolicy(t, n, `{}`)
+}
+
+// taskSimPolicy is taskSim under a policy document (its features, hz or
+// generation).
+func taskSimPolicy(t *testing.T, n int, policy string) *sim {
+	t.Helper()
+	return simOf(t, `{"schedplay":1,"machine":{"nodes":1,"cores_per_node":4,"threads_per_core":1},"policy":`+policy+`,
 		"workload":{"groups":[{"name":"w","count":`+itoa(n)+`,"program":[{"compute":"1s"}]}]},"run":{"duration":"10s","seed":1}}`)
 }
 

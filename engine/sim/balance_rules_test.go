@@ -80,8 +80,7 @@ func TestAdjustNumaImbalance(t *testing.T) {
 // the stopper only after more than cache_nice_tries + 2 failed passes
 // (imbalanced_active_balance()); migrate_misfit always; migrate_load never.
 func TestNeedActiveBalanceAfterFailures(t *testing.T) {
-	s := simOf(t, `{"schedplay":1,"machine":{"nodes":1,"cores_per_node":4,"threads_per_core":1},
-		"workload":{"groups":[{"name":"w","count":1,"program":[{"compute":"1s"}]}]},"run":{"duration":"10s","seed":1}}`)
+	s := taskSim(t, 1)
 	sd := s.t.Domains[1][0]
 	tries := sd.CacheNiceTries
 	for _, c := range []struct {

@@ -17,8 +17,7 @@ func delaySim(t *testing.T, delay bool) (s *sim, ahead, behind *task) {
 // delaySimFeatures is delaySim with the policy's feature flags as given.
 func delaySimFeatures(t *testing.T, feat string) (s *sim, ahead, behind *task) {
 	t.Helper()
-	s = simOf(t, `{"schedplay":1,"machine":{"nodes":1,"cores_per_node":4,"threads_per_core":1},"policy":{"features":`+feat+`},
-		"workload":{"groups":[{"name":"w","count":2,"program":[{"compute":"1s"}]}]},"run":{"duration":"10s","seed":1}}`)
+	s = taskSimPolicy(t, 2, `{"features":`+feat+`}`)
 	c0 := &s.cpus[0]
 	place(s, 0, 0)
 	place(s, 1, 0)

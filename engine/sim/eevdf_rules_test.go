@@ -50,8 +50,7 @@ func TestEntityLagClamp(t *testing.T) {
 		hz    int
 		limit int64
 	}{{100, 10_000_000}, {1000, 4_200_000}} {
-		s := simOf(t, `{"schedplay":1,"machine":{"nodes":1,"cores_per_node":4,"threads_per_core":1},"policy":{"hz":`+itoa(c.hz)+`},
-			"workload":{"groups":[{"name":"w","count":2,"program":[{"compute":"1s"}]}]},"run":{"duration":"10s","seed":1}}`)
+		s := taskSimPolicy(t, 2, `{"hz":`+itoa(c.hz)+`}`)
 		c0 := &s.cpus[0]
 		a := place(s, 0, 0)
 		place(s, 1, 0)

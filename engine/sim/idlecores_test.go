@@ -41,8 +41,7 @@ func TestHasIdleCoresHint(t *testing.T) {
 // add_nr_running() sets rd->overloaded as a runqueue gets its second task
 // (set_rd_overloaded()), which lets newly idle CPUs balance at all.
 func TestEnqueueRaisesOverloaded(t *testing.T) {
-	s := simOf(t, `{"schedplay":1,"machine":{"nodes":1,"cores_per_node":4,"threads_per_core":1},
-		"workload":{"groups":[{"name":"w","count":2,"program":[{"compute":"1s"}]}]},"run":{"duration":"10s","seed":1}}`)
+	s := taskSim(t, 2)
 	place(s, 0, 0)
 	if s.rdOverloaded {
 		t.Fatal("one task on cpu 0: rd->overloaded set")
@@ -60,8 +59,7 @@ func TestIdleCPUScanNotAtNewidle(t *testing.T) {
 		idle  cpuIdleType
 		write bool
 	}{{cpuNewlyIdle, false}, {cpuIdle, true}} {
-		s := simOf(t, `{"schedplay":1,"machine":{"nodes":1,"cores_per_node":4,"threads_per_core":1},
-			"workload":{"groups":[{"name":"w","count":2,"program":[{"compute":"1s"}]}]},"run":{"duration":"10s","seed":1}}`)
+		s := taskSim(t, 2)
 		place(s, 0, 0)
 		place(s, 1, 0)
 		s.schedule(&s.cpus[0])

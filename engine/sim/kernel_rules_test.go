@@ -23,8 +23,7 @@ func TestUtilEstUpdateSkips(t *testing.T) {
 		{"above the CPU's capacity", 401, 401, 400, 500, false},
 		{"a decrease taken", 401, 401, 1024, 475, true},
 	} {
-		s := simOf(t, `{"schedplay":1,"machine":{"nodes":1,"cores_per_node":4,"threads_per_core":1},
-			"workload":{"groups":[{"name":"w","count":1,"program":[{"compute":"1ms"}]}]},"run":{"duration":"10ms","seed":1}}`)
+		s := taskSim(t, 1)
 		p := s.tasks[0]
 		p.cpu = 0
 		s.cpus[0].cap = c.cap
@@ -92,8 +91,7 @@ func TestFindDstGroupCPU(t *testing.T) {
 // on cpu 0 and one of them picked.
 func cfsSim(t *testing.T, n int) (*sim, *cpuState) {
 	t.Helper()
-	s := simOf(t, `{"schedplay":1,"machine":{"nodes":1,"cores_per_node":4,"threads_per_core":1},"policy":{"generation":"6.1"},
-		"workload":{"groups":[{"name":"w","count":`+itoa(n+1)+`,"program":[{"compute":"1s"}]}]},"run":{"duration":"10s","seed":1}}`)
+	s := taskSimPolicy(t, n+1, `{"generation":"6.1"}`)
 	c0 := &s.cpus[0]
 	for k := range n {
 		place(s, k, 0)

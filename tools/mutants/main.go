@@ -145,6 +145,10 @@ func main() {
 		r.set(m.File, orig)
 		if err := os.WriteFile(m.File, []byte(mut), 0o644); err != nil {
 			bad = append(bad, err.Error())
+			if err := r.restore(); err != nil { // a write that failed part-way
+				fmt.Fprintln(os.Stderr, "mutants: restoring", m.File+":", err)
+				os.Exit(2)
+			}
 			continue
 		}
 		out, testErr := exec.Command("go", "test", "-short", "-count=1", "-timeout", "5m", *pkg).CombinedOutput()
