@@ -32,28 +32,15 @@ func TestSelectIdleCPUClusterFirst(t *testing.T) {
 		{"P-core target: no cluster scan", []int{2, 3}, false, 2, 2, 4},
 	}
 	for _, c := range cases {
-		doc := `{"schedplay":1,"machine":{"preset":"intel-hybrid","core_classes":[
-			{"name":"p-core","cores":8,"capacity":1024,"speed":1,"threads":2,"cluster_cores":1},
-			{"name":"e-core","cores":8,"capacity":1024,"speed":0.6,"threads":1,"cluster_cores":4}]},
-			"policy":{"preset":"none"},"workload":{"preset":"idle"},"run":{"duration":"10ms","seed":1}}`
-		r := resolveJSON(t, doc)
-		tp, err := topo.Build(r.Machine, r.Policy.DomainPolicy)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !tp.ClusterActive {
+		s := clusterSim(t, "6.12")
+		if !s.t.ClusterActive {
 			t.Fatal("intel-hybrid: sched_cluster_active off")
-		}
-		s, err := newSim(r, tp, Options{}, 1, false)
-		if err != nil {
-			t.Fatal(err)
 		}
 		s.busy(c.busy...)
 		llc := &s.llcs[s.t.SDLLCID[c.targ]]
 		llc.hasIdleCores = c.idleCores
 		llc.nrIdleScan = 24
-		al, _ := topo.ParseCPUList("0-23", 24)
-		p := &task{id: 0, weight: 1024, allowed: al, nrAllowed: al.Weight(), maxAllowedCap: 1024, recentUsedCPU: -1, state: taskBlocked, cpu: c.prev}
+		p := clusterWakee(c.prev)
 		if got := s.selectIdleSibling(p, c.prev, c.targ); got != c.want {
 			t.Errorf("%s: select_idle_sibling(prev %d, target %d) = %d; want %d", c.name, c.prev, c.targ, got, c.want)
 		}
@@ -75,17 +62,12 @@ func TestSelectIdleSiblingBeforeClusters(t *testing.T) {
 		{"prev idle in another module: prev at once", []int{17}, 20, 17, 20},
 	}
 	for _, gen := range []string{"6.1", "6.12"} {
-		doc := `{"schedplay":1,"machine":{"preset":"intel-hybrid","core_classes":[
-			{"name":"p-core","cores":8,"capacity":1024,"speed":1,"threads":2,"cluster_cores":1},
-			{"name":"e-core","cores":8,"capacity":1024,"speed":0.6,"threads":1,"cluster_cores":4}]},
-			"policy":{"preset":"none","generation":"` + gen + `"},"workload":{"preset":"idle"},"run":{"duration":"10ms","seed":1}}`
 		for _, c := range cases {
-			s := simOf(t, doc)
+			s := clusterSim(t, gen)
 			s.busy(c.busy...)
 			llc := &s.llcs[s.t.SDLLCID[c.targ]]
 			llc.nrIdleScan = 24
-			al, _ := topo.ParseCPUList("0-23", 24)
-			p := &task{id: 0, weight: 1024, allowed: al, nrAllowed: al.Weight(), maxAllowedCap: 1024, recentUsedCPU: -1, state: taskBlocked, cpu: c.prev}
+			p := clusterWakee(c.prev)
 			got := s.selectIdleSibling(p, c.prev, c.targ)
 			if gen == "6.1" && got != c.want {
 				t.Errorf("6.1, %s: select_idle_sibling(prev %d, target %d) = %d; want %d", c.name, c.prev, c.targ, got, c.want)
@@ -94,5 +76,67 @@ func TestSelectIdleSiblingBeforeClusters(t *testing.T) {
 				t.Errorf("6.12, %s: select_idle_sibling(prev %d, target %d) = %d, the answer without clusters", c.name, c.prev, c.targ, got)
 			}
 		}
+	}
+}
+
+// clusterSim is intel-hybrid with E-core modules of 4 CPUs sharing an L2
+// (CLS: 16-19, 20-23) and one P-core per cluster, under policy none and a
+// kernel generation.
+func clusterSim(t *testing.T, generation string) *sim {
+	t.Helper()
+	return simOf(t, `{"schedplay":1,"machine":{"preset":"intel-hybrid","core_classes":[
+		{"name":"p-core","cores":8,"capacity":1024,"speed":1,"threads":2,"cluster_cores":1},
+		{"name":"e-core","cores":8,"capacity":1024,"speed":0.6,"threads":1,"cluster_cores":4}]},
+		"policy":{"preset":"none","generation":"`+generation+`"},"workload":{"preset":"idle"},"run":{"duration":"10ms","seed":1}}`)
+}
+
+// clusterWakee is a task allowed on all of clusterSim's CPUs, last run on prev.
+func clusterWakee(prev int) *task {
+	al, _ := topo.ParseCPUList("0-23", 24)
+	return &task{id: 0, weight: 1024, allowed: al, nrAllowed: al.Weight(), maxAllowedCap: 1024, recentUsedCPU: -1, state: taskBlocked, cpu: prev}
+}
+
+// TestSelectIdleSiblingClusterFallbacks: with sched_cluster_active an idle
+// prev or recent_used_cpu outside the target's cluster is kept as
+// prev_aff / recent_used_cpu and returned only when select_idle_cpu()
+// finds nothing; here the LLC's nr_idle_scan is 0, so the scan returns at
+// once. select_idle_sibling() also records prev as the next wake-up's
+// recent_used_cpu.
+func TestSelectIdleSiblingClusterFallbacks(t *testing.T) {
+	for _, c := range []struct {
+		name         string
+		busy         []int
+		prev, recent int
+		want         int
+	}{
+		{"prev idle in another module: prev_aff", []int{17}, 20, -1, 20},
+		{"prev busy, recent_used_cpu idle in another module: it", []int{17, 20}, 20, 21, 21},
+		{"prev_aff before recent_used_cpu", []int{17}, 20, 21, 20},
+		{"nothing idle to fall back to: target", []int{17, 20, 21}, 20, 21, 17},
+	} {
+		s := clusterSim(t, "6.12")
+		s.busy(c.busy...)
+		s.llcs[s.t.SDLLCID[17]].nrIdleScan = 0 // the LLC looked overloaded at its last balance
+		p := clusterWakee(c.prev)
+		p.recentUsedCPU = c.recent
+		if got := s.selectIdleSibling(p, c.prev, 17); got != c.want {
+			t.Errorf("%s: select_idle_sibling(prev %d, target 17) = %d; want %d", c.name, c.prev, got, c.want)
+		}
+		if p.recentUsedCPU != c.prev {
+			t.Errorf("%s: recent_used_cpu %d after the wake-up; want prev %d", c.name, p.recentUsedCPU, c.prev)
+		}
+	}
+	// Two wake-ups: the first (prev 16, target 20) records 16; the second
+	// (prev = target = 17, busy) takes 16, idle in 17's module, at once,
+	// before the module's scan from 18.
+	s := clusterSim(t, "6.12")
+	s.busy(17, 20)
+	s.llcs[s.t.SDLLCID[17]].nrIdleScan = 24
+	p := clusterWakee(16)
+	if got := s.selectIdleSibling(p, 16, 20); got != 21 {
+		t.Fatalf("first wake-up: %d; want 21, the target's module first", got)
+	}
+	if got := s.selectIdleSibling(p, 17, 17); got != 16 {
+		t.Errorf("second wake-up: %d; want 16, the first wake-up's prev", got)
 	}
 }

@@ -1,0 +1,245 @@
+package sim
+
+import (
+	"fmt"
+	"sort"
+	"testing"
+)
+
+// Rules of the core scheduler paths (sched.go) and of the barrier and
+// wake batches (workload.go) that no test held before the seventh
+// mutation round (docs/model.md, "Verification").
+
+// exactSim is taskSim's 4-CPU machine without cost variation, so that a
+// path's cost is its latency.* figures exactly.
+func exactSim(t *testing.T, groups string) *sim {
+	t.Helper()
+	return simOf(t, `{"schedplay":1,"machine":{"nodes":1,"cores_per_node":4,"threads_per_core":1,"latency":{"variation":0}},
+		"workload":{"groups":[`+groups+`]},"run":{"duration":"10s","seed":1}}`)
+}
+
+// TestWakeMigrationLeavesTaskCold: a task that migrates at its wake-up
+// (WF_MIGRATED → migrate_task_rq_fair(): se->exec_start = 0) is cache cold
+// for task_hot() at once, however recently it ran; one woken where it ran
+// stays hot for sysctl_sched_migration_cost.
+func TestWakeMigrationLeavesTaskCold(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		wakeCPU int
+		hot     bool
+	}{
+		{"woken where it ran", 0, true},
+		{"woken on another CPU", 1, false},
+	} {
+		s := taskSim(t, 3)
+		p := place(s, 0, 0)
+		s.schedule(&s.cpus[0])
+		s.now += 100_000
+		s.blockTask(&s.cpus[0], p)
+		// both CPUs run a task, so p queues behind it where it arrives
+		place(s, 1, 0)
+		s.schedule(&s.cpus[0])
+		place(s, 2, 1)
+		s.schedule(&s.cpus[1])
+		s.now += 100_000
+		p.state, p.wakeCPU = taskWaking, c.wakeCPU
+		s.cpus[c.wakeCPU].pending++
+		s.wakeArrive(p)
+		if s.cpus[c.wakeCPU].curr == p {
+			t.Fatalf("%s: the wakee preempted; the test wants it queued", c.name)
+		}
+		env := &lbEnv{sd: s.t.Domains[2][0], dst: 2}
+		if got := s.taskHot(p, env); got != c.hot {
+			t.Errorf("%s: task_hot %v 200 µs after it last ran; want %v", c.name, got, c.hot)
+		}
+	}
+}
+
+// TestMMSwitchOnlyForAnotherMM: switching in a process costs
+// latency.process_switch on top of latency.context_switch only when the
+// CPU last ran another address space; a process that runs again on its
+// CPU (after idle, whose lazy active_mm is still its mm) pays the thread
+// switch alone.
+func TestMMSwitchOnlyForAnotherMM(t *testing.T) {
+	s := exactSim(t, `{"name":"a","count":1,"process":true,"program":[{"compute":"1ms"}]},
+		{"name":"b","count":1,"process":true,"program":[{"compute":"1ms"}]}`)
+	lat := s.r.Machine.Latency
+	cs, mm := int64(lat.ContextSwitch), int64(lat.ProcessSwitch)
+	c := &s.cpus[0]
+	a, b := s.tasks[0], s.tasks[1]
+	for i, st := range []struct {
+		p    *task
+		want int64
+	}{
+		{a, cs + mm}, // the CPU's first task
+		{a, cs},      // a again, after idle
+		{b, cs + mm},
+		{b, cs},
+		{a, cs + mm},
+	} {
+		s.now += 1_000_000
+		c.stallUntil = 0
+		s.setCurr(c, st.p)
+		if got := c.stallUntil - s.now; got != st.want {
+			t.Errorf("switch %d (to %s): %d ns; want %d", i, st.p.name, got, st.want)
+		}
+		c.curr = nil
+	}
+}
+
+// TestForkRecentUsedCPUIsTheParents: wake_up_new_task() sets the child's
+// recent_used_cpu to task_cpu(p), the parent's CPU (sched_fork()), before
+// the slow path places it; so its first wake-up may return to the
+// parent's CPU when that is idle.
+func TestForkRecentUsedCPUIsTheParents(t *testing.T) {
+	s := taskSim(t, 2)
+	place(s, 1, 2) // CPU 2 runs a task: the child goes elsewhere
+	s.schedule(&s.cpus[2])
+	p := s.tasks[0]
+	s.forkTask(p, 2)
+	if p.cpu == 2 {
+		t.Fatalf("the child was placed on its parent's busy CPU")
+	}
+	if p.recentUsedCPU != 2 {
+		t.Errorf("recent_used_cpu %d after fork; want the parent's CPU 2", p.recentUsedCPU)
+	}
+}
+
+// TestWakeLatencyIdleExitOnlyOnIdle: a wake-up pays the target's idle
+// exit latency only when the target is idle.
+func TestWakeLatencyIdleExitOnlyOnIdle(t *testing.T) {
+	s := exactSim(t, `{"name":"w","count":1,"program":[{"compute":"1ms"}]}`)
+	lat := s.r.Machine.Latency
+	remote := int64(lat.Wakeup) + int64(lat.IPI) + wakeRemoteLines*s.cachelineCost(0, 1)
+	if got := s.ttwuLatency(0, 1); got != remote+int64(lat.IdleExit) {
+		t.Errorf("to an idle CPU: %d ns; want %d (with the %d ns idle exit)", got, remote+int64(lat.IdleExit), int64(lat.IdleExit))
+	}
+	s.busy(1)
+	if got := s.ttwuLatency(0, 1); got != remote {
+		t.Errorf("to a busy CPU: %d ns; want %d (no idle exit)", got, remote)
+	}
+}
+
+// TestReschedCurrIPI: resched_curr() of another CPU reaches it after the
+// IPI; a CPU that asks itself reschedules at once.
+func TestReschedCurrIPI(t *testing.T) {
+	s := exactSim(t, `{"name":"w","count":1,"program":[{"compute":"1ms"}]}`)
+	for _, c := range []struct {
+		cpu, from int
+		want      int64
+	}{
+		{1, 1, 0},
+		{1, 0, int64(s.r.Machine.Latency.IPI)},
+	} {
+		s.q.init(16, 0, 0)
+		s.reschedCurr(c.cpu, c.from)
+		e, ok := s.q.pop()
+		if !ok || e.kind != evResched || int(e.a) != c.cpu {
+			t.Fatalf("resched_curr(%d) from %d queued %+v", c.cpu, c.from, e)
+		}
+		if got := e.at - s.now; got != c.want {
+			t.Errorf("resched_curr(%d) from %d after %d ns; want %d", c.cpu, c.from, got, c.want)
+		}
+	}
+}
+
+// TestWakerCost: each try_to_wake_up() of a batch costs the waker
+// latency.wakeup; a wakee that last ran elsewhere adds the IPI's sending
+// part and the lines ttwu pulls from its CPU. endWakeBatch() stalls the
+// waker's task for the whole batch.
+func TestWakerCost(t *testing.T) {
+	s := exactSim(t, `{"name":"w","count":2,"program":[{"compute":"1ms"}]}`)
+	lat := s.r.Machine.Latency
+	w := s.tasks[1]
+	w.cpu = 0
+	if got, want := s.wakerCost(0, w), int64(lat.Wakeup); got != want {
+		t.Errorf("a wakee that ran on the waker's CPU: %d ns; want %d", got, want)
+	}
+	w.cpu = 1
+	if got, want := s.wakerCost(0, w), int64(lat.Wakeup+lat.IPISend)+ttwuWakerLines*s.cachelineCost(1, 0); got != want {
+		t.Errorf("a wakee that ran on CPU 1: %d ns; want %d", got, want)
+	}
+	p := place(s, 0, 0)
+	s.schedule(&s.cpus[0])
+	s.now += 1_000_000 // past the switch's own stall
+	s.wakeBatch, s.wakeBatchCost = 3, 4500
+	s.endWakeBatch(0)
+	if got := s.cpus[0].stallUntil - s.now; got != 4500 {
+		t.Errorf("the waker stalls %d ns after a batch of 3 costing 4500 ns; want 4500", got)
+	}
+	if p.wakeStallUntil != s.cpus[0].stallUntil {
+		t.Errorf("the waker's wakeStallUntil %d; want its CPU's stall %d", p.wakeStallUntil, s.cpus[0].stallUntil)
+	}
+}
+
+// barrierDoc is a group of n tasks, task k pinned to CPU k of a machine
+// whose CPU k runs at speed 1 − k/10, looping rounds of 1 ms of work and
+// a barrier with the given spin: each round the task on CPU 0 arrives
+// first and the one on CPU n−1 last.
+func barrierDoc(n, rounds int, spin string) string {
+	classes := ""
+	for k := range n {
+		if k > 0 {
+			classes += ","
+		}
+		classes += fmt.Sprintf(`{"name":"c%d","cores":1,"capacity":1024,"speed":%g}`, k, 1-float64(k)/10)
+	}
+	return fmt.Sprintf(`{"schedplay":1,"machine":{"nodes":1,"cores_per_node":%d,"threads_per_core":1,"core_classes":[%s],"latency":{"variation":0}},
+		"workload":{"groups":[{"name":"omp","count":%d,"cpus":"0-%d","pin":"each",
+			"program":[{"repeat":%d,"do":[{"compute":"1ms"},{"barrier":"b","spin":%q}]}]}]},
+		"run":{"duration":"1s","until":"done","seed":1,"reps":1}}`, n, classes, n, n-1, rounds, spin)
+}
+
+// TestBarrierReleaseInArrivalOrder: the last arrival wakes the waiters in
+// the order they arrived (futex_wake() walks the hash bucket's plist,
+// FIFO among equal priorities), one try_to_wake_up() after the other.
+func TestBarrierReleaseInArrivalOrder(t *testing.T) {
+	res := mustRun(t, resolveJSON(t, barrierDoc(4, 1, "0s")), Options{Timeline: true})
+	var wakes []Decision
+	for _, d := range res.Timeline.Decisions {
+		if d.Kind == "wakeup" {
+			wakes = append(wakes, d)
+		}
+	}
+	if len(wakes) != 3 {
+		t.Fatalf("%d wake-ups; want the 3 waiters' (%+v)", len(wakes), wakes)
+	}
+	if !sort.SliceIsSorted(wakes, func(i, j int) bool { return wakes[i].At < wakes[j].At }) {
+		t.Fatalf("decisions out of time order: %+v", wakes)
+	}
+	for i, d := range wakes {
+		if d.From != i || d.Waker != 3+1 {
+			t.Errorf("wake-up %d: the task of CPU %d, issued from CPU %d; want CPU %d's (arrival order), issued from CPU 3", i, d.From, d.Waker-1, i)
+		}
+		if i > 0 && d.At <= wakes[i-1].At {
+			t.Errorf("wake-up %d at %d ns, not after wake-up %d at %d ns", i, d.At, i-1, wakes[i-1].At)
+		}
+	}
+}
+
+// TestBarrierSpinThenContinue: a waiter spins up to its barrier's spin
+// before it sleeps (libgomp's do_wait()), and one released while it
+// spins continues at once. The task on the 0.9-speed CPU arrives 111 µs
+// after the other each round: a 1 ms spin covers it (no sleep, no
+// wake-up, rounds of 1.11 ms), a 50 µs spin does not (a sleep and a
+// wake-up per round).
+func TestBarrierSpinThenContinue(t *testing.T) {
+	const rounds = 10
+	for _, c := range []struct {
+		spin    string
+		wakeups int64
+	}{
+		{"1ms", 0},
+		{"50us", rounds},
+	} {
+		r := mustRun(t, resolveJSON(t, barrierDoc(2, rounds, c.spin)), Options{}).Reps[0]
+		if r.Wakeups != c.wakeups {
+			t.Errorf("spin %s: %d wake-ups; want %d", c.spin, r.Wakeups, c.wakeups)
+		}
+		// 10 rounds at the slower CPU's pace, 1.111 ms each, plus the
+		// wake-ups' and switches' microseconds
+		if r.Completion == 0 || r.Completion > rounds*1_111_111+rounds*20_000 {
+			t.Errorf("spin %s: done at %d ns; want about %d (the slower task's pace)", c.spin, r.Completion, rounds*1_111_111)
+		}
+	}
+}
