@@ -642,6 +642,13 @@ func (s *sim) calculateImbalance(env *lbEnv) {
 // The caller has asked noSrcGroup() first.
 func (s *sim) schedBalanceFindSrcGroup(env *lbEnv) *topo.Group {
 	s.updateSdLbStats(env)
+	return s.findSrcGroupFromStats(env)
+}
+
+// findSrcGroupFromStats is the rest of sched_balance_find_src_group(),
+// after update_sd_lb_stats(): whether the busiest group found is worth a
+// pull (force_balance, out_balanced), and calculate_imbalance().
+func (s *sim) findSrcGroupFromStats(env *lbEnv) *topo.Group {
 	if env.busiest == nil {
 		return nil
 	}
