@@ -150,3 +150,104 @@ func TestExecMovesParentToPE0(t *testing.T) {
 		t.Errorf("v6-on, parent_cpu 100: forked from cpu %d; want 100 (a parent_cpu pins the parent)", c)
 	}
 }
+
+// forkSim is repetition 0 of a 4-CPU machine (no SMT, capacity 1024)
+// running the given groups, none forked yet.
+func forkSim(t *testing.T, groups string) *sim {
+	t.Helper()
+	return simOf(t, `{"schedplay":1,"machine":{"nodes":1,"cores_per_node":4,"threads_per_core":1},
+		"workload":{"groups":[`+groups+`]},"run":{"duration":"1s","seed":1}}`)
+}
+
+// The parent is a task running on its CPU while it forks: its arrival is
+// an enqueue, and add_nr_running() sets rd->overloaded when a runqueue
+// gets its second task (prev_nr < 2 && nr_running >= 2,
+// set_rd_overloaded()). A parent that comes to a CPU running another
+// task overloads the root domain; one that comes to an idle CPU does not.
+func TestForkParentArrivalRaisesOverloaded(t *testing.T) {
+	for _, tc := range []struct {
+		parentCPU  int
+		overloaded bool
+	}{{0, true}, {2, false}} {
+		s := forkSim(t, `{"name":"bg","count":1,"cpus":"0","parent_cpu":0,"program":[{"compute":"1s"}]},
+			{"name":"late","count":1,"start":"1ms","cpus":"1","parent_cpu":`+itoa(tc.parentCPU)+`,"program":[{"compute":"1s"}]}`)
+		s.forkGroup(0)
+		if s.cpus[0].curr == nil || s.cpus[0].nrRunning != 1 {
+			t.Fatalf("set-up: cpu 0 should run bg's task alone (nr_running %d)", s.cpus[0].nrRunning)
+		}
+		s.rdOverloaded = false
+		s.now = 1_000_000
+		s.forkGroup(1)
+		if s.rdOverloaded != tc.overloaded {
+			t.Errorf("parent on cpu %d: rd->overloaded %v; want %v", tc.parentCPU, s.rdOverloaded, tc.overloaded)
+		}
+	}
+}
+
+// The parent's averages are in its CPU's cfs_rq while it forks (it has
+// just started there: util (1024 − 0)/2 = 512, load 1024), and it takes
+// them away when it leaves. A child forked onto the parent's CPU gets
+// post_init_entity_util_avg() from that cfs_rq:
+// cfs_rq->avg.util_avg · se_weight / (cfs_rq->avg.load_avg + 1) =
+// 512·1024/1025 = 511, capped at (capacity − cfs util_avg)/2 = 256. After
+// the parent has left, the cfs_rq holds the child's 256 alone.
+func TestForkChildUtilSeesItsParent(t *testing.T) {
+	s := forkSim(t, `{"name":"w","count":1,"cpus":"0","parent_cpu":0,"program":[{"compute":"1s"}]}`)
+	s.forkGroup(0)
+	p, c := s.tasks[0], &s.cpus[0]
+	if p.cpu != 0 || c.curr != p {
+		t.Fatalf("set-up: the child should run on cpu 0 (it is on cpu %d)", p.cpu)
+	}
+	if p.avg.utilAvg != 256 || p.avg.runnableAvg != 256 || p.avg.loadAvg != 1024 {
+		t.Errorf("child util %d, runnable %d, load %d; want 256, 256 (the cap with the parent's 512 in the cfs_rq) and 1024",
+			p.avg.utilAvg, p.avg.runnableAvg, p.avg.loadAvg)
+	}
+	if c.avg.utilAvg != 256 || c.avg.loadAvg != 1024 {
+		t.Errorf("after the parent left, cfs_rq util %d, load %d; want the child's 256 and 1024 alone", c.avg.utilAvg, c.avg.loadAvg)
+	}
+	if c.nrRunning != 1 {
+		t.Errorf("after the parent left, nr_running %d; want 1", c.nrRunning)
+	}
+}
+
+// A CPU the parent leaves with nothing to run schedules
+// (pthread_join()/wait() blocks the parent: __schedule() →
+// pick_next_task_fair() → sched_balance_newidle(), which sets
+// this_rq->idle_stamp = rq_clock(this_rq) before it balances).
+func TestForkParentLeavesThroughSchedule(t *testing.T) {
+	s := forkSim(t, `{"name":"w","count":1,"start":"1ms","cpus":"0","parent_cpu":2,"program":[{"compute":"1s"}]}`)
+	s.now = 1_000_000
+	s.forkGroup(0)
+	c := &s.cpus[2]
+	if c.nrRunning != 0 || c.curr != nil {
+		t.Fatalf("set-up: cpu 2 should be empty after the parent left (nr_running %d)", c.nrRunning)
+	}
+	if c.idleStamp != s.now {
+		t.Errorf("cpu 2's idle_stamp = %d; want %d (sched_balance_newidle() when the parent left)", c.idleStamp, s.now)
+	}
+}
+
+// workload.shared_parent is one process: it is exec'ed once (sched_exec()
+// runs in execve(), one "exec" decision) and then forks every group, also
+// the groups that start later; without it each group's parent is exec'ed.
+func TestSharedParentExecsOnce(t *testing.T) {
+	execs := func(shared string) int {
+		doc := `{"schedplay":1,"machine":{"preset":"x86-smt"},"policy":{"preset":"mainline"},"workload":{` + shared + `"groups":[` +
+			`{"name":"a","count":2,"program":[{"compute":"1ms"}]},{"name":"late","count":2,"start":"2ms","program":[{"compute":"1ms"}]}]},` +
+			`"run":{"duration":"10ms","seed":3,"reps":1}}`
+		res := mustRun(t, resolveJSON(t, doc), Options{Timeline: true})
+		n := 0
+		for _, d := range res.Timeline.Decisions {
+			if d.Kind == "exec" {
+				n++
+			}
+		}
+		return n
+	}
+	if n := execs(`"shared_parent":true,`); n != 1 {
+		t.Errorf("shared parent: %d exec decisions; want 1", n)
+	}
+	if n := execs(""); n != 2 {
+		t.Errorf("a parent per group: %d exec decisions; want 2", n)
+	}
+}

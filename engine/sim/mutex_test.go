@@ -277,3 +277,172 @@ func TestPipeChecksUnderTheMutex(t *testing.T) {
 		t.Errorf("the writer resumes at op %d, not at mutex_lock()", f.body[f.pc].kind)
 	}
 }
+
+// ownerID is the id of the mutex's owner, -1 when it is free.
+func ownerID(m *pipeMutex) int {
+	if m.owner == nil {
+		return -1
+	}
+	return m.owner.id
+}
+
+// preempt takes the running task p off its CPU as a preemption does
+// (put_prev_task_fair()): p stays runnable on the CPU's runqueue.
+func preempt(s *sim, p *task) {
+	c := &s.cpus[p.cpu]
+	s.syncCPU(c)
+	s.updateCurr(c)
+	s.putPrevTaskFair(c, p)
+}
+
+// The OSQ is a queue (osq_lock(), kernel/locking/osq_lock.c: an MCS lock
+// taken in arrival order): only its head spins on the owner, and when the
+// owner releases the lock (__mutex_unlock_slowpath() with no HANDOFF) the
+// head's __mutex_trylock_or_owner() takes it; the spinner queued after it
+// goes on spinning, now on the new owner.
+func TestPipeMutexOSQHeadTakesTheLock(t *testing.T) {
+	s := pipeStepSim(t, 3)
+	m := &s.chanList[0].ipc.mutex
+	a := startAtMutexLock(s, 1, 0)
+	b := startAtMutexLock(s, 2, 1)
+	c := startAtMutexLock(s, 3, 2)
+	if m.owner != a || len(m.osq) != 2 || m.osq[0] != b || m.osq[1] != c {
+		t.Fatalf("set-up: owner a %v, osq %d; want b then c in the OSQ", m.owner == a, len(m.osq))
+	}
+	finishKernelWork(s, a)
+	if m.owner != b {
+		t.Fatalf("the unlock gave the lock to task %d; want the OSQ's head, task %d", ownerID(m), b.id)
+	}
+	if len(m.osq) != 1 || m.osq[0] != c || !c.spinning || c.spinEnd != mutexSpinForever {
+		t.Errorf("the second spinner should spin on, on the new owner: osq %d, spinning %v", len(m.osq), c.spinning)
+	}
+}
+
+// __mutex_add_waiter() adds a waiter at the tail of the wait_list
+// (list_add_tail(), FIFO) and __mutex_unlock_slowpath() wakes
+// list_first_entry(): of two spinners that the owner's preemption sends
+// to sleep, the first to sleep is the one the unlock wakes.
+func TestPipeMutexWaitListIsFIFO(t *testing.T) {
+	s := pipeStepSim(t, 3)
+	m := &s.chanList[0].ipc.mutex
+	a := startAtMutexLock(s, 1, 0)
+	b := startAtMutexLock(s, 2, 1)
+	c := startAtMutexLock(s, 3, 2)
+	preempt(s, a) // owner_on_cpu() fails: both spins end
+	s.computeEnd(&s.cpus[1])
+	s.computeEnd(&s.cpus[2])
+	if b.state != taskBlocked || c.state != taskBlocked || len(m.waitList) != 2 {
+		t.Fatalf("set-up: b %v, c %v, %d waiters; want both asleep on the wait_list", b.state, c.state, len(m.waitList))
+	}
+	if m.waitList[0] != b {
+		t.Errorf("wait_list head is task %d; want task %d, the first to sleep", m.waitList[0].id, b.id)
+	}
+	s.schedule(&s.cpus[0])
+	if s.cpus[0].curr != a {
+		t.Fatal("set-up: the owner did not run again")
+	}
+	finishKernelWork(s, a)
+	if b.state != taskWaking || c.state != taskBlocked || s.mx.wakes != 1 {
+		t.Errorf("the unlock should wake the first waiter only: b %v, c %v, wakes %d", b.state, c.state, s.mx.wakes)
+	}
+}
+
+// A spinner preempted in the OSQ (need_resched() in mutex_spin_on_owner())
+// leaves mutex_optimistic_spin() by its fail path, and the fail path is
+// final for a task that is not yet a waiter: when it runs again it
+// returns false, __mutex_lock_common() tries the lock once under
+// wait_lock, then adds the task to the wait_list and it sleeps, even
+// though the owner still runs. It does not spin a second time.
+func TestPipeMutexPreemptedSpinnerSleepsWhenItRunsAgain(t *testing.T) {
+	s := pipeStepSim(t, 2)
+	m := &s.chanList[0].ipc.mutex
+	a := startAtMutexLock(s, 1, 0)
+	b := startAtMutexLock(s, 2, 1)
+	if m.owner != a || !b.spinning || s.mx.spins != 1 {
+		t.Fatalf("set-up: owner a %v, b spinning %v", m.owner == a, b.spinning)
+	}
+	preempt(s, b)
+	c1 := &s.cpus[1]
+	s.schedule(c1)
+	if c1.curr == b {
+		s.computeEnd(c1) // b runs on from where it was preempted
+	}
+	if !s.ownerOnCPU(a) {
+		t.Fatal("set-up: the owner should still run")
+	}
+	if b.state != taskBlocked || b.spinning || len(m.osq) != 0 || len(m.waitList) != 1 || m.waitList[0] != b {
+		t.Errorf("the preempted spinner, run again, should sleep on the wait_list: state %v, spinning %v, osq %d, %d waiters",
+			b.state, b.spinning, len(m.osq), len(m.waitList))
+	}
+	if s.mx.spins != 1 || s.mx.sleeps != 1 {
+		t.Errorf("%d spins and %d sleeps; want 1 spin, then 1 sleep", s.mx.spins, s.mx.sleeps)
+	}
+}
+
+// A spinner stops when the owner it spins on is not on a CPU
+// (mutex_spin_on_owner(): !owner_on_cpu(owner)). The lock's next owner
+// counts from the moment it is given the lock: here the OSQ's head, which
+// the unlock gave the lock, is preempted before it runs on; the spinner
+// queued behind it, spinning on it now, must stop and sleep.
+func TestPipeMutexSpinEndsWhenTheNewOwnerIsPreempted(t *testing.T) {
+	s := pipeStepSim(t, 3)
+	m := &s.chanList[0].ipc.mutex
+	a := startAtMutexLock(s, 1, 0)
+	b := startAtMutexLock(s, 2, 1)
+	c := startAtMutexLock(s, 3, 2)
+	finishKernelWork(s, a)
+	if m.owner != b || b.mutexHeld != nil || len(m.osq) != 1 {
+		t.Fatalf("set-up: the lock should be b's, not yet picked up (owner b %v, held %v, osq %d)", m.owner == b, b.mutexHeld != nil, len(m.osq))
+	}
+	preempt(s, b)
+	if len(m.osq) != 0 || c.spinEnd != s.now || s.mx.aborts != 1 {
+		t.Fatalf("the new owner's preemption should break the spin on it: osq %d, spin end %d (now %d), aborts %d", len(m.osq), c.spinEnd, s.now, s.mx.aborts)
+	}
+	s.computeEnd(&s.cpus[2])
+	if c.state != taskBlocked || len(m.waitList) != 1 || m.waitList[0] != c {
+		t.Errorf("the spinner should sleep on the wait_list: state %v, %d waiters", c.state, len(m.waitList))
+	}
+}
+
+// With MUTEX_FLAG_HANDOFF set, __mutex_unlock_slowpath() does not release
+// the lock: __mutex_handoff() gives it to the first waiter, the task that
+// asked for it, and the optimistic spinners in the OSQ cannot take it
+// (their __mutex_trylock_or_owner() sees an owner). The woken first
+// waiter b here finds the lock taken by a newcomer d, sets HANDOFF and
+// spins; e then contends and spins in the OSQ; d's unlock goes to b.
+func TestPipeMutexHandoffBeatsTheOSQ(t *testing.T) {
+	s := simOf(t, `{"schedplay":1,"machine":{"nodes":1,"cores_per_node":4,"threads_per_core":1,"latency":{"variation":0}},
+		"workload":{"groups":[{"name":"w","count":4,"program":[{"send":"p","ipc":"pipe","bytes":100},{"compute":"1s"}]}]},
+		"run":{"duration":"10s","seed":1}}`)
+	s.now = 1_000_000
+	m := &s.chanList[0].ipc.mutex
+	a := startAtMutexLock(s, 0, 0)
+	b := startAtMutexLock(s, 1, 1)
+	preempt(s, a)
+	s.computeEnd(&s.cpus[1]) // b's spin broke: it sleeps on the wait_list
+	s.schedule(&s.cpus[0])
+	finishKernelWork(s, a) // releases the lock, wakes b
+	if m.owner != nil || b.state != taskWaking {
+		t.Fatalf("set-up: owner %v, b %v; want a free lock and b woken", m.owner != nil, b.state)
+	}
+	d := startAtMutexLock(s, 2, 2)
+	d.remaining = 1e9 // d holds the lock until finishKernelWork(s, d)
+	s.reprogram(&s.cpus[2])
+	e := startAtMutexLock(s, 3, 3)
+	if len(m.osq) != 1 || m.osq[0] != e {
+		t.Fatalf("set-up: e should spin in the OSQ (osq %d)", len(m.osq))
+	}
+	if err := s.runUntil(context.Background(), s.now+100_000, 0, 1); err != nil {
+		t.Fatal(err)
+	}
+	if m.owner != d || !m.handoff || m.waiterSpin != b || len(m.osq) != 1 {
+		t.Fatalf("set-up: owner d %v, HANDOFF %v, b waiter-spinning %v, osq %d", m.owner == d, m.handoff, m.waiterSpin == b, len(m.osq))
+	}
+	finishKernelWork(s, d)
+	if m.owner != b || s.mx.handoffs != 1 {
+		t.Errorf("with HANDOFF the unlock should hand the lock to the first waiter: owner task %d (b is %d, e %d), handoffs %d", ownerID(m), b.id, e.id, s.mx.handoffs)
+	}
+	if m.handoff || !e.spinning || len(m.osq) != 1 {
+		t.Errorf("after the handoff: HANDOFF %v (want cleared), e spinning %v in an OSQ of %d (want on, on b)", m.handoff, e.spinning, len(m.osq))
+	}
+}
