@@ -72,3 +72,59 @@ func TestIdleCPUScanNotAtNewidle(t *testing.T) {
 		}
 	}
 }
+
+// util_fits_cpu() is fits_capacity(util, capacity) = util·1280 <
+// capacity·1024 (fair.c), strict: on Vera's capacity-1000 cores a util of
+// 800 sits on the 20% margin and does not fit, 799 does. A scan from
+// capacity-1000 CPU 0 with every CPU idle takes CPU 0 for 799, and for
+// 800 goes on to the first CPU that fits, 40 (capacity 1024). Both the
+// word-at-a-time scan and the traced per-CPU walk, in the K612 and TIP7
+// forms.
+func TestSelectIdleCapacityFitsMargin(t *testing.T) {
+	for _, policy := range []string{`{}`, `{"features":{"SMT_AWARE_ASYM_CAPACITY":false}}`} {
+		for _, tracing := range []bool{false, true} {
+			for _, tc := range []struct{ util, want int }{{799, 0}, {800, 40}} {
+				s := wakeSim(t, policy)
+				s.tracing = tracing
+				p := s.wakee(uint64(tc.util))
+				p.cpu = 0
+				if got := s.selectIdleCapacity(p, s.t.SDAsymCPUCapacity[0], 0, tc.util); got != tc.want {
+					t.Errorf("policy %s, tracing %v: select_idle_capacity(util %d) from cpu 0 = %d; want %d", policy, tracing, tc.util, got, tc.want)
+				}
+			}
+		}
+	}
+}
+
+// The SIS_UTIL budget of the SMT-aware select_idle_capacity() (TIP7) counts
+// every CPU of the walk, busy or idle (--nr <= 0 ends it), across the
+// cpumask's 64-CPU words: with node 0 of Vera busy but CPU 70 (walk
+// position 70 from target 0, in the second word), a budget of
+// nr_idle_scan + 1 = 72 reaches it and 71 does not.
+func TestSelectIdleCapacityBudgetSpansWords(t *testing.T) {
+	for _, tracing := range []bool{false, true} {
+		for _, tc := range []struct{ scan, want int }{{70, noCPU}, {71, 70}} {
+			s := wakeSim(t, `{}`)
+			s.tracing = tracing
+			var busy []int
+			for c := 0; c < 88; c++ {
+				if c != 70 {
+					busy = append(busy, c)
+				}
+				busy = append(busy, c+176)
+			}
+			s.busy(busy...)
+			sds := s.shared[0]
+			sds.hasIdleCores, sds.nrIdleScan = false, tc.scan
+			p := s.wakee(100)
+			p.cpu = 0
+			sd := s.t.SDAsymCPUCapacity[0]
+			if s.sharedDom[0] != sd {
+				t.Fatal("set-up: the asym domain does not hold the shared data (no budget)")
+			}
+			if got := s.selectIdleCapacity(p, sd, 0, 100); got != tc.want {
+				t.Errorf("tracing %v, nr_idle_scan %d: select_idle_capacity from cpu 0 = %d; want %d", tracing, tc.scan, got, tc.want)
+			}
+		}
+	}
+}

@@ -152,3 +152,77 @@ func TestPELTFrequencyInvariance(t *testing.T) {
 		t.Errorf("util after 10 ms at freq scale 960 + 20 ms sleep = %.0f; want ≈%.0f (%.0f without frequency invariance)", got, want, flat)
 	}
 }
+
+// update_idle_rq_clock_pelt() (kernel/sched/pelt.h), at idle entry: the
+// rq was always running when its util_sum reached
+// ((LOAD_AVG_MAX − 1024) << SCHED_CAPACITY_SHIFT) − LOAD_AVG_MAX =
+// 47,791,490 (util_sum >= divider), and then the idle time the slower
+// clock_pelt did not see is lost (lost_idle_time += clock_task −
+// clock_pelt) rather than reflected; either way clock_pelt then syncs to
+// clock_task (_update_idle_rq_clock_pelt()). An rq that was already idle
+// loses nothing (update_rq_clock_pelt() only syncs it).
+func TestUpdateIdleRqClockPelt(t *testing.T) {
+	const now, lag = 50_000_000, 4_000_000 // clock_pelt 4 ms behind clock_task
+	for _, tc := range []struct {
+		utilSum uint64
+		busy    bool
+		lost    uint64
+	}{
+		{47_791_489, true, 0},
+		{47_791_490, true, lag},
+		{loadAvgMax << capShift, true, lag},
+		{loadAvgMax << capShift, false, 0},
+	} {
+		s := hikeySim(t, "modern")
+		c := &s.cpus[0]
+		s.now = now
+		c.curr = nil
+		c.avg.utilSum = tc.utilSum
+		c.pelt = rqPeltClock{clockPelt: now - lag, wall: now, busy: tc.busy}
+		s.updateRqClockPelt(c)
+		if c.pelt.lostIdleTime != tc.lost || c.pelt.clockPelt != now || c.pelt.busy {
+			t.Errorf("util_sum %d, busy before %v: lost_idle_time %d, clock_pelt %d, busy %v; want %d, %d (clock_task), false",
+				tc.utilSum, tc.busy, c.pelt.lostIdleTime, c.pelt.clockPelt, c.pelt.busy, tc.lost, int64(now))
+		}
+	}
+}
+
+// attach_entity_load_avg() (fair.c): the entity takes the cfs_rq's
+// last_update_time and period_contrib (its decay window), and its sums are
+// rebuilt from its averages with the cfs_rq's divider
+// get_pelt_divider() = LOAD_AVG_MAX − 1024 + period_contrib: util_sum =
+// util_avg·divider, runnable_sum = runnable_avg·divider, load_sum =
+// load_avg·divider / se_weight, or 1 when that product is not above the
+// weight.
+func TestAttachEntityLoadAvgSums(t *testing.T) {
+	for _, tc := range []struct {
+		weight                 int64
+		util, runnable, load   uint64
+		cfsLast, cfsContrib    uint64
+		utilSum, runSum, ldSum uint64
+	}{
+		// divider 46718 + 700 = 47418; load_sum 600·47418/1024 = 27783
+		{1024, 300, 350, 600, 123_456_789_000, 700, 14_225_400, 16_596_300, 27_783},
+		// nice 19 (weight 15): load_sum 1·46718/15 = 3114
+		{15, 0, 0, 1, 7 << 20, 0, 0, 0, 3114},
+		// load_avg 0: load_sum 1, not 0
+		{1024, 0, 0, 0, 9 << 20, 1000, 0, 0, 1},
+	} {
+		s := hikeySim(t, "modern")
+		c := &s.cpus[4]
+		c.avg.lastUpdate, c.avg.periodContrib = tc.cfsLast, tc.cfsContrib
+		p := &task{weight: tc.weight}
+		p.avg = peltAvg{lastUpdate: 5_000_000, periodContrib: 5, utilAvg: tc.util, runnableAvg: tc.runnable, loadAvg: tc.load,
+			utilSum: 1, runnableSum: 1, loadSum: 1}
+		attachEntityPeltClock(c, p)
+		a := p.avg
+		if a.lastUpdate != tc.cfsLast || a.periodContrib != tc.cfsContrib {
+			t.Errorf("weight %d: last_update_time %d, period_contrib %d; want the cfs_rq's %d, %d",
+				tc.weight, a.lastUpdate, a.periodContrib, tc.cfsLast, tc.cfsContrib)
+		}
+		if a.utilSum != tc.utilSum || a.runnableSum != tc.runSum || a.loadSum != tc.ldSum {
+			t.Errorf("weight %d, util %d, runnable %d, load %d: sums util %d, runnable %d, load %d; want %d, %d, %d",
+				tc.weight, tc.util, tc.runnable, tc.load, a.utilSum, a.runnableSum, a.loadSum, tc.utilSum, tc.runSum, tc.ldSum)
+		}
+	}
+}
