@@ -67,9 +67,12 @@ func (s *sim) mutexLock(c *cpuState, p *task, ch *ipcChan) bool {
 		s.mutexSpin(c, p)
 		return false
 	}
-	if p.mutexWaiter && !slow && len(m.waitList) > 0 && m.waitList[0] == p {
+	if p.mutexWaiter && len(m.waitList) > 0 && m.waitList[0] == p {
 		// woken first waiter: __mutex_trylock_or_handoff(lock, true), then
-		// mutex_optimistic_spin() on the owner as a waiter-spinner
+		// mutex_optimistic_spin() on the owner as a waiter-spinner; also
+		// one whose waiter-spin its own preemption broke: the fail path
+		// ran schedule_preempt_disabled() in TASK_RUNNING, so the loop's
+		// next schedule() returns at once and the first waiter spins again
 		m.handoff = true
 		if s.ownerOnCPU(m.owner) && m.waiterSpin == nil {
 			m.waiterSpin = p
@@ -193,7 +196,8 @@ func (s *sim) mutexAbortSpinners(m *pipeMutex) {
 // (owner_on_cpu() fails); a spinner whose CPU reschedules (need_resched())
 // leaves the OSQ and, when it runs again, tries the lock once and
 // otherwise sleeps (mutex_optimistic_spin()'s fail path, then the
-// wait_list).
+// wait_list). The first waiter spinning for its handoff instead spins
+// again when it runs, while the owner runs (mutexLock).
 func (s *sim) mutexSwitchedOut(p *task) {
 	if ch := p.mutexHeld; ch != nil {
 		s.mutexAbortSpinners(&ch.mutex)

@@ -411,13 +411,54 @@ func TestPipeMutexSpinEndsWhenTheNewOwnerIsPreempted(t *testing.T) {
 // waiter b here finds the lock taken by a newcomer d, sets HANDOFF and
 // spins; e then contends and spins in the OSQ; d's unlock goes to b.
 func TestPipeMutexHandoffBeatsTheOSQ(t *testing.T) {
-	s := simOf(t, `{"schedplay":1,"machine":{"nodes":1,"cores_per_node":4,"threads_per_core":1,"latency":{"variation":0}},
+	s, m, b, d, e := handoffSpin(t)
+	finishKernelWork(s, d)
+	if m.owner != b || s.mx.handoffs != 1 {
+		t.Errorf("with HANDOFF the unlock should hand the lock to the first waiter: owner task %d (b is %d, e %d), handoffs %d", ownerID(m), b.id, e.id, s.mx.handoffs)
+	}
+	if m.handoff || !e.spinning || len(m.osq) != 1 {
+		t.Errorf("after the handoff: HANDOFF %v (want cleared), e spinning %v in an OSQ of %d (want on, on b)", m.handoff, e.spinning, len(m.osq))
+	}
+}
+
+// A first waiter preempted while it spins for its handoff leaves
+// mutex_optimistic_spin() by the fail path, which runs
+// schedule_preempt_disabled() with the task TASK_RUNNING. When it runs
+// again the wait loop's own schedule_preempt_disabled() returns at once,
+// and, first on the wait_list, it sets HANDOFF and spins on the owner
+// again (6.12 __mutex_lock_common()): it does not sleep, and the owner's
+// unlock hands it the lock with no wake-up.
+func TestPipeMutexPreemptedWaiterSpinsAgain(t *testing.T) {
+	s, m, b, d, _ := handoffSpin(t)
+	sleeps, wakes := s.mx.sleeps, s.mx.wakes
+	preempt(s, b)
+	if m.waiterSpin == b || b.spinning {
+		t.Fatal("set-up: the preemption did not break b's spin")
+	}
+	c := &s.cpus[b.cpu]
+	s.schedule(c) // b runs again, from mutex_lock()
+	if b.state != taskRunning || !b.spinning || m.waiterSpin != b || !m.handoff || s.mx.sleeps != sleeps {
+		t.Fatalf("b, run again with the owner running, should spin for the handoff: state %v, spinning %v, waiter-spinner %v, HANDOFF %v, %d new sleeps",
+			b.state, b.spinning, m.waiterSpin == b, m.handoff, s.mx.sleeps-sleeps)
+	}
+	finishKernelWork(s, d)
+	if m.owner != b || s.mx.wakes != wakes {
+		t.Errorf("d's unlock: owner task %d (want b, %d), %d wake-ups (want none)", ownerID(m), b.id, s.mx.wakes-wakes)
+	}
+}
+
+// handoffSpin reaches the state of TestPipeMutexHandoffBeatsTheOSQ: d
+// owns pipe->mutex and runs, the woken first waiter b spins for the
+// handoff (HANDOFF set), and the newcomer e spins in the OSQ.
+func handoffSpin(t *testing.T) (s *sim, m *pipeMutex, b, d, e *task) {
+	t.Helper()
+	s = simOf(t, `{"schedplay":1,"machine":{"nodes":1,"cores_per_node":4,"threads_per_core":1,"latency":{"variation":0}},
 		"workload":{"groups":[{"name":"w","count":4,"program":[{"send":"p","ipc":"pipe","bytes":100},{"compute":"1s"}]}]},
 		"run":{"duration":"10s","seed":1}}`)
 	s.now = 1_000_000
-	m := &s.chanList[0].ipc.mutex
+	m = &s.chanList[0].ipc.mutex
 	a := startAtMutexLock(s, 0, 0)
-	b := startAtMutexLock(s, 1, 1)
+	b = startAtMutexLock(s, 1, 1)
 	preempt(s, a)
 	s.computeEnd(&s.cpus[1]) // b's spin broke: it sleeps on the wait_list
 	s.schedule(&s.cpus[0])
@@ -425,10 +466,10 @@ func TestPipeMutexHandoffBeatsTheOSQ(t *testing.T) {
 	if m.owner != nil || b.state != taskWaking {
 		t.Fatalf("set-up: owner %v, b %v; want a free lock and b woken", m.owner != nil, b.state)
 	}
-	d := startAtMutexLock(s, 2, 2)
+	d = startAtMutexLock(s, 2, 2)
 	d.remaining = 1e9 // d holds the lock until finishKernelWork(s, d)
 	s.reprogram(&s.cpus[2])
-	e := startAtMutexLock(s, 3, 3)
+	e = startAtMutexLock(s, 3, 3)
 	if len(m.osq) != 1 || m.osq[0] != e {
 		t.Fatalf("set-up: e should spin in the OSQ (osq %d)", len(m.osq))
 	}
@@ -438,11 +479,5 @@ func TestPipeMutexHandoffBeatsTheOSQ(t *testing.T) {
 	if m.owner != d || !m.handoff || m.waiterSpin != b || len(m.osq) != 1 {
 		t.Fatalf("set-up: owner d %v, HANDOFF %v, b waiter-spinning %v, osq %d", m.owner == d, m.handoff, m.waiterSpin == b, len(m.osq))
 	}
-	finishKernelWork(s, d)
-	if m.owner != b || s.mx.handoffs != 1 {
-		t.Errorf("with HANDOFF the unlock should hand the lock to the first waiter: owner task %d (b is %d, e %d), handoffs %d", ownerID(m), b.id, e.id, s.mx.handoffs)
-	}
-	if m.handoff || !e.spinning || len(m.osq) != 1 {
-		t.Errorf("after the handoff: HANDOFF %v (want cleared), e spinning %v in an OSQ of %d (want on, on b)", m.handoff, e.spinning, len(m.osq))
-	}
+	return s, m, b, d, e
 }
