@@ -36,17 +36,31 @@ func (r RunSpec) key() string {
 	return string(b)
 }
 
-// String is the run as the CLI would be told it.
+// String is the run as the CLI would be told it, a command a POSIX shell
+// (bash, zsh) passes on as written.
 func (r RunSpec) String() string {
 	s := "schedplay run " + r.Scenario
 	if r.Variant != "" {
 		s += fmt.Sprintf(" --variant %q", r.Variant)
 	}
 	if r.Policy != "" {
-		s += " --set policy.preset=" + r.Policy
+		s += " --set " + shellWord("policy.preset="+r.Policy)
 	}
 	for _, o := range r.Set {
-		s += " --set " + o
+		s += " --set " + shellWord(o)
+	}
+	return s
+}
+
+// shellWord quotes s for a POSIX shell when it holds anything but
+// letters, digits and -_.,:=/+@%: a value's own quotes
+// (policy.generation="6.1", which unquoted is the number 6.1) and a path's
+// brackets (workload.groups[0].cpus, a glob that zsh refuses) survive.
+func shellWord(s string) string {
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_.,:=/+@%", r)) {
+			return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+		}
 	}
 	return s
 }

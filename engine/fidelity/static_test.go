@@ -3,6 +3,7 @@ package fidelity
 import (
 	"context"
 	"fmt"
+	"os/exec"
 	"runtime"
 	"strings"
 	"testing"
@@ -201,4 +202,47 @@ func upperThreadShare(res *sim.Result, threads int) float64 {
 		}
 	}
 	return float64(upper) / float64(all)
+}
+
+// TestCommandsSurviveAShell: every figure's documented command, run
+// through sh as a reader pastes it, reaches the CLI with the arguments the
+// figure runs: a value's own quotes and a path's brackets intact.
+func TestCommandsSurviveAShell(t *testing.T) {
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	figs, err := Figures()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var specs []RunSpec
+	for _, f := range figs {
+		specs = append(specs, f.Run)
+		if f.Vs != nil {
+			specs = append(specs, *f.Vs)
+		}
+	}
+	specs = append(specs, RunSpec{Scenario: "x", Set: []string{`a.b="it's"`}})
+	for _, spec := range specs {
+		cmd := spec.String()
+		out, err := exec.Command(sh, "-c", "set -- "+cmd+`; for a; do printf '%s\0' "$a"; done`).Output()
+		if err != nil {
+			t.Fatalf("sh on %s: %v", cmd, err)
+		}
+		args := strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
+		want := []string{"schedplay", "run", spec.Scenario}
+		if spec.Variant != "" {
+			want = append(want, "--variant", spec.Variant)
+		}
+		if spec.Policy != "" {
+			want = append(want, "--set", "policy.preset="+spec.Policy)
+		}
+		for _, o := range spec.Set {
+			want = append(want, "--set", o)
+		}
+		if strings.Join(args, "\x00") != strings.Join(want, "\x00") {
+			t.Errorf("%s\nreaches the CLI as %q; want %q", cmd, args, want)
+		}
+	}
 }

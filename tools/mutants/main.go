@@ -16,8 +16,10 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -114,6 +116,41 @@ func main() {
 		fmt.Fprintf(os.Stderr, "mutants: %s: %v\n", *list, err)
 		os.Exit(2)
 	}
+	release, err := lockTree(lockFile)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "mutants:", err)
+		os.Exit(2)
+	}
+	code := run(ms, *only, *pkg, release)
+	release()
+	os.Exit(code)
+}
+
+// lockFile, in the directory the command runs from (the repository's
+// root), marks a run in progress.
+const lockFile = ".mutants.lock"
+
+// lockTree makes sure one run at a time mutates the tree: a second run
+// would read a file the first has mutated and put it back as the mutant.
+func lockTree(path string) (release func(), err error) {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+	if errors.Is(err, fs.ErrExist) {
+		return nil, fmt.Errorf("%s exists: another run is mutating this tree (if none is, one was killed: check git status, then remove the file)", path)
+	}
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintln(f, os.Getpid())
+	if err := f.Close(); err != nil {
+		return nil, err
+	}
+	var once sync.Once
+	return func() { once.Do(func() { os.Remove(path) }) }, nil
+}
+
+// run applies the mutants whose name contains only, one after the other,
+// and returns the exit code.
+func run(ms []mutant, only, pkg string, release func()) int {
 	var r restorer
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
@@ -122,12 +159,13 @@ func main() {
 		if err := r.restore(); err != nil {
 			fmt.Fprintln(os.Stderr, "mutants: restoring:", err)
 		}
+		release()
 		os.Exit(130)
 	}()
 	var bad []string
 	ran := 0
 	for _, m := range ms {
-		if !strings.Contains(m.Name, *only) {
+		if !strings.Contains(m.Name, only) {
 			continue
 		}
 		ran++
@@ -147,14 +185,14 @@ func main() {
 			bad = append(bad, err.Error())
 			if err := r.restore(); err != nil { // a write that failed part-way
 				fmt.Fprintln(os.Stderr, "mutants: restoring", m.File+":", err)
-				os.Exit(2)
+				return 2
 			}
 			continue
 		}
-		out, testErr := exec.Command("go", "test", "-short", "-count=1", "-timeout", "5m", *pkg).CombinedOutput()
+		out, testErr := exec.Command("go", "test", "-short", "-count=1", "-timeout", "5m", pkg).CombinedOutput()
 		if err := r.restore(); err != nil {
 			fmt.Fprintln(os.Stderr, "mutants: restoring", m.File+":", err)
-			os.Exit(2)
+			return 2
 		}
 		killed, err := verdict(m.Name, out, testErr)
 		if err != nil {
@@ -169,6 +207,7 @@ func main() {
 		for _, e := range bad {
 			fmt.Fprintln(os.Stderr, "  "+e)
 		}
-		os.Exit(1)
+		return 1
 	}
+	return 0
 }

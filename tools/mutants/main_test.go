@@ -71,3 +71,23 @@ func TestShippedListApplies(t *testing.T) {
 		}
 	}
 }
+
+// Two runs on one tree would undo each other's restores: the second is
+// refused while the first holds the lock, and allowed after it releases.
+func TestLockTreeOneRunAtATime(t *testing.T) {
+	path := filepath.Join(t.TempDir(), lockFile)
+	release, err := lockTree(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := lockTree(path); err == nil || !strings.Contains(err.Error(), "another run") {
+		t.Errorf("a second run while the first holds the lock: %v; want refused", err)
+	}
+	release()
+	release() // idempotent: the signal path and the normal exit may both call it
+	again, err := lockTree(path)
+	if err != nil {
+		t.Fatalf("after release: %v", err)
+	}
+	again()
+}
