@@ -52,7 +52,7 @@ func srcRq(s *sim, i, nr int, load uint64, capacity int) {
 }
 
 // TestFindSrcRq: sched_balance_find_src_rq()'s rules per migration type,
-// over a group of CPUs 1 and 2 with dst 0.
+// over a group of CPUs 1 and 2.
 func TestFindSrcRq(t *testing.T) {
 	type rq struct {
 		nr   int
@@ -62,31 +62,28 @@ func TestFindSrcRq(t *testing.T) {
 	for _, c := range []struct {
 		name      string
 		policy    string
+		dst       int
 		mt        migrationType
 		imbalance int64
 		one, two  rq
 		want      int
 	}{
-		{"load: a lone task heavier than the imbalance stays", `{}`, migrateLoad, 500, rq{1, 1000, 1024}, rq{2, 600, 1024}, 2},
-		{"load: a lone task within the imbalance can go", `{}`, migrateLoad, 2000, rq{1, 1000, 1024}, rq{2, 600, 1024}, 1},
-		{"load: scaled by capacity, 600/512 > 1000/1024", `{}`, migrateLoad, 5000, rq{2, 600, 512}, rq{2, 1000, 1024}, 1},
-		{"util: never a CPU with one task", `{}`, migrateUtil, 500, rq{1, 900, 1024}, rq{2, 400, 1024}, 2},
-		{"task: the most tasks, the first on a tie", `{}`, migrateTask, 1, rq{3, 100, 1024}, rq{3, 900, 1024}, 1},
+		{"load: a lone task heavier than the imbalance stays", `{}`, 0, migrateLoad, 500, rq{1, 1000, 1024}, rq{2, 600, 1024}, 2},
+		{"load: a lone task within the imbalance can go", `{}`, 0, migrateLoad, 2000, rq{1, 1000, 1024}, rq{2, 600, 1024}, 1},
+		{"load: scaled by capacity, 600/512 > 1000/1024", `{}`, 0, migrateLoad, 5000, rq{2, 600, 512}, rq{2, 1000, 1024}, 1},
+		{"util: never a CPU with one task", `{}`, 0, migrateUtil, 500, rq{1, 900, 1024}, rq{2, 400, 1024}, 2},
+		{"task: the most tasks, the first on a tie", `{}`, 0, migrateTask, 1, rq{3, 100, 1024}, rq{3, 900, 1024}, 1},
 		// default priorities (−cpu): 1 is preferred to dst 3, so its lone
 		// task is not pulled down to 3; 2 is not.
-		{"asym packing: no lone task from a preferred CPU", `{"asym_packing":["MC"]}`, migrateLoad, 5000, rq{1, 1000, 1024}, rq{2, 600, 1024}, 2},
+		{"asym packing: no lone task from a preferred CPU", `{"asym_packing":["MC"]}`, 3, migrateLoad, 5000, rq{1, 1000, 1024}, rq{2, 600, 1024}, 2},
 	} {
 		s := taskSimPolicy(t, 1, c.policy)
-		dst := 0
-		if c.policy != `{}` {
-			dst = 3
-		}
 		srcRq(s, 1, c.one.nr, c.one.load, c.one.cap)
 		srcRq(s, 2, c.two.nr, c.two.load, c.two.cap)
 		g := &topo.Group{Span: topo.NewCPUSet(4), Weight: 2}
 		g.Span.Set(1)
 		g.Span.Set(2)
-		env := &lbEnv{sd: s.t.Domains[dst][0], dst: dst, idle: cpuIdle, migType: c.mt, imbalance: c.imbalance}
+		env := &lbEnv{sd: s.t.Domains[c.dst][0], dst: c.dst, idle: cpuIdle, migType: c.mt, imbalance: c.imbalance}
 		if got := s.schedBalanceFindSrcRq(env, g); got != c.want {
 			t.Errorf("%s: busiest CPU %d; want %d", c.name, got, c.want)
 		}

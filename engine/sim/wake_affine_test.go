@@ -92,6 +92,7 @@ func TestWakeAffineIdle(t *testing.T) {
 		{"both busy: no choice", []int{0, 1}, 0, 1, false, noCPU},
 		{"this idle in another LLC, prev busy: no choice", []int{5}, 0, 5, false, noCPU},
 		{"this idle in another LLC, prev idle: prev", nil, 0, 5, false, 5},
+		{"sync, the waker alone: this, before an idle prev", []int{0}, 0, 5, true, 0},
 	} {
 		s := numaSim(t, "20")
 		s.busy(c.busy...)
