@@ -112,10 +112,13 @@ func newidleCost(sd *topo.Domain) int64 { return 2000 + 50*int64(sd.Span.Weight(
 func (s *sim) schedBalanceNewidle(c *cpuState) int {
 	c.misfitLoad = 0
 	s.cpuChanged(c)
-	if c.pending > 0 || len(c.sd) == 0 {
+	if c.pending > 0 { // this_rq->ttwu_pending: no idle_stamp either
 		return 0
 	}
-	c.idleStamp = s.now
+	c.idleStamp = s.now // before the domains are looked at
+	if len(c.sd) == 0 {
+		return 0
+	}
 	next := s.jiffies() + int64(s.r.Policy.HZ)
 	defer func() {
 		if next < c.nextBalance {

@@ -399,13 +399,13 @@ func (s *sim) tick(c *cpuState) {
 	}
 }
 
-// enterIdle: the CPU runs the idle task (idle_stamp, idle cores) and
-// do_idle() decides about its tick: a governor stops it at once
+// enterIdle: the CPU runs the idle task (idle cores) and do_idle()
+// decides about its tick: a governor stops it at once
 // (tick_nohz_idle_stop_tick() → nohz_balance_enter_idle()); with a
 // single-state cpuidle driver the first pass of the idle loop keeps it
-// (idleTick stops it).
+// (idleTick stops it). rq->idle_stamp is not set here: only
+// sched_balance_newidle() sets it, and not when a wake-up is pending.
 func (s *sim) enterIdle(c *cpuState) {
-	c.idleStamp = s.now
 	c.misfitLoad = 0
 	s.cpuChanged(c)
 	if !s.idleRetainsTick || !c.tickOn {

@@ -243,3 +243,44 @@ func TestBarrierSpinThenContinue(t *testing.T) {
 		}
 	}
 }
+
+// TestIdleStampOnlyFromNewidle: rq->idle_stamp is set by
+// sched_balance_newidle() alone, which returns first when a wake-up is
+// pending on the CPU (this_rq->ttwu_pending). A CPU that goes idle with
+// its next task already on the way keeps idle_stamp 0, so that task's
+// ttwu_do_activate() leaves avg_idle alone; one that goes idle with
+// nothing pending measures the idle period into avg_idle.
+func TestIdleStampOnlyFromNewidle(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		pending bool
+		moved   bool
+	}{
+		{"a wake-up pending", true, false},
+		{"nothing pending", false, true},
+	} {
+		s := taskSim(t, 2)
+		cpu := &s.cpus[1]
+		a := place(s, 0, 1)
+		s.schedule(cpu)
+		b := s.tasks[1]
+		b.cpu, b.state, b.wakeCPU = 1, taskWaking, 1
+		if c.pending {
+			cpu.pending++
+		}
+		avg := cpu.avgIdle
+		s.now += 50_000
+		s.blockTask(cpu, a)
+		if got := cpu.idleStamp != 0; got != c.moved {
+			t.Errorf("%s: idle_stamp set %v at idle entry; want %v", c.name, got, c.moved)
+		}
+		s.now += 400_000
+		if !c.pending {
+			cpu.pending++
+		}
+		s.wakeArrive(b)
+		if got := cpu.avgIdle != avg; got != c.moved {
+			t.Errorf("%s: avg_idle %d → %d at the wake-up; want it moved: %v", c.name, avg, cpu.avgIdle, c.moved)
+		}
+	}
+}
