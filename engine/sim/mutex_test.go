@@ -135,10 +135,8 @@ func TestPipeMutexSpinSleepWakeHandoff(t *testing.T) {
 // is not on a CPU; the preempted task tries the lock once when it runs
 // again, and sleeps on the wait_list if it is taken.
 func TestPipeMutexPreemptedSpinnerLeavesTheOSQ(t *testing.T) {
-	s := pipeStepSim(t, 2)
-	m := &s.chanList[0].ipc.mutex
-	a := startAtMutexLock(s, 1, 0)
-	b := startAtMutexLock(s, 2, 1)
+	s, m, w := writersAtLock(t, 2)
+	a, b := w[0], w[1]
 	if m.owner != a || !b.spinning || len(m.osq) != 1 {
 		t.Fatalf("set-up: owner %v, b spinning %v, osq %d", m.owner == a, b.spinning, len(m.osq))
 	}
@@ -175,6 +173,19 @@ func finishKernelWork(s *sim, p *task) {
 	s.syncCPU(c)
 	p.remaining = 0
 	s.computeEnd(c)
+}
+
+// writersAtLock is pipeStepSim with its n writers started one after the
+// other at mutex_lock(), writer k (task k+1) on CPU k: the first takes
+// pipe->mutex, the others contend for it.
+func writersAtLock(t *testing.T, n int) (*sim, *pipeMutex, []*task) {
+	t.Helper()
+	s := pipeStepSim(t, n)
+	w := make([]*task, n)
+	for k := range w {
+		w[k] = startAtMutexLock(s, k+1, k)
+	}
+	return s, &s.chanList[0].ipc.mutex, w
 }
 
 // pipeStepSim is a 4-CPU machine (costs at their nominal values) with a
@@ -301,11 +312,8 @@ func preempt(s *sim, p *task) {
 // head's __mutex_trylock_or_owner() takes it; the spinner queued after it
 // goes on spinning, now on the new owner.
 func TestPipeMutexOSQHeadTakesTheLock(t *testing.T) {
-	s := pipeStepSim(t, 3)
-	m := &s.chanList[0].ipc.mutex
-	a := startAtMutexLock(s, 1, 0)
-	b := startAtMutexLock(s, 2, 1)
-	c := startAtMutexLock(s, 3, 2)
+	s, m, w := writersAtLock(t, 3)
+	a, b, c := w[0], w[1], w[2]
 	if m.owner != a || len(m.osq) != 2 || m.osq[0] != b || m.osq[1] != c {
 		t.Fatalf("set-up: owner a %v, osq %d; want b then c in the OSQ", m.owner == a, len(m.osq))
 	}
@@ -323,11 +331,8 @@ func TestPipeMutexOSQHeadTakesTheLock(t *testing.T) {
 // list_first_entry(): of two spinners that the owner's preemption sends
 // to sleep, the first to sleep is the one the unlock wakes.
 func TestPipeMutexWaitListIsFIFO(t *testing.T) {
-	s := pipeStepSim(t, 3)
-	m := &s.chanList[0].ipc.mutex
-	a := startAtMutexLock(s, 1, 0)
-	b := startAtMutexLock(s, 2, 1)
-	c := startAtMutexLock(s, 3, 2)
+	s, m, w := writersAtLock(t, 3)
+	a, b, c := w[0], w[1], w[2]
 	preempt(s, a) // owner_on_cpu() fails: both spins end
 	s.computeEnd(&s.cpus[1])
 	s.computeEnd(&s.cpus[2])
@@ -354,10 +359,8 @@ func TestPipeMutexWaitListIsFIFO(t *testing.T) {
 // wait_lock, then adds the task to the wait_list and it sleeps, even
 // though the owner still runs. It does not spin a second time.
 func TestPipeMutexPreemptedSpinnerSleepsWhenItRunsAgain(t *testing.T) {
-	s := pipeStepSim(t, 2)
-	m := &s.chanList[0].ipc.mutex
-	a := startAtMutexLock(s, 1, 0)
-	b := startAtMutexLock(s, 2, 1)
+	s, m, w := writersAtLock(t, 2)
+	a, b := w[0], w[1]
 	if m.owner != a || !b.spinning || s.mx.spins != 1 {
 		t.Fatalf("set-up: owner a %v, b spinning %v", m.owner == a, b.spinning)
 	}
@@ -385,11 +388,8 @@ func TestPipeMutexPreemptedSpinnerSleepsWhenItRunsAgain(t *testing.T) {
 // the unlock gave the lock, is preempted before it runs on; the spinner
 // queued behind it, spinning on it now, must stop and sleep.
 func TestPipeMutexSpinEndsWhenTheNewOwnerIsPreempted(t *testing.T) {
-	s := pipeStepSim(t, 3)
-	m := &s.chanList[0].ipc.mutex
-	a := startAtMutexLock(s, 1, 0)
-	b := startAtMutexLock(s, 2, 1)
-	c := startAtMutexLock(s, 3, 2)
+	s, m, w := writersAtLock(t, 3)
+	a, b, c := w[0], w[1], w[2]
 	finishKernelWork(s, a)
 	if m.owner != b || b.mutexHeld != nil || len(m.osq) != 1 {
 		t.Fatalf("set-up: the lock should be b's, not yet picked up (owner b %v, held %v, osq %d)", m.owner == b, b.mutexHeld != nil, len(m.osq))
