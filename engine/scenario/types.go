@@ -185,8 +185,10 @@ type Group struct {
 	// "" gives every task the whole mask (schedplay addition).
 	Pin  Pin `json:"pin,omitempty"`
 	Nice int `json:"nice,omitempty"`
-	// Process marks separate address spaces (process switch cost applies);
-	// false means threads of one process (schedplay addition).
+	// Process makes each task a process of its own; false makes the
+	// group's tasks threads of one process, the shared parent's with
+	// Workload.SharedParent. A switch between address spaces costs
+	// latency.process_switch (schedplay addition).
 	Process bool `json:"process,omitempty"`
 	// Start delays the group's fork (schedplay addition).
 	Start units.Duration `json:"start,omitempty"`

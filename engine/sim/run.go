@@ -244,6 +244,7 @@ func (s *sim) buildTasks() error {
 			cp.scanIPC(g.Program)
 		}
 	}
+	sharedTgid := 0 // with shared_parent: the parent's thread group, its first thread's pid
 	for gi, g := range w.Groups {
 		progs := make([][]op, nProgs[gi]) // progs[k] is task k's program, or the group's
 		var err error
@@ -285,13 +286,22 @@ func (s *sim) buildTasks() error {
 			s.parentMask[gi].Set(topo.CPU(*g.ParentCPU))
 		}
 		// copy_process(): every task gets a pid of its own; a thread
-		// (CLONE_THREAD) keeps its group's tgid, the pid of the group's
-		// first task, a process is its own thread group.
+		// (CLONE_THREAD) keeps its creator's tgid, a process is its own
+		// thread group. The threads of a group share the pid of the
+		// group's first task, or, when one parent forks every group
+		// (shared_parent), of the first thread it created: perf bench's
+		// pthread_create()d workers are all threads of perf's process.
 		tgid := pid
+		if w.SharedParent && !g.Process {
+			if sharedTgid == 0 {
+				sharedTgid = pid
+			}
+			tgid = sharedTgid
+		}
 		for k := 0; k < g.Count; k++ {
 			p := &task{id: len(s.tasks), group: gi, pid: pid, tgid: tgid, name: fmt.Sprintf("%s/%d", g.Name, k),
 				weight: niceWeight(g.Nice), allowed: allowed, nrAllowed: nrAllowed, maxAllowedCap: maxCap,
-				process: g.Process, recentUsedCPU: -1, lastWakee: -1, decision: -1, onRunCPU: -1,
+				recentUsedCPU: -1, lastWakee: -1, decision: -1, onRunCPU: -1,
 				execStart: execStartCold} // __sched_fork(): exec_start = 0
 			if g.Pin == scenario.PinEach {
 				// sched_setaffinity(CPU mask[k mod weight]) before the task runs.

@@ -150,9 +150,11 @@ func (s *sim) setCurr(c *cpuState, p *task) {
 	p.protect = p.deadline
 	p.runStart = s.now
 	c.lastUpd = s.now
-	// context switch cost (thread switch, plus an mm switch between processes)
+	// context_switch(): the thread switch, plus switch_mm_irqs_off() when
+	// next's mm is not the one the CPU last ran (a thread group is one mm;
+	// the idle task keeps the last mm loaded, as lazy TLB does)
 	cost := int64(s.r.Machine.Latency.ContextSwitch)
-	if p.process && c.lastTgid != p.tgid {
+	if c.lastTgid != p.tgid {
 		cost += int64(s.r.Machine.Latency.ProcessSwitch)
 	}
 	cost = s.kernelCost(c.id, cost)

@@ -87,6 +87,53 @@ func TestMMSwitchOnlyForAnotherMM(t *testing.T) {
 	}
 }
 
+// TestMMSwitchBetweenThreadGroups: a thread group is one mm, so the
+// switch between two groups' threads pays latency.process_switch, and so
+// does a switch from a process to a thread (the old model charged the mm
+// switch only when a process came in); the threads that one parent
+// creates for every group (shared_parent: perf bench's pthread_create()d
+// waker and waiters, sched pipe -T's two threads) share its mm and pay the
+// thread switch alone.
+func TestMMSwitchBetweenThreadGroups(t *testing.T) {
+	for _, c := range []struct {
+		name, shared, procB string
+		mmAB                bool
+	}{
+		{"two programs", "false", "false", true},
+		{"one parent's threads", "true", "false", false},
+		{"a thread after a process", "true", "true", true},
+	} {
+		s := simOf(t, `{"schedplay":1,"machine":{"nodes":1,"cores_per_node":4,"threads_per_core":1,"latency":{"variation":0}},
+			"workload":{"shared_parent":`+c.shared+`,"groups":[{"name":"a","count":2,"program":[{"compute":"1ms"}]},
+			{"name":"b","count":1,"process":`+c.procB+`,"program":[{"compute":"1ms"}]}]},"run":{"duration":"10s","seed":1}}`)
+		lat := s.r.Machine.Latency
+		cs, mm := int64(lat.ContextSwitch), int64(lat.ProcessSwitch)
+		between := cs
+		if c.mmAB {
+			between += mm
+		}
+		cpu := &s.cpus[0]
+		a0, a1, b := s.tasks[0], s.tasks[1], s.tasks[2]
+		for i, st := range []struct {
+			p    *task
+			want int64
+		}{
+			{b, cs + mm}, // the CPU's first task
+			{a0, between},
+			{a1, cs}, // a thread of the same group
+			{b, between},
+		} {
+			s.now += 1_000_000
+			cpu.stallUntil = 0
+			s.setCurr(cpu, st.p)
+			if got := cpu.stallUntil - s.now; got != st.want {
+				t.Errorf("%s: switch %d (to %s): %d ns; want %d", c.name, i, st.p.name, got, st.want)
+			}
+			cpu.curr = nil
+		}
+	}
+}
+
 // TestForkRecentUsedCPUIsTheParents: wake_up_new_task() sets the child's
 // recent_used_cpu to task_cpu(p), the parent's CPU (sched_fork()), before
 // the slow path places it; so its first wake-up may return to the

@@ -47,7 +47,6 @@ type task struct {
 	allowed       topo.CPUSet
 	nrAllowed     int
 	maxAllowedCap int
-	process       bool
 
 	state   taskState
 	cpu     int // task_cpu(): current or last CPU
