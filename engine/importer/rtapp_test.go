@@ -109,7 +109,8 @@ func measured(groups []scenario.Group) []scenario.Group {
 
 // TestRTAppExamples: rt-app's own examples (workgen syntax: comments,
 // repeated keys, trailing commas) import, and what schedplay does not
-// model is reported.
+// model is reported; the threads are one process forked by one parent
+// (workload.shared_parent).
 func TestRTAppExamples(t *testing.T) {
 	for _, tc := range []struct {
 		file   string
@@ -124,6 +125,10 @@ func TestRTAppExamples(t *testing.T) {
 			res, r := importFile(t, tc.file, importer.Options{})
 			if got := len(r.Workload.Groups); got != tc.groups {
 				t.Errorf("%d groups; want %d", got, tc.groups)
+			}
+			// rt-app's main thread creates them all: one parent, one mm
+			if !r.Workload.SharedParent {
+				t.Errorf("workload.shared_parent false; rt-app's threads are one process's")
 			}
 			for _, n := range tc.notes {
 				if !hasNote(res, n) {

@@ -169,6 +169,9 @@ func Read(data []byte, file string) (*UseCase, error) {
 		return nil, c.errf(tasks, "%d thread objects; schedplay workloads have at most 256 groups", len(groups))
 	}
 	uc.Workload.Groups = groups
+	// rt-app's main thread creates every thread with pthread_create():
+	// one parent forks them all, threads of its one process (one mm)
+	uc.Workload.SharedParent = true
 	uc.MaxCPU = c.maxCPU
 	uc.Notes = c.notes
 	return uc, nil
