@@ -223,6 +223,7 @@ func TestNotes(t *testing.T) {
 		{`{"groups":[{"name":"a","count":1,"program":[{"send":"p","capacity":4}]},{"name":"b","count":1,"program":[{"recv":"p"}]}]}`, "capacity 4"},
 		{`{"groups":[{"name":"a","count":1,"process":true,"program":[{"sleep":"1ms"}]}]}`, "one process"},
 		{`{"groups":[{"name":"a","count":1,"program":[{"compute":"1500ns"}]}]}`, "rounded to 2 µs"},
+		{`{"groups":[{"name":"a","count":1,"program":[{"sleep":"1ms"}]},{"name":"b","count":1,"program":[{"sleep":"1ms"}]}]}`, "programs of their own"},
 		{`{"groups":[]}`, "no tasks"},
 	}
 	for _, c := range cases {
@@ -258,7 +259,7 @@ func TestDeterministic(t *testing.T) {
 // TestPinEach: perf bench futex's waiter i on CPU i mod ncpus becomes one
 // thread object per waiter, each with its own single CPU.
 func TestPinEach(t *testing.T) {
-	out, notes := convertWorkload(t, `{"groups":[{"name":"waiter","count":5,"cpus":"2-5","pin":"each","program":[{"recv":"futex"}]},
+	out, notes := convertWorkload(t, `{"shared_parent":true,"groups":[{"name":"waiter","count":5,"cpus":"2-5","pin":"each","program":[{"recv":"futex"}]},
 		{"name":"waker","count":1,"program":[{"send":"futex","wake":5}]}]}`)
 	if len(notes) != 0 {
 		t.Errorf("notes %q for a faithful workload", notes)
@@ -280,7 +281,7 @@ func TestPinEach(t *testing.T) {
 // names (sem_wait "ch<k>"), its barrier under one shared name so that
 // rt-app still counts every task at it, and under pin each its own CPU.
 func TestInstanceChannelsExportPerTask(t *testing.T) {
-	out, notes := convertWorkload(t, `{"groups":[{"name":"rx","count":3,"cpus":"4-5","pin":"each","program":[{"repeat":10,"do":[{"recv":"ch{i}"},{"barrier":"b"}]}]},
+	out, notes := convertWorkload(t, `{"shared_parent":true,"groups":[{"name":"rx","count":3,"cpus":"4-5","pin":"each","program":[{"repeat":10,"do":[{"recv":"ch{i}"},{"barrier":"b"}]}]},
 		{"name":"tx","count":1,"program":[{"repeat":10,"do":[{"send":"ch0"},{"send":"ch1"},{"send":"ch2"}]}]}]}`)
 	if len(notes) != 0 {
 		t.Errorf("notes %q for a faithful workload", notes)
@@ -301,7 +302,7 @@ func TestInstanceChannelsExportPerTask(t *testing.T) {
 // TestInstanceChannelOfALoneTask: a {i} group of one task reads channel
 // 0, in the export as in the engine.
 func TestInstanceChannelOfALoneTask(t *testing.T) {
-	out, _ := convertWorkload(t, `{"groups":[{"name":"rx","count":1,"program":[{"recv":"ch{i}"}]},{"name":"tx","count":1,"program":[{"send":"ch0"}]}]}`)
+	out, _ := convertWorkload(t, `{"shared_parent":true,"groups":[{"name":"rx","count":1,"program":[{"recv":"ch{i}"}]},{"name":"tx","count":1,"program":[{"send":"ch0"}]}]}`)
 	if got := compact(t, out); !strings.Contains(got, `"sem_wait0":"ch0"`) || strings.Contains(got, "{i}") {
 		t.Errorf("want the lone receiver's sem_wait on ch0: %s", got)
 	}
@@ -311,7 +312,7 @@ func TestInstanceChannelOfALoneTask(t *testing.T) {
 // thread object each, still share the group's pool: each loops
 // ceil(total/count), as the threads of a plain group do.
 func TestInstanceChannelsSharePools(t *testing.T) {
-	out, notes := convertWorkload(t, `{"groups":[{"name":"rx","count":4,"program":[{"recv":"ch{i}"},{"pool":"req","total":10,"do":[{"compute":"1ms"}]}]},
+	out, notes := convertWorkload(t, `{"shared_parent":true,"groups":[{"name":"rx","count":4,"program":[{"recv":"ch{i}"},{"pool":"req","total":10,"do":[{"compute":"1ms"}]}]},
 		{"name":"tx","count":1,"program":[{"send":"ch0"},{"send":"ch1"},{"send":"ch2"},{"send":"ch3"}]}]}`)
 	if len(notes) != 1 || !strings.Contains(notes[0], "loop of 3 per thread") {
 		t.Errorf("notes %q; want the pool shared by the 4 tasks (a loop of 3 per thread)", notes)
@@ -326,12 +327,12 @@ func TestInstanceChannelsSharePools(t *testing.T) {
 // loop, in a periodic step, around the whole program) is byte for byte the
 // export of the same workload without them, and adds no note.
 func TestTimedSectionExportsItsBody(t *testing.T) {
-	timed := `{"groups":[{"name":"waker","count":1,"program":[{"timed":"all","do":[{"repeat":10,"do":[{"sleep":"1ms"},
+	timed := `{"shared_parent":true,"groups":[{"name":"waker","count":1,"program":[{"timed":"all","do":[{"repeat":10,"do":[{"sleep":"1ms"},
 		{"timed":"wake loop","do":[{"repeat":8,"do":[{"send":"futex","wake":1}]}]},
 		{"repeat":8,"do":[{"recv":"done"}]}]}]}]},
 		{"name":"waiter","count":8,"cpus":"0-7","pin":"each","program":[{"repeat":10,"do":[{"recv":"futex"},{"timed":"reply","do":[{"send":"done"},{"compute":"5us"}]}]}]},
 		{"name":"cyc","count":1,"program":[{"periodic":{"every":"1ms","count":5,"do":[{"timed":"work","do":[{"compute":"20us"}]}]}}]}]}`
-	plain := `{"groups":[{"name":"waker","count":1,"program":[{"repeat":10,"do":[{"sleep":"1ms"},
+	plain := `{"shared_parent":true,"groups":[{"name":"waker","count":1,"program":[{"repeat":10,"do":[{"sleep":"1ms"},
 		{"repeat":8,"do":[{"send":"futex","wake":1}]},
 		{"repeat":8,"do":[{"recv":"done"}]}]}]},
 		{"name":"waiter","count":8,"cpus":"0-7","pin":"each","program":[{"repeat":10,"do":[{"recv":"futex"},{"send":"done"},{"compute":"5us"}]}]},
