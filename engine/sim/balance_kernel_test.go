@@ -410,21 +410,12 @@ func TestNohzExitAtTheFirstBusyTick(t *testing.T) {
 // load and sets nohz.next_blocked LOAD_AVG_PERIOD later. A CPU going idle
 // when the refresh is due does the pass itself (nohz_newidle_balance()).
 func TestNohzStatsKick(t *testing.T) {
-	s := governorSim(t, 3)
-	c0, c1 := &s.cpus[0], &s.cpus[1]
-	place(s, 0, 0)
-	s.schedule(c0)
-	p := place(s, 1, 1)
-	s.schedule(c1)
-	s.now = 20 * s.tickNs
-	s.blockTask(c1, p) // cpu 1 idles with blocked load
-	if !c1.nohzIdle || !s.nohzHasBlocked || !c1.hasBlockedLoad {
-		t.Fatalf("cpu 1 idle: nohz %v, nohz.has_blocked %v, has_blocked_load %v", c1.nohzIdle, s.nohzHasBlocked, c1.hasBlockedLoad)
+	s, c1 := blockedSim(t) // cpu 1 idles with blocked load
+	c0 := &s.cpus[0]
+	if !s.nohzHasBlocked {
+		t.Fatal("cpu 1 idle with blocked load: nohz.has_blocked not set")
 	}
 	util0 := c1.avg.utilAvg
-	if util0 == 0 {
-		t.Fatal("cpu 1 has no blocked util")
-	}
 	s.now = 40 * s.tickNs
 	j := s.jiffies()
 	s.nohzNextBalance = j + 1000 // no balance due

@@ -6,8 +6,9 @@ import "testing"
 // update_sd_lb_stats() does besides finding a source group (group_sums.go's
 // shortcut) that no test held before the twelfth mutation round.
 
-// blockedSim is TestNohzStatsKick's set-up: a task ran 20 ticks on cpu 1
-// and slept, so cpu 1 is in nohz.idle_cpus_mask with blocked load.
+// blockedSim: cpu 0 runs a task, and a task ran 20 ticks on cpu 1 and
+// slept, so cpu 1 is in nohz.idle_cpus_mask with blocked load (the set-up
+// of TestNohzStatsKick and of the round-12 nohz tests).
 func blockedSim(t *testing.T) (*sim, *cpuState) {
 	t.Helper()
 	s := governorSim(t, 3)
