@@ -206,27 +206,61 @@ func (s *sim) updateCfsRqLoadAvg(c *cpuState) {
 	s.peltSynced(c)
 }
 
-// attachEntityLoadAvg is attach_entity_load_avg(): a task's averages join a cfs_rq.
+// attachEntityLoadAvg is attach_entity_load_avg(): a task's averages join
+// a cfs_rq, and so do its sums, rebuilt with the cfs_rq's divider
+// (enqueue_load_avg() adds se_weight · load_sum).
 func (s *sim) attachEntityLoadAvg(c *cpuState, p *task) {
 	s.updateCfsRqLoadAvg(c)
-	if s.peltModern() {
-		attachEntityPeltClock(c, p)
+	a := &p.avg
+	if !s.peltModern() {
+		// legacy2018: the entity keeps its wall-rate window; the sums that
+		// join are rebuilt all the same.
+		cp := p.avg
+		a = &cp
 	}
-	c.avg.utilAvg += p.avg.utilAvg
-	c.avg.utilSum += p.avg.utilAvg * c.avg.divider()
-	c.avg.loadAvg += p.avg.loadAvg
-	c.avg.loadSum += p.avg.loadAvg * c.avg.divider()
-	c.avg.runnableAvg += p.avg.runnableAvg
-	c.avg.runnableSum += p.avg.runnableAvg * c.avg.divider()
+	attachEntityPeltClock(c, a, uint64(p.weight))
+	c.avg.utilAvg += a.utilAvg
+	c.avg.utilSum += a.utilSum
+	c.avg.loadAvg += a.loadAvg
+	c.avg.loadSum += uint64(p.weight) * a.loadSum
+	c.avg.runnableAvg += a.runnableAvg
+	c.avg.runnableSum += a.runnableSum
 	s.cpuChanged(c)
 }
 
-// detachEntityLoadAvg is detach_entity_load_avg(): a task's averages leave
-// a cfs_rq at once (a balancer move; the model's fork parent as it leaves).
+// detachEntityLoadAvg is detach_entity_load_avg(): a task's averages and
+// its own sums (dequeue_load_avg(): se_weight · load_sum) leave a cfs_rq
+// at once (a balancer move; the model's fork parent as it leaves), each
+// sum kept at least its average times PELT_MIN_DIVIDER.
 func (s *sim) detachEntityLoadAvg(c *cpuState, p *task) {
 	s.updateCfsRqLoadAvg(c)
-	c.avg.subAverages(removedLoad{util: p.avg.utilAvg, load: p.avg.loadAvg, runnable: p.avg.runnableAvg})
+	sa := &c.avg
+	subPositive(&sa.loadAvg, p.avg.loadAvg)
+	subPositive(&sa.loadSum, uint64(p.weight)*p.avg.loadSum)
+	subPositive(&sa.utilAvg, p.avg.utilAvg)
+	subPositive(&sa.utilSum, p.avg.utilSum)
+	subPositive(&sa.runnableAvg, p.avg.runnableAvg)
+	subPositive(&sa.runnableSum, p.avg.runnableSum)
+	sa.floorSums()
 	s.cpuChanged(c)
+}
+
+// subPositive is sub_positive(): *a −= v, but not below 0.
+func subPositive(a *uint64, v uint64) {
+	if *a > v {
+		*a -= v
+	} else {
+		*a = 0
+	}
+}
+
+// floorSums keeps each sum at least its average times PELT_MIN_DIVIDER,
+// as every subtraction from a cfs_rq's sums does ("See
+// update_cfs_rq_load_avg()").
+func (sa *peltAvg) floorSums() {
+	sa.utilSum = max(sa.utilSum, sa.utilAvg*peltMinDivider)
+	sa.loadSum = max(sa.loadSum, sa.loadAvg*peltMinDivider)
+	sa.runnableSum = max(sa.runnableSum, sa.runnableAvg*peltMinDivider)
 }
 
 // removedLoad is cfs_rq->removed: the averages of the tasks that woke up
@@ -261,28 +295,17 @@ func (s *sim) removeEntityLoadAvg(c *cpuState, p *task) {
 const peltMinDivider = loadAvgMax - 1024
 
 // subAverages takes r's averages off a cfs_rq's, each sum by the average
-// times the divider, keeping every sum at least its average times
-// PELT_MIN_DIVIDER: update_cfs_rq_load_avg() for cfs_rq->removed, and
-// detach_entity_load_avg() (with dequeue_load_avg() for load_sum) for one
-// task, clamp all three sums alike.
+// times the divider, then floors the sums: update_cfs_rq_load_avg() for
+// cfs_rq->removed.
 func (sa *peltAvg) subAverages(r removedLoad) {
-	sub := func(a *uint64, v uint64) {
-		if *a > v {
-			*a -= v
-		} else {
-			*a = 0
-		}
-	}
 	d := sa.divider()
-	sub(&sa.utilAvg, r.util)
-	sub(&sa.utilSum, r.util*d)
-	sub(&sa.loadAvg, r.load)
-	sub(&sa.loadSum, r.load*d)
-	sub(&sa.runnableAvg, r.runnable)
-	sub(&sa.runnableSum, r.runnable*d)
-	sa.utilSum = max(sa.utilSum, sa.utilAvg*peltMinDivider)
-	sa.loadSum = max(sa.loadSum, sa.loadAvg*peltMinDivider)
-	sa.runnableSum = max(sa.runnableSum, sa.runnableAvg*peltMinDivider)
+	subPositive(&sa.utilAvg, r.util)
+	subPositive(&sa.utilSum, r.util*d)
+	subPositive(&sa.loadAvg, r.load)
+	subPositive(&sa.loadSum, r.load*d)
+	subPositive(&sa.runnableAvg, r.runnable)
+	subPositive(&sa.runnableSum, r.runnable*d)
+	sa.floorSums()
 }
 
 // postInitEntityUtilAvg is post_init_entity_util_avg() for a new task on c.

@@ -81,16 +81,16 @@ func (sa *peltAvg) updateAt(now, load, runnable uint64, running bool, avgLoad ui
 
 // attachEntityPeltClock is the clock part of attach_entity_load_avg(): the
 // entity joins the cfs_rq's PELT clock domain and window, and its sums are
-// rebuilt from its averages with the cfs_rq's divider.
-func attachEntityPeltClock(c *cpuState, p *task) {
-	a := &p.avg
+// rebuilt from its averages with the cfs_rq's divider (load_sum per unit
+// of weight w, at least 1).
+func attachEntityPeltClock(c *cpuState, a *peltAvg, w uint64) {
 	a.lastUpdate = c.avg.lastUpdate
 	a.periodContrib = c.avg.periodContrib
 	d := c.avg.divider()
 	a.utilSum = a.utilAvg * d
 	a.runnableSum = a.runnableAvg * d
 	a.loadSum = a.loadAvg * d
-	if w := uint64(p.weight); w < a.loadSum {
+	if w < a.loadSum {
 		a.loadSum /= w
 	} else {
 		a.loadSum = 1

@@ -214,7 +214,7 @@ func TestAttachEntityLoadAvgSums(t *testing.T) {
 		p := &task{weight: tc.weight}
 		p.avg = peltAvg{lastUpdate: 5_000_000, periodContrib: 5, utilAvg: tc.util, runnableAvg: tc.runnable, loadAvg: tc.load,
 			utilSum: 1, runnableSum: 1, loadSum: 1}
-		attachEntityPeltClock(c, p)
+		attachEntityPeltClock(c, &p.avg, uint64(p.weight))
 		a := p.avg
 		if a.lastUpdate != tc.cfsLast || a.periodContrib != tc.cfsContrib {
 			t.Errorf("weight %d: last_update_time %d, period_contrib %d; want the cfs_rq's %d, %d",

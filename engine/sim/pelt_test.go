@@ -246,6 +246,12 @@ func TestDetachEntityLoadAvgClampsEverySum(t *testing.T) {
 	if c0.curr == q {
 		moved = p
 	}
+	// The entity's own sums a little above its averages times the
+	// divider, as accumulation leaves them between two updates of the
+	// averages: detach_entity_load_avg() takes those off.
+	moved.avg.loadSum += 100
+	moved.avg.utilSum += 100 << 10
+	moved.avg.runnableSum += 100 << 10
 	s.detachEntityLoadAvg(c0, moved)
 	for _, f := range []struct {
 		name     string
