@@ -67,16 +67,26 @@ func (s *sim) schedBalanceTrigger(c *cpuState) {
 func (s *sim) schedBalanceDomains(c *cpuState, j int64, idle cpuIdleType, cause int) {
 	busy := idle != cpuIdle
 	next := j + 60*int64(s.r.Policy.HZ)
-	doms := s.t.Domains[c.id]
-	for i, sd := range doms {
+	updateNext := false
+	cont := true // continue_balancing
+	needDecay := false
+	var maxCost int64
+	for i, sd := range s.t.Domains[c.id] {
 		st := &c.sd[i]
-		if s.now > st.lastDecayMaxLB+1_000_000_000 { // update_newidle_cost() decay
-			st.maxNewidleLBCost = st.maxNewidleLBCost * 253 / 256
-			st.lastDecayMaxLB = s.now
+		// The newidle max costs decay here, on this regular visit of
+		// every domain, even above one that stopped the balancing.
+		needDecay = s.updateNewidleCost(st, j, 0, 0)
+		maxCost += st.maxNewidleLBCost
+		if !cont {
+			if needDecay {
+				continue
+			}
+			break
 		}
 		interval := s.getSdBalanceInterval(sd, st, busy)
 		if j >= st.lastBalance+interval {
-			moved, cont := s.schedBalanceRq(c.id, i, idle, cause)
+			moved, more := s.schedBalanceRq(c.id, i, idle, cause)
+			cont = cont && more
 			if moved > 0 {
 				if s.idleCPU(c.id) {
 					idle = cpuIdle
@@ -87,21 +97,41 @@ func (s *sim) schedBalanceDomains(c *cpuState, j int64, idle cpuIdleType, cause 
 			}
 			st.lastBalance = j
 			interval = s.getSdBalanceInterval(sd, st, busy)
-			if !cont {
-				if st.lastBalance+interval < next {
-					next = st.lastBalance + interval
-				}
-				break
-			}
 		}
 		if st.lastBalance+interval < next {
 			next = st.lastBalance + interval
+			updateNext = true
 		}
 	}
-	c.nextBalance = next // nohz.next_balance is the ILB's to lower (_nohz_idle_balance)
+	if needDecay {
+		// the rq-wide value decays too, floored for avg_idle's sake
+		c.maxIdleBalanceCost = max(s.migCost, maxCost)
+	}
+	if updateNext {
+		c.nextBalance = next // nohz.next_balance is the ILB's to lower (_nohz_idle_balance)
+	}
 	if c.curr == nil && c.nrRunning > 0 {
 		s.schedule(c)
 	}
+}
+
+// updateNewidleCost is update_newidle_cost() at jiffy now: a newidle pass
+// (cost > 0) counts in the NI_RANDOM statistics; a cost above the
+// domain's max becomes it, else the max decays by 1 % once a second. It
+// reports the decay.
+func (s *sim) updateNewidleCost(st *sdState, now, cost int64, success int) bool {
+	if cost != 0 {
+		s.updateNewidleStats(st, success)
+	}
+	if cost > st.maxNewidleLBCost {
+		st.maxNewidleLBCost = cost
+		st.lastDecayMaxLB = now
+	} else if now > st.lastDecayMaxLB+int64(s.r.Policy.HZ) {
+		st.maxNewidleLBCost = st.maxNewidleLBCost * 253 / 256
+		st.lastDecayMaxLB = now
+		return true
+	}
+	return false
 }
 
 // newidleCost is the simulated cost of one newidle pass over a domain
@@ -155,14 +185,11 @@ func (s *sim) schedBalanceNewidle(c *cpuState) int {
 			pulled += n
 			cost := newidleCost(sd)
 			currCost += cost
+			success := 0
 			if pulled > 0 {
-				s.updateNewidleStats(st, weight)
-			} else {
-				s.updateNewidleStats(st, 0)
+				success = weight
 			}
-			if cost > st.maxNewidleLBCost {
-				st.maxNewidleLBCost = cost
-			}
+			s.updateNewidleCost(st, s.jiffies(), cost, success)
 			if !cont {
 				break
 			}
@@ -171,6 +198,7 @@ func (s *sim) schedBalanceNewidle(c *cpuState) int {
 			break
 		}
 	}
+	c.maxIdleBalanceCost = max(c.maxIdleBalanceCost, currCost)
 	if c.nrRunning > 0 {
 		c.idleStamp = 0
 	} else {

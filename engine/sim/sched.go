@@ -497,10 +497,7 @@ func (s *sim) updateAvgIdle(c *cpuState) {
 	}
 	delta := s.now - c.idleStamp
 	c.idlePredict += (delta - c.idlePredict) / 8 // the governor's own, uncapped history
-	maxCost := 2 * s.migCost
-	for i := range c.sd {
-		maxCost = max(maxCost, 2*c.sd[i].maxNewidleLBCost)
-	}
+	maxCost := 2 * c.maxIdleBalanceCost
 	c.avgIdle += (delta - c.avgIdle) / 8 // update_avg()
 	if c.avgIdle > maxCost {
 		c.avgIdle = maxCost

@@ -148,17 +148,18 @@ type cpuState struct {
 	utilEstSum int
 	misfitLoad int64
 
-	tickOn          bool
-	nohzIdle        bool
-	idleStamp       int64
-	hasBlockedLoad  bool  // rq->has_blocked_load
-	lastBlockedTick int64 // rq->last_blocked_load_update_tick (jiffies)
-	newilbKick      bool  // NOHZ_NEWILB_KICK pending for do_idle()
-	avgIdle         int64
-	nextBalance     int64 // jiffies
-	lastTgid        int   // tgid of the last task run: an mm switch when it changes
-	lastTaskTime    int64
-	cfsSeq          uint64 // last cfs_tasks stamp handed out (cfsListHead)
+	tickOn             bool
+	nohzIdle           bool
+	idleStamp          int64
+	hasBlockedLoad     bool  // rq->has_blocked_load
+	lastBlockedTick    int64 // rq->last_blocked_load_update_tick (jiffies)
+	newilbKick         bool  // NOHZ_NEWILB_KICK pending for do_idle()
+	avgIdle            int64
+	maxIdleBalanceCost int64 // rq->max_idle_balance_cost: ns, at least sysctl_sched_migration_cost
+	nextBalance        int64 // jiffies
+	lastTgid           int   // tgid of the last task run: an mm switch when it changes
+	lastTaskTime       int64
+	cfsSeq             uint64 // last cfs_tasks stamp handed out (cfsListHead)
 
 	sd []sdState // per domain of the chain (bottom-up)
 
@@ -175,7 +176,7 @@ type sdState struct {
 	lastBalance      int64
 	nrBalanceFailed  int
 	maxNewidleLBCost int64
-	lastDecayMaxLB   int64
+	lastDecayMaxLB   int64 // jiffies
 	newidleCall      int
 	newidleSuccess   int
 	newidleRatio     int
