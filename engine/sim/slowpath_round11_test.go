@@ -187,3 +187,31 @@ func TestFindDstGroupMisfitNeedsBiggerCPU(t *testing.T) {
 		}
 	}
 }
+
+// sched_balance_find_dst_cpu() (fair.c:7603-7650): after moving to
+// new_cpu it descends into new_cpu's domains strictly smaller than the
+// level it left ("if (weight <= tmp->span_weight) break"), never new_cpu's
+// domain of the same weight. On a ring of four one-CPU nodes (neighbours
+// at distance 20, opposite nodes at 40, beyond node_reclaim_distance) cpu
+// 0's SD_BALANCE_FORK domain spans nodes 3, 0, 1 and cpu 1's spans 0, 1,
+// 2: the task forked on cpu 0 goes to cpu 1, the idlest of its level,
+// and stays there although cpu 2, in cpu 1's level only, is idler.
+func TestFindDstCPUDescendsBelowTheLevel(t *testing.T) {
+	s, p := slowSim(t, `{"nodes":4,"cores_per_node":1,"threads_per_core":1,
+		"distances":[[10,20,40,20],[20,10,20,40],[40,20,10,20],[20,40,20,10]]}`)
+	for i, l := range []uint64{2000, 500, 100, 2000} {
+		s.loadCPU(i, 1, l, 1000)
+	}
+	var sd *topo.Domain
+	for _, d := range s.t.Domains[0] {
+		if d.Flags&topo.SDBalanceFork != 0 {
+			sd = d
+		}
+	}
+	if sd == nil || sd.Span.Weight() != 3 || !sd.Span.Has(3) || sd.Span.Has(2) {
+		t.Fatalf("set-up: cpu 0's fork domain %v", sd)
+	}
+	if got := s.schedBalanceFindDstCPU(sd, p, 0); got != 1 {
+		t.Errorf("fork on cpu 0 (load 2000; cpu 1 500, cpu 2 100, cpu 3 2000): cpu %d; want 1", got)
+	}
+}
