@@ -171,12 +171,9 @@ func (s *sim) placeEntity(c *cpuState, p *task, initial, migrated bool) {
 	if s.feat.PlaceLagOn() && load > 0 && c.nrRunning > 0 {
 		lag = p.vlag * (load + p.weight) / load
 	}
-	if c.nrRunning == 0 {
+	if c.nrRunning == 0 { // no PLACE_LAG on an empty cfs_rq: lag 0 at the V it kept
 		V = c.lastV()
 		lag = 0
-		if s.feat.PlaceLagOn() {
-			lag = p.vlag
-		}
 	}
 	p.vruntime = V - lag
 	vs := vslice(p)
@@ -264,8 +261,18 @@ func (s *sim) checkPreemptWakeupFair(c *cpuState, p *task) bool {
 	if s.updateCurr(c) {
 		return true
 	}
-	if s.feat.PreemptShortOn() && p.slice < curr.slice && vruntimeEligible(c, p.vruntime) {
-		curr.protected = false // do_preempt_short() cancels the protection
+	if s.doPreemptShort(c, p, curr) {
+		curr.protected = false // cancel_protect_slice()
 	}
 	return s.pickEEVDF(c) == p
+}
+
+// doPreemptShort is do_preempt_short(): an eligible wakee with a shorter
+// slice cancels curr's protection when its deadline is earlier or curr is
+// no longer eligible.
+func (s *sim) doPreemptShort(c *cpuState, p, curr *task) bool {
+	if !s.feat.PreemptShortOn() || p.slice >= curr.slice || !vruntimeEligible(c, p.vruntime) {
+		return false
+	}
+	return p.deadline < curr.deadline || !vruntimeEligible(c, curr.vruntime)
 }
