@@ -32,26 +32,3 @@ func TestDoPreemptShortNeedsEarlierDeadlineOrIneligibleCurr(t *testing.T) {
 		}
 	}
 }
-
-// place_entity() (fair.c, 6.12) applies the lag only "if
-// (sched_feat(PLACE_LAG) && cfs_rq->nr_running)": on an empty cfs_rq the
-// entity starts at the V the rq kept, whatever its vlag.
-func TestPlaceEntityNoLagOnEmptyRq(t *testing.T) {
-	s := taskSim(t, 2)
-	c0 := &s.cpus[0]
-	a := place(s, 0, 0)
-	s.schedule(c0)
-	s.now += 3_000_000
-	s.dequeueCurr(c0, a, false)
-	if c0.nrRunning != 0 {
-		t.Fatalf("set-up: nr_running %d", c0.nrRunning)
-	}
-	for _, vlag := range []int64{-700_000, 700_000} {
-		b := s.tasks[1]
-		b.cpu, b.vlag = 0, vlag
-		s.placeEntity(c0, b, false, false)
-		if b.vruntime != c0.lastV() {
-			t.Errorf("vlag %d placed on the empty rq at vruntime %d; want %d, the V it kept", vlag, b.vruntime, c0.lastV())
-		}
-	}
-}

@@ -273,8 +273,10 @@ func TestWakeupCheckKeepsUpdateCurrResched(t *testing.T) {
 
 // avg_vruntime() of an empty cfs_rq is zero_vruntime (fair.c:677-711),
 // which followed V until the last entity left (update_entity_lag() at its
-// dequeue): an entity with no lag placed there starts at that V (the step
-// view's vruntimes carry on from it), not at 0.
+// dequeue): an entity placed there starts at that V (the step view's
+// vruntimes carry on from it), not at 0, and whatever its vlag, since
+// place_entity() applies the lag only "if (sched_feat(PLACE_LAG) &&
+// cfs_rq->nr_running)".
 func TestEmptyRqKeepsLastV(t *testing.T) {
 	s := taskSim(t, 2)
 	c0 := &s.cpus[0]
@@ -285,10 +287,12 @@ func TestEmptyRqKeepsLastV(t *testing.T) {
 	if c0.nrRunning != 0 || a.vruntime <= 0 {
 		t.Fatalf("set-up: nr_running %d, vruntime %d", c0.nrRunning, a.vruntime)
 	}
-	b := s.tasks[1]
-	b.cpu, b.vlag = 0, 0
-	s.placeEntity(c0, b, false, false)
-	if b.vruntime != a.vruntime {
-		t.Errorf("placed with no lag on the empty rq: vruntime %d; want %d, the V it kept", b.vruntime, a.vruntime)
+	for _, vlag := range []int64{0, -700_000, 700_000} {
+		b := s.tasks[1]
+		b.cpu, b.vlag = 0, vlag
+		s.placeEntity(c0, b, false, false)
+		if b.vruntime != a.vruntime {
+			t.Errorf("vlag %d placed on the empty rq: vruntime %d; want %d, the V it kept", vlag, b.vruntime, a.vruntime)
+		}
 	}
 }
