@@ -85,8 +85,8 @@ func (s *sim) schedBalanceDomains(c *cpuState, j int64, idle cpuIdleType, cause 
 		}
 		interval := s.getSdBalanceInterval(sd, st, busy)
 		if j >= st.lastBalance+interval {
-			moved, more := s.schedBalanceRq(c.id, i, idle, cause)
-			cont = cont && more
+			var moved int
+			moved, cont = s.schedBalanceRq(c.id, i, idle, cause)
 			if moved > 0 {
 				if s.idleCPU(c.id) {
 					idle = cpuIdle

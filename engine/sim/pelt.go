@@ -234,14 +234,9 @@ func (s *sim) attachEntityLoadAvg(c *cpuState, p *task) {
 // sum kept at least its average times PELT_MIN_DIVIDER.
 func (s *sim) detachEntityLoadAvg(c *cpuState, p *task) {
 	s.updateCfsRqLoadAvg(c)
-	sa := &c.avg
-	subPositive(&sa.loadAvg, p.avg.loadAvg)
-	subPositive(&sa.loadSum, uint64(p.weight)*p.avg.loadSum)
-	subPositive(&sa.utilAvg, p.avg.utilAvg)
-	subPositive(&sa.utilSum, p.avg.utilSum)
-	subPositive(&sa.runnableAvg, p.avg.runnableAvg)
-	subPositive(&sa.runnableSum, p.avg.runnableSum)
-	sa.floorSums()
+	a := &p.avg
+	c.avg.subFloored(peltAvg{utilAvg: a.utilAvg, utilSum: a.utilSum, loadAvg: a.loadAvg,
+		loadSum: uint64(p.weight) * a.loadSum, runnableAvg: a.runnableAvg, runnableSum: a.runnableSum})
 	s.cpuChanged(c)
 }
 
@@ -254,10 +249,16 @@ func subPositive(a *uint64, v uint64) {
 	}
 }
 
-// floorSums keeps each sum at least its average times PELT_MIN_DIVIDER,
-// as every subtraction from a cfs_rq's sums does ("See
-// update_cfs_rq_load_avg()").
-func (sa *peltAvg) floorSums() {
+// subFloored takes r's averages and sums off sa's (sub_positive()) and
+// keeps each sum at least its average times PELT_MIN_DIVIDER, as every
+// subtraction from a cfs_rq's sums does ("See update_cfs_rq_load_avg()").
+func (sa *peltAvg) subFloored(r peltAvg) {
+	subPositive(&sa.utilAvg, r.utilAvg)
+	subPositive(&sa.utilSum, r.utilSum)
+	subPositive(&sa.loadAvg, r.loadAvg)
+	subPositive(&sa.loadSum, r.loadSum)
+	subPositive(&sa.runnableAvg, r.runnableAvg)
+	subPositive(&sa.runnableSum, r.runnableSum)
 	sa.utilSum = max(sa.utilSum, sa.utilAvg*peltMinDivider)
 	sa.loadSum = max(sa.loadSum, sa.loadAvg*peltMinDivider)
 	sa.runnableSum = max(sa.runnableSum, sa.runnableAvg*peltMinDivider)
@@ -295,17 +296,11 @@ func (s *sim) removeEntityLoadAvg(c *cpuState, p *task) {
 const peltMinDivider = loadAvgMax - 1024
 
 // subAverages takes r's averages off a cfs_rq's, each sum by the average
-// times the divider, then floors the sums: update_cfs_rq_load_avg() for
-// cfs_rq->removed.
+// times the divider: update_cfs_rq_load_avg() for cfs_rq->removed.
 func (sa *peltAvg) subAverages(r removedLoad) {
 	d := sa.divider()
-	subPositive(&sa.utilAvg, r.util)
-	subPositive(&sa.utilSum, r.util*d)
-	subPositive(&sa.loadAvg, r.load)
-	subPositive(&sa.loadSum, r.load*d)
-	subPositive(&sa.runnableAvg, r.runnable)
-	subPositive(&sa.runnableSum, r.runnable*d)
-	sa.floorSums()
+	sa.subFloored(peltAvg{utilAvg: r.util, utilSum: r.util * d, loadAvg: r.load,
+		loadSum: r.load * d, runnableAvg: r.runnable, runnableSum: r.runnable * d})
 }
 
 // postInitEntityUtilAvg is post_init_entity_util_avg() for a new task on c.
