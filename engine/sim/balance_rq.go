@@ -477,7 +477,7 @@ func (s *sim) activeLoadBalanceCPUStop(src, dst, why int) {
 		}
 		s.moveQueuedTaskTraced(p, src, dst, why) // attach_one_task(): wakeup_preempt()
 	}
-	s.schedule(sc) // the stopper is done
+	s.scheduleAfterStopper(sc) // the stopper is done
 	if dc := &s.cpus[dst]; p != nil && dc.curr == nil {
 		s.schedule(dc)
 	}

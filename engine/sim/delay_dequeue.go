@@ -43,10 +43,10 @@ func (s *sim) dequeueCurrDelayed(c *cpuState, p *task) bool {
 	s.stopRunning(c, p, OutSleep)
 	c.curr = nil
 	c.rq = append(c.rq, p)
+	c.delayedPrev = p // still cfs_rq->curr, protected, for the pick
 	c.nrDelayed++
 	p.delayed = true
 	p.state = taskBlocked
-	p.protected = false
 	p.sleepStart = s.now
 	s.cpuChanged(c)
 	return true
@@ -81,6 +81,10 @@ func (s *sim) dequeueDelayed(c *cpuState, p *task) {
 	c.rqRemove(p)
 	c.nrDelayed--
 	p.delayed = false
+	if c.delayedPrev == p {
+		c.delayedPrev = nil
+		p.protected = false
+	}
 	if p.vlag > 0 {
 		p.vlag = 0
 	}

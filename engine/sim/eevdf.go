@@ -89,6 +89,12 @@ func (s *sim) pickEEVDF(c *cpuState) *task {
 	}
 	z, sum, load := avgVruntimeSums(c)
 	eligible := func(p *task) bool { return sum >= (p.vruntime-z)*load }
+	if curr == nil {
+		// a prev that has just been delayed is still cfs_rq->curr (on_rq,
+		// its slice protection intact: dequeue_entity() returned before
+		// update_entity_lag()) until put_prev_entity() after the pick
+		curr = c.delayedPrev
+	}
 	if curr != nil && !eligible(curr) {
 		curr = nil
 	}
@@ -100,7 +106,7 @@ func (s *sim) pickEEVDF(c *cpuState) *task {
 	// deadlines the heap search finds the one queued first.
 	var best *task
 	for _, p := range c.rq {
-		if !eligible(p) {
+		if p == curr || !eligible(p) {
 			continue
 		}
 		if best == nil || p.deadline < best.deadline {

@@ -122,9 +122,7 @@ func (s *sim) parentArrive(c *cpuState, par *task) {
 	s.attachEntityLoadAvg(c, par)
 	c.nrRunning++
 	s.cpuChanged(c)
-	if c.nrRunning >= 2 {
-		s.rdOverloaded = true // add_nr_running() → set_rd_overloaded()
-	}
+	s.addNrRunning(c)
 }
 
 // parentLeave takes the parent off c (it blocks in pthread_join() or

@@ -30,10 +30,27 @@ func (s *sim) enqueueTask(c *cpuState, p *task, initial, migrated bool) bool {
 	c.rqAdd(p)
 	c.utilEstSum += p.utilEst
 	s.cpuChanged(c)
-	if c.nrRunning >= 2 {
-		s.rdOverloaded = true // add_nr_running() → set_rd_overloaded()
-	}
+	s.addNrRunning(c)
 	return resched
+}
+
+// addNrRunning is add_nr_running(rq, 1)'s root-domain part, after c has
+// counted its new task: set_rd_overloaded() when rq->nr_running (c's fair
+// tasks, plus the kernel noise's kworker while it runs) has just gone from
+// below 2 to 2.
+func (s *sim) addNrRunning(c *cpuState) {
+	if c.nrRunningAll() == 2 {
+		s.rdOverloaded = true
+	}
+}
+
+// nrRunningAll is rq->nr_running over every class: c's fair tasks, plus
+// the kernel noise's kworker while it runs (it is no member of c.rq).
+func (c *cpuState) nrRunningAll() int {
+	if c.hkBusy {
+		return c.nrRunning + 1
+	}
+	return c.nrRunning
 }
 
 // dequeueCurr takes the running task off c (dequeue_task_fair with
@@ -91,17 +108,38 @@ func (s *sim) stopRunning(c *cpuState, p *task, out SwitchOut) {
 
 // schedule is __schedule() → pick_next_task_fair(): keep or replace curr,
 // run newidle balance when nothing is left, go idle otherwise.
-func (s *sim) schedule(c *cpuState) {
+func (s *sim) schedule(c *cpuState) { s.pickNextTask(c, true) }
+
+// scheduleAfterStopper is __schedule() with the stopper as prev (after
+// active_load_balance_cpu_stop()): a class above fair, so
+// __pick_next_task() takes its slow path. prev_balance() → balance_fair()
+// runs sched_balance_newidle() once, and only when no fair task is queued
+// (sched_fair_runnable() counts delayed ones); pick_next_task_fair() then
+// gets no rq_flags and never balances itself.
+func (s *sim) scheduleAfterStopper(c *cpuState) { s.pickNextTask(c, false) }
+
+// pickNextTask is __pick_next_task() for schedule(): fair is prev's class
+// or below it (fast, pick_next_task_fair() with its newidle loop) or not
+// (balance_fair() first).
+func (s *sim) pickNextTask(c *cpuState, fast bool) {
 	prev := c.curr
 	if prev != nil {
 		s.syncCPU(c)
 		s.updateCurr(c)
 	}
+	if !fast && c.nrRunning == 0 {
+		s.schedBalanceNewidle(c)
+	}
 	next := s.pickNextEntity(c)
-	if next == nil {
-		if s.schedBalanceNewidle(c) > 0 {
-			next = s.pickNextEntity(c)
-		}
+	if dp := c.delayedPrev; dp != nil { // put_prev_entity(): prev leaves cfs_rq->curr
+		c.delayedPrev = nil
+		dp.protected = false
+	}
+	// pick_next_task_fair(): "goto again" after every newidle pass that
+	// leaves a task queued, where the pick dequeues a pulled delayed task
+	// for good (6.12's can_migrate_task() lets a delayed task go)
+	for fast && next == nil && s.schedBalanceNewidle(c) > 0 {
+		next = s.pickNextEntity(c)
 	}
 	if next != nil && next == prev {
 		s.reprogram(c)
@@ -543,7 +581,7 @@ func (s *sim) housekeeping(c *cpuState) {
 // balancing run (kernel/sched/sched.h, Linux 6.12). The task itself is not
 // modelled as a runqueue member: it only stalls c.
 func (s *sim) addNrRunningNonFair(c *cpuState) {
-	if c.nrRunning >= 1 {
+	if c.nrRunningAll() == 1 {
 		s.rdOverloaded = true
 	}
 }

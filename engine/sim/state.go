@@ -123,19 +123,23 @@ type cpuState struct {
 	speed                  float64
 	prio                   int
 
-	curr       *task
-	rq         []*task // queued, not running
-	nrRunning  int     // rq->nr_running incl. curr and delayed tasks (h_nr_queued)
-	nrDelayed  int     // h_nr_delayed: queued tasks that sleep (h_nr_runnable = nrRunning - nrDelayed)
-	loadWeight int64   // cfs_rq->load.weight
-	pending    int     // wake-ups on their way (ttwu_pending)
-	stallUntil int64   // no progress before this (ctx switch, housekeeping)
-	hkBusy     bool    // kernel noise (kworker): the CPU is not idle
-	hkEnd      int64
-	irqBusy    bool // softirq on the idle task (ILB): the PE is busy, the CPU still idle
-	irqEnd     int64
-	lastUpd    int64
-	rate       float64
+	curr *task
+	rq   []*task // queued, not running
+	// delayedPrev is the task that has just blocked as a delayed entity
+	// (set_delayed()): it is still cfs_rq->curr for the pick that follows,
+	// until put_prev_entity() (pickEEVDF()).
+	delayedPrev *task
+	nrRunning   int   // rq->nr_running incl. curr and delayed tasks (h_nr_queued)
+	nrDelayed   int   // h_nr_delayed: queued tasks that sleep (h_nr_runnable = nrRunning - nrDelayed)
+	loadWeight  int64 // cfs_rq->load.weight
+	pending     int   // wake-ups on their way (ttwu_pending)
+	stallUntil  int64 // no progress before this (ctx switch, housekeeping)
+	hkBusy      bool  // kernel noise (kworker): the CPU is not idle
+	hkEnd       int64
+	irqBusy     bool // softirq on the idle task (ILB): the PE is busy, the CPU still idle
+	irqEnd      int64
+	lastUpd     int64
+	rate        float64
 
 	// CFS (EEVDF off): cfs_rq->min_vruntime and the next/last buddies
 	minVruntime          int64
