@@ -172,6 +172,9 @@ func newSim(r *scenario.Resolved, t *topo.Topology, opt Options, seed uint64, ti
 		for j, c := range cpus {
 			kc.cpus[j] = int(c)
 		}
+		// in CPU number order, as for_each_cpu() walks cpu_smt_mask(): a
+		// machine's cpu_ids may number a core's threads out of thread order
+		slices.Sort(kc.cpus)
 		kc.node = s.cpus[kc.cpus[0]].node
 		s.nodeCores[kc.node]++
 		kc.idleSince = make([]int64, len(cpus))
