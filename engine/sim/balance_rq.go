@@ -197,7 +197,7 @@ func (s *sim) detachTasks(env *lbEnv, src int, pinned *bool) int {
 func (s *sim) detachTaskFits(env *lbEnv, p *task, src, failed int) bool {
 	switch env.migType {
 	case migrateLoad:
-		load := max(int64(p.avg.loadAvg), 1)
+		load := max(s.taskHLoad(p), 1)
 		if load>>uint(min(failed, 62)) > env.imbalance {
 			return false
 		}
@@ -517,5 +517,5 @@ func (s *sim) updateMisfitStatus(c *cpuState, p *task) {
 		c.misfitLoad = 0
 		return
 	}
-	c.misfitLoad = max(int64(p.avg.loadAvg), 1)
+	c.misfitLoad = max(s.taskHLoad(p), 1)
 }

@@ -401,3 +401,18 @@ func (s *sim) cpuUtilCfsBoost(c *cpuState) int {
 
 // cpuLoad is cpu_load(): the cfs_rq's load_avg.
 func cpuLoad(c *cpuState) int64 { return int64(c.avg.loadAvg) }
+
+// taskHLoad is task_h_load() under CONFIG_FAIR_GROUP_SCHED (every
+// distribution kernel) with every task in the root task group: the task's
+// load_avg times its cfs_rq's h_load over the cfs_rq's load_avg now (+1),
+// where h_load is the cfs_rq's load_avg as update_cfs_rq_h_load() last
+// read it, at most once a jiffy. So a fresh h_load rounds the task's load
+// down by one, and one read earlier in the jiffy scales it by the
+// runqueue's load then over its load now.
+func (s *sim) taskHLoad(p *task) int64 {
+	c := &s.cpus[p.cpu]
+	if j := s.jiffies(); c.hLoadJiffy != j {
+		c.hLoad, c.hLoadJiffy = c.avg.loadAvg, j
+	}
+	return int64(p.avg.loadAvg * c.hLoad / (c.avg.loadAvg + 1))
+}

@@ -136,7 +136,7 @@ func newSim(r *scenario.Resolved, t *topo.Topology, opt Options, seed uint64, ti
 		c := &s.cpus[i]
 		*c = cpuState{id: i, core: info.Core, thread: info.Thread, node: info.Node,
 			cap: info.Capacity, speed: info.Speed, prio: info.Priority,
-			avgIdle: 2 * s.migCost, maxIdleBalanceCost: s.migCost, nohzIdle: true, inIdle: true, lastTgid: -1}
+			avgIdle: 2 * s.migCost, maxIdleBalanceCost: s.migCost, nohzIdle: true, inIdle: true, lastTgid: -1, hLoadJiffy: -1}
 		c.sd = make([]sdState, len(t.Domains[i]))
 		c.rq = make([]*task, 0, 4)
 		for j, d := range t.Domains[i] {

@@ -151,6 +151,10 @@ type cpuState struct {
 	zeroV      int64       // V kept while the rq is empty (zero_vruntime)
 	utilEstSum int
 	misfitLoad int64
+	// the root cfs_rq's h_load and last_h_load_update (jiffies):
+	// update_cfs_rq_h_load() refreshes it at most once a jiffy (taskHLoad)
+	hLoad      uint64
+	hLoadJiffy int64
 
 	tickOn             bool
 	nohzIdle           bool

@@ -107,7 +107,10 @@ func TestWakeAffineIdle(t *testing.T) {
 // current's load when sync] + task_load) × 100 × capacity(prev) against
 // prev_eff = (cpu_load(prev) − task_load) × (100 + (imbalance_pct − 100)/2)
 // × capacity(this) [+ 1 when sync]; the MC domain's imbalance_pct is 117,
-// so prev's factor is 108. Without WA_BIAS neither factor applies.
+// so prev's factor is 108. Without WA_BIAS neither factor applies. The
+// loads of current and the wakee are task_h_load()s, their load_avg times
+// their runqueue's h_load (here fresh: its load_avg) over its load_avg + 1,
+// one less than the load_avg.
 func TestWakeAffineWeight(t *testing.T) {
 	const this, prev = 0, 1
 	for _, c := range []struct {
@@ -123,10 +126,12 @@ func TestWakeAffineWeight(t *testing.T) {
 		{"WA_BIAS: 108×100 = 100×108, no sync", `{}`, 108, 100, 0, 0, 1024, 1024, false, noCPU},
 		{"WA_BIAS: 110×100 > 100×108 (half the imbalance_pct)", `{}`, 110, 100, 0, 0, 1024, 1024, false, noCPU},
 		{"sync breaks the tie: 108×100 < 100×108 + 1", `{}`, 108, 100, 0, 0, 1024, 1024, true, this},
-		{"sync: current's load leaves this (208 − 100)", `{}`, 208, 100, 0, 100, 1024, 1024, true, this},
+		{"sync: current's load leaves this (207 − 99)", `{}`, 207, 100, 0, 100, 1024, 1024, true, this},
+		{"sync: current's load leaves this (208 − 99)", `{}`, 208, 100, 0, 100, 1024, 1024, true, noCPU},
 		{"sync: current heavier than its CPU → this", `{}`, 150, 1000, 0, 200, 1024, 1024, true, this},
-		{"task load moves: (0 + 50)×100 < (150 − 50)×108", `{}`, 0, 150, 50, 0, 1024, 1024, false, this},
-		{"task load moves: (0 + 100)×100 > (150 − 100)×108", `{}`, 0, 150, 100, 0, 1024, 1024, false, noCPU},
+		{"task load moves: (0 + 49)×100 < (150 − 49)×108", `{}`, 0, 150, 50, 0, 1024, 1024, false, this},
+		{"task load moves: (0 + 99)×100 > (150 − 99)×108", `{}`, 0, 150, 100, 0, 1024, 1024, false, noCPU},
+		{"task_h_load, not load_avg: (9 + 99)×100 < (200 − 99)×108", `{}`, 9, 200, 100, 0, 1024, 1024, false, this},
 		{"capacities cross: 100×100×512 < 100×108×1024", `{}`, 100, 100, 0, 0, 1024, 512, false, this},
 		{"capacities cross: 100×100×1024 > 100×108×512", `{}`, 100, 100, 0, 0, 512, 1024, false, noCPU},
 		{"no WA_BIAS: 105 > 100", `{"features":{"WA_BIAS":false}}`, 105, 100, 0, 0, 1024, 1024, false, noCPU},
@@ -143,6 +148,7 @@ func TestWakeAffineWeight(t *testing.T) {
 		s.cpus[this].cap, s.cpus[prev].cap = c.thisCap, c.prevCap
 		p := s.tasks[1]
 		p.avg.loadAvg = c.taskLoad
+		p.cpu = prev // task_cfs_rq(p): the wakee's load is taken on prev's runqueue
 		if got := s.wakeAffineWeight(sd, p, this, prev, c.sync); got != c.want {
 			t.Errorf("%s: wake_affine_weight = %d; want %d", c.name, got, c.want)
 		}
@@ -171,5 +177,53 @@ func TestWakeAffineNeedsSDWakeAffine(t *testing.T) {
 		if got := s.selectTaskRq(p, 5, 0, true, false); !c.want(got) {
 			t.Errorf("distance %s: sync wake-up from CPU 0 of a task whose prev is 5 → cpu %d; want %s", c.distance, got, c.what)
 		}
+	}
+}
+
+// task_h_load() (fair.c, CONFIG_FAIR_GROUP_SCHED, the root task group):
+// load_avg × h_load / (cfs_rq load_avg + 1), where update_cfs_rq_h_load()
+// sets h_load to the cfs_rq's load_avg at its first call in a jiffy and
+// keeps it for the rest of that jiffy.
+func TestTaskHLoadIsCachedPerJiffy(t *testing.T) {
+	s := taskSim(t, 1)
+	p := place(s, 0, 0)
+	c := &s.cpus[0]
+	s.now = 10 * s.tickNs
+	p.avg.loadAvg, c.avg.loadAvg = 500, 1000
+	if got := s.taskHLoad(p); got != 499 {
+		t.Errorf("fresh h_load: task_h_load = %d; want 500×1000/1001 = 499", got)
+	}
+	c.avg.loadAvg = 2000
+	s.now += s.tickNs - 1
+	if got := s.taskHLoad(p); got != 249 {
+		t.Errorf("the runqueue's load doubled within the jiffy: task_h_load = %d; want 500×1000/2001 = 249", got)
+	}
+	s.now++
+	if got := s.taskHLoad(p); got != 499 {
+		t.Errorf("next jiffy: task_h_load = %d; want 500×2000/2001 = 499", got)
+	}
+}
+
+// detach_tasks() weighs a task by task_h_load() under migrate_load, and
+// update_misfit_status() records it as rq->misfit_task_load: a task of
+// load_avg 100 on a runqueue of load_avg 1000 counts 99 (the h_load
+// rounding), so it fits an imbalance of 99, which consumes it.
+func TestBalancerReadsTaskHLoad(t *testing.T) {
+	s := taskSim(t, 1)
+	p := place(s, 0, 0)
+	c := &s.cpus[0]
+	p.avg.loadAvg, c.avg.loadAvg = 100, 1000
+	env := &lbEnv{migType: migrateLoad, imbalance: 99}
+	if fits := s.detachTaskFits(env, p, 0, 0); !fits || env.imbalance != 0 {
+		t.Errorf("migrate_load, imbalance 99: fits %v, imbalance left %d; want task_h_load 99 to fit and leave 0", fits, env.imbalance)
+	}
+	h := simOf(t, `{"schedplay":1,"machine":{"preset":"hikey960"},"policy":{"preset":"misfit"},
+		"workload":{"groups":[{"name":"free","count":1,"program":[{"compute":"1s"}]}]},"run":{"duration":"10s","seed":1}}`)
+	q, a53 := h.tasks[0], &h.cpus[0]
+	q.cpu = 0
+	q.avg.utilAvg, q.utilEst, q.avg.loadAvg, a53.avg.loadAvg = 900, 0, 1000, 1000
+	h.updateMisfitStatus(a53, q)
+	if a53.misfitLoad != 999 {
+		t.Errorf("misfit_task_load %d; want task_h_load 1000×1000/1001 = 999", a53.misfitLoad)
 	}
 }

@@ -182,14 +182,14 @@ func (s *sim) wakeAffineWeight(sd *topo.Domain, p *task, this, prev int, sync bo
 	thisEff := cpuLoad(&s.cpus[this])
 	if sync {
 		if cur := s.cpus[this].curr; cur != nil {
-			cl := int64(cur.avg.loadAvg)
+			cl := s.taskHLoad(cur)
 			if cl > thisEff {
 				return this
 			}
 			thisEff -= cl
 		}
 	}
-	taskLoad := int64(p.avg.loadAvg)
+	taskLoad := s.taskHLoad(p)
 	thisEff += taskLoad
 	if s.feat.WABiasOn() {
 		thisEff *= 100
