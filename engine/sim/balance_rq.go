@@ -479,7 +479,7 @@ func (s *sim) activeLoadBalanceCPUStop(src, dst, why int) {
 	}
 	s.scheduleAfterStopper(sc) // the stopper is done
 	if dc := &s.cpus[dst]; p != nil && dc.curr == nil {
-		s.schedule(dc)
+		s.reschedIdle(dc, src)
 	}
 }
 

@@ -13,10 +13,10 @@ import (
 // jiffies is the tick count at the current time.
 func (s *sim) jiffies() int64 { return s.now / s.tickNs }
 
-// msecsToJiffies converts a millisecond interval at the policy's HZ.
+// msecsToJiffies is msecs_to_jiffies() at the policy's HZ: ms·HZ/1000
+// rounded up (exact where the tick's length in ns is not, e.g. HZ=300).
 func (s *sim) msecsToJiffies(ms int) int64 {
-	j := (int64(ms)*1_000_000 + s.tickNs - 1) / s.tickNs
-	return j
+	return (int64(ms)*int64(s.r.Policy.HZ) + 999) / 1000
 }
 
 // msJiffies is one msecs_to_jiffies() result kept with its argument (the
@@ -58,13 +58,14 @@ func (s *sim) schedBalanceTrigger(c *cpuState) {
 		if s.tracing {
 			s.lbPrefix = append(s.lbPrefix[:0], fmt.Sprintf("sched_balance_trigger(cpu %d)", c.id))
 		}
-		s.schedBalanceDomains(c, j, idle, migPeriodic)
+		s.schedBalanceDomains(c, c.id, j, idle, migPeriodic)
 		s.lbPrefix = s.lbPrefix[:0]
 	}
 }
 
-// schedBalanceDomains is sched_balance_domains() at jiffy j (now's).
-func (s *sim) schedBalanceDomains(c *cpuState, j int64, idle cpuIdleType, cause int) {
+// schedBalanceDomains is sched_balance_domains() at jiffy j (now's), run
+// on CPU from: c itself, or the nohz ILB balancing idle c.
+func (s *sim) schedBalanceDomains(c *cpuState, from int, j int64, idle cpuIdleType, cause int) {
 	busy := idle != cpuIdle
 	next := j + 60*int64(s.r.Policy.HZ)
 	updateNext := false
@@ -111,8 +112,20 @@ func (s *sim) schedBalanceDomains(c *cpuState, j int64, idle cpuIdleType, cause 
 		c.nextBalance = next // nohz.next_balance is the ILB's to lower (_nohz_idle_balance)
 	}
 	if c.curr == nil && c.nrRunning > 0 {
-		s.schedule(c)
+		s.reschedIdle(c, from)
 	}
+}
+
+// reschedIdle is resched_curr() of idle CPU c, given a task by a balance
+// running on CPU from (attach_task() → wakeup_preempt()): c schedules at
+// once when it is from, else once the IPI has reached it and it has left
+// its idle state.
+func (s *sim) reschedIdle(c *cpuState, from int) {
+	if c.id == from {
+		s.schedule(c)
+		return
+	}
+	s.q.push(event{at: s.now + s.ipiLatency(c.id) + s.idleExitCost(c), kind: evResched, a: int32(c.id)})
 }
 
 // updateNewidleCost is update_newidle_cost() at jiffy now: a newidle pass
@@ -293,7 +306,7 @@ func (s *sim) nohzBalancerKick(c *cpuState) {
 // nohzKickReason is why nohz_balancer_kick() asks the ILB for a balance
 // pass, in its order of checks; "" when it does not.
 func (s *sim) nohzKickReason(c *cpuState) string {
-	if c.nrRunning >= 2 {
+	if c.nrRunningAll() >= 2 { // rq->nr_running: the kworker counts
 		return "nr_running >= 2"
 	}
 	if sd := s.t.SDAsymPacking[c.id]; sd != nil {
@@ -404,7 +417,8 @@ func (s *sim) kickILB(from int, flags uint8) {
 		return
 	}
 	s.ilbPending, s.ilbCPU, s.ilbFlags = true, ilb, flags
-	s.q.push(event{at: s.now + s.ipiLatency(ilb), kind: evILB, a: int32(ilb)})
+	// the IPI, and the ILB (idle by construction) leaving its idle state
+	s.q.push(event{at: s.now + s.ipiLatency(ilb) + s.idleExitCost(&s.cpus[ilb]), kind: evILB, a: int32(ilb)})
 }
 
 // nohzIdleBalance is the kicked ILB's softirq: _nohz_idle_balance() with
@@ -461,7 +475,7 @@ func (s *sim) nohzIdleBalanceFlags(ilb int, flags uint8) {
 			if s.tracing {
 				s.lbPrefix = append(s.lbPrefix[:0], s.ilbWhy, fmt.Sprintf("find_new_ilb → cpu %d", ilb), fmt.Sprintf("_nohz_idle_balance: for cpu %d", i))
 			}
-			s.schedBalanceDomains(c, j, cpuIdle, cause)
+			s.schedBalanceDomains(c, ilb, j, cpuIdle, cause)
 			s.lbPrefix = s.lbPrefix[:0]
 			work += 2000
 		}

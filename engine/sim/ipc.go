@@ -283,6 +283,16 @@ func (s *sim) cpuidleSelect(c *cpuState) int {
 	return st
 }
 
+// idleExitCost is what an IPI to c pays for c to leave its idle state: its
+// idle state's exit latency when nothing runs there (the kernel noise's
+// kworker keeps it awake), else 0.
+func (s *sim) idleExitCost(c *cpuState) int64 {
+	if c.curr != nil || c.hkBusy {
+		return 0
+	}
+	return s.idleExitLatency(c)
+}
+
 // idleExitLatency is the exit latency of the state an idle CPU is in
 // (struct cpuidle_state.exit_latency_ns; WFI's is machine.latency.idle_exit).
 func (s *sim) idleExitLatency(c *cpuState) int64 {

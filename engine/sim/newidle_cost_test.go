@@ -55,7 +55,7 @@ func TestSchedBalanceDomainsDecaysAboveAStop(t *testing.T) {
 		c.sd[i].lastDecayMaxLB = 0
 		sum += 400_000 * 253 / 256
 	}
-	s.schedBalanceDomains(c, j, cpuIdle, migPeriodic)
+	s.schedBalanceDomains(c, c.id, j, cpuIdle, migPeriodic)
 	for i := range c.sd {
 		if st := c.sd[i]; st.maxNewidleLBCost != 400_000*253/256 || st.lastDecayMaxLB != j {
 			t.Errorf("domain %d: max_newidle_lb_cost %d, last_decay %d; want %d, %d (decayed on the visit)",

@@ -320,10 +320,7 @@ func (s *sim) ttwuLatency(waker, target int) int64 {
 	if target != waker {
 		d += s.ipiLatency(target) + wakeRemoteLines*s.cachelineCost(waker, target)
 	}
-	if tc := &s.cpus[target]; tc.curr == nil && !tc.hkBusy {
-		d += s.idleExitLatency(tc)
-	}
-	return s.costs.vary(d)
+	return s.costs.vary(d + s.idleExitCost(&s.cpus[target]))
 }
 
 // reschedCurr is resched_curr() of cpu's running task, asked from CPU
@@ -484,7 +481,7 @@ func (s *sim) idleTick(c *cpuState) {
 			s.lbPrefix = append(s.lbPrefix[:0], fmt.Sprintf("sched_balance_trigger(cpu %d, idle: do_idle() kept the tick)", c.id))
 		}
 		s.schedBalanceUpdateBlockedAverages(c)
-		s.schedBalanceDomains(c, j, cpuIdle, migPeriodic)
+		s.schedBalanceDomains(c, c.id, j, cpuIdle, migPeriodic)
 		s.lbPrefix = s.lbPrefix[:0]
 	}
 	if c.curr != nil {
