@@ -156,36 +156,6 @@ func TestDelayedPrevKeepsItsProtectionForThePick(t *testing.T) {
 	}
 }
 
-// add_nr_running() (sched.h) sets rd->overloaded only as rq->nr_running
-// goes from below 2 to 2 or more; rq->nr_running counts every class, so
-// the kernel noise's kworker counts while it runs. A third task on a CPU
-// with two does not set a flag a balance has cleared meanwhile (it stays
-// clear until the next balance of the root domain sees the CPU); one task
-// woken onto a CPU running the kworker sets it.
-func TestAddNrRunningSetsOverloadedOnTheTransition(t *testing.T) {
-	s := taskSim(t, 4)
-	place(s, 0, 0)
-	place(s, 1, 0)
-	if !s.rdOverloaded {
-		t.Fatal("two tasks on cpu 0: rd->overloaded not set")
-	}
-	s.rdOverloaded = false // as a root-domain balance may leave it (env->cpus)
-	place(s, 2, 0)
-	if s.rdOverloaded {
-		t.Error("a third task on cpu 0 set rd->overloaded; add_nr_running() sets it only from below 2")
-	}
-	c1 := &s.cpus[1]
-	s.addNrRunningNonFair(c1) // housekeeping(): the kworker's wake-up
-	c1.hkBusy = true
-	if s.rdOverloaded {
-		t.Error("the kworker alone on idle cpu 1 set rd->overloaded")
-	}
-	place(s, 3, 1)
-	if !s.rdOverloaded {
-		t.Error("a task woken onto cpu 1 while the kworker runs: nr_running 2, rd->overloaded not set")
-	}
-}
-
 // select_idle_smt() walks cpu_smt_mask(target) with for_each_cpu_and(), in
 // CPU number order. A machine whose cpu_ids number a core's threads out of
 // thread order (here core 0's threads 0–3 are CPUs 3, 1, 0 and 2) still
