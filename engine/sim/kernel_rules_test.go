@@ -197,3 +197,14 @@ func TestSdBalanceInterval(t *testing.T) {
 		t.Errorf("%d jiffies idle, %d busy; want 1 (4 ms) and 15 (64 ms, less one)", idle, busy)
 	}
 }
+
+// msecs_to_jiffies() rounds ms·HZ/1000 up; at HZ=300 10 ms is 3 jiffies
+// (a tick of 3,333,333 ns would make it 4), 80 ms 24.
+func TestMsecsToJiffies(t *testing.T) {
+	for _, tc := range []struct{ hz, ms, want int }{{300, 10, 3}, {300, 80, 24}, {250, 10, 3}, {250, 8, 2}, {1000, 1, 1}, {100, 15, 2}} {
+		s := taskSimPolicy(t, 1, `{"hz":`+itoa(tc.hz)+`}`)
+		if got := s.msecsToJiffies(tc.ms); got != int64(tc.want) {
+			t.Errorf("HZ=%d: msecs_to_jiffies(%d) = %d; want %d", tc.hz, tc.ms, got, tc.want)
+		}
+	}
+}

@@ -199,3 +199,19 @@ func TestLLCBalanceUpdatesIdleCPUScan(t *testing.T) {
 		t.Errorf("nr_idle_scan %d after an idle pass over the LLC (util %d per CPU); want %d", s.shared[0].nrIdleScan, x, want)
 	}
 }
+
+// nohz_balancer_kick() reads rq->nr_running, every class: a busy CPU
+// whose one task shares it with the kernel noise's kworker has 2.
+func TestNohzKickCountsTheKworker(t *testing.T) {
+	s := taskSim(t, 1)
+	c := &s.cpus[0]
+	place(s, 0, 0)
+	s.schedule(c)
+	if r := s.nohzKickReason(c); r == "nr_running >= 2" {
+		t.Fatal("one task: nr_running >= 2")
+	}
+	c.hkBusy = true
+	if r := s.nohzKickReason(c); r != "nr_running >= 2" {
+		t.Errorf("one task and the kworker: reason %q; want nr_running >= 2", r)
+	}
+}

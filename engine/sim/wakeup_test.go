@@ -159,3 +159,22 @@ func TestSelectIdleCapacitySMTAware(t *testing.T) {
 		}
 	}
 }
+
+// select_idle_smt() walks cpu_smt_mask(target) with for_each_cpu_and(), in
+// CPU number order. A machine whose cpu_ids number a core's threads out of
+// thread order (here core 0's threads 0–3 are CPUs 3, 1, 0 and 2) still
+// gets the lowest-numbered idle sibling, CPU 0, not the next thread, 1.
+func TestSelectIdleSMTWalksSiblingsInCPUOrder(t *testing.T) {
+	s := simOf(t, `{"schedplay":1,"machine":{"nodes":1,"cores_per_node":2,"threads_per_core":4,"cpu_ids":"3,1,0,2,4-7"},
+		"workload":{"groups":[{"name":"w","count":1,"program":[{"compute":"1s"}]}]},"run":{"duration":"1s","seed":1}}`)
+	if s.cpus[3].thread != 0 || s.cpus[1].thread != 1 || s.cpus[3].core != s.cpus[0].core {
+		t.Fatalf("set-up: cpu 3 thread %d, cpu 1 thread %d", s.cpus[3].thread, s.cpus[1].thread)
+	}
+	place(s, 0, 3)
+	s.schedule(&s.cpus[3])
+	p := s.tasks[0]
+	sd := s.t.Domains[3][0] // SMT
+	if got := s.selectIdleSMT(p, sd, 3); got != 0 {
+		t.Errorf("select_idle_smt(target 3) = %d; want 0, the first idle sibling in cpu_smt_mask()", got)
+	}
+}
