@@ -125,7 +125,7 @@ func (s *sim) reschedIdle(c *cpuState, from int) {
 		s.schedule(c)
 		return
 	}
-	s.q.push(event{at: s.now + s.ipiLatency(c.id) + s.idleExitCost(c), kind: evResched, a: int32(c.id)})
+	s.reschedCurr(c.id, from)
 }
 
 // updateNewidleCost is update_newidle_cost() at jiffy now: a newidle pass

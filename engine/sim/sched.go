@@ -323,13 +323,13 @@ func (s *sim) ttwuLatency(waker, target int) int64 {
 	return s.costs.vary(d + s.idleExitCost(&s.cpus[target]))
 }
 
-// reschedCurr is resched_curr() of cpu's running task, asked from CPU
-// from: cpu reaches schedule() at once when it asked itself, else after
-// the IPI.
+// reschedCurr is resched_curr() of cpu's running task (or its idle
+// task), asked from CPU from: cpu reaches schedule() at once when it
+// asked itself, else after the IPI and, when it is idle, its idle exit.
 func (s *sim) reschedCurr(cpu, from int) {
 	d := int64(0)
 	if cpu != from {
-		d = s.ipiLatency(cpu)
+		d = s.ipiLatency(cpu) + s.idleExitCost(&s.cpus[cpu]) // smp_send_reschedule(); an idle CPU leaves its state first
 	}
 	s.q.push(event{at: s.now + d, kind: evResched, a: int32(cpu)})
 }

@@ -168,16 +168,24 @@ func TestWakeLatencyIdleExitOnlyOnIdle(t *testing.T) {
 }
 
 // TestReschedCurrIPI: resched_curr() of another CPU reaches it after the
-// IPI; a CPU that asks itself reschedules at once.
+// IPI, and an idle one after its idle exit too; a CPU that asks itself
+// reschedules at once.
 func TestReschedCurrIPI(t *testing.T) {
 	s := exactSim(t, `{"name":"w","count":1,"program":[{"compute":"1ms"}]}`)
+	lat := s.r.Machine.Latency
 	for _, c := range []struct {
 		cpu, from int
+		busy      bool
 		want      int64
 	}{
-		{1, 1, 0},
-		{1, 0, int64(s.r.Machine.Latency.IPI)},
+		{1, 1, false, 0},
+		{1, 0, false, int64(lat.IPI + lat.IdleExit)},
+		{1, 0, true, int64(lat.IPI)},
 	} {
+		s.cpus[1].curr = nil
+		if c.busy {
+			s.busy(1)
+		}
 		s.q.init(16, 0, 0)
 		s.reschedCurr(c.cpu, c.from)
 		e, ok := s.q.pop()
