@@ -123,6 +123,9 @@ func (s *sim) idleCPU(cpu int) bool { return s.availableIdle(cpu) }
 // type.
 func (s *sim) updateSgLbStats(env *lbEnv, g *topo.Group, local bool, sgs *sgStats) {
 	s.sgLbStatsSum(env, g, local, sgs)
+	if local && env.idle == cpuNewlyIdle && s.cpus[env.dst].schedPrev && s.idleCPU(env.dst) {
+		sgs.idleCPUs-- // idle_cpu(dst) is false: rq->curr is still __schedule()'s prev
+	}
 	s.sgLbStatsClassify(env, g, local, sgs)
 }
 
@@ -181,8 +184,8 @@ func (s *sim) sgLbStatsWalk(env *lbEnv, g *topo.Group, local bool, sgs *sgStats)
 		sgs.groupUtil += u
 		sgs.groupRunnable += int64(c.avg.runnableAvg)
 		sgs.sumHNrRunning += s.lbNrRunning(c)
-		sgs.sumNrRunning += c.nrRunning
-		if c.nrRunning > 1 {
+		sgs.sumNrRunning += c.nrRunningAll() // rq->nr_running: the kworker counts
+		if c.nrRunningAll() > 1 {
 			env.overloaded = true
 		}
 		if s.idleCPU(i) {
@@ -611,7 +614,10 @@ func (s *sim) calculateImbalance(env *lbEnv) {
 		if busiest.groupWeight == 1 || env.preferSibling {
 			env.imbalance = siblingImbalance(env)
 		} else {
-			env.imbalance = max(int64(local.idleCPUs-busiest.idleCPUs), 0)
+			// max_t(long, 0, local->idle_cpus - busiest->idle_cpus): the
+			// unsigned int difference wraps before the cast, so it is never
+			// below 0, and fewer local idle CPUs give a huge imbalance
+			env.imbalance = int64(uint32(local.idleCPUs - busiest.idleCPUs))
 		}
 		if sd.Flags&topo.SDNUMA != 0 {
 			env.imbalance = adjustNumaImbalance(env.imbalance, local.sumNrRunning+1, sd.ImbNUMANr)

@@ -43,8 +43,9 @@ func TestCalculateImbalance(t *testing.T) {
 			sgStats{groupType: groupHasSpare, idleCPUs: 2, groupCapacity: 2048, groupUtil: 1500}, sgStats{groupType: groupOverloaded, groupWeight: 4}, 0, migrateTask, 1},
 		{"idle CPUs: half of 4", llcDom, cpuIdle,
 			sgStats{groupType: groupHasSpare, idleCPUs: 4}, sgStats{groupType: groupFullyBusy, groupWeight: 4}, 0, migrateTask, 2},
-		{"idle CPUs: fewer than busiest's is none", llcDom, cpuIdle,
-			sgStats{groupType: groupHasSpare, idleCPUs: 0}, sgStats{groupType: groupFullyBusy, groupWeight: 4, idleCPUs: 1}, 0, migrateTask, 0},
+		// unsigned int 0 − 1 wraps before max_t(long, 0, …): (2³² − 1) >> 1
+		{"idle CPUs: fewer than busiest's wraps", llcDom, cpuIdle,
+			sgStats{groupType: groupHasSpare, idleCPUs: 0}, sgStats{groupType: groupFullyBusy, groupWeight: 4, idleCPUs: 1}, 0, migrateTask, 1<<31 - 1},
 		// local avg_load = 4096·1024/4096 = 1024, not below busiest's 1024
 		{"fully busy local as loaded as busiest: nothing", llcDom, cpuIdle,
 			sgStats{groupType: groupFullyBusy, groupLoad: 4096, groupCapacity: 4096}, sgStats{groupType: groupOverloaded, avgLoad: 1024, groupCapacity: 4096}, 6000, migrateTask, 0},

@@ -772,3 +772,107 @@ func TestTickKicksBeforeItsBalance(t *testing.T) {
 		t.Errorf("cpu 0's tick kicked the ILB for a balance (flags %#x): nohz_balancer_kick() saw nr_running after the tick's own balance", s.ilbFlags)
 	}
 }
+
+// update_sg_lb_stats() counts a CPU idle with idle_cpu(), which is false
+// while rq->curr is not the idle task. A newidle pass runs inside
+// __schedule() before context_switch(), with rq->curr still prev, so the
+// balancing CPU is not one of its local group's idle CPUs, unless prev is
+// the idle task itself. hikey960 (two 4-CPU clusters, no SD_PREFER_SIBLING
+// at PKG): CPU 4's task blocks, CPUs 5–7 are idle, CPU 0 runs a light task
+// with another queued and CPU 1 one. With CPU 4 counted, local idle_cpus
+// 4 > busiest's 2 + 1 and (4 − 2) >> 1 = 1 task is pulled; as 6.12 counts,
+// 3 ≤ 3 is out_balanced.
+func TestNewidleDstIsNotIdle(t *testing.T) {
+	s := simOf(t, `{"schedplay":1,"machine":{"preset":"hikey960"},"policy":{"preset":"misfit"},
+	  "workload":{"groups":[{"name":"w","count":4,"program":[{"compute":"1s"}]}]},"run":{"duration":"10s","seed":1}}`)
+	s.now = 1_000_000
+	p := place(s, 0, 4)
+	s.schedule(&s.cpus[4])
+	place(s, 1, 0)
+	s.schedule(&s.cpus[0])
+	place(s, 2, 1)
+	s.schedule(&s.cpus[1])
+	place(s, 3, 0).execStart = execStartCold // queued behind CPU 0's task, not cache hot
+	for _, c := range []int{0, 1} {
+		s.cpus[c].avg.utilAvg, s.cpus[c].avg.runnableAvg, s.cpus[c].misfitLoad = 100, 100, 0
+		s.cpuChanged(&s.cpus[c])
+	}
+	c4 := &s.cpus[4]
+	s.dequeueCurr(c4, p, false)
+	sd := s.t.Domains[4][1]
+	if sd.Groups[0].Flags&topo.SDPreferSibling != 0 || sd.Groups[1].Flags&topo.SDPreferSibling != 0 || sd.Groups[1].Weight != 4 {
+		t.Fatalf("%s: want two 4-CPU groups without SD_PREFER_SIBLING", sd.Span)
+	}
+	for _, c := range []struct {
+		name      string
+		schedPrev bool
+		idle      int
+		busiest   bool
+	}{
+		{"inside __schedule() after prev blocked", true, 3, false},
+		{"inside __schedule() from the idle task", false, 4, true},
+	} {
+		c4.schedPrev = c.schedPrev
+		var env lbEnv
+		env.reset(sd, 1, 4, cpuNewlyIdle, 0, topo.CPUSet{}, migrateLoad)
+		g := s.schedBalanceFindSrcGroup(&env)
+		if env.localStat.idleCPUs != c.idle || (g != nil) != c.busiest {
+			t.Errorf("%s: local idle_cpus %d, busiest %v; want %d, %v", c.name, env.localStat.idleCPUs, g != nil, c.idle, c.busiest)
+		}
+	}
+	// The same through __schedule() after the task blocked: the newidle
+	// pass (rd->overloaded set, avg_idle above every domain's cost) pulls
+	// nothing, and the mark is gone once the CPU has gone idle.
+	c4.schedPrev = false
+	c4.inIdle = false
+	s.rdOverloaded = true
+	c4.avgIdle = 1e9
+	s.schedule(c4)
+	if c4.curr != nil || c4.nrRunning != 0 {
+		t.Errorf("CPU 4's newidle pass after its task blocked pulled %v", c4.curr)
+	}
+	if c4.schedPrev {
+		t.Error("schedPrev still set after __schedule()")
+	}
+}
+
+// update_sg_lb_stats() and update_sg_wakeup_stats() read rq->nr_running,
+// which counts every class: a CPU running one fair task while the kernel
+// noise's kworker runs holds 2, so its group sums 2 and the root's
+// sg_overloaded is set (set_rd_overloaded()), as add_nr_running() does.
+func TestGroupStatsCountTheKworker(t *testing.T) {
+	s := lbSim(t)
+	s.now = 1_000_000
+	place(s, 0, 1)
+	s.schedule(&s.cpus[1])
+	c1 := &s.cpus[1]
+	c1.hkBusy = true
+	s.cpuChanged(c1)
+	sd := s.t.Domains[0][0]
+	var env lbEnv
+	env.reset(sd, 0, 0, cpuIdle, 0, topo.CPUSet{}, migrateLoad)
+	s.updateSdLbStats(&env)
+	if !env.overloaded {
+		t.Error("a CPU running a task and the kworker does not set sg_overloaded")
+	}
+	var g *topo.Group
+	for i := range sd.Groups {
+		if sd.Groups[i].Span.Has(1) {
+			g = &sd.Groups[i]
+		}
+	}
+	var sgs sgStats
+	s.updateSgLbStats(&env, g, false, &sgs)
+	if sgs.sumNrRunning != 2 || sgs.sumHNrRunning != 1 {
+		t.Errorf("load-balance stats of CPU 1: sum_nr_running %d, sum_h_nr_running %d; want 2, 1", sgs.sumNrRunning, sgs.sumHNrRunning)
+	}
+	p := &task{id: 9, weight: 1024, allowed: sd.Span, nrAllowed: sd.Span.Weight(), maxAllowedCap: 1024}
+	s.updateSgWakeupStats(sd, g, p, &sgs)
+	if sgs.sumNrRunning != 2 {
+		t.Errorf("wake-up stats of CPU 1: sum_nr_running %d; want 2", sgs.sumNrRunning)
+	}
+	s.sgWakeupStatsWalk(sd, g, p, &sgs) // the walk a task not allowed on every CPU takes
+	if sgs.sumNrRunning != 2 {
+		t.Errorf("wake-up stats of CPU 1 by a walk: sum_nr_running %d; want 2", sgs.sumNrRunning)
+	}
+}

@@ -133,6 +133,7 @@ func (s *sim) parentLeave(c *cpuState, par *task) {
 	c.nrRunning--
 	s.cpuChanged(c)
 	if c.curr == nil && len(c.rq) == 0 {
+		c.schedPrev = true // the parent is __schedule()'s prev
 		s.schedule(c)
 	}
 }

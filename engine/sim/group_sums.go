@@ -173,7 +173,7 @@ func (s *sim) noSrcGroup(sd *topo.Domain, sdIdx, dst int, idle cpuIdleType) bool
 		// less the local group are the other CPU's share, read from it
 		// without folding the marked CPUs.
 		o := &s.cpus[sd.Groups[1].Span.First()]
-		if h := s.lbNrRunning(o); !(st.spanSums >= 0 && h == 0 || o.nrRunning <= 1 && h <= 1) {
+		if h := s.lbNrRunning(o); !(st.spanSums >= 0 && h == 0 || o.nrRunningAll() <= 1 && h <= 1) {
 			return false
 		}
 	} else {
@@ -210,7 +210,7 @@ func (s *sim) cpuChanged(c *cpuState) {
 func (s *sim) lbStatsOf(c *cpuState) cpuLbStats {
 	idle := s.idleCPU(c.id)
 	st := cpuLbStats{load: cpuLoad(c), util: int64(s.cpuUtilCfs(c)), runnable: int64(c.avg.runnableAvg),
-		nr: c.nrRunning, hnr: s.lbNrRunning(c), idle: idle, overloaded: c.nrRunning > 1}
+		nr: c.nrRunningAll(), hnr: s.lbNrRunning(c), idle: idle, overloaded: c.nrRunningAll() > 1}
 	if !idle {
 		st.misfit = c.misfitLoad
 	}

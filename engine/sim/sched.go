@@ -127,6 +127,9 @@ func (s *sim) pickNextTask(c *cpuState, fast bool) {
 		s.syncCPU(c)
 		s.updateCurr(c)
 	}
+	// rq->curr stays prev until context_switch(): for the newidle passes
+	// below, idle_cpu(c) is false unless prev is the idle task
+	c.schedPrev = c.schedPrev || prev != nil || !c.inIdle
 	if !fast && c.nrRunning == 0 {
 		s.schedBalanceNewidle(c)
 	}
@@ -141,6 +144,7 @@ func (s *sim) pickNextTask(c *cpuState, fast bool) {
 	for fast && next == nil && s.schedBalanceNewidle(c) > 0 {
 		next = s.pickNextEntity(c)
 	}
+	c.schedPrev = false
 	if next != nil && next == prev {
 		s.reprogram(c)
 		return

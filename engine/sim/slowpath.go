@@ -46,8 +46,8 @@ func (s *sim) sgWakeupStatsWalk(sd *topo.Domain, g *topo.Group, p *task, sgs *sg
 		sgs.groupUtil += int64(s.cpuUtilCfs(c))
 		sgs.groupRunnable += int64(c.avg.runnableAvg)
 		sgs.sumHNrRunning += s.lbNrRunning(c)
-		sgs.sumNrRunning += c.nrRunning
-		if c.nrRunning == 0 && s.idleCPU(i) {
+		sgs.sumNrRunning += c.nrRunningAll() // rq->nr_running: the kworker counts
+		if c.nrRunningAll() == 0 && s.idleCPU(i) {
 			sgs.idleCPUs++
 		}
 		if asymCap && sgs.misfitTaskLoad != 0 && s.utilFitsCPU(util, i) > 0 {

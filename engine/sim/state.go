@@ -174,6 +174,7 @@ type cpuState struct {
 	activeBalance bool     // rq->active_balance: a stopper is queued
 	stopPath      []string // the decision path that queued the stopper (tracing)
 	inIdle        bool     // running the idle task
+	schedPrev     bool     // inside __schedule() with rq->curr still a task (prev, the stopper, the parent): idle_cpu() is false
 	idleState     int      // cpuidle state entered (0 = WFI, k = machine.latency.idle_states[k-1])
 	idlePredict   int64    // the governor's predicted idle time (an average of past idle periods)
 }
