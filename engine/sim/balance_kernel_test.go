@@ -834,6 +834,17 @@ func TestNewidleDstIsNotIdle(t *testing.T) {
 	if c4.schedPrev {
 		t.Error("schedPrev still set after __schedule()")
 	}
+	// A stopper that finds its source idle: balance_fair()'s pass runs with
+	// rq->curr the stopper, so CPU 4 is not idle to it either.
+	if !c4.inIdle {
+		t.Fatal("set-up: CPU 4 did not go idle")
+	}
+	c4.activeBalance = true
+	c4.avgIdle = 1e9
+	s.activeLoadBalanceCPUStop(4, 5, migActive)
+	if c4.curr != nil || c4.nrRunning != 0 {
+		t.Errorf("the pass after a stopper on idle CPU 4 pulled %v", c4.curr)
+	}
 }
 
 // update_sg_lb_stats() and update_sg_wakeup_stats() read rq->nr_running,

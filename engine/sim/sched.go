@@ -116,7 +116,10 @@ func (s *sim) schedule(c *cpuState) { s.pickNextTask(c, true) }
 // runs sched_balance_newidle() once, and only when no fair task is queued
 // (sched_fair_runnable() counts delayed ones); pick_next_task_fair() then
 // gets no rq_flags and never balances itself.
-func (s *sim) scheduleAfterStopper(c *cpuState) { s.pickNextTask(c, false) }
+func (s *sim) scheduleAfterStopper(c *cpuState) {
+	c.schedPrev = true // rq->curr is the stopper: idle_cpu(c) is false in balance_fair()'s pass
+	s.pickNextTask(c, false)
+}
 
 // pickNextTask is __pick_next_task() for schedule(): fair is prev's class
 // or below it (fast, pick_next_task_fair() with its newidle loop) or not
