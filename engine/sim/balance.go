@@ -123,8 +123,12 @@ func (s *sim) idleCPU(cpu int) bool { return s.availableIdle(cpu) }
 // type.
 func (s *sim) updateSgLbStats(env *lbEnv, g *topo.Group, local bool, sgs *sgStats) {
 	s.sgLbStatsSum(env, g, local, sgs)
+	// idle_cpu(dst) is false: rq->curr is still __schedule()'s prev. Only
+	// dst's own pass can run inside that window, and of what it reads only
+	// its local group's idle count holds dst, so the count is mended here
+	// rather than in idleCPU(), whose every change would refold the sums.
 	if local && env.idle == cpuNewlyIdle && s.cpus[env.dst].schedPrev && s.idleCPU(env.dst) {
-		sgs.idleCPUs-- // idle_cpu(dst) is false: rq->curr is still __schedule()'s prev
+		sgs.idleCPUs--
 	}
 	s.sgLbStatsClassify(env, g, local, sgs)
 }

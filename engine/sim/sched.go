@@ -131,8 +131,9 @@ func (s *sim) pickNextTask(c *cpuState, fast bool) {
 		s.updateCurr(c)
 	}
 	// rq->curr stays prev until context_switch(): for the newidle passes
-	// below, idle_cpu(c) is false unless prev is the idle task
-	c.schedPrev = c.schedPrev || prev != nil || !c.inIdle
+	// below, idle_cpu(c) is false unless prev is the idle task (a CPU with
+	// a curr is never inIdle)
+	c.schedPrev = c.schedPrev || !c.inIdle
 	if !fast && c.nrRunning == 0 {
 		s.schedBalanceNewidle(c)
 	}
