@@ -729,7 +729,7 @@ func TestMigratedTaskIsCacheCold(t *testing.T) {
 	if s.cpus[0].curr != q || !s.taskHot(p, env) {
 		t.Fatalf("setup: curr %v, p hot %v; want q running and p hot", s.cpus[0].curr == q, s.taskHot(p, env))
 	}
-	s.moveQueuedTask(p, 0, 1, migNewidle, nil)
+	s.moveQueuedTask(p, 0, 1, 1, migNewidle, nil)
 	if s.cpus[1].curr == p {
 		t.Fatal("setup: p preempted r on CPU 1")
 	}
@@ -885,5 +885,48 @@ func TestGroupStatsCountTheKworker(t *testing.T) {
 	s.sgWakeupStatsWalk(sd, g, p, &sgs) // the walk a task not allowed on every CPU takes
 	if sgs.sumNrRunning != 2 {
 		t.Errorf("wake-up stats of CPU 1 by a walk: sum_nr_running %d; want 2", sgs.sumNrRunning)
+	}
+}
+
+// The stopper runs on the source CPU: when the task it pushes should
+// preempt the busy destination's (attach_one_task() → wakeup_preempt() →
+// resched_curr(dst_rq)), the destination learns it from the IPI and
+// schedules after it. A balance pass attaches on its own CPU and schedules
+// at once.
+func TestStopperPushPreemptsByIPI(t *testing.T) {
+	for _, stopper := range []bool{true, false} {
+		s := exactSim(t, `{"name":"w","count":3,"program":[{"compute":"1s"}]}`)
+		place(s, 0, 0)
+		place(s, 1, 0)
+		s.schedule(&s.cpus[0])
+		c := place(s, 2, 1)
+		s.schedule(&s.cpus[1])
+		s.now += 10_000_000 // c's slice long spent: any fair arrival preempts it
+		s.cpus[1].sd[0].nrBalanceFailed = 5
+		if stopper {
+			s.cpus[0].activeBalance = true
+			s.activeLoadBalanceCPUStop(0, 1, migActive)
+		} else {
+			var p *task
+			if p = s.cpus[0].rq[0]; p == nil {
+				t.Fatal("set-up: nothing queued on cpu 0")
+			}
+			s.moveQueuedTask(p, 0, 1, 1, migPeriodic, nil)
+		}
+		if n := len(tasksOn(s, 1)); n != 2 {
+			t.Fatalf("stopper %v: cpu 1 holds %v; want c and the pushed task", stopper, tasksOn(s, 1))
+		}
+		if !stopper {
+			if s.cpus[1].curr == c {
+				t.Error("a pass on cpu 1 itself: the pulled task did not preempt c at once")
+			}
+			continue
+		}
+		if s.cpus[1].curr != c {
+			t.Error("the stopper on cpu 0 preempted cpu 1's task at once")
+		}
+		if at := nextEvent(s, evResched, 1); at != s.now+int64(s.r.Machine.Latency.IPI) {
+			t.Errorf("cpu 1 reschedules at %d; want now + IPI = %d", at, s.now+int64(s.r.Machine.Latency.IPI))
+		}
 	}
 }

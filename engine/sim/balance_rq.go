@@ -180,7 +180,7 @@ func (s *sim) detachTasks(env *lbEnv, src int, pinned *bool) int {
 			sc.cfsListHead(p) // next: list_move(&p->se.group_node, tasks)
 			continue
 		}
-		s.moveQueuedTask(p, src, env.dst, env.cause, env)
+		s.moveQueuedTask(p, src, env.dst, env.dst, env.cause, env)
 		moved++
 		if env.idle == cpuNewlyIdle {
 			break // CONFIG_PREEMPTION: one task per newidle pass
@@ -231,10 +231,11 @@ func cfsTasksTail(c *cpuState) *task {
 	return p
 }
 
-// moveQueuedTask is detach_task() + attach_task() of a queued task. A
-// delayed task stays delayed on the destination, and its util_est, taken
-// off at its sleep, is not moved (the task is migrating).
-func (s *sim) moveQueuedTask(p *task, src, dst, cause int, env *lbEnv) {
+// moveQueuedTask is detach_task() + attach_task() of a queued task, run on
+// CPU on (dst for a balance pass, src for the stopper). A delayed task
+// stays delayed on the destination, and its util_est, taken off at its
+// sleep, is not moved (the task is migrating).
+func (s *sim) moveQueuedTask(p *task, src, dst, on, cause int, env *lbEnv) {
 	sc, dc := &s.cpus[src], &s.cpus[dst]
 	s.syncCPU(sc)
 	if s.updateCurr(sc) { // dequeue_entity() → update_curr() → resched_curr(src)
@@ -263,8 +264,12 @@ func (s *sim) moveQueuedTask(p *task, src, dst, cause int, env *lbEnv) {
 	}
 	s.attachEntityLoadAvg(dc, p)
 	s.m.migration(s, cause)
-	if dc.curr != nil && (resched || s.checkPreemptWakeupFair(dc, p)) { // attach_task() → wakeup_preempt()
-		s.schedule(dc)
+	if dc.curr != nil && (resched || s.checkPreemptWakeupFair(dc, p)) { // attach_task() → wakeup_preempt() → resched_curr(dst_rq)
+		if on == dst {
+			s.schedule(dc)
+		} else {
+			s.reschedCurr(dst, on) // the stopper's push: an IPI to the busy dst
+		}
 	}
 	if s.tracing {
 		s.path = append(s.path[:0], s.lbPrefix...)
@@ -475,7 +480,7 @@ func (s *sim) activeLoadBalanceCPUStop(src, dst, why int) {
 			s.path = append(s.path[:0], sc.stopPath...)
 			s.note("active_load_balance_cpu_stop: cpu %d → cpu %d", src, dst)
 		}
-		s.moveQueuedTaskTraced(p, src, dst, why) // attach_one_task(): wakeup_preempt()
+		s.moveQueuedTaskTraced(p, src, dst, src, why) // attach_one_task() on src: wakeup_preempt()
 	}
 	s.scheduleAfterStopper(sc) // the stopper is done
 	if dc := &s.cpus[dst]; p != nil && dc.curr == nil {
@@ -497,10 +502,10 @@ func (s *sim) detachOneTask(sc *cpuState, dst int) *task {
 }
 
 // moveQueuedTaskTraced moves a task keeping the already-built decision path.
-func (s *sim) moveQueuedTaskTraced(p *task, src, dst, cause int) {
+func (s *sim) moveQueuedTaskTraced(p *task, src, dst, on, cause int) {
 	tr := s.tracing
 	s.tracing = false
-	s.moveQueuedTask(p, src, dst, cause, nil)
+	s.moveQueuedTask(p, src, dst, on, cause, nil)
 	s.tracing = tr
 	if tr {
 		s.recordDecision(p, migCauseNames[cause], src, dst)

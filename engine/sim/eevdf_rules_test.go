@@ -83,7 +83,7 @@ func TestMigrationKeepsRelativeDeadline(t *testing.T) {
 		t.Fatal("set-up: the queued task's deadline is a whole slice ahead")
 	}
 	s.now = 1_000_000
-	s.moveQueuedTask(q, 0, 1, migPeriodic, nil)
+	s.moveQueuedTask(q, 0, 1, 1, migPeriodic, nil)
 	if q.cpu != 1 || q.deadline-q.vruntime != rel {
 		t.Errorf("moved to cpu %d with its deadline %d after its vruntime; want %d as before the move", q.cpu, q.deadline-q.vruntime, rel)
 	}
