@@ -2,6 +2,7 @@ package sim
 
 import (
 	"reflect"
+	"sort"
 	"testing"
 
 	"schedplay/engine/topo"
@@ -928,5 +929,52 @@ func TestStopperPushPreemptsByIPI(t *testing.T) {
 		if at := nextEvent(s, evResched, 1); at != s.now+int64(s.r.Machine.Latency.IPI) {
 			t.Errorf("cpu 1 reschedules at %d; want now + IPI = %d", at, s.now+int64(s.r.Machine.Latency.IPI))
 		}
+	}
+}
+
+// detach_tasks() puts each task it detaches at the head of env->tasks
+// (list_add()); attach_tasks() then attaches from the head, the last
+// detached first, and wakeup_preempt() of a task attached after dst's
+// curr was told to reschedule returns at once (test_tsk_need_resched()):
+// under 6.1's CFS only that first task becomes dst's next buddy, and dst
+// schedules once, after the pass, to it.
+func TestAttachTasksLastDetachedFirst(t *testing.T) {
+	s := taskSimPolicy(t, 8, `{"generation":"6.1"}`)
+	c0, c1 := &s.cpus[0], &s.cpus[1]
+	for k := range 6 {
+		place(s, k, 0)
+	}
+	s.schedule(c0)
+	place(s, 6, 1)
+	place(s, 7, 1)
+	s.schedule(c1)
+	busy := c1.curr
+	s.now += 100_000_000 // every task cold; cpu 1's curr has run far ahead of its min_vruntime
+	s.updateCurr(c1)
+	// pull runs a pass pulling two tasks from cpu 0 to dst and returns
+	// them in detach order: the tail of cpu 0's cfs_tasks, its curr skipped.
+	pull := func(dst int, idle cpuIdleType) (first, second *task) {
+		var want []*task
+		want = append(want, c0.rq...)
+		sort.Slice(want, func(i, j int) bool { return want[i].cfsPos < want[j].cfsPos })
+		var env lbEnv
+		env.reset(s.t.Domains[dst][0], 0, dst, idle, migPeriodic, topo.CPUSet{}, migrateTask)
+		env.imbalance = 2
+		pinned := true
+		if n := s.detachTasks(&env, 0, &pinned); n != 2 {
+			t.Fatalf("moved %d to cpu %d; want 2", n, dst)
+		}
+		if want[0].cpu != dst || want[1].cpu != dst {
+			t.Fatalf("cpu %d holds %v; want %s and %s", dst, tasksOn(s, dst), want[0].name, want[1].name)
+		}
+		return want[0], want[1]
+	}
+	first, second := pull(2, cpuIdle)
+	if first.cfsPos < second.cfsPos {
+		t.Errorf("%s (detached first) is behind %s in idle cpu 2's cfs_tasks; attach_tasks() attaches it last, at the head", first.name, second.name)
+	}
+	_, second = pull(1, cpuNotIdle)
+	if c1.curr != second {
+		t.Errorf("busy cpu 1 runs %s after the pass (it ran %s); want %s, attached first and its only next buddy", c1.curr.name, busy.name, second.name)
 	}
 }

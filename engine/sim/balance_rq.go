@@ -156,16 +156,17 @@ func (s *sim) canMigrateTask(p *task, env *lbEnv, pinned *bool) bool {
 }
 
 // detachTasks is detach_tasks() + attach_tasks(): walk cfs_tasks from the
-// tail (the running task included), move the tasks that can_migrate_task()
-// and the imbalance allow and list_move() the others to the head. Returns
-// the number moved.
+// tail (the running task included), detach the tasks that
+// can_migrate_task() and the imbalance allow and list_move() the others to
+// the head, then attach the detached ones to env.dst. Returns the number
+// moved.
 func (s *sim) detachTasks(env *lbEnv, src int, pinned *bool) int {
 	sc := &s.cpus[src]
 	if env.imbalance <= 0 {
 		return 0
 	}
 	loopMax := min(32, sc.nrRunning)
-	moved, loop := 0, 0
+	loop := 0
 	failed := s.cpus[env.dst].sd[env.sdIdx].nrBalanceFailed
 	for sc.curr != nil || len(sc.rq) > 0 { // !list_empty(tasks)
 		if env.idle != cpuNotIdle && sc.nrRunning <= 1 {
@@ -180,8 +181,8 @@ func (s *sim) detachTasks(env *lbEnv, src int, pinned *bool) int {
 			sc.cfsListHead(p) // next: list_move(&p->se.group_node, tasks)
 			continue
 		}
-		s.moveQueuedTask(p, src, env.dst, env.dst, env.cause, env)
-		moved++
+		s.detachTask(p, src, env.dst)
+		s.detached = append(s.detached, p) // list_add(&p->se.group_node, &env->tasks)
 		if env.idle == cpuNewlyIdle {
 			break // CONFIG_PREEMPTION: one task per newidle pass
 		}
@@ -189,7 +190,25 @@ func (s *sim) detachTasks(env *lbEnv, src int, pinned *bool) int {
 			break
 		}
 	}
+	moved := len(s.detached)
+	s.attachTasks(env, src)
 	return moved
+}
+
+// attachTasks is attach_tasks(): the detached tasks join env.dst from the
+// head of env->tasks, the last detached first; dst reschedules once after.
+func (s *sim) attachTasks(env *lbEnv, src int) {
+	need := false
+	for i := len(s.detached) - 1; i >= 0; i-- {
+		p := s.detached[i]
+		s.detached[i] = nil
+		need = s.attachTask(p, env.dst, env.cause, need)
+		s.traceMove(p, src, env.dst, env.cause, env)
+	}
+	s.detached = s.detached[:0]
+	if need {
+		s.reschedAfterAttach(env.dst, env.dst)
+	}
 }
 
 // detachTaskFits is the migration_type switch of detach_tasks(): whether p
@@ -231,32 +250,52 @@ func cfsTasksTail(c *cpuState) *task {
 	return p
 }
 
-// moveQueuedTask is detach_task() + attach_task() of a queued task, run on
-// CPU on (dst for a balance pass, src for the stopper). A delayed task
-// stays delayed on the destination, and its util_est, taken off at its
-// sleep, is not moved (the task is migrating).
+// moveQueuedTask is detach_task() + attach_task() of one queued task, run
+// on CPU on (dst for a balance pass, src for the stopper).
 func (s *sim) moveQueuedTask(p *task, src, dst, on, cause int, env *lbEnv) {
-	sc, dc := &s.cpus[src], &s.cpus[dst]
+	s.detachTask(p, src, on)
+	if s.attachTask(p, dst, cause, false) {
+		s.reschedAfterAttach(dst, on)
+	}
+	s.traceMove(p, src, dst, cause, env)
+}
+
+// detachTask is detach_task(): deactivate_task() on src, run on CPU on. A
+// delayed task stays delayed, and its util_est, taken off at its sleep, is
+// not moved (the task is migrating). Under CFS its vruntime leaves
+// relative to src's min_vruntime, before update_min_vruntime().
+func (s *sim) detachTask(p *task, src, on int) {
+	sc := &s.cpus[src]
 	s.syncCPU(sc)
 	if s.updateCurr(sc) { // dequeue_entity() → update_curr() → resched_curr(src)
-		s.reschedCurr(src, dst)
+		s.reschedCurr(src, on)
 	}
 	s.updateTaskLoadAvg(p)
 	s.updateEntityLag(sc, p)
 	sc.rqRemove(p)
-	delayed := p.delayed
-	if delayed {
+	if p.delayed {
 		sc.nrDelayed--
 	} else {
 		sc.utilEstSum = max(sc.utilEstSum-p.utilEst, 0)
 	}
 	s.cpuChanged(sc)
 	s.detachEntityLoadAvg(sc, p)
-	resched := s.enqueueTask(dc, p, false, true) // CFS: renormalised from sc's min_vruntime before it moves on
-	p.execStart = execStartCold                  // enqueue_entity(ENQUEUE_MIGRATED); 6.1: migrate_task_rq_fair()
-	if s.cfs {
-		updateMinVruntime(sc) // dequeue_entity(): update_min_vruntime() after the normalisation
+	if s.cfs { // dequeue_entity() without DEQUEUE_SLEEP (6.1)
+		p.vruntime -= sc.minVruntime
+		p.vrRq = vrNormalised
+		updateMinVruntime(sc)
 	}
+}
+
+// attachTask is attach_task(): activate_task() on dst (ENQUEUE_MIGRATED;
+// 6.1: migrate_task_rq_fair() left it cache cold) and wakeup_preempt().
+// need is dst's TIF_NEED_RESCHED so far, which check_preempt_wakeup_fair()
+// returns on at once; it reports the flag after p.
+func (s *sim) attachTask(p *task, dst, cause int, need bool) bool {
+	dc := &s.cpus[dst]
+	delayed := p.delayed
+	resched := s.enqueueTask(dc, p, false, true)
+	p.execStart = execStartCold
 	if delayed {
 		dc.utilEstSum = max(dc.utilEstSum-p.utilEst, 0)
 		dc.nrDelayed++
@@ -264,24 +303,37 @@ func (s *sim) moveQueuedTask(p *task, src, dst, on, cause int, env *lbEnv) {
 	}
 	s.attachEntityLoadAvg(dc, p)
 	s.m.migration(s, cause)
-	if dc.curr != nil && (resched || s.checkPreemptWakeupFair(dc, p)) { // attach_task() → wakeup_preempt() → resched_curr(dst_rq)
-		if on == dst {
-			s.schedule(dc)
-		} else {
-			s.reschedCurr(dst, on) // the stopper's push: an IPI to the busy dst
-		}
+	if dc.curr == nil {
+		return false
 	}
-	if s.tracing {
-		s.path = append(s.path[:0], s.lbPrefix...)
-		if env != nil {
-			s.note("sched_balance_rq(%s, %s)", env.sd.Level, idleName(env.idle))
-			s.path = s.appendLbStats(s.path, env)
-			s.note("find_src_group: busiest %s (%s)", env.busiest.Span.String(), groupTypeNames[env.busiestStat.groupType])
-			s.note("find_src_rq → cpu %d", src)
-			s.note("detach_tasks → cpu %d", dst)
-		}
-		s.recordDecision(p, migCauseNames[cause], src, dst)
+	return need || resched || s.checkPreemptWakeupFair(dc, p)
+}
+
+// reschedAfterAttach is the resched_curr(dst_rq) of wakeup_preempt() after
+// attach_task() run on CPU on: a balance pass schedules its own CPU at
+// once; the stopper's push reaches a busy dst by IPI.
+func (s *sim) reschedAfterAttach(dst, on int) {
+	if on == dst {
+		s.schedule(&s.cpus[dst])
+		return
 	}
+	s.reschedCurr(dst, on)
+}
+
+// traceMove records a balance migration with the pass that made it.
+func (s *sim) traceMove(p *task, src, dst, cause int, env *lbEnv) {
+	if !s.tracing {
+		return
+	}
+	s.path = append(s.path[:0], s.lbPrefix...)
+	if env != nil {
+		s.note("sched_balance_rq(%s, %s)", env.sd.Level, idleName(env.idle))
+		s.path = s.appendLbStats(s.path, env)
+		s.note("find_src_group: busiest %s (%s)", env.busiest.Span.String(), groupTypeNames[env.busiestStat.groupType])
+		s.note("find_src_rq → cpu %d", src)
+		s.note("detach_tasks → cpu %d", dst)
+	}
+	s.recordDecision(p, migCauseNames[cause], src, dst)
 }
 
 // idleName prints enum cpu_idle_type.

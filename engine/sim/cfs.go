@@ -25,6 +25,11 @@ func leftmostCFS(c *cpuState) *task {
 	return left
 }
 
+// vrNormalised is task.vrRq between detach_task() and attach_task(): the
+// vruntime counts from no CPU's min_vruntime (6.1 dequeue_entity()
+// subtracted src's; enqueue_entity() adds dst's).
+const vrNormalised = -1
+
 // updateMinVruntime is update_min_vruntime(): min_vruntime follows the
 // smaller of curr's and the leftmost's vruntime and never goes back.
 func updateMinVruntime(c *cpuState) {
@@ -113,7 +118,10 @@ func clearBuddies(c *cpuState, p *task) {
 // behind min_vruntime (GENTLE_FAIR_SLEEPERS) and never earlier than its
 // own vruntime. A task the load balancer moves is only renormalised.
 func (s *sim) placeEntityCFS(c *cpuState, p *task, initial, migrated bool) {
-	if p.vrRq > 0 && p.vrRq-1 != c.id {
+	switch {
+	case p.vrRq == vrNormalised: // detach_task() left it relative
+		p.vruntime += c.minVruntime
+	case p.vrRq > 0 && p.vrRq-1 != c.id:
 		p.vruntime += c.minVruntime - s.cpus[p.vrRq-1].minVruntime
 	}
 	p.vrRq = c.id + 1

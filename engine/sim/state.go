@@ -88,7 +88,8 @@ type task struct {
 	placed                                bool
 	// CFS (EEVDF off): sum_exec_runtime at the last pick
 	// (prev_sum_exec_runtime), and 1 + the CPU whose min_vruntime its
-	// vruntime counts from (0: none yet)
+	// vruntime counts from (0: none yet; vrNormalised: relative, between
+	// detach_task() and attach_task())
 	prevSumExec int64
 	vrRq        int
 
@@ -340,6 +341,7 @@ type sim struct {
 	tracing    bool
 	path       []string
 	lbPrefix   []string // how this balance pass was reached (tracing)
+	detached   []*task  // env->tasks: detach_tasks()'s list, in detach order
 	ilbWhy     string
 	scanGen    uint32
 	coreMark   []uint32
