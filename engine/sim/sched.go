@@ -292,9 +292,28 @@ func (s *sim) tryToWakeUp(p *task, waker int, sync, byTask bool) {
 	p.recordLatency = true
 	d := s.ttwuLatency(waker, target)
 	tc := &s.cpus[target]
+	if s.ttwuActivatesAtOnce(waker, tc) {
+		s.ttwuDoActivate(p, tc, d)
+		return
+	}
 	tc.pending++
 	s.cpuChanged(tc)
 	s.q.push(event{at: s.now + d, kind: evWakeArrive, a: int32(p.id)})
+}
+
+// ttwuActivatesAtOnce is ttwu_queue_cond() false for a busy target:
+// ttwu_queue() on waker enqueues the task on target itself (target is
+// waker's CPU, or shares its LLC and runs something), so the next
+// wake-up of a batch already finds it there. An idle waker CPU (a timer's
+// hardirq) activates at once too, but it first leaves its idle state and
+// runs try_to_wake_up(), so it keeps the arrival after ttwuLatency; an
+// idle target of the LLC, or any of another LLC, gets the task through
+// the wake list (TTWU_QUEUE) and activates it itself.
+func (s *sim) ttwuActivatesAtOnce(waker int, tc *cpuState) bool {
+	if tc.nrRunningAll() == 0 {
+		return false
+	}
+	return tc.id == waker || s.t.SDLLCID[tc.id] == s.t.SDLLCID[waker]
 }
 
 // kernelCost is d ns of kernel instructions (a latency.* cost measured on a
@@ -342,11 +361,21 @@ func (s *sim) reschedCurr(cpu, from int) {
 	s.q.push(event{at: s.now + d, kind: evResched, a: int32(cpu)})
 }
 
-// wakeArrive is ttwu_do_activate() on the target CPU.
+// wakeArrive is sched_ttwu_pending() on the target CPU: the wake list's
+// task is activated there (ttwu_do_activate()).
 func (s *sim) wakeArrive(p *task) {
 	c := &s.cpus[p.wakeCPU]
 	c.pending--
 	s.cpuChanged(c)
+	s.ttwuDoActivate(p, c, -1)
+}
+
+// ttwuDoActivate is ttwu_do_activate() of p on c. Run on c itself
+// (reschedAfter < 0), a preemption schedules c at once; run by the waker
+// (ttwu_queue()), wakeup_preempt()'s resched_curr() reaches c
+// reschedAfter ns later: the rest of try_to_wake_up()'s work and, for
+// another CPU, the IPI.
+func (s *sim) ttwuDoActivate(p *task, c *cpuState, reschedAfter int64) {
 	prev := p.cpu
 	if prev != c.id {
 		s.removeEntityLoadAvg(&s.cpus[prev], p)
@@ -359,13 +388,14 @@ func (s *sim) wakeArrive(p *task) {
 	if prev != c.id {
 		s.attachEntityLoadAvg(c, p)
 	}
-	if c.curr == nil {
+	if c.curr != nil && !resched && !s.checkPreemptWakeupFair(c, p) {
+		return
+	}
+	if reschedAfter < 0 {
 		s.schedule(c)
 		return
 	}
-	if resched || s.checkPreemptWakeupFair(c, p) {
-		s.schedule(c)
-	}
+	s.q.push(event{at: s.now + reschedAfter, kind: evResched, a: int32(c.id)})
 }
 
 // forkTask is wake_up_new_task(): place with the slow path, start PELT.

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"testing"
+
+	"schedplay/engine/topo"
 )
 
 // Rules of the core scheduler paths (sched.go) and of the barrier and
@@ -412,5 +414,55 @@ func TestHousekeepingStallsTheRunningTask(t *testing.T) {
 	s.housekeeping(c1)
 	if s.availableIdle(1) {
 		t.Error("idle cpu 1 running the kworker is available_idle_cpu()")
+	}
+}
+
+// TestTTWUQueueCond: try_to_wake_up() → ttwu_queue(). Where
+// ttwu_queue_cond() is false (the waker's own CPU, or a busy CPU of its
+// LLC) the waker enqueues the task itself, so the next wake-up of a batch
+// already counts it in nr_running; a preemption reaches a remote target
+// by the resched IPI, after the wake-up's latency. An idle CPU of the LLC
+// gets the task through the wake list and holds it as ttwu_pending until
+// it activates it.
+func TestTTWUQueueCond(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		target int
+		queued bool // enqueued by the waker, at once
+	}{
+		{"the waker's CPU", 0, true},
+		{"a busy CPU of the LLC", 1, true},
+		{"an idle CPU of the LLC", 2, false},
+	} {
+		s := simOf(t, `{"schedplay":1,"machine":{"nodes":1,"cores_per_node":4,"threads_per_core":1,"latency":{"variation":0}},
+			"workload":{"groups":[{"name":"w","count":3,"program":[{"compute":"1s"}]}]},"run":{"duration":"10s","seed":1}}`)
+		place(s, 0, 0)
+		s.schedule(&s.cpus[0])
+		place(s, 1, 1)
+		s.schedule(&s.cpus[1])
+		p := s.tasks[2]
+		p.cpu, p.state = 3, taskBlocked
+		p.allowed = topo.NewCPUSet(4)
+		p.allowed.Set(topo.CPU(c.target))
+		p.nrAllowed = 1
+		s.now = 100_000_000 // the running tasks' slices long spent: p preempts
+		tc := &s.cpus[c.target]
+		n := tc.nrRunning
+		s.tryToWakeUp(p, 0, true, true)
+		if !c.queued {
+			if p.state != taskWaking || tc.pending != 1 || tc.nrRunning != n {
+				t.Errorf("%s: state %d, ttwu_pending %d, nr_running %d; want the task on the wake list, not yet queued", c.name, p.state, tc.pending, tc.nrRunning)
+			}
+			continue
+		}
+		if p.state != taskRunnable || p.cpu != c.target || tc.pending != 0 || tc.nrRunning != n+1 {
+			t.Errorf("%s: state %d, cpu %d, ttwu_pending %d, nr_running %d; want it queued there at once", c.name, p.state, p.cpu, tc.pending, tc.nrRunning)
+		}
+		if tc.curr == p {
+			t.Errorf("%s: the task preempted at the wake-up instant", c.name)
+		}
+		if at, want := nextEvent(s, evResched, c.target), s.now+s.ttwuLatency(0, c.target); at != want {
+			t.Errorf("%s: the target reschedules at %d; want now + the wake-up's latency = %d", c.name, at, want)
+		}
 	}
 }
