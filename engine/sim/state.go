@@ -102,7 +102,7 @@ type task struct {
 
 	// wake-up bookkeeping
 	wakeeFlips      int
-	wakeeFlipDecay  int64
+	wakeeFlipDecay  int64 // wakee_flip_decay_ts, in jiffies
 	lastWakee       int
 	recentUsedCPU   int
 	wakeIssued      int64 // when the wake-up (or timer expiry) happened

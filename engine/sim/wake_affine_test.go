@@ -8,11 +8,14 @@ import "testing"
 // arithmetic on chosen inputs.
 
 // TestRecordWakee: record_wakee() counts a flip only when the waker wakes
-// a different task than last time, and halves the count once when more
-// than a second (HZ jiffies) has passed since the last decay.
+// a different task than last time, and halves the count once when jiffies
+// has passed more than HZ beyond the jiffy of the last decay
+// (time_after(jiffies, wakee_flip_decay_ts + HZ)): within the jiffy after
+// that second, nothing decays yet.
 func TestRecordWakee(t *testing.T) {
 	s := taskSim(t, 3)
 	cur, a, b := s.tasks[0], s.tasks[1], s.tasks[2]
+	tick, hz := s.tickNs, int64(s.r.Policy.HZ)
 	steps := []struct {
 		now   int64
 		wakee *task
@@ -22,10 +25,11 @@ func TestRecordWakee(t *testing.T) {
 		{0, a, 1}, // the same wakee again: no flip
 		{0, b, 2},
 		{0, a, 3},
-		{1_000_000_000, b, 4}, // exactly HZ later: time_after() is false, no decay
-		{1_000_000_001, b, 2}, // decay 4 → 2, same wakee: no flip
-		{1_500_000_000, a, 3}, // within a second of the decay
-		{2_000_000_002, b, 2}, // decay 3 → 1, new wakee → 2
+		{hz * tick, b, 4},               // exactly HZ jiffies later: time_after() is false, no decay
+		{(hz+1)*tick - 1, b, 4},         // a second and most of a jiffy later: still jiffy HZ
+		{(hz + 1) * tick, b, 2},         // jiffy HZ+1: decay 4 → 2, same wakee: no flip
+		{(hz + 1) * tick * 3 / 2, a, 3}, // within HZ jiffies of the decay
+		{(2*hz + 2) * tick, b, 2},       // decay 3 → 1, new wakee → 2
 	}
 	for i, st := range steps {
 		s.now = st.now

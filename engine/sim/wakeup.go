@@ -99,11 +99,12 @@ func decisionKind(fork bool) string {
 	return "wakeup"
 }
 
-// recordWakee is record_wakee(): count the waker's wakee flips, halved each second.
+// recordWakee is record_wakee(): count the waker's wakee flips, halved
+// once more than HZ jiffies have passed since the last halving.
 func (s *sim) recordWakee(cur, p *task) {
-	if s.now > cur.wakeeFlipDecay+1_000_000_000 {
+	if j := s.jiffies(); j > cur.wakeeFlipDecay+int64(s.r.Policy.HZ) { // time_after(jiffies, wakee_flip_decay_ts + HZ)
 		cur.wakeeFlips >>= 1
-		cur.wakeeFlipDecay = s.now
+		cur.wakeeFlipDecay = j
 	}
 	if cur.lastWakee != p.id {
 		cur.lastWakee = p.id
