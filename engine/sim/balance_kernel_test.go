@@ -978,3 +978,22 @@ func TestAttachTasksLastDetachedFirst(t *testing.T) {
 		t.Errorf("busy cpu 1 runs %s after the pass (it ran %s); want %s, attached first and its only next buddy", c1.curr.name, busy.name, second.name)
 	}
 }
+
+// The stopper thread is woken on its CPU like any task
+// (ttwu_do_activate()): a source that went idle since the pass asked for
+// it takes its avg_idle sample then, and the balance_fair() pass after
+// the stopper stamps idle_stamp anew.
+func TestStopperWakeSamplesAvgIdle(t *testing.T) {
+	s := lbSim(t)
+	c := &s.cpus[1]
+	maxCost := 2 * s.migCost
+	c.maxIdleBalanceCost = s.migCost
+	c.avgIdle = maxCost / 10
+	c.idleStamp = 1_000_000
+	s.now = c.idleStamp + maxCost/2
+	c.activeBalance = true
+	s.activeLoadBalanceCPUStop(1, 2, migActive)
+	if want := maxCost/10 + (maxCost/2-maxCost/10)/8; c.avgIdle != want {
+		t.Errorf("avg_idle after the stopper woke on idle cpu 1 = %d; want %d", c.avgIdle, want)
+	}
+}
