@@ -70,7 +70,7 @@ func TestDelayDequeueRequeuesInPlace(t *testing.T) {
 		t.Errorf("nr_running %d, h_nr_runnable %d, load.weight %d; want 2, 1 and both weights", c0.nrRunning, c0.hNrRunnable(), c0.loadWeight)
 	}
 	s.now += 100_000
-	s.tryToWakeUp(ahead, 1, false, true)
+	s.tryToWakeUp(ahead, 1, s.cpus[1].curr, false, true)
 	if ahead.delayed || ahead.state != taskRunnable || ahead.cpu != 0 || c0.nrRunning != 2 || c0.nrDelayed != 0 {
 		t.Errorf("after the wake-up: delayed %v, state %d, cpu %d, nr_running %d, h_nr_delayed %d; want requeued on cpu 0",
 			ahead.delayed, ahead.state, ahead.cpu, c0.nrRunning, c0.nrDelayed)
@@ -83,7 +83,7 @@ func TestDelayDequeueRequeuesInPlace(t *testing.T) {
 		t.Fatalf("DELAY_DEQUEUE off: delayed %v, nr_running %d; want dequeued at the sleep", ahead.delayed, c0.nrRunning)
 	}
 	s.now += 100_000
-	s.tryToWakeUp(ahead, 1, false, true)
+	s.tryToWakeUp(ahead, 1, s.cpus[1].curr, false, true)
 	if ahead.state != taskWaking || ahead.wakeCPU == 0 {
 		t.Errorf("DELAY_DEQUEUE off: the wake-up sends the task to cpu %d (state %d); want select_task_rq_fair() to pick an idle CPU", ahead.wakeCPU, ahead.state)
 	}
@@ -118,7 +118,7 @@ func TestDelayedWakeupLagAgainstStaleCurr(t *testing.T) {
 	ahead.vruntime = behind.vruntime              // lag 0 against curr as of now
 	v, d := ahead.vruntime, ahead.deadline
 	s.now += 1_000_000 // curr runs on: updated, V would pass ahead's vruntime
-	s.tryToWakeUp(ahead, 1, false, true)
+	s.tryToWakeUp(ahead, 1, s.cpus[1].curr, false, true)
 	if ahead.delayed || ahead.vruntime != v || ahead.deadline != d {
 		t.Errorf("requeue moved the task: vruntime %d → %d, deadline %d → %d (delayed %v); want it requeued where it was",
 			v, ahead.vruntime, d, ahead.deadline, ahead.delayed)
@@ -178,7 +178,7 @@ func TestDelayedWakeupDropsPositiveLag(t *testing.T) {
 	s, _, ahead, behind := delayedBehind(t, `{}`)
 	v := behind.vruntime - 2_000_000 // 2 ms of virtual time behind curr: a positive lag
 	ahead.vruntime = v
-	s.tryToWakeUp(ahead, 1, false, true)
+	s.tryToWakeUp(ahead, 1, s.cpus[1].curr, false, true)
 	if ahead.delayed || ahead.vlag != 0 || ahead.vruntime <= v {
 		t.Errorf("woken with a positive lag: vruntime %d → %d, vlag %d, delayed %v; want placed at V with lag 0", v, ahead.vruntime, ahead.vlag, ahead.delayed)
 	}
@@ -197,7 +197,7 @@ func TestDelayedWakeupPreempts(t *testing.T) {
 			break
 		}
 	}
-	s.tryToWakeUp(ahead, 1, false, true)
+	s.tryToWakeUp(ahead, 1, s.cpus[1].curr, false, true)
 	resched := false
 	for {
 		e, ok := s.q.pop()

@@ -268,10 +268,10 @@ func (s *sim) computeEnd(c *cpuState) {
 // and send the task there; it arrives after the wake-up latency
 // (ttwuLatency).
 //
-// waker is the CPU the wake-up is issued from; byTask says a task running
-// there issued it (a send, a barrier release), not a timer expiring in
-// hardirq context on it.
-func (s *sim) tryToWakeUp(p *task, waker int, sync, byTask bool) {
+// waker is the CPU the wake-up is issued from and cur is current there:
+// the task that issued it (a send, a barrier release: byTask), or the one
+// a timer expiring in hardirq context interrupted (nil if idle).
+func (s *sim) tryToWakeUp(p *task, waker int, cur *task, sync, byTask bool) {
 	if p.state != taskBlocked {
 		return
 	}
@@ -282,7 +282,7 @@ func (s *sim) tryToWakeUp(p *task, waker int, sync, byTask bool) {
 	p.blockOn = waitNone
 	s.m.wakeups(s)
 	prev := p.cpu
-	target := s.selectTaskRq(p, prev, waker, sync, false)
+	target := s.selectTaskRq(p, prev, waker, cur, sync, false)
 	if byTask {
 		s.recordWaker(p, waker)
 	}
@@ -402,7 +402,7 @@ func (s *sim) ttwuDoActivate(p *task, c *cpuState, reschedAfter int64) {
 func (s *sim) forkTask(p *task, parentCPU int) {
 	p.cpu = parentCPU           // sched_fork(): __set_task_cpu(p, smp_processor_id())
 	p.recentUsedCPU = parentCPU // p->recent_used_cpu = task_cpu(p)
-	target := s.selectTaskRq(p, parentCPU, parentCPU, false, true)
+	target := s.selectTaskRq(p, parentCPU, parentCPU, nil, false, true)
 	c := &s.cpus[target]
 	p.cpu = target
 	s.postInitEntityUtilAvg(c, p)
@@ -444,7 +444,7 @@ func (s *sim) timerFire(p *task, hard bool) {
 		}
 	}
 	soft := p.timerSoft
-	s.tryToWakeUp(p, p.cpu, false, false)
+	s.tryToWakeUp(p, p.cpu, s.cpus[p.cpu].curr, false, false)
 	p.wakeIssued = soft // latency counts from the expiry the task asked for
 }
 

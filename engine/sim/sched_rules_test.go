@@ -448,7 +448,7 @@ func TestTTWUQueueCond(t *testing.T) {
 		s.now = 100_000_000 // the running tasks' slices long spent: p preempts
 		tc := &s.cpus[c.target]
 		n := tc.nrRunning
-		s.tryToWakeUp(p, 0, true, true)
+		s.tryToWakeUp(p, 0, s.cpus[0].curr, true, true)
 		if !c.queued {
 			if p.state != taskWaking || tc.pending != 1 || tc.nrRunning != n {
 				t.Errorf("%s: state %d, ttwu_pending %d, nr_running %d; want the task on the wake list, not yet queued", c.name, p.state, tc.pending, tc.nrRunning)
@@ -464,5 +464,38 @@ func TestTTWUQueueCond(t *testing.T) {
 		if at, want := nextEvent(s, evResched, c.target), s.now+s.ttwuLatency(0, c.target); at != want {
 			t.Errorf("%s: the target reschedules at %d; want now + the wake-up's latency = %d", c.name, at, want)
 		}
+	}
+}
+
+// TestBatchWakeCurrentIsTheWaker: the wake-ups of a batch (futex_wake(),
+// a barrier's release) are issued by the waker in its syscall, so
+// current, whose wakee_flips record_wakee() counts, is the waker for every
+// one of them, even when its CPU has switched to another task since.
+func TestBatchWakeCurrentIsTheWaker(t *testing.T) {
+	s := exactSim(t, `{"name":"w","count":4,"program":[{"compute":"1s"}]}`)
+	w := place(s, 0, 0)
+	s.schedule(&s.cpus[0])
+	a, b := s.tasks[1], s.tasks[2]
+	for i, p := range []*task{a, b} {
+		p.cpu, p.state = i+1, taskBlocked
+	}
+	s.wakeBatch, s.wakeBatchCost = 0, 0
+	s.grant(0, a, false)
+	s.grant(0, b, false)
+	other := place(s, 3, 0)
+	s.cpus[0].curr = other // the waker was preempted before b's turn
+	for {
+		e, ok := s.q.pop()
+		if !ok {
+			t.Fatal("no deferred wake-up queued for b")
+		}
+		if e.kind == evWakeIssue && int(e.a) == b.id {
+			s.now = e.at
+			s.wakeIssue(b, int(e.b), e.gen == 1)
+			break
+		}
+	}
+	if w.wakeeFlips != 2 || other.wakeeFlips != 0 {
+		t.Errorf("wakee_flips: waker %d, the task running since %d; want 2 and 0", w.wakeeFlips, other.wakeeFlips)
 	}
 }

@@ -102,6 +102,7 @@ type task struct {
 
 	// wake-up bookkeeping
 	wakeeFlips      int
+	batchWaker      *task // the task whose wake batch issues p's deferred try_to_wake_up()
 	wakeeFlipDecay  int64 // wakee_flip_decay_ts, in jiffies
 	lastWakee       int
 	recentUsedCPU   int

@@ -178,7 +178,7 @@ func TestWakeAffineNeedsSDWakeAffine(t *testing.T) {
 		s.llcs[s.t.SDLLCID[0]].nrIdleScan = 4
 		p := s.tasks[0]
 		p.cpu, p.recentUsedCPU = 5, -1
-		if got := s.selectTaskRq(p, 5, 0, true, false); !c.want(got) {
+		if got := s.selectTaskRq(p, 5, 0, s.cpus[0].curr, true, false); !c.want(got) {
 			t.Errorf("distance %s: sync wake-up from CPU 0 of a task whose prev is 5 → cpu %d; want %s", c.distance, got, c.what)
 		}
 	}

@@ -16,8 +16,9 @@ func (s *sim) note(format string, args ...any) {
 }
 
 // selectTaskRq is select_task_rq_fair() (fork: the slow path; wake-up:
-// wake_affine then select_idle_sibling), with the v6 exit applied.
-func (s *sim) selectTaskRq(p *task, prev, cpu int, sync, fork bool) int {
+// wake_affine then select_idle_sibling), with the v6 exit applied. cur is
+// current on cpu (the waker, or the task a timer interrupted; nil: idle).
+func (s *sim) selectTaskRq(p *task, prev, cpu int, cur *task, sync, fork bool) int {
 	if s.tracing {
 		s.path = s.path[:0]
 		s.note("select_task_rq_fair")
@@ -39,9 +40,7 @@ func (s *sim) selectTaskRq(p *task, prev, cpu int, sync, fork bool) int {
 		return newCPU
 	}
 	doms := s.t.Domains[cpu]
-	var cur *task
-	if c := &s.cpus[cpu]; c.curr != nil {
-		cur = c.curr
+	if cur != nil {
 		s.recordWakee(cur, p)
 	}
 	wantAffine := s.feat.WakeAffineOn() && !s.wakeWide(p, cur, cpu) && p.allowed.Has(topo.CPU(cpu))

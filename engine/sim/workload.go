@@ -432,10 +432,12 @@ func (s *sim) wakerCost(waker int, w *task) int64 {
 
 // wakeIssue is a deferred try_to_wake_up() of a wake batch.
 func (s *sim) wakeIssue(p *task, waker int, sync bool) {
+	cur := p.batchWaker // current is the waker still, preempted or not
+	p.batchWaker = nil
 	if p.state != taskBlocked {
 		return
 	}
-	s.tryToWakeUp(p, waker, sync, true)
+	s.tryToWakeUp(p, waker, cur, sync, true)
 	p.wakeIssued = p.wakeReq
 }
 
@@ -452,8 +454,9 @@ func (s *sim) grant(waker int, w *task, sync bool) {
 		w.wakeReq = s.now
 		cost := s.wakerCost(waker, w)
 		if s.wakeBatch == 0 {
-			s.tryToWakeUp(w, waker, sync, true)
+			s.tryToWakeUp(w, waker, s.cpus[waker].curr, sync, true)
 		} else {
+			w.batchWaker = s.cpus[waker].curr
 			var flag uint32
 			if sync {
 				flag = 1
