@@ -846,6 +846,14 @@ func TestNewidleDstIsNotIdle(t *testing.T) {
 	if c4.curr != nil || c4.nrRunning != 0 {
 		t.Errorf("the pass after a stopper on idle CPU 4 pulled %v", c4.curr)
 	}
+	// The kernel noise's kworker sleeping on idle CPU 4: its newidle pass
+	// runs with rq->curr the kworker.
+	c4.hkBusy = true
+	c4.avgIdle = 1e9
+	s.housekeepingEnd(c4)
+	if c4.curr != nil || c4.nrRunning != 0 {
+		t.Errorf("the pass after the kworker slept on idle CPU 4 pulled %v", c4.curr)
+	}
 }
 
 // update_sg_lb_stats() and update_sg_wakeup_stats() read rq->nr_running,

@@ -600,7 +600,8 @@ func (s *sim) housekeeping(c *cpuState) {
 	if c.hkBusy {
 		return
 	}
-	s.addNrRunningNonFair(c) // the kworker's wake-up
+	s.updateAvgIdle(c)       // the kworker's ttwu_do_activate(): an idle CPU takes its avg_idle sample
+	s.addNrRunningNonFair(c) // and add_nr_running()
 	s.syncCPU(c)
 	c.hkBusy = true
 	s.cpuChanged(c)
@@ -621,12 +622,16 @@ func (s *sim) addNrRunningNonFair(c *cpuState) {
 	}
 }
 
-// housekeepingEnd ends the noise burst.
+// housekeepingEnd ends the noise burst. On a CPU with no task of its own
+// the kworker (SCHED_NORMAL) sleeps through __schedule() with itself as
+// prev: pick_next_task_fair() runs sched_balance_newidle(), which does not
+// count the CPU idle, and the CPU idles again only if nothing is pulled.
 func (s *sim) housekeepingEnd(c *cpuState) {
 	c.hkBusy = false
 	s.cpuChanged(c)
 	s.peBusyChanged(c)
-	if c.curr == nil && c.nrRunning > 0 {
+	if c.curr == nil {
+		c.schedPrev = true // rq->curr is the kworker
 		s.schedule(c)
 	}
 }

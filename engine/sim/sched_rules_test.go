@@ -499,3 +499,31 @@ func TestBatchWakeCurrentIsTheWaker(t *testing.T) {
 		t.Errorf("wakee_flips: waker %d, the task running since %d; want 2 and 0", w.wakeeFlips, other.wakeeFlips)
 	}
 }
+
+// TestKworkerSleepRunsNewidle: the kernel noise's kworker is a
+// SCHED_NORMAL task. Woken on an idle CPU it takes that CPU's avg_idle
+// sample (ttwu_do_activate()); when it sleeps, __schedule() with the
+// kworker as prev runs sched_balance_newidle(), which pulls a task queued
+// on an overloaded CPU.
+func TestKworkerSleepRunsNewidle(t *testing.T) {
+	s := simOf(t, `{"schedplay":1,"machine":{"nodes":1,"cores_per_node":4,"threads_per_core":1,"housekeeping":{"period":"4s","run":"20us"}},
+		"workload":{"groups":[{"name":"w","count":2,"program":[{"compute":"1s"}]}]},"run":{"duration":"10s","seed":1}}`)
+	c0, c1 := &s.cpus[0], &s.cpus[1]
+	place(s, 0, 0)
+	place(s, 1, 0)
+	s.schedule(c0)
+	s.now = 50_000_000 // both tasks cold
+	c1.idleStamp = s.now - 1_000_000
+	c1.avgIdle, c1.maxIdleBalanceCost = 0, s.migCost
+	s.rdOverloaded = true
+	s.housekeeping(c1)
+	if c1.avgIdle == 0 || c1.idleStamp != 0 {
+		t.Errorf("the kworker's wake-up on idle cpu 1: avg_idle %d, idle_stamp %d; want a sample taken and the stamp cleared", c1.avgIdle, c1.idleStamp)
+	}
+	c1.avgIdle = 1e9 // newidle's avg_idle gate open
+	s.now = c1.hkEnd
+	s.housekeepingEnd(c1)
+	if c1.curr == nil {
+		t.Errorf("cpu 1 idles after its kworker slept although cpu 0 holds %v", tasksOn(s, 0))
+	}
+}
