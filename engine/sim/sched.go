@@ -225,13 +225,24 @@ func (s *sim) startActivity(c *cpuState, p *task) {
 		s.reprogram(c)
 		return
 	}
-	if p.remaining >= 0.5 {
+	if p.remaining >= 0.5 || s.activityDepth >= maxActivityDepth {
 		s.reprogram(c)
 		return
 	}
 	p.remaining = 0
+	s.activityDepth++
 	s.advance(c, p)
+	s.activityDepth--
 }
+
+// maxActivityDepth bounds the nesting of startActivity(): a task that
+// switches in with nothing left to compute runs its next steps at once,
+// and with zero-cost IPC a ping-pong on one CPU hands over through
+// ttwu_queue()'s local enqueue and the sleep's schedule() without an event
+// between, one stack frame deeper per hand-off. Past this depth the next
+// task's steps run from the event loop at the same instant (a compute end
+// armed now).
+const maxActivityDepth = 64
 
 // startTick arms the CPU's tick at the next jiffy boundary.
 func (s *sim) startTick(c *cpuState) {

@@ -343,12 +343,14 @@ type sim struct {
 	path       []string
 	lbPrefix   []string // how this balance pass was reached (tracing)
 	detached   []*task  // env->tasks: detach_tasks()'s list, in detach order
-	ilbWhy     string
-	scanGen    uint32
-	coreMark   []uint32
-	lbExcluded topo.CPUSet // scratch: env->cpus cleared by all-pinned passes
-	gs         groupSums   // update_sg_lb_stats()'s sums per group span
-	im         idleMask    // the CPUs available_idle_cpu() holds for
+
+	activityDepth int // startActivity() calls on the stack (maxActivityDepth)
+	ilbWhy        string
+	scanGen       uint32
+	coreMark      []uint32
+	lbExcluded    topo.CPUSet // scratch: env->cpus cleared by all-pinned passes
+	gs            groupSums   // update_sg_lb_stats()'s sums per group span
+	im            idleMask    // the CPUs available_idle_cpu() holds for
 
 	// tracing detail (trace_detail.go)
 	scan        scanTrace
