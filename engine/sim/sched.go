@@ -277,7 +277,8 @@ func (s *sim) computeEnd(c *cpuState) {
 
 // tryToWakeUp is try_to_wake_up(): choose the CPU (select_task_rq_fair)
 // and send the task there; it arrives after the wake-up latency
-// (ttwuLatency).
+// (ttwuLatency), or is queued there at once where ttwu_queue() does not
+// use the wake list (ttwuActivatesAtOnce).
 //
 // waker is the CPU the wake-up is issued from and cur is current there:
 // the task that issued it (a send, a barrier release: byTask), or the one
