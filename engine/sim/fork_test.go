@@ -251,3 +251,40 @@ func TestSharedParentExecsOnce(t *testing.T) {
 		t.Errorf("a parent per group: %d exec decisions; want 2", n)
 	}
 }
+
+// wake_up_new_task() runs on the parent's CPU: wakeup_preempt()'s
+// resched_curr() of another CPU is an IPI, so a child placed on an idle
+// CPU is queued there (nr_running 1, no longer idle) and runs only after
+// the IPI and that CPU's idle exit; a child placed on the parent's own CPU
+// is picked at once.
+func TestForkRemoteChildWaitsForTheIPI(t *testing.T) {
+	s := forkSim(t, `{"name":"w","count":1,"cpus":"1","parent_cpu":0,"program":[{"compute":"1s"}]}`)
+	lat := s.r.Machine.Latency
+	s.forkGroup(0)
+	p, c := s.tasks[0], &s.cpus[1]
+	if p.cpu != 1 || c.curr != nil || c.nrRunning != 1 || s.idleCPU(1) {
+		t.Fatalf("at the fork: child on cpu %d, cpu 1 curr %v, nr_running %d, idle %v; want queued on a non-idle cpu 1",
+			p.cpu, c.curr != nil, c.nrRunning, s.idleCPU(1))
+	}
+	e, ok := s.q.pop()
+	for ok && e.kind != evResched {
+		e, ok = s.q.pop()
+	}
+	if !ok || int(e.a) != 1 {
+		t.Fatalf("no resched_curr() of cpu 1 queued (%+v)", e)
+	}
+	if got, want := e.at-s.now, int64(lat.IPI+lat.IdleExit); got != want {
+		t.Errorf("cpu 1 reschedules %d ns after the fork; want %d (the IPI and the idle exit)", got, want)
+	}
+	s.now = e.at
+	s.dispatch(e)
+	if c.curr != p {
+		t.Errorf("after the IPI cpu 1 does not run the child")
+	}
+
+	s = forkSim(t, `{"name":"w","count":1,"cpus":"0","parent_cpu":0,"program":[{"compute":"1s"}]}`)
+	s.forkGroup(0)
+	if s.cpus[0].curr != s.tasks[0] {
+		t.Errorf("a child forked onto the parent's own CPU is not picked at once")
+	}
+}

@@ -420,13 +420,17 @@ func (s *sim) forkTask(p *task, parentCPU int) {
 	s.postInitEntityUtilAvg(c, p)
 	s.attachEntityLoadAvg(c, p)
 	resched := s.enqueueTask(c, p, true, false)
-	if c.curr == nil {
+	if c.curr != nil && !resched && !s.checkPreemptWakeupFair(c, p) {
+		return
+	}
+	if target == parentCPU {
 		s.schedule(c)
 		return
 	}
-	if resched || s.checkPreemptWakeupFair(c, p) {
-		s.schedule(c)
-	}
+	// wakeup_preempt(rq, p, WF_FORK) → resched_curr() runs on the parent's
+	// CPU: another CPU, idle or busy, reschedules after the IPI, and an
+	// idle one after its idle exit too.
+	s.reschedCurr(target, parentCPU)
 }
 
 // timerFire handles a sleep's or period's hrtimer at its soft expiry
