@@ -14,6 +14,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -27,6 +28,46 @@ type RunSpec struct {
 	Variant  string   `json:"variant,omitempty"`
 	Policy   string   `json:"policy,omitempty"`
 	Set      []string `json:"set,omitempty"`
+	// Blocks, when above 1, runs the scenario that many times, block k
+	// with run.seed = seed + k·reps (Set holds run.seed=seed and
+	// run.reps=reps), and reads every statistic over all the repetitions:
+	// a spread set by episodes rarer than one repetition in tens needs
+	// more repetitions than one run may have (run.reps ≤ 100).
+	Blocks int `json:"blocks,omitempty"`
+}
+
+// blockSeeds returns the seed and repetition count of a blocked run's
+// first block, from its run.seed= and run.reps= overrides.
+func (r RunSpec) blockSeeds() (seed uint64, reps int, err error) {
+	var haveSeed, haveReps bool
+	for _, o := range r.Set {
+		if v, ok := strings.CutPrefix(o, "run.seed="); ok {
+			seed, err = strconv.ParseUint(v, 10, 64)
+			haveSeed = err == nil
+		}
+		if v, ok := strings.CutPrefix(o, "run.reps="); ok {
+			reps, err = strconv.Atoi(v)
+			haveReps = err == nil && reps > 0
+		}
+	}
+	if !haveSeed || !haveReps {
+		return 0, 0, fmt.Errorf("blocks %d need run.seed=N and run.reps=N (N > 0) in set", r.Blocks)
+	}
+	return seed, reps, nil
+}
+
+// block is block k of a blocked run: one run with its own run.seed.
+func (r RunSpec) block(k int, seed uint64, reps int) RunSpec {
+	b := r
+	b.Blocks = 0
+	b.Set = make([]string, 0, len(r.Set))
+	for _, o := range r.Set {
+		if strings.HasPrefix(o, "run.seed=") {
+			o = "run.seed=" + strconv.FormatUint(seed+uint64(k*reps), 10)
+		}
+		b.Set = append(b.Set, o)
+	}
+	return b
 }
 
 // key identifies a run for the cache (the same run serves every figure
@@ -37,8 +78,21 @@ func (r RunSpec) key() string {
 }
 
 // String is the run as the CLI would be told it, a command a POSIX shell
-// (bash, zsh) passes on as written.
+// (bash, zsh) passes on as written; a blocked run is a loop over its
+// blocks' seeds.
 func (r RunSpec) String() string {
+	if r.Blocks > 1 {
+		seed, reps, err := r.blockSeeds()
+		if err == nil {
+			seeds := make([]string, r.Blocks)
+			for k := range seeds {
+				seeds[k] = strconv.FormatUint(seed+uint64(k*reps), 10)
+			}
+			// Block 0's command with its seed left to the loop ($s unquoted).
+			cmd := strings.Replace(r.block(0, seed, reps).String(), " --set run.seed="+seeds[0], " --set run.seed=$s", 1)
+			return "for s in " + strings.Join(seeds, " ") + "; do " + cmd + "; done"
+		}
+	}
 	s := "schedplay run " + r.Scenario
 	if r.Variant != "" {
 		s += fmt.Sprintf(" --variant %q", r.Variant)
@@ -93,6 +147,13 @@ type Figure struct {
 	// "timed:NAME" for a timed section's mean duration.
 	Metric string `json:"metric"`
 	Stat   Stat   `json:"stat,omitempty"`
+	// Sample, with stat spread, is the number of runs behind a published
+	// spread: the model's value is then the median, over disjoint samples
+	// of that many repetitions (in seed order), of each sample's spread,
+	// the value one such experiment typically reports. A run's spread over
+	// all its repetitions weighs episodes a few runs never see (one
+	// repetition in forty losing 1 % sets NVPL v6's).
+	Sample int `json:"sample,omitempty"`
 	// Published is the figure in the model's unit (Unit); Scale turns
 	// both into the unit the table prints (e.g. 0.001 for TFLOP/s).
 	Published float64 `json:"published"`
@@ -138,12 +199,20 @@ func decodeFigures(b []byte) ([]Figure, error) {
 			return nil, fmt.Errorf("%s: name empty or repeated", at)
 		case f.Run.Scenario == "":
 			return nil, fmt.Errorf("%s: run.scenario missing", at)
+		case f.Run.Blocks < 0 || f.Vs != nil && f.Vs.Blocks < 0:
+			return nil, fmt.Errorf("%s: blocks must not be negative", at)
+		case blocksInvalid(f.Run) != nil:
+			return nil, fmt.Errorf("%s: run: %w", at, blocksInvalid(f.Run))
+		case f.Vs != nil && blocksInvalid(*f.Vs) != nil:
+			return nil, fmt.Errorf("%s: vs: %w", at, blocksInvalid(*f.Vs))
 		case (f.Combine == CombineValue) != (f.Vs == nil):
 			return nil, fmt.Errorf("%s: a ratio or change needs vs, a value has none", at)
 		case f.Combine != CombineValue && f.Combine != CombineRatio && f.Combine != CombineChange:
 			return nil, fmt.Errorf("%s: combine %q is not ratio or change", at, f.Combine)
 		case f.Stat != StatMean && f.Stat != StatSpread:
 			return nil, fmt.Errorf("%s: stat %q is not spread", at, f.Stat)
+		case f.Sample != 0 && (f.Stat != StatSpread || f.Sample < 2 || repMetrics[f.Metric] == nil):
+			return nil, fmt.Errorf("%s: sample %d needs stat spread, a sample of 2 runs or more and a metric of %s", at, f.Sample, strings.Join(repMetricNames(), ", "))
 		case !knownMetric(f.Metric):
 			return nil, fmt.Errorf("%s: metric %q is not one of %s or timed:NAME", at, f.Metric, strings.Join(Metrics(), ", "))
 		case f.Source == "":
@@ -158,4 +227,14 @@ func decodeFigures(b []byte) ([]Figure, error) {
 		seen[f.Name] = true
 	}
 	return figs, nil
+}
+
+// blocksInvalid reports a blocked run without its first block's seed and
+// repetition count.
+func blocksInvalid(r RunSpec) error {
+	if r.Blocks <= 1 {
+		return nil
+	}
+	_, _, err := r.blockSeeds()
+	return err
 }

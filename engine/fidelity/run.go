@@ -57,12 +57,73 @@ func statOf(s *sim.Summary, m string) (sim.Stat, error) {
 	return metrics[m](s), nil
 }
 
-// value is the statistic st of metric m.
-func value(s *sim.Summary, m string, st Stat) (float64, error) {
-	v, err := statOf(s, m)
-	if err != nil {
-		return 0, err
+// repMetrics maps the metrics a sampled spread can read to their value in
+// one repetition (not completion_ns: a repetition cut off by run.duration
+// has none, and the summary leaves it out).
+var repMetrics = map[string]func(r *sim.RepMetrics) float64{
+	"throughput": func(r *sim.RepMetrics) float64 { return r.Throughput },
+}
+
+// repMetricNames lists repMetrics' names, sorted.
+func repMetricNames() []string {
+	out := make([]string, 0, len(repMetrics))
+	for k := range repMetrics {
+		out = append(out, k)
 	}
+	slices.Sort(out)
+	return out
+}
+
+// sampledSpread is the median, over disjoint samples of n repetitions of
+// rs in order, of each sample's sample standard deviation ÷ mean.
+func sampledSpread(rs []*sim.Result, m string, n int) (float64, error) {
+	get := repMetrics[m]
+	var vals, spreads []float64
+	for _, res := range rs {
+		for i := range res.Reps {
+			vals = append(vals, get(&res.Reps[i]))
+		}
+	}
+	for i := 0; i+n <= len(vals); i += n {
+		x := vals[i : i+n]
+		var mean, ss float64
+		for _, v := range x {
+			mean += v / float64(n)
+		}
+		for _, v := range x {
+			ss += (v - mean) * (v - mean)
+		}
+		if mean == 0 {
+			return 0, fmt.Errorf("%s: spread of a zero mean", m)
+		}
+		spreads = append(spreads, math.Sqrt(ss/float64(n-1))/mean)
+	}
+	if len(spreads) == 0 {
+		return 0, fmt.Errorf("%s: %d repetitions hold no sample of %d", m, len(vals), n)
+	}
+	slices.Sort(spreads)
+	k := len(spreads) / 2
+	if len(spreads)%2 == 1 {
+		return spreads[k], nil
+	}
+	return (spreads[k-1] + spreads[k]) / 2, nil
+}
+
+// value is the statistic st of metric m over the repetitions of every
+// result (the blocks of one run); a sampled spread (sample > 0) is
+// sampledSpread's.
+func value(rs []*sim.Result, m string, st Stat, sample int) (float64, error) {
+	if st == StatSpread && sample > 0 {
+		return sampledSpread(rs, m, sample)
+	}
+	sts := make([]sim.Stat, len(rs))
+	for i, res := range rs {
+		var err error
+		if sts[i], err = statOf(&res.Summary, m); err != nil {
+			return 0, err
+		}
+	}
+	v := poolStats(sts)
 	if st == StatSpread {
 		if v.Mean == 0 {
 			return 0, fmt.Errorf("%s: spread of a zero mean", m)
@@ -70,6 +131,37 @@ func value(s *sim.Summary, m string, st Stat) (float64, error) {
 		return v.Stddev / v.Mean, nil
 	}
 	return v.Mean, nil
+}
+
+// poolStats is one statistic over the repetitions of several runs, from
+// each run's count, mean and sample standard deviation: the mean weighted
+// by the counts, and the sample variance from the sums of squares within
+// and between the runs (deviations from the means, so that the means'
+// size does not cancel the spread's digits).
+func poolStats(sts []sim.Stat) sim.Stat {
+	if len(sts) == 1 {
+		return sts[0]
+	}
+	out := sim.Stat{Min: math.Inf(1), Max: math.Inf(-1)}
+	var sum float64
+	for _, s := range sts {
+		out.N += s.N
+		sum += float64(s.N) * s.Mean
+		out.Min, out.Max = min(out.Min, s.Min), max(out.Max, s.Max)
+	}
+	if out.N == 0 {
+		return sim.Stat{}
+	}
+	out.Mean = sum / float64(out.N)
+	var ss float64
+	for _, s := range sts {
+		d := s.Mean - out.Mean
+		ss += float64(max(s.N-1, 0))*s.Stddev*s.Stddev + float64(s.N)*d*d
+	}
+	if out.N > 1 {
+		out.Stddev = math.Sqrt(ss / float64(out.N-1))
+	}
+	return out
 }
 
 // Row is one figure's outcome.
@@ -152,6 +244,28 @@ func (r *Runner) result(ctx context.Context, spec RunSpec) (*sim.Result, error) 
 	return res, nil
 }
 
+// results runs spec, or each block of a blocked spec (RunSpec.Blocks).
+func (r *Runner) results(ctx context.Context, spec RunSpec) ([]*sim.Result, error) {
+	if spec.Blocks <= 1 {
+		res, err := r.result(ctx, spec)
+		if err != nil {
+			return nil, err
+		}
+		return []*sim.Result{res}, nil
+	}
+	seed, reps, err := spec.blockSeeds()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", spec, err)
+	}
+	out := make([]*sim.Result, spec.Blocks)
+	for k := range out {
+		if out[k], err = r.result(ctx, spec.block(k, seed, reps)); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
 // Run computes every figure's row, in order. A failed run fails its rows
 // (Row.Err), not the table; ctx cancels the whole.
 func (r *Runner) Run(ctx context.Context, figs []Figure) ([]Row, error) {
@@ -172,19 +286,19 @@ func (r *Runner) Run(ctx context.Context, figs []Figure) ([]Row, error) {
 
 // model is the model's value of figure f.
 func (r *Runner) model(ctx context.Context, f Figure) (float64, error) {
-	res, err := r.result(ctx, f.Run)
+	res, err := r.results(ctx, f.Run)
 	if err != nil {
 		return 0, err
 	}
-	v, err := value(&res.Summary, f.Metric, f.Stat)
+	v, err := value(res, f.Metric, f.Stat, f.Sample)
 	if err != nil || f.Combine == CombineValue {
 		return v, err
 	}
-	resB, err := r.result(ctx, *f.Vs)
+	resB, err := r.results(ctx, *f.Vs)
 	if err != nil {
 		return 0, err
 	}
-	w, err := value(&resB.Summary, f.Metric, f.Stat)
+	w, err := value(resB, f.Metric, f.Stat, f.Sample)
 	if err != nil {
 		return 0, err
 	}

@@ -3,8 +3,10 @@ package fidelity
 import (
 	"context"
 	"fmt"
+	"math"
 	"os/exec"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -223,10 +225,32 @@ func TestCommandsSurviveAShell(t *testing.T) {
 			specs = append(specs, *f.Vs)
 		}
 	}
-	specs = append(specs, RunSpec{Scenario: "x", Set: []string{`a.b="it's"`}})
+	specs = append(specs, RunSpec{Scenario: "x", Set: []string{`a.b="it's"`}},
+		RunSpec{Scenario: "x", Set: []string{"run.reps=20", "run.seed=5"}, Blocks: 3})
 	for _, spec := range specs {
 		cmd := spec.String()
-		out, err := exec.Command(sh, "-c", "set -- "+cmd+`; for a; do printf '%s\0' "$a"; done`).Output()
+		script := "set -- " + cmd + `; for a; do printf '%s\0' "$a"; done`
+		if spec.Blocks > 1 {
+			// for s in S0 S1 …; do schedplay run … --set run.seed=$s; done:
+			// each block's command, with its own seed.
+			seed, reps, err := spec.blockSeeds()
+			if err != nil {
+				t.Fatal(err)
+			}
+			seeds := make([]string, spec.Blocks)
+			for k := range seeds {
+				seeds[k] = strconv.FormatUint(seed+uint64(k*reps), 10)
+			}
+			head := "for s in " + strings.Join(seeds, " ") + "; do "
+			inner, okHead := strings.CutPrefix(cmd, head)
+			inner, okTail := strings.CutSuffix(inner, "; done")
+			if !okHead || !okTail {
+				t.Fatalf("blocked run %s; want %s…; done", cmd, head)
+			}
+			script = "s=" + seeds[len(seeds)-1] + "; set -- " + inner + `; for a; do printf '%s\0' "$a"; done`
+			spec = spec.block(len(seeds)-1, seed, reps)
+		}
+		out, err := exec.Command(sh, "-c", script).Output()
 		if err != nil {
 			t.Fatalf("sh on %s: %v", cmd, err)
 		}
@@ -243,6 +267,111 @@ func TestCommandsSurviveAShell(t *testing.T) {
 		}
 		if strings.Join(args, "\x00") != strings.Join(want, "\x00") {
 			t.Errorf("%s\nreaches the CLI as %q; want %q", cmd, args, want)
+		}
+	}
+}
+
+// poolStats over blocks gives what one run over all their repetitions
+// gives: the count, the mean, the sample standard deviation, min and max.
+func TestPoolStatsIsTheStatisticOfAllRepetitions(t *testing.T) {
+	stat := func(v []float64) sim.Stat {
+		st := sim.Stat{N: len(v), Min: math.Inf(1), Max: math.Inf(-1)}
+		for _, x := range v {
+			st.Mean += x / float64(len(v))
+			st.Min, st.Max = min(st.Min, x), max(st.Max, x)
+		}
+		var ss float64
+		for _, x := range v {
+			ss += (x - st.Mean) * (x - st.Mean)
+		}
+		if len(v) > 1 {
+			st.Stddev = math.Sqrt(ss / float64(len(v)-1))
+		}
+		return st
+	}
+	// Means of 10^4 and spreads of 10^-3 of them: a pooled sum of squares
+	// of the raw values would lose the spread's digits.
+	all := []float64{10312.5, 10318.25, 10301, 10330.75, 10309, 10296.5, 10288.25, 10322, 10315.5}
+	want := stat(all)
+	got := poolStats([]sim.Stat{stat(all[:4]), stat(all[4:5]), stat(all[5:])})
+	if got.N != want.N || got.Min != want.Min || got.Max != want.Max ||
+		math.Abs(got.Mean-want.Mean) > 1e-9 || math.Abs(got.Stddev-want.Stddev) > 1e-9 {
+		t.Errorf("pooled %+v; want %+v", got, want)
+	}
+	if one := stat(all[:3]); poolStats([]sim.Stat{one}) != one {
+		t.Errorf("one block is not its own statistic")
+	}
+}
+
+// A blocked run needs its first block's seed and repetition count, and
+// its blocks take consecutive seed ranges.
+func TestBlockedRunSeeds(t *testing.T) {
+	fig := `[{"name":"x","run":{"scenario":"vera-sgemm-nvpl","set":[%s],"blocks":3},"metric":"throughput","published":1,"unit":"u","source":"s","tolerance":0.1}]`
+	for _, set := range []string{`"run.reps=100"`, `"run.seed=1"`, `"run.seed=1","run.reps=0"`} {
+		if _, err := decodeFigures([]byte(fmt.Sprintf(fig, set))); err == nil || !strings.Contains(err.Error(), "run.seed=N and run.reps=N") {
+			t.Errorf("set [%s]: error %v; want one naming run.seed and run.reps", set, err)
+		}
+	}
+	figs, err := decodeFigures([]byte(fmt.Sprintf(fig, `"run.seed=7","run.reps=10"`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := figs[0].Run
+	seed, reps, err := spec.blockSeeds()
+	if err != nil || seed != 7 || reps != 10 {
+		t.Fatalf("blockSeeds %d, %d, %v; want 7, 10", seed, reps, err)
+	}
+	for k, want := range []string{"run.seed=7", "run.seed=17", "run.seed=27"} {
+		if b := spec.block(k, seed, reps); b.Blocks != 0 || b.Set[0] != want || b.Set[1] != "run.reps=10" {
+			t.Errorf("block %d: %+v; want %s, run.reps=10, no blocks", k, b, want)
+		}
+	}
+	if spec.Set[0] != "run.seed=7" {
+		t.Errorf("block() changed the spec it was called on: %v", spec.Set)
+	}
+}
+
+// A sampled spread is the median of the spreads of consecutive samples: a
+// rare outlier sets the spread over all repetitions but only its own
+// sample's, and a figure with a sample needs a spread of a per-repetition
+// metric.
+func TestSampledSpreadIsTheTypicalSamplesSpread(t *testing.T) {
+	reps := func(v ...float64) *sim.Result {
+		r := &sim.Result{}
+		for _, x := range v {
+			r.Reps = append(r.Reps, sim.RepMetrics{Throughput: x})
+		}
+		return r
+	}
+	// Three samples of 3 over two blocks: spreads 0.01, 0.02 and the
+	// outlier's, far larger; the median is 0.02.
+	rs := []*sim.Result{reps(99, 100, 101, 98, 100, 102), reps(100, 100, 70, 5)}
+	got, err := value(rs, "throughput", StatSpread, 3)
+	if err != nil || math.Abs(got-0.02) > 1e-12 {
+		t.Errorf("sampled spread %v, %v; want 0.02", got, err)
+	}
+	all, _ := value(rs, "throughput", StatSpread, 0)
+	if all != 0 { // value() without a sample reads the summary, empty here
+		t.Errorf("unsampled spread of an empty summary %v", all)
+	}
+	if _, err := value([]*sim.Result{reps(1, 2)}, "throughput", StatSpread, 3); err == nil {
+		t.Errorf("2 repetitions gave a sample of 3")
+	}
+	fig := `[{"name":"x","run":{"scenario":"s"},"metric":%q,"stat":%q,"sample":%d,"published":1,"unit":"u","source":"s","tolerance":0.1}]`
+	for _, c := range []struct {
+		metric, stat string
+		sample       int
+		ok           bool
+	}{
+		{"throughput", "spread", 5, true},
+		{"completion_ns", "spread", 32, false},
+		{"throughput", "", 5, false},
+		{"throughput", "spread", 1, false},
+		{"migrations", "spread", 5, false},
+	} {
+		_, err := decodeFigures([]byte(fmt.Sprintf(fig, c.metric, c.stat, c.sample)))
+		if (err == nil) != c.ok {
+			t.Errorf("%s %q sample %d: error %v; want ok %v", c.metric, c.stat, c.sample, err, c.ok)
 		}
 	}
 }
