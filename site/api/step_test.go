@@ -36,29 +36,43 @@ func TestStepEndpoint(t *testing.T) {
 	if code != 200 || five.Events != 5 || five.Event == nil || five.Event.N != 5 || len(five.Recent) != 5 || five.Done {
 		t.Fatalf("steps 5: %d %s", code, body)
 	}
-	// Right after the fork, six tasks on four CPUs: four running, two
-	// queued, seven placement decisions: the parent's sched_exec(), then
-	// six wake_up_new_task()s.
-	forked := false
-	for n := 1; n <= 10 && !forked; n++ {
-		_, r, _ := postStep(t, h, fmt.Sprintf(`{"scenario": %s, "steps": %d}`, stepDoc, n))
-		if r.Event == nil || r.Event.Kind != "wake_up_new_task" {
-			continue
-		}
-		forked = true
-		running, queued := 0, 0
+	// Right after the fork, six tasks on four CPUs and seven placement
+	// decisions: the parent's sched_exec(), then six wake_up_new_task()s.
+	// The parent's CPU runs a child; the other three hold theirs queued
+	// until resched_curr()'s IPI reaches them, and a few events later four
+	// run and two wait.
+	counts := func(r sim.StepReply) (running, queued int) {
 		for _, rq := range r.Detail.Runqueues {
 			queued += len(rq.Queued)
 			if rq.Curr != nil {
 				running++
 			}
 		}
-		if running != 4 || queued != 2 || len(r.Decisions) != 7 || r.Decisions[0].Kind != "exec" || r.Decisions[1].Kind != "fork" || r.LastDecision.Index != 6 {
+		return running, queued
+	}
+	fork := 0
+	for n := 1; n <= 10 && fork == 0; n++ {
+		_, r, _ := postStep(t, h, fmt.Sprintf(`{"scenario": %s, "steps": %d}`, stepDoc, n))
+		if r.Event == nil || r.Event.Kind != "wake_up_new_task" {
+			continue
+		}
+		fork = n
+		running, queued := counts(r)
+		if running != 1 || queued != 5 || len(r.Decisions) != 7 || r.Decisions[0].Kind != "exec" || r.Decisions[1].Kind != "fork" || r.LastDecision.Index != 6 {
 			t.Fatalf("after the fork: %d running, %d queued, decisions %+v", running, queued, r.Decisions)
 		}
 	}
-	if !forked {
+	if fork == 0 {
 		t.Fatal("no fork event in the first 10")
+	}
+	settled := false
+	for n := fork + 1; n <= fork+10 && !settled; n++ {
+		_, r, _ := postStep(t, h, fmt.Sprintf(`{"scenario": %s, "steps": %d}`, stepDoc, n))
+		running, queued := counts(r)
+		settled = running == 4 && queued == 2
+	}
+	if !settled {
+		t.Fatal("ten events after the fork, the four CPUs do not run four tasks with two queued")
 	}
 	code, many, body := postStep(t, h, `{"scenario": `+stepDoc+`, "steps": 40}`)
 	if code != 200 || many.LastDecision == nil || many.Detail.Decisions < 6 || len(many.Recent) != stepRecent || many.Recent[stepRecent-1].N != 40 {
