@@ -56,18 +56,36 @@ func (r RunSpec) blockSeeds() (seed uint64, reps int, err error) {
 	return seed, reps, nil
 }
 
-// block is block k of a blocked run: one run with its own run.seed.
-func (r RunSpec) block(k int, seed uint64, reps int) RunSpec {
+// blockSeed is the run.seed of block k of a blocked run whose first block
+// starts at seed and runs reps repetitions.
+func blockSeed(seed uint64, reps, k int) uint64 { return seed + uint64(k*reps) }
+
+// block is one block of a blocked run: the run, unblocked, with run.seed
+// set to seed.
+func (r RunSpec) block(seed uint64) RunSpec {
 	b := r
 	b.Blocks = 0
 	b.Set = make([]string, 0, len(r.Set))
 	for _, o := range r.Set {
 		if strings.HasPrefix(o, "run.seed=") {
-			o = "run.seed=" + strconv.FormatUint(seed+uint64(k*reps), 10)
+			o = "run.seed=" + strconv.FormatUint(seed, 10)
 		}
 		b.Set = append(b.Set, o)
 	}
 	return b
+}
+
+// checkBlocks reports a negative block count, or a blocked run without its
+// first block's seed and repetition count.
+func (r RunSpec) checkBlocks() error {
+	if r.Blocks < 0 {
+		return fmt.Errorf("blocks must not be negative")
+	}
+	if r.Blocks <= 1 {
+		return nil
+	}
+	_, _, err := r.blockSeeds()
+	return err
 }
 
 // key identifies a run for the cache (the same run serves every figure
@@ -86,10 +104,10 @@ func (r RunSpec) String() string {
 		if err == nil {
 			seeds := make([]string, r.Blocks)
 			for k := range seeds {
-				seeds[k] = strconv.FormatUint(seed+uint64(k*reps), 10)
+				seeds[k] = strconv.FormatUint(blockSeed(seed, reps, k), 10)
 			}
 			// Block 0's command with its seed left to the loop ($s unquoted).
-			cmd := strings.Replace(r.block(0, seed, reps).String(), " --set run.seed="+seeds[0], " --set run.seed=$s", 1)
+			cmd := strings.Replace(r.block(seed).String(), " --set run.seed="+seeds[0], " --set run.seed=$s", 1)
 			return "for s in " + strings.Join(seeds, " ") + "; do " + cmd + "; done"
 		}
 	}
@@ -199,12 +217,16 @@ func decodeFigures(b []byte) ([]Figure, error) {
 			return nil, fmt.Errorf("%s: name empty or repeated", at)
 		case f.Run.Scenario == "":
 			return nil, fmt.Errorf("%s: run.scenario missing", at)
-		case f.Run.Blocks < 0 || f.Vs != nil && f.Vs.Blocks < 0:
-			return nil, fmt.Errorf("%s: blocks must not be negative", at)
-		case blocksInvalid(f.Run) != nil:
-			return nil, fmt.Errorf("%s: run: %w", at, blocksInvalid(f.Run))
-		case f.Vs != nil && blocksInvalid(*f.Vs) != nil:
-			return nil, fmt.Errorf("%s: vs: %w", at, blocksInvalid(*f.Vs))
+		}
+		if err := f.Run.checkBlocks(); err != nil {
+			return nil, fmt.Errorf("%s: run: %w", at, err)
+		}
+		if f.Vs != nil {
+			if err := f.Vs.checkBlocks(); err != nil {
+				return nil, fmt.Errorf("%s: vs: %w", at, err)
+			}
+		}
+		switch {
 		case (f.Combine == CombineValue) != (f.Vs == nil):
 			return nil, fmt.Errorf("%s: a ratio or change needs vs, a value has none", at)
 		case f.Combine != CombineValue && f.Combine != CombineRatio && f.Combine != CombineChange:
@@ -227,14 +249,4 @@ func decodeFigures(b []byte) ([]Figure, error) {
 		seen[f.Name] = true
 	}
 	return figs, nil
-}
-
-// blocksInvalid reports a blocked run without its first block's seed and
-// repetition count.
-func blocksInvalid(r RunSpec) error {
-	if r.Blocks <= 1 {
-		return nil
-	}
-	_, _, err := r.blockSeeds()
-	return err
 }

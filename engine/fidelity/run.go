@@ -85,18 +85,11 @@ func sampledSpread(rs []*sim.Result, m string, n int) (float64, error) {
 		}
 	}
 	for i := 0; i+n <= len(vals); i += n {
-		x := vals[i : i+n]
-		var mean, ss float64
-		for _, v := range x {
-			mean += v / float64(n)
-		}
-		for _, v := range x {
-			ss += (v - mean) * (v - mean)
-		}
-		if mean == 0 {
+		st := sim.StatOf(vals[i : i+n])
+		if st.Mean == 0 {
 			return 0, fmt.Errorf("%s: spread of a zero mean", m)
 		}
-		spreads = append(spreads, math.Sqrt(ss/float64(n-1))/mean)
+		spreads = append(spreads, st.Stddev/st.Mean)
 	}
 	if len(spreads) == 0 {
 		return 0, fmt.Errorf("%s: %d repetitions hold no sample of %d", m, len(vals), n)
@@ -259,7 +252,7 @@ func (r *Runner) results(ctx context.Context, spec RunSpec) ([]*sim.Result, erro
 	}
 	out := make([]*sim.Result, spec.Blocks)
 	for k := range out {
-		if out[k], err = r.result(ctx, spec.block(k, seed, reps)); err != nil {
+		if out[k], err = r.result(ctx, spec.block(blockSeed(seed, reps, k))); err != nil {
 			return nil, err
 		}
 	}

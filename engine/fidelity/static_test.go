@@ -239,7 +239,7 @@ func TestCommandsSurviveAShell(t *testing.T) {
 			}
 			seeds := make([]string, spec.Blocks)
 			for k := range seeds {
-				seeds[k] = strconv.FormatUint(seed+uint64(k*reps), 10)
+				seeds[k] = strconv.FormatUint(blockSeed(seed, reps, k), 10)
 			}
 			head := "for s in " + strings.Join(seeds, " ") + "; do "
 			inner, okHead := strings.CutPrefix(cmd, head)
@@ -248,7 +248,7 @@ func TestCommandsSurviveAShell(t *testing.T) {
 				t.Fatalf("blocked run %s; want %s…; done", cmd, head)
 			}
 			script = "s=" + seeds[len(seeds)-1] + "; set -- " + inner + `; for a; do printf '%s\0' "$a"; done`
-			spec = spec.block(len(seeds)-1, seed, reps)
+			spec = spec.block(blockSeed(seed, reps, len(seeds)-1))
 		}
 		out, err := exec.Command(sh, "-c", script).Output()
 		if err != nil {
@@ -322,7 +322,7 @@ func TestBlockedRunSeeds(t *testing.T) {
 		t.Fatalf("blockSeeds %d, %d, %v; want 7, 10", seed, reps, err)
 	}
 	for k, want := range []string{"run.seed=7", "run.seed=17", "run.seed=27"} {
-		if b := spec.block(k, seed, reps); b.Blocks != 0 || b.Set[0] != want || b.Set[1] != "run.reps=10" {
+		if b := spec.block(blockSeed(seed, reps, k)); b.Blocks != 0 || b.Set[0] != want || b.Set[1] != "run.reps=10" {
 			t.Errorf("block %d: %+v; want %s, run.reps=10, no blocks", k, b, want)
 		}
 	}

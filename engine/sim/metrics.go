@@ -266,8 +266,9 @@ func (s *sim) repMetrics(stop int64) RepMetrics {
 // round6 rounds to 6 decimals (stable JSON).
 func round6(x float64) float64 { return math.Round(x*1e6) / 1e6 }
 
-// statOf is mean ± sample standard deviation with extremes.
-func statOf(v []float64) Stat {
+// StatOf is mean ± sample standard deviation with extremes: the
+// summary's statistic, which the fidelity table's sampled spreads read too.
+func StatOf(v []float64) Stat {
 	st := Stat{N: len(v)}
 	if len(v) == 0 {
 		return st
@@ -298,7 +299,7 @@ func summarize(reps []RepMetrics) Summary {
 		for i := range reps {
 			v[i] = f(&reps[i])
 		}
-		return statOf(v)
+		return StatOf(v)
 	}
 	var done []float64 // a repetition cut off by run.duration has no completion time
 	for i := range reps {
@@ -309,7 +310,7 @@ func summarize(reps []RepMetrics) Summary {
 	return Summary{
 		Throughput:      col(func(r *RepMetrics) float64 { return r.Throughput }),
 		GFLOPS:          col(func(r *RepMetrics) float64 { return r.GFLOPS }),
-		Completion:      statOf(done),
+		Completion:      StatOf(done),
 		Completed:       len(done),
 		ModeTransitions: col(func(r *RepMetrics) float64 { return float64(r.ModeTransitions) }),
 		PEAlternations:  col(func(r *RepMetrics) float64 { return float64(r.PEAlternations) }),

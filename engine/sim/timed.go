@@ -89,7 +89,7 @@ func summarizeTimed(reps []RepMetrics) []TimedStat {
 				means = append(means, t.MeanNs)
 			}
 		}
-		out = append(out, TimedStat{Name: name, Time: statOf(means), Count: statOf(counts)})
+		out = append(out, TimedStat{Name: name, Time: StatOf(means), Count: StatOf(counts)})
 	}
 	return out
 }
