@@ -115,13 +115,16 @@ func (s *sim) updateBoost(n, skip int) {
 	}
 	for i := range s.cpus {
 		c := &s.cpus[i]
-		if c.node == n && c.curr != nil {
+		if c.node != n {
+			continue
+		}
+		if rqCurrIsTask(c) {
 			// The time since the rq's last clock update ran at the old
 			// frequency (every change of rq->curr updates the clock first).
 			s.updateRqClockPelt(c)
-			if c.core != skip {
-				s.syncCPU(c)
-			}
+		}
+		if c.curr != nil && c.core != skip {
+			s.syncCPU(c)
 		}
 	}
 	s.nodeBoost[n] = b

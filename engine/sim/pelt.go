@@ -278,17 +278,25 @@ type removedLoad struct {
 // update_cfs_rq_load_avg() takes them off at that CPU's next update; until
 // then its util and load still hold them.
 func (s *sim) removeEntityLoadAvg(c *cpuState, p *task) {
-	a := p.avg
-	if s.peltModern() {
-		a.updateAt(c.avg.lastUpdate, 0, 0, false, uint64(p.weight))
-	} else {
-		a.advance(c.avg.lastWall, 0, 0, false, uint64(c.cap), uint64(p.weight))
-	}
+	s.syncEntityLoadAvg(c, p)
+	a := &p.avg
 	r := &c.removed
 	r.nr++
 	r.util += a.utilAvg
 	r.load += a.loadAvg
 	r.runnable += a.runnableAvg
+}
+
+// syncEntityLoadAvg is sync_entity_load_avg() of a task that is not
+// running on c, its cfs_rq: its averages are brought to the cfs_rq's last
+// update, not to now, by __update_load_avg_blocked_se(), which does not run
+// cfs_se_util_change(), so util_est's UTIL_AVG_UNCHANGED stays as it is.
+func (s *sim) syncEntityLoadAvg(c *cpuState, p *task) {
+	if s.peltModern() {
+		p.avg.updateAt(c.avg.lastUpdate, 0, 0, false, uint64(p.weight))
+	} else {
+		p.avg.advance(c.avg.lastWall, 0, 0, false, uint64(c.cap), uint64(p.weight))
+	}
 }
 
 // peltMinDivider is PELT_MIN_DIVIDER, the least a sum may be per unit of
@@ -304,8 +312,11 @@ func (sa *peltAvg) subAverages(r removedLoad) {
 }
 
 // postInitEntityUtilAvg is post_init_entity_util_avg() for a new task on c.
+//
+// wake_up_new_task() calls it with no update of the cfs_rq first: the
+// cfs_rq's util and load are read as its last update left them (the
+// enqueue's update_load_avg() updates the cfs_rq only afterwards).
 func (s *sim) postInitEntityUtilAvg(c *cpuState, p *task) {
-	s.updateCfsRqLoadAvg(c)
 	capv := (int64(c.cap) - int64(c.avg.utilAvg)) / 2
 	p.avg = peltAvg{lastWall: s.now}
 	if capv > 0 {

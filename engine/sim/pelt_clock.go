@@ -17,13 +17,13 @@ type rqPeltClock struct {
 // ((LOAD_AVG_MAX - 1024) << SCHED_CAPACITY_SHIFT) - LOAD_AVG_MAX.
 const peltIdleDivider = (loadAvgMax-1024)<<capShift - loadAvgMax
 
-// updateRqClockPelt is update_rq_clock_pelt(): while the rq runs a task the
+// updateRqClockPelt is update_rq_clock_pelt(): while rq->curr is a task the
 // clock advances by Δ·capacity/1024·freq/1024 (cap_scale twice; freq is
-// the node's boost relative to the curve's maximum); while it is idle
-// it follows clock_task (_update_idle_rq_clock_pelt). The rq's state since
-// the last update is c.curr: every change of rq->curr is preceded by an
-// update at the same instant. The first update that sees the rq idle after
-// a busy one is the idle entry (set_next_task_idle()).
+// the node's boost relative to the curve's maximum); while it is the idle
+// task it follows clock_task (_update_idle_rq_clock_pelt). The rq's state
+// since the last update is rqCurrIsTask(): every change of rq->curr is
+// preceded by an update at the same instant. The first update that sees
+// the idle task after a task is the idle entry (set_next_task_idle()).
 func (s *sim) updateRqClockPelt(c *cpuState) {
 	if !s.peltModern() {
 		return // legacy2018 scales each entity's contribution instead
@@ -33,7 +33,7 @@ func (s *sim) updateRqClockPelt(c *cpuState) {
 	if now < k.wall {
 		return
 	}
-	if c.curr != nil {
+	if rqCurrIsTask(c) {
 		d := uint64(now-k.wall) * uint64(c.cap) >> capShift    // cap_scale(delta, arch_scale_cpu_capacity())
 		k.clockPelt += d * s.nodeFreqScale[c.node] >> capShift // cap_scale(delta, arch_scale_freq_capacity())
 		k.busy = true
@@ -46,6 +46,14 @@ func (s *sim) updateRqClockPelt(c *cpuState) {
 	}
 	k.wall = now
 }
+
+// rqCurrIsTask reports whether rq->curr is a task rather than the idle
+// task (is_idle_task()): a task of the CPU's own, the kernel noise's
+// kworker, or, inside __schedule(), the task that is leaving. Between
+// put_prev and set_next c.curr is nil, but rq->curr stays prev until
+// context_switch(), and only set_next_task_idle() makes the idle task
+// current (c.inIdle).
+func rqCurrIsTask(c *cpuState) bool { return !c.inIdle || c.hkBusy }
 
 // updateIdleRqClockPelt is update_idle_rq_clock_pelt() at idle entry: a rq
 // whose util_sum reached the maximum was always running, so the idle time

@@ -157,10 +157,12 @@ func (s *sim) pickNextTask(c *cpuState, fast bool) {
 		s.putPrevTaskFair(c, prev)
 	}
 	if next == nil {
-		s.updateRqClockPelt(c) // set_next_task_idle() → update_idle_rq_clock_pelt()
+		s.updateRqClockPelt(c) // prev's time up to the switch, on the task's clock
+		wasIdle := c.inIdle
+		c.inIdle = true        // set_next_task_idle(): the idle task becomes rq->curr
+		s.updateRqClockPelt(c) // update_idle_rq_clock_pelt(), then the clock follows clock_task
 		c.idleState = s.cpuidleSelect(c)
-		if !c.inIdle {
-			c.inIdle = true
+		if !wasIdle {
 			s.enterIdle(c)
 		}
 		s.peBusyChanged(c)
@@ -168,7 +170,6 @@ func (s *sim) pickNextTask(c *cpuState, fast bool) {
 		return
 	}
 	s.setCurr(c, next)
-	c.inIdle = false // nohz_balance_exit_idle() waits for the first busy tick
 	s.peBusyChanged(c)
 	s.startActivity(c, next)
 }
@@ -185,6 +186,7 @@ func (s *sim) setCurr(c *cpuState, p *task) {
 	}
 	s.updateCfsRqLoadAvg(c)
 	s.updateTaskLoadAvg(p)
+	c.inIdle = false // p is rq->curr from here (nohz_balance_exit_idle() waits for the first busy tick)
 	c.cfsListHead(p) // __set_next_task_fair(): the MRU task goes to the head
 	clearBuddies(c, p)
 	p.prevSumExec = p.sumExec
@@ -393,8 +395,13 @@ func (s *sim) ttwuDoActivate(p *task, c *cpuState, reschedAfter int64) {
 		s.removeEntityLoadAvg(&s.cpus[prev], p)
 		s.m.migration(s, migWakeup)
 		p.execStart = execStartCold // WF_MIGRATED → ENQUEUE_MIGRATED: no longer cache hot
+		// migrate_se_pelt_lag() (blocked, no cfs_se_util_change()); then
+		// last_update_time = 0, so the enqueue's update_load_avg() skips
+		// the entity and attaches it: UTIL_AVG_UNCHANGED survives the move
+		s.updateTaskLoadSums(p)
+	} else {
+		s.updateTaskLoadAvg(p)
 	}
-	s.updateTaskLoadAvg(p)
 	s.updateAvgIdle(c)
 	resched := s.enqueueTask(c, p, false, false)
 	if prev != c.id {
@@ -616,6 +623,7 @@ func (s *sim) housekeeping(c *cpuState) {
 	if c.hkBusy {
 		return
 	}
+	s.updateRqClockPelt(c)   // the kworker becomes rq->curr: an idle CPU's clock_pelt stops following clock_task
 	s.updateAvgIdle(c)       // the kworker's ttwu_do_activate(): an idle CPU takes its avg_idle sample
 	s.addNrRunningNonFair(c) // and add_nr_running()
 	s.syncCPU(c)
@@ -643,6 +651,7 @@ func (s *sim) addNrRunningNonFair(c *cpuState) {
 // prev: pick_next_task_fair() runs sched_balance_newidle(), which does not
 // count the CPU idle, and the CPU idles again only if nothing is pulled.
 func (s *sim) housekeepingEnd(c *cpuState) {
+	s.updateRqClockPelt(c) // the kworker's run, on the task's clock
 	c.hkBusy = false
 	s.cpuChanged(c)
 	s.peBusyChanged(c)

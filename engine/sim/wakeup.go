@@ -217,7 +217,7 @@ func (s *sim) wakeAffineWeight(sd *topo.Domain, p *task, this, prev int, sync bo
 func (s *sim) selectIdleSibling(p *task, prev, target int) int {
 	util := 0
 	if s.asymCapActive {
-		s.updateTaskLoadAvg(p)
+		s.syncEntityLoadAvg(&s.cpus[p.cpu], p) // sync_entity_load_avg()
 		util = s.taskUtilEst(p)
 	}
 	if s.availableIdle(target) && s.asymFitsCPU(util, target) {
