@@ -55,33 +55,6 @@ func TestPELTClockNotSyncedAtTaskSwitch(t *testing.T) {
 	}
 }
 
-// hikeySleeper runs a task allowed every CPU on hikey960's CPU 5 (an A73)
-// for 30 ms and puts it to sleep there.
-func hikeySleeper(t *testing.T) (*sim, *task, *cpuState) {
-	t.Helper()
-	s := hikeySim(t, "modern")
-	if !s.asymCapActive {
-		t.Fatal("setup: hikey960 is not asym-capacity")
-	}
-	c5 := &s.cpus[5]
-	p := &task{id: 0, weight: 1024, cpu: 5, state: taskBlocked, recentUsedCPU: -1, nrAllowed: 8}
-	p.allowed = topo.NewCPUSet(8)
-	for i := range 8 {
-		p.allowed.Set(topo.CPU(i))
-	}
-	s.now = 0
-	s.postInitEntityUtilAvg(c5, p)
-	s.attachEntityLoadAvg(c5, p)
-	s.enqueueTask(c5, p, true, false)
-	s.setCurr(c5, p)
-	if c5.curr != p {
-		t.Fatal("setup: task not running on CPU 5")
-	}
-	s.now = 30_000_000
-	s.blockTask(c5, p)
-	return s, p, c5
-}
-
 // On an asym-capacity machine select_idle_sibling() calls
 // sync_entity_load_avg(), which brings the waking task to its cfs_rq's
 // last_update_time, not to now; remove_entity_load_avg() then puts those
@@ -90,7 +63,16 @@ func hikeySleeper(t *testing.T) (*sim, *task, *cpuState) {
 // decayed further than the cfs_rq, removed got half, and the CPU kept a
 // quarter of the task's util.)
 func TestAsymWakeSyncsToTheCfsRqsLastUpdate(t *testing.T) {
-	s, p, c5 := hikeySleeper(t)
+	s := hikeySim(t, "modern")
+	if !s.asymCapActive {
+		t.Fatal("setup: hikey960 is not asym-capacity")
+	}
+	p := runThenSleep(t, s, 5, 30_000_000, 0) // 30 ms on an A73, asleep there since
+	p.allowed, p.nrAllowed = topo.NewCPUSet(8), 8
+	for i := range 8 {
+		p.allowed.Set(topo.CPU(i))
+	}
+	c5 := &s.cpus[5]
 	s.updateCfsRqLoadAvg(c5)
 	atSleep := c5.avg.utilAvg
 	if atSleep < 300 {
