@@ -98,33 +98,38 @@ func (ch *ipcChan) unixWritable() bool { return (ch.wmem+1)<<2 <= ch.sndbuf }
 // back), left how many are still unread (buf->len).
 type pipeBuf struct{ written, left int }
 
-// pipeFull says a write cannot go through: every slot (pipe->max_usage)
-// holds a buffer (pipe_full() in include/linux/pipe_fs_i.h) and the last
-// one's page has no room for a merge.
-func (ch *ipcChan) pipeFull() bool {
-	if len(ch.slots) < ch.maxSlots {
-		return false
-	}
-	return ch.slots[len(ch.slots)-1].written >= ch.merges
+// pipeFull is pipe_full() (include/linux/pipe_fs_i.h): every slot
+// (pipe->max_usage) holds a buffer.
+func (ch *ipcChan) pipeFull() bool { return len(ch.slots) >= ch.maxSlots }
+
+// pipeCanMerge says a small write fits into the last buffer's page:
+// pipe_write()'s merge into a pipe that is not empty
+// (PIPE_BUF_FLAG_CAN_MERGE, offset + len + chars <= PAGE_SIZE, with
+// offset + len what was written into the page).
+func (ch *ipcChan) pipeCanMerge() bool {
+	n := len(ch.slots)
+	return n > 0 && ch.slots[n-1].written < ch.merges
 }
 
-// writable says whether a send goes through now.
+// writable says whether a send goes through now (a pipe write at the
+// start of its call: a free slot, or room to merge).
 func (ch *ipcChan) writable() bool {
 	switch ch.kind {
 	case scenario.IPCSocket:
 		return ch.sockAllocSendFits()
 	case scenario.IPCPipe:
-		return !ch.pipeFull()
+		return !ch.pipeFull() || ch.pipeCanMerge()
 	}
 	return true
 }
 
-// pipeWrite models pipe_write() in fs/pipe.c for one small message: it
-// merges into the last buffer when the pipe was not empty and the page has
-// room after what was written into it (PIPE_BUF_FLAG_CAN_MERGE,
-// offset + len + chars <= PAGE_SIZE), else takes a new slot.
-func (ch *ipcChan) pipeWrite() {
-	if n := len(ch.slots); n > 0 && ch.slots[n-1].written < ch.merges {
+// pipeWrite models pipe_write() in fs/pipe.c for one small message: with
+// merge (the call's first try) it goes into the last buffer when the page
+// has room (pipeCanMerge), else it takes a new slot; the call's for (;;)
+// loop, where a writer that waited is, only takes new slots.
+func (ch *ipcChan) pipeWrite(merge bool) {
+	if merge && ch.pipeCanMerge() {
+		n := len(ch.slots)
 		ch.slots[n-1].written++
 		ch.slots[n-1].left++
 		return
@@ -137,7 +142,7 @@ func (ch *ipcChan) pipeWrite() {
 // pipe was full when the read started (was_full): pipe_read() then wakes
 // a writer, whether or not this read freed a slot.
 func (ch *ipcChan) pipeRead() (wasFull bool) {
-	wasFull = len(ch.slots) >= ch.maxSlots // pipe_full(head, tail, max_usage)
+	wasFull = ch.pipeFull()
 	ch.slots[0].left--
 	if ch.slots[0].left == 0 {
 		copy(ch.slots, ch.slots[1:])
@@ -152,7 +157,7 @@ func (ch *ipcChan) enqueue() {
 	case scenario.IPCSocket:
 		ch.wmem += ch.truesize // skb_set_owner_w()
 	case scenario.IPCPipe:
-		ch.pipeWrite()
+		ch.pipeWrite(true)
 	}
 }
 

@@ -238,8 +238,8 @@ func TestPipeReadWakesWriterAfterUnlock(t *testing.T) {
 // pipe_read() and pipe_write() check for data or room under pipe->mutex:
 // a reader that comes while a writer holds the lock waits for the unlock
 // before it takes the message, and a writer that finds the pipe full
-// drops the lock before it sleeps on wr_wait (and takes it again when
-// woken).
+// drops the lock before it sleeps on wr_wait (woken, it checks for room
+// without the lock before it takes the lock again: TestPipeWokenWriterRechecksWithoutTheMutex).
 func TestPipeChecksUnderTheMutex(t *testing.T) {
 	s := pipeStepSim(t, 2)
 	ch := s.chanList[0]
@@ -284,8 +284,8 @@ func TestPipeChecksUnderTheMutex(t *testing.T) {
 		t.Fatalf("a writer finding the pipe full should drop the lock and sleep on wr_wait: state %v, %d sleeping writers, lock held %v",
 			w2.state, len(ch.senders), m.owner != nil)
 	}
-	if f := w2.stack[0]; f.body[f.pc].kind != opMutexLock {
-		t.Errorf("the writer resumes at op %d, not at mutex_lock()", f.body[f.pc].kind)
+	if f := w2.stack[0]; f.body[f.pc].kind != opSend {
+		t.Errorf("the writer resumes at op %d, not at its write (pipe_writable() checked without the lock)", f.body[f.pc].kind)
 	}
 }
 

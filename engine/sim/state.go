@@ -71,11 +71,11 @@ type task struct {
 	mutexOn, mutexHeld     *ipcChan
 	mutexWaiter, mutexSlow bool
 	// a pipe call's wake-ups, due after __pipe_unlock() (pipeWakes)
-	pipeWakeReaders                  int
-	pipeWakeSync, pipeWakeNextWriter bool
-	pipeWasFull, pipeWakeNextReader  bool
-	requested                        float64
-	done                             float64
+	pipeWakeReader, pipeWakeSync    bool
+	pipeWakeNextWriter              bool
+	pipeWasFull, pipeWakeNextReader bool
+	requested                       float64
+	done                            float64
 
 	// EEVDF (sched_entity)
 	vruntime, deadline, vlag, relDeadline int64

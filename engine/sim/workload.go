@@ -523,14 +523,39 @@ func (s *sim) waitWritable(c *cpuState, p *task, ch *chanState) {
 }
 
 // pipeUnlockToWait is pipe_write()'s and pipe_read()'s wait for room or
-// data on a pipe: the call drops pipe->mutex and, when woken, takes it
-// again (the opMutexLock step before its retry); p's pc already points at
-// the retry.
+// data on a pipe: the call drops pipe->mutex before it sleeps; p's pc
+// already points at the retry, which, when woken, checks for room or data
+// without the lock and takes it again (pipeWaitCheck).
 func (s *sim) pipeUnlockToWait(c *cpuState, p *task, ch *chanState) {
 	if isPipe(ch) {
 		s.mutexUnlock(c, p, ch.ipc)
-		p.stack[len(p.stack)-1].pc--
 	}
+}
+
+// pipeWaitCheck is ___wait_event()'s check after a wake-up from
+// pipe->wr_wait or rd_wait (wait_event_interruptible_exclusive() in
+// pipe_write() and pipe_read(), fs/pipe.c): ready is pipe_writable() or
+// pipe_readable(), read without pipe->mutex. Ready, the call takes the
+// lock again (p's pc back at its opMutexLock, the op before its send or
+// recv); else p sleeps again, at the tail of the wait queue
+// (prepare_to_wait_event() re-adds the entry that
+// autoremove_wake_function() took off), without touching the lock.
+func (s *sim) pipeWaitCheck(c *cpuState, p *task, o *op, ch *chanState, ready bool) bool {
+	f := &p.stack[len(p.stack)-1]
+	if ready {
+		f.pc -= 2
+		return true
+	}
+	f.pc--
+	if o.kind == opRecv {
+		s.waitReadable(c, p, o, ch)
+		return false
+	}
+	ch.senders = append(ch.senders, p)
+	p.granted = false
+	p.blockOn = waitSend
+	s.blockTask(c, p)
+	return false
 }
 
 // popTask removes and returns the first task of a wait list.
@@ -560,21 +585,14 @@ func popNewest(l *[]*task) *task {
 // pipe was empty, one exclusive reader; sock_def_readable(): every
 // reader).
 func (s *sim) ipcWrite(c *cpuState, p *task, o *op, ch *chanState) bool {
+	if isPipe(ch) {
+		return s.pipeWriteLocked(c, p, o, ch)
+	}
 	if !ch.ipc.writable() || (ch.capacity > 0 && ch.msgs >= ch.capacity) {
 		s.waitWritable(c, p, ch)
 		return false
 	}
 	s.countOp(p)
-	if isPipe(ch) { // queued under pipe->mutex; pipe_write() wakes after the unlock (pipeWakes)
-		for n := 0; n < o.wake; n++ {
-			ch.msgs++
-			ch.ipc.enqueue()
-		}
-		p.pipeWakeReaders, p.pipeWakeSync = o.wake, o.sync
-		p.pipeWakeNextWriter = p.ipcWaited
-		p.ipcWaited = false
-		return true
-	}
 	s.wakeBatch, s.wakeBatchCost = 0, 0
 	defer s.endWakeBatch(c.id)
 	for n := 0; n < o.wake; n++ {
@@ -582,11 +600,37 @@ func (s *sim) ipcWrite(c *cpuState, p *task, o *op, ch *chanState) bool {
 		ch.ipc.enqueue()
 		s.wakeWaiters(c.id, &ch.receivers, ch.ipc.wakesAllReaders(), o.sync)
 	}
-	// pipe_write(): a writer that waited wakes the next one while the
-	// pipe has a free slot (wake_next_writer).
-	if p.ipcWaited && !ch.ipc.wakesAllWriters() && len(ch.ipc.slots) < ch.ipc.maxSlots {
-		s.wakeWaiters(c.id, &ch.senders, false, true)
+	p.ipcWaited = false
+	return true
+}
+
+// pipeWriteLocked is pipe_write() (fs/pipe.c) under pipe->mutex, run by
+// a task that holds it; one that does not was woken from wr_wait and
+// first checks pipe_writable() (pipeWaitCheck). The call's first try
+// merges into the last page (pipeCanMerge) or takes a free slot; after a
+// wait it is in its for (;;) loop, which only takes a free slot. A full
+// pipe puts the writer to sleep on wr_wait. The messages are queued here;
+// the wake-ups come after the unlock (pipeWakes): one reader when the
+// pipe was empty (was_empty), and the next writer when this one had
+// waited (wake_next_writer).
+func (s *sim) pipeWriteLocked(c *cpuState, p *task, o *op, ch *chanState) bool {
+	pipe := ch.ipc
+	if p.mutexHeld != pipe {
+		return s.pipeWaitCheck(c, p, o, ch, !pipe.pipeFull())
 	}
+	waited := p.ipcWaited
+	if pipe.pipeFull() && (waited || !pipe.pipeCanMerge()) || (ch.capacity > 0 && ch.msgs >= ch.capacity) {
+		s.waitWritable(c, p, ch)
+		return false
+	}
+	s.countOp(p)
+	wasEmpty := len(pipe.slots) == 0
+	for n := 0; n < o.wake; n++ {
+		ch.msgs++
+		pipe.pipeWrite(n > 0 || !waited)
+	}
+	p.pipeWakeReader, p.pipeWakeSync = wasEmpty, o.sync
+	p.pipeWakeNextWriter = waited
 	p.ipcWaited = false
 	return true
 }
@@ -647,6 +691,9 @@ func (s *sim) waitReadable(c *cpuState, p *task, o *op, ch *chanState) {
 // full as the read started; sock_wfree() → unix_write_space(): every one,
 // once unix_writable()).
 func (s *sim) ipcRead(c *cpuState, p *task, o *op, ch *chanState) bool {
+	if isPipe(ch) && p.mutexHeld != ch.ipc { // woken from rd_wait: pipe_readable()
+		return s.pipeWaitCheck(c, p, o, ch, ch.msgs > 0)
+	}
 	if ch.msgs == 0 {
 		p.ipcWaited = true
 		p.stack[len(p.stack)-1].pc-- // read again when woken
@@ -672,24 +719,25 @@ func (s *sim) ipcRead(c *cpuState, p *task, o *op, ch *chanState) bool {
 }
 
 // pipeWakes are a pipe call's wake-ups after __pipe_unlock():
-// pipe_write() wakes a reader for what it wrote (one exclusive waiter per
-// message, WF_SYNC as the step says) and, for a writer that waited, the
-// next writer while a slot is free (wake_next_writer); pipe_read() wakes
+// pipe_write() wakes one reader (exclusive, WF_SYNC as the step says)
+// when the pipe was empty as it wrote (was_empty) and, for a writer that
+// waited, the next writer while a slot is free (wake_next_writer);
+// pipe_read() wakes
 // one writer when the pipe was full as it started (was_full) and, for a
 // reader that waited, the next reader while data is left
 // (wake_next_reader).
 func (s *sim) pipeWakes(c *cpuState, p *task, ch *chanState) {
-	readers, sync, nextWriter := p.pipeWakeReaders, p.pipeWakeSync, p.pipeWakeNextWriter
+	reader, sync, nextWriter := p.pipeWakeReader, p.pipeWakeSync, p.pipeWakeNextWriter
 	wasFull, nextReader := p.pipeWasFull, p.pipeWakeNextReader
-	p.pipeWakeReaders, p.pipeWakeNextWriter, p.pipeWasFull, p.pipeWakeNextReader = 0, false, false, false
-	if readers == 0 && !nextWriter && !wasFull && !nextReader {
+	p.pipeWakeReader, p.pipeWakeNextWriter, p.pipeWasFull, p.pipeWakeNextReader = false, false, false, false
+	if !reader && !nextWriter && !wasFull && !nextReader {
 		return
 	}
 	s.wakeBatch, s.wakeBatchCost = 0, 0
-	for n := 0; n < readers; n++ {
+	if reader {
 		s.wakeWaiters(c.id, &ch.receivers, false, sync)
 	}
-	if nextWriter && len(ch.ipc.slots) < ch.ipc.maxSlots {
+	if nextWriter && !ch.ipc.pipeFull() {
 		s.wakeWaiters(c.id, &ch.senders, false, true)
 	}
 	if wasFull && len(ch.senders) > 0 {
