@@ -256,12 +256,15 @@ func (c *cpuState) rqRemove(p *task) {
 // checkPreemptWakeupFair is check_preempt_wakeup_fair(): preempt curr when
 // pick_eevdf() would now choose the wakee.
 func (s *sim) checkPreemptWakeupFair(c *cpuState, p *task) bool {
-	if s.cfs {
-		return s.checkPreemptWakeupCFS(c, p)
-	}
 	curr := c.curr
 	if curr == nil {
 		return true
+	}
+	if c.needResched { // test_tsk_need_resched(curr): already told, no update_curr()
+		return false
+	}
+	if s.cfs {
+		return s.checkPreemptWakeupCFS(c, p)
 	}
 	s.syncCPU(c)
 	if s.updateCurr(c) {

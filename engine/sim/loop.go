@@ -99,7 +99,7 @@ func (s *sim) dispatch(ev event) {
 	case evILB:
 		s.nohzIdleBalance(int(ev.a))
 	case evResched:
-		s.schedule(&s.cpus[ev.a])
+		s.reschedIPI(&s.cpus[ev.a])
 	case evStopper:
 		s.activeLoadBalanceCPUStop(int(ev.a), int(ev.b), int(ev.gen))
 	}

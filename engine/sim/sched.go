@@ -149,6 +149,7 @@ func (s *sim) pickNextTask(c *cpuState, fast bool) {
 		next = s.pickNextEntity(c)
 	}
 	c.schedPrev = false
+	c.needResched = false // clear_tsk_need_resched(prev), after the pick
 	if next != nil && next == prev {
 		s.reprogram(c)
 		return
@@ -365,14 +366,32 @@ func (s *sim) ttwuLatency(waker, target int) int64 {
 }
 
 // reschedCurr is resched_curr() of cpu's running task (or its idle
-// task), asked from CPU from: cpu reaches schedule() at once when it
-// asked itself, else after the IPI and, when it is idle, its idle exit.
+// task), asked from CPU from: TIF_NEED_RESCHED is set at once (a CPU
+// that has it already is left alone: one IPI per flag), and cpu reaches
+// schedule() at once when it asked itself, else after the IPI and, when
+// it is idle, its idle exit (evResched; a schedule() there first spends
+// the flag, reschedIPI).
 func (s *sim) reschedCurr(cpu, from int) {
+	c := &s.cpus[cpu]
+	if c.needResched { // test_tsk_need_resched(curr)
+		return
+	}
+	c.needResched = true
 	d := int64(0)
 	if cpu != from {
-		d = s.ipiLatency(cpu) + s.idleExitCost(&s.cpus[cpu]) // smp_send_reschedule(); an idle CPU leaves its state first
+		d = s.ipiLatency(cpu) + s.idleExitCost(c) // smp_send_reschedule(); an idle CPU leaves its state first
 	}
 	s.q.push(event{at: s.now + d, kind: evResched, a: int32(cpu)})
+}
+
+// reschedIPI is the resched IPI's arrival (scheduler_ipi(), then the
+// interrupt's return to schedule()), or a CPU's own resched_curr()
+// reaching schedule(): a schedule() since the flag was set has cleared
+// it, and the IPI finds nothing to do.
+func (s *sim) reschedIPI(c *cpuState) {
+	if c.needResched {
+		s.schedule(c)
+	}
 }
 
 // wakeArrive is sched_ttwu_pending() on the target CPU: the wake list's
@@ -414,6 +433,10 @@ func (s *sim) ttwuDoActivate(p *task, c *cpuState, reschedAfter int64) {
 		s.schedule(c)
 		return
 	}
+	if c.needResched { // resched_curr(): already told
+		return
+	}
+	c.needResched = true
 	s.q.push(event{at: s.now + reschedAfter, kind: evResched, a: int32(c.id)})
 }
 
@@ -490,9 +513,12 @@ func (s *sim) tick(c *cpuState) {
 	s.updateTaskLoadAvg(c.curr)
 	s.updateCfsRqLoadAvg(c)
 	s.updateMisfitStatus(c, c.curr)
+	if resched {
+		c.needResched = true // resched_curr(), local: no IPI
+	}
 	s.nohzBalancerKick(c)
 	s.schedBalanceTrigger(c)
-	if resched {
+	if c.needResched { // the interrupt's return; a flag a remote CPU set counts too
 		s.schedule(c)
 	}
 }

@@ -184,7 +184,7 @@ func TestReschedCurrIPI(t *testing.T) {
 		{1, 0, false, int64(lat.IPI + lat.IdleExit)},
 		{1, 0, true, int64(lat.IPI)},
 	} {
-		s.cpus[1].curr = nil
+		s.cpus[1].curr, s.cpus[1].needResched = nil, false // the previous case's flag spent
 		if c.busy {
 			s.busy(1)
 		}

@@ -167,9 +167,12 @@ type cpuState struct {
 	avgIdle            int64
 	maxIdleBalanceCost int64 // rq->max_idle_balance_cost: ns, at least sysctl_sched_migration_cost
 	nextBalance        int64 // jiffies
-	lastTgid           int   // tgid of the last task run: an mm switch when it changes
-	lastTaskTime       int64
-	cfsSeq             uint64 // last cfs_tasks stamp handed out (cfsListHead)
+	// needResched is TIF_NEED_RESCHED of rq->curr (the idle task's when
+	// idle): set by resched_curr(), cleared by __schedule()
+	needResched  bool
+	lastTgid     int // tgid of the last task run: an mm switch when it changes
+	lastTaskTime int64
+	cfsSeq       uint64 // last cfs_tasks stamp handed out (cfsListHead)
 
 	sd []sdState // per domain of the chain (bottom-up)
 

@@ -90,6 +90,8 @@ func (s *sim) staleEvent(ev event) bool {
 	case evIRQEnd:
 		c := &s.cpus[ev.a]
 		return !c.irqBusy || s.now < c.irqEnd
+	case evResched:
+		return !s.cpus[ev.a].needResched // spent by an earlier schedule()
 	}
 	return false
 }
