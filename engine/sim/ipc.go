@@ -111,18 +111,6 @@ func (ch *ipcChan) pipeCanMerge() bool {
 	return n > 0 && ch.slots[n-1].written < ch.merges
 }
 
-// writable says whether a send goes through now (a pipe write at the
-// start of its call: a free slot, or room to merge).
-func (ch *ipcChan) writable() bool {
-	switch ch.kind {
-	case scenario.IPCSocket:
-		return ch.sockAllocSendFits()
-	case scenario.IPCPipe:
-		return !ch.pipeFull() || ch.pipeCanMerge()
-	}
-	return true
-}
-
 // pipeWrite models pipe_write() in fs/pipe.c for one small message: with
 // merge (the call's first try) it goes into the last buffer when the page
 // has room (pipeCanMerge), else it takes a new slot; the call's for (;;)
@@ -151,28 +139,17 @@ func (ch *ipcChan) pipeRead() (wasFull bool) {
 	return wasFull
 }
 
-// enqueue accounts one message written.
-func (ch *ipcChan) enqueue() {
-	switch ch.kind {
-	case scenario.IPCSocket:
-		ch.wmem += ch.truesize // skb_set_owner_w()
-	case scenario.IPCPipe:
-		ch.pipeWrite(true)
-	}
-}
+// sockAllocSkb is sock_alloc_send_pskb()'s skb_set_owner_w() (net/core/sock.c):
+// a socket's skb is charged to sk_wmem_alloc as it is allocated, before
+// the copy and the queueing.
+func (ch *ipcChan) sockAllocSkb() { ch.wmem += ch.truesize }
 
-// dequeue accounts one message read and reports whether blocked writers
-// are to be woken: a socket once unix_writable() holds again (sock_wfree()
-// → unix_write_space()), a pipe when it was full as the read started.
-func (ch *ipcChan) dequeue() bool {
-	switch ch.kind {
-	case scenario.IPCSocket:
-		ch.wmem -= ch.truesize
-		return ch.unixWritable()
-	case scenario.IPCPipe:
-		return ch.pipeRead()
-	}
-	return true
+// sockWfree is consume_skb() → sock_wfree() of a read skb: its truesize
+// leaves sk_wmem_alloc, and it reports whether unix_write_space() wakes
+// the senders (unix_writable()).
+func (ch *ipcChan) sockWfree() bool {
+	ch.wmem -= ch.truesize
+	return ch.unixWritable()
 }
 
 // wakesAllWriters: unix sockets wait non-exclusively in

@@ -28,7 +28,7 @@ func TestUnixSocketBuffer(t *testing.T) {
 	}
 	woke := 0
 	for left := n; left > 0; left-- {
-		if ch.dequeue() {
+		if readOne(ch) {
 			woke = left - 1
 			break
 		}
@@ -58,13 +58,43 @@ func TestUnixSocketBuffer(t *testing.T) {
 func fill(t *testing.T, ch *ipcChan) int {
 	t.Helper()
 	n := 0
-	for ; ch.writable(); n++ {
+	for ; writable(ch); n++ {
 		if n == 1<<20 {
 			t.Fatalf("the %v channel took %d writes and still has room", ch.kind, n)
 		}
-		ch.enqueue()
+		writeOne(ch)
 	}
 	return n
+}
+
+// writable says whether a write goes through now: a socket's skb
+// allocation, or a pipe write at the start of its call (a free slot, or
+// room to merge).
+func writable(ch *ipcChan) bool {
+	if ch.kind == scenario.IPCSocket {
+		return ch.sockAllocSendFits()
+	}
+	return !ch.pipeFull() || ch.pipeCanMerge()
+}
+
+// writeOne accounts one message written to ch: a socket's skb charged at
+// its allocation, a pipe write's first try (merging when it can).
+func writeOne(ch *ipcChan) {
+	if ch.kind == scenario.IPCSocket {
+		ch.sockAllocSkb()
+		return
+	}
+	ch.pipeWrite(true)
+}
+
+// readOne accounts one message read from ch and reports whether the
+// writers are woken: a socket's once unix_writable() holds again as the
+// skb is freed, a pipe's when it was full as the read started.
+func readOne(ch *ipcChan) bool {
+	if ch.kind == scenario.IPCSocket {
+		return ch.sockWfree()
+	}
+	return ch.pipeRead()
 }
 
 // Small writes merge into a non-empty pipe's last page (40 of 100 bytes
@@ -82,38 +112,38 @@ func TestPipeSlots(t *testing.T) {
 		t.Fatalf("the pipe holds %d messages in %d slots, want 640 in 16", n, len(ch.slots))
 	}
 	for i := 0; i < 39; i++ {
-		if !ch.dequeue() {
+		if !readOne(ch) {
 			t.Fatalf("read %d of a full pipe did not wake a writer (was_full)", i)
 		}
-		if ch.writable() {
+		if writable(ch) {
 			t.Fatalf("after read %d a write goes through, but no slot is free and the last page is full", i)
 		}
 	}
-	if !ch.dequeue() || !ch.writable() {
+	if !readOne(ch) || !writable(ch) {
 		t.Fatal("freeing a slot of a full pipe should wake a writer and take a write")
 	}
-	ch.enqueue() // the 16th slot again, one message in its page
-	if !ch.dequeue() || !ch.writable() {
+	writeOne(ch) // the 16th slot again, one message in its page
+	if !readOne(ch) || !writable(ch) {
 		t.Error("every slot taken: pipe_full() holds for a read (a writer is woken), and the last page still takes merges")
 	}
 	// One slot: a page that took 40 messages takes no 41st after a read.
 	m1 := topo.IPC{SockSndbuf: 212992, PipeBuffers: 1, PageSize: 4096}
 	one := newIPCChan(scenario.IPCPipe, 100, &m1)
 	fill(t, one)
-	one.dequeue()
-	if one.writable() {
+	readOne(one)
+	if writable(one) {
 		t.Errorf("a one-slot pipe whose page took 40 messages takes another after one read: %v", one.slots)
 	}
 	// An emptied pipe starts a new slot per write until one merges.
 	e := newIPCChan(scenario.IPCPipe, 100, &m)
-	e.enqueue()
-	e.dequeue()
-	e.enqueue()
+	writeOne(e)
+	readOne(e)
+	writeOne(e)
 	if len(e.slots) != 1 {
 		t.Errorf("slots after write/read/write: %v", e.slots)
 	}
 	// a read from a pipe that was not full wakes no writer (was_full false)
-	if e.dequeue() {
+	if readOne(e) {
 		t.Error("a read of a pipe with 15 free slots woke a writer")
 	}
 }

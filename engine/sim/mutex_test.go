@@ -193,10 +193,18 @@ func writersAtLock(t *testing.T, n int) (*sim, *pipeMutex, []*task) {
 // started, at t = 1 ms: the tests place and run them by hand.
 func pipeStepSim(t *testing.T, writers int) *sim {
 	t.Helper()
+	return ipcStepSim(t, `[{"recv":"p"},{"compute":"1s"}]`, `[{"send":"p","ipc":"pipe","bytes":100},{"compute":"1s"}]`, writers)
+}
+
+// ipcStepSim is a 4-CPU machine (costs at their nominal values) with a
+// reader (task 0) running program reader and writers writers (tasks 1…)
+// running program writer, none of them started, at t = 1 ms.
+func ipcStepSim(t *testing.T, reader, writer string, writers int) *sim {
+	t.Helper()
 	s := simOf(t, fmt.Sprintf(`{"schedplay":1,"machine":{"nodes":1,"cores_per_node":4,"threads_per_core":1,"latency":{"variation":0}},
-		"workload":{"groups":[{"name":"r","count":1,"program":[{"recv":"p"},{"compute":"1s"}]},
-			{"name":"w","count":%d,"program":[{"send":"p","ipc":"pipe","bytes":100},{"compute":"1s"}]}]},
-		"run":{"duration":"10s","seed":1}}`, writers))
+		"workload":{"groups":[{"name":"r","count":1,"program":%s},
+			{"name":"w","count":%d,"program":%s}]},
+		"run":{"duration":"10s","seed":1}}`, reader, writers, writer))
 	s.now = 1_000_000
 	return s
 }

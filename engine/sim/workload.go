@@ -23,6 +23,8 @@ const (
 	opSyscall     // a pipe call's system call entry and exit (id = channel; sockets and futexes charge it in opKernel)
 	opMutexLock   // a pipe call takes pipe->mutex (id = channel)
 	opMutexUnlock // a pipe call releases pipe->mutex and wakes its waiters (id = channel)
+	opSockAlloc   // a socket write's skb allocation, which waits for room (id = channel)
+	opSockFree    // a socket read's consume_skb() of the skb it copied, which may wake the writers (id = channel)
 )
 
 // op is one compiled step: names resolved to indices so the interpreter
@@ -105,8 +107,15 @@ func (cp *compiler) compileProgram(group int, steps []scenario.Step) ([]op, erro
 					op{kind: opKernel, id: o.id, sync: true}, op{kind: opMutexUnlock, id: o.id})
 				break
 			}
-			// write(): the kernel path (with the object's spinlock), then
-			// the message is queued
+			if cp.chanKind[o.id] == scenario.IPCSocket {
+				// unix_stream_sendmsg(): the skb's allocation, which waits
+				// for room; the path (the copy, unix_state_lock()); then
+				// the queueing and sk_data_ready()
+				out = append(out, op{kind: opSockAlloc, id: o.id}, op{kind: opKernel, id: o.id, sync: true}, o)
+				break
+			}
+			// futex_wake(): the kernel path (with the bucket's spinlock),
+			// then the wake-ups
 			out = append(out, op{kind: opKernel, id: o.id, sync: true}, o)
 		case opRecv:
 			if cp.chanKind[o.id] == scenario.IPCPipe {
@@ -116,7 +125,14 @@ func (cp *compiler) compileProgram(group int, steps []scenario.Step) ([]op, erro
 					op{kind: opMutexUnlock, id: o.id}, op{kind: opSyscall, id: o.id})
 				break
 			}
-			// read(): the message is taken, then the rest of the path
+			if cp.chanKind[o.id] == scenario.IPCSocket {
+				// unix_stream_read_generic(): the skb is taken, copied
+				// (the path), then consume_skb() frees it and may wake
+				// the writers
+				out = append(out, o, op{kind: opKernel, id: o.id}, op{kind: opSockFree, id: o.id})
+				break
+			}
+			// the message is taken, then the rest of the path
 			out = append(out, o, op{kind: opKernel, id: o.id})
 		default:
 			out = append(out, o)
@@ -272,6 +288,12 @@ func (s *sim) advance(c *cpuState, p *task) {
 			if s.startWork(c, p, float64(s.costs.vary(int64(s.r.Machine.Latency.Syscall)))) {
 				return
 			}
+		case opSockAlloc:
+			if !s.sockAllocSendPskb(c, p, s.chanList[o.id]) {
+				return
+			}
+		case opSockFree:
+			s.sockWfree(c, s.chanList[o.id])
 		case opMutexLock:
 			if !s.mutexLock(c, p, s.chanList[o.id].ipc) {
 				return
@@ -578,30 +600,51 @@ func popNewest(l *[]*task) *task {
 	return w
 }
 
-// ipcWrite is the queueing half of pipe_write() / unix_stream_sendmsg():
-// a full object puts the writer to sleep (it retries when woken); else the
-// message is queued and the readers' wait queue is woken with WF_SYNC
-// (pipe_write(): wake_up_interruptible_sync_poll(&pipe->rd_wait) when the
-// pipe was empty, one exclusive reader; sock_def_readable(): every
-// reader).
+// ipcWrite is the queueing half of pipe_write() / unix_stream_sendmsg().
+// A pipe write checks for room under pipe->mutex (pipeWriteLocked); a
+// socket write found room when it allocated its skb (sockAllocSendPskb),
+// so here the skb is queued and the readers' wait queue woken
+// (sock_def_readable(): every reader, WF_SYNC as the step says).
 func (s *sim) ipcWrite(c *cpuState, p *task, o *op, ch *chanState) bool {
 	if isPipe(ch) {
 		return s.pipeWriteLocked(c, p, o, ch)
-	}
-	if !ch.ipc.writable() || (ch.capacity > 0 && ch.msgs >= ch.capacity) {
-		s.waitWritable(c, p, ch)
-		return false
 	}
 	s.countOp(p)
 	s.wakeBatch, s.wakeBatchCost = 0, 0
 	defer s.endWakeBatch(c.id)
 	for n := 0; n < o.wake; n++ {
 		ch.msgs++
-		ch.ipc.enqueue()
 		s.wakeWaiters(c.id, &ch.receivers, ch.ipc.wakesAllReaders(), o.sync)
 	}
+	return true
+}
+
+// sockAllocSendPskb is sock_alloc_send_pskb() (net/core/sock.c) in
+// unix_stream_sendmsg(): while sk_wmem_alloc is at sk_sndbuf the writer
+// sleeps (sock_wait_for_wmem(), before its copy and path) and checks
+// again when woken; else its skb is charged to sk_wmem_alloc
+// (skb_set_owner_w()).
+func (s *sim) sockAllocSendPskb(c *cpuState, p *task, ch *chanState) bool {
+	if !ch.ipc.sockAllocSendFits() || (ch.capacity > 0 && ch.msgs >= ch.capacity) {
+		s.waitWritable(c, p, ch)
+		return false
+	}
+	ch.ipc.sockAllocSkb()
 	p.ipcWaited = false
 	return true
+}
+
+// sockWfree is consume_skb() at the end of unix_stream_read_generic()'s
+// copy: sock_wfree() takes the skb's truesize off the writer's
+// sk_wmem_alloc and unix_write_space() wakes every sleeping writer
+// (WF_SYNC) once unix_writable() holds.
+func (s *sim) sockWfree(c *cpuState, ch *chanState) {
+	if !ch.ipc.sockWfree() || len(ch.senders) == 0 {
+		return
+	}
+	s.wakeBatch, s.wakeBatchCost = 0, 0
+	s.wakeWaiters(c.id, &ch.senders, ch.ipc.wakesAllWriters(), true)
+	s.endWakeBatch(c.id)
 }
 
 // pipeWriteLocked is pipe_write() (fs/pipe.c) under pipe->mutex, run by
@@ -687,9 +730,9 @@ func (s *sim) waitReadable(c *cpuState, p *task, o *op, ch *chanState) {
 
 // ipcRead is the dequeueing half of pipe_read() / unix_stream_read_generic():
 // an empty object puts the reader to sleep (it retries when woken); a
-// message read may wake the writers (pipe_read(): one, when the pipe was
-// full as the read started; sock_wfree() → unix_write_space(): every one,
-// once unix_writable()).
+// pipe read may wake a writer after its unlock (pipe_read(): one, when the
+// pipe was full as the read started); a socket read's skb is freed after
+// its copy (sockWfree).
 func (s *sim) ipcRead(c *cpuState, p *task, o *op, ch *chanState) bool {
 	if isPipe(ch) && p.mutexHeld != ch.ipc { // woken from rd_wait: pipe_readable()
 		return s.pipeWaitCheck(c, p, o, ch, ch.msgs > 0)
@@ -702,19 +745,11 @@ func (s *sim) ipcRead(c *cpuState, p *task, o *op, ch *chanState) bool {
 		return false
 	}
 	ch.msgs--
-	freed := ch.ipc.dequeue()
 	if isPipe(ch) {
 		// pipe_read() wakes after __pipe_unlock() (pipeWakes)
-		p.pipeWasFull, p.pipeWakeNextReader = freed, p.ipcWaited
-		p.ipcWaited = false
-		return true
-	}
-	s.wakeBatch, s.wakeBatchCost = 0, 0
-	if freed && len(ch.senders) > 0 {
-		s.wakeWaiters(c.id, &ch.senders, ch.ipc.wakesAllWriters(), true)
+		p.pipeWasFull, p.pipeWakeNextReader = ch.ipc.pipeRead(), p.ipcWaited
 	}
 	p.ipcWaited = false
-	s.endWakeBatch(c.id)
 	return true
 }
 
