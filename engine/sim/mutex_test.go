@@ -159,9 +159,15 @@ func TestPipeMutexPreemptedSpinnerLeavesTheOSQ(t *testing.T) {
 // startAtMutexLock starts task k of a writer's program (a send on a
 // pipe, then anything) on cpu at its pipe_write()'s mutex_lock().
 func startAtMutexLock(s *sim, k, cpu int) *task {
+	return startAt(s, k, cpu, 1) // opSyscall, opMutexLock, opKernel, opMutexUnlock, opSend
+}
+
+// startAt places task k on cpu and runs its program from op pc (of its
+// compiled top-level body) until it starts work or blocks.
+func startAt(s *sim, k, cpu, pc int) *task {
 	p := place(s, k, cpu)
 	p.remaining = 0
-	p.stack[0].pc = 1 // opSyscall, opMutexLock, opKernel, opMutexUnlock, opSend
+	p.stack[0].pc = pc
 	s.schedule(&s.cpus[cpu])
 	return p
 }
@@ -217,17 +223,13 @@ func TestPipeReadWakesWriterAfterUnlock(t *testing.T) {
 	ch := s.chanList[0]
 	// a full pipe whose oldest page has one message left, and a writer
 	// asleep on it (wr_wait)
-	for len(ch.ipc.slots) < ch.ipc.maxSlots {
-		ch.ipc.slots = append(ch.ipc.slots, pipeBuf{written: ch.ipc.merges, left: ch.ipc.merges})
-	}
+	fullPipe(ch)
 	ch.ipc.slots[0].left = 1
-	ch.msgs = 1 + (ch.ipc.maxSlots-1)*ch.ipc.merges
+	ch.msgs -= ch.ipc.merges - 1
 	w := s.tasks[1]
 	w.cpu, w.state, w.blockOn = 1, taskBlocked, waitSend
 	ch.senders = append(ch.senders, w)
-	r := place(s, 0, 0)
-	r.remaining = 0
-	s.schedule(&s.cpus[0]) // read(): takes the message, locks, runs pipe_read()
+	r := startAt(s, 0, 0, 0) // read(): takes the message, locks, runs pipe_read()
 	if ch.ipc.mutex.owner != r || len(ch.ipc.slots) != ch.ipc.maxSlots-1 {
 		t.Fatalf("set-up: the reader should hold the mutex having freed a slot (owner %v, %d slots)", ch.ipc.mutex.owner == r, len(ch.ipc.slots))
 	}
@@ -252,16 +254,11 @@ func TestPipeChecksUnderTheMutex(t *testing.T) {
 	s := pipeStepSim(t, 2)
 	ch := s.chanList[0]
 	m := &ch.ipc.mutex
-	w := place(s, 1, 0)
-	w.remaining = 0
-	w.stack[0].pc = 1 // at mutex_lock()
-	s.schedule(&s.cpus[0])
+	w := startAtMutexLock(s, 1, 0)
 	if m.owner != w || ch.msgs != 1 {
 		t.Fatalf("the writer should hold the lock with its message queued under it (owner %v, %d messages)", m.owner == w, ch.msgs)
 	}
-	r := place(s, 0, 1)
-	r.remaining = 0
-	s.schedule(&s.cpus[1])
+	r := startAt(s, 0, 1, 0)
 	if ch.msgs != 1 || !r.spinning {
 		t.Fatalf("the reader took the message without the lock: %d messages left, spinning %v", ch.msgs, r.spinning)
 	}
@@ -279,15 +276,8 @@ func TestPipeChecksUnderTheMutex(t *testing.T) {
 	s.syncCPU(&s.cpus[1])
 	r.remaining = 0
 	s.computeEnd(&s.cpus[1]) // the reader unlocks
-	for len(ch.ipc.slots) < ch.ipc.maxSlots {
-		ch.ipc.slots = append(ch.ipc.slots, pipeBuf{written: ch.ipc.merges, left: ch.ipc.merges})
-	}
-	ch.ipc.slots[len(ch.ipc.slots)-1] = pipeBuf{written: ch.ipc.merges, left: ch.ipc.merges}
-	ch.msgs = ch.ipc.maxSlots * ch.ipc.merges
-	w2 := place(s, 2, 2)
-	w2.remaining = 0
-	w2.stack[0].pc = 1
-	s.schedule(&s.cpus[2])
+	fullPipe(ch)
+	w2 := startAtMutexLock(s, 2, 2)
 	if w2.state != taskBlocked || len(ch.senders) != 1 || m.owner != nil {
 		t.Fatalf("a writer finding the pipe full should drop the lock and sleep on wr_wait: state %v, %d sleeping writers, lock held %v",
 			w2.state, len(ch.senders), m.owner != nil)

@@ -85,9 +85,7 @@ func TestPipeWokenReaderRechecksWithoutTheMutex(t *testing.T) {
 		"run":{"duration":"10s","seed":1}}`)
 	s.now = 1_000_000
 	ch := s.chanList[0]
-	r := place(s, 0, 0)
-	r.remaining = 0
-	s.schedule(&s.cpus[0]) // mutex_lock(), the pipe is empty: unlock, sleep on rd_wait
+	r := startAt(s, 0, 0, 0) // mutex_lock(), the pipe is empty: unlock, sleep on rd_wait
 	if r.state != taskBlocked || len(ch.receivers) != 1 || ch.ipc.mutex.owner != nil {
 		t.Fatalf("set-up: the reader should sleep on rd_wait with the lock free (%v, %d)", r.state, len(ch.receivers))
 	}
@@ -118,9 +116,7 @@ func TestPipeWokenReaderRechecksWithoutTheMutex(t *testing.T) {
 func TestPipeWriteWakesAReaderOnlyWhenEmpty(t *testing.T) {
 	s := pipeStepSim(t, 1)
 	ch := s.chanList[0]
-	r := place(s, 0, 0)
-	r.remaining = 0
-	s.schedule(&s.cpus[0]) // sleeps on rd_wait
+	r := startAt(s, 0, 0, 0) // sleeps on rd_wait
 	ch.msgs, ch.ipc.slots = 1, append(ch.ipc.slots, pipeBuf{written: 1, left: 1})
 	w := startAtMutexLock(s, 1, 1)
 	finishKernelWork(s, w) // the write merges, unlocks and wakes
@@ -132,9 +128,7 @@ func TestPipeWriteWakesAReaderOnlyWhenEmpty(t *testing.T) {
 	}
 	// the same write to an empty pipe wakes it
 	ch.msgs, ch.ipc.slots = 0, ch.ipc.slots[:0]
-	w2 := place(s, 1, 2)
-	w2.stack[0].pc, w2.remaining = 1, 0
-	s.schedule(&s.cpus[2])
+	w2 := startAtMutexLock(s, 1, 2)
 	finishKernelWork(s, w2)
 	if r.state == taskBlocked || len(ch.receivers) != 0 {
 		t.Errorf("a write to an empty pipe did not wake its reader (state %v)", r.state)

@@ -376,12 +376,19 @@ func (s *sim) reschedCurr(cpu, from int) {
 	if c.needResched { // test_tsk_need_resched(curr)
 		return
 	}
-	c.needResched = true
 	d := int64(0)
 	if cpu != from {
 		d = s.ipiLatency(cpu) + s.idleExitCost(c) // smp_send_reschedule(); an idle CPU leaves its state first
 	}
-	s.q.push(event{at: s.now + d, kind: evResched, a: int32(cpu)})
+	s.needReschedAt(c, s.now+d)
+}
+
+// needReschedAt sets c's TIF_NEED_RESCHED, which resched_curr() found
+// clear, and has c reach schedule() at at (evResched: the IPI's arrival,
+// or the CPU's own return from its path).
+func (s *sim) needReschedAt(c *cpuState, at int64) {
+	c.needResched = true
+	s.q.push(event{at: at, kind: evResched, a: int32(c.id)})
 }
 
 // reschedIPI is the resched IPI's arrival (scheduler_ipi(), then the
@@ -433,11 +440,9 @@ func (s *sim) ttwuDoActivate(p *task, c *cpuState, reschedAfter int64) {
 		s.schedule(c)
 		return
 	}
-	if c.needResched { // resched_curr(): already told
-		return
+	if !c.needResched { // resched_curr(): once per flag
+		s.needReschedAt(c, s.now+reschedAfter)
 	}
-	c.needResched = true
-	s.q.push(event{at: s.now + reschedAfter, kind: evResched, a: int32(c.id)})
 }
 
 // forkTask is wake_up_new_task(): place with the slow path, start PELT.

@@ -23,9 +23,7 @@ func TestSocketWriterSleepsBeforeItsPath(t *testing.T) {
 	s := socketStepSim(t, 1)
 	ch := s.chanList[0]
 	ch.ipc.wmem = ch.ipc.sndbuf // full
-	w := place(s, 1, 1)
-	w.remaining = 0
-	s.schedule(&s.cpus[1])
+	w := startAt(s, 1, 1, 0)
 	if w.state != taskBlocked || len(ch.senders) != 1 {
 		t.Fatalf("the writer of a full socket should sleep in sock_alloc_send_pskb(): state %v, %d sleeping writers", w.state, len(ch.senders))
 	}
@@ -55,9 +53,7 @@ func TestSocketReadWakesWritersAfterItsCopy(t *testing.T) {
 	ch := s.chanList[0]
 	x := ch.ipc
 	ch.ipc.wmem = ch.ipc.sndbuf
-	w := place(s, 1, 1)
-	w.remaining = 0
-	s.schedule(&s.cpus[1])
+	w := startAt(s, 1, 1, 0)
 	for i := 0; i < 4 && w.state == taskRunning; i++ {
 		finishKernelWork(s, w) // until it sleeps in sock_wait_for_wmem()
 	}
@@ -70,9 +66,7 @@ func TestSocketReadWakesWritersAfterItsCopy(t *testing.T) {
 	if (k*x.truesize+1)<<2 <= x.sndbuf || ((k-1)*x.truesize+1)<<2 > x.sndbuf {
 		t.Fatalf("set-up: %d skbs should sit one above unix_writable()'s threshold", k)
 	}
-	r := place(s, 0, 0)
-	r.remaining = 0
-	s.schedule(&s.cpus[0]) // takes the first skb and starts copying it
+	r := startAt(s, 0, 0, 0) // takes the first skb and starts copying it
 	if r.state != taskRunning || ch.msgs != k {
 		t.Fatalf("set-up: the reader should have taken an skb: state %v, %d queued", r.state, ch.msgs)
 	}

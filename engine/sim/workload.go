@@ -535,13 +535,19 @@ func (s *sim) chanSend(c *cpuState, p *task, o *op) bool {
 // waitWritable blocks a sender on a full buffer; it retries its send
 // when woken.
 func (s *sim) waitWritable(c *cpuState, p *task, ch *chanState) {
+	queueSender(p, ch)
+	p.stack[len(p.stack)-1].pc-- // retry the send when woken
+	s.pipeUnlockToWait(c, p, ch)
+	s.blockTask(c, p)
+}
+
+// queueSender puts p at the tail of ch's sleeping senders, as one that
+// waited in its current call.
+func queueSender(p *task, ch *chanState) {
 	ch.senders = append(ch.senders, p)
 	p.granted = false
 	p.blockOn = waitSend
 	p.ipcWaited = true
-	p.stack[len(p.stack)-1].pc-- // retry the send when woken
-	s.pipeUnlockToWait(c, p, ch)
-	s.blockTask(c, p)
 }
 
 // pipeUnlockToWait is pipe_write()'s and pipe_read()'s wait for room or
@@ -573,9 +579,7 @@ func (s *sim) pipeWaitCheck(c *cpuState, p *task, o *op, ch *chanState, ready bo
 		s.waitReadable(c, p, o, ch)
 		return false
 	}
-	ch.senders = append(ch.senders, p)
-	p.granted = false
-	p.blockOn = waitSend
+	queueSender(p, ch)
 	s.blockTask(c, p)
 	return false
 }
