@@ -134,3 +134,89 @@ func TestPipeWriteWakesAReaderOnlyWhenEmpty(t *testing.T) {
 		t.Errorf("a write to an empty pipe did not wake its reader (state %v)", r.state)
 	}
 }
+
+// sleepingMutexWaiter puts task k, off CPU cpu, to sleep in ch's
+// pipe->mutex wait_list at its call's mutex_lock() (op pc).
+func sleepingMutexWaiter(s *sim, ch *chanState, k, cpu, pc int) *task {
+	w := s.tasks[k]
+	w.cpu, w.state, w.blockOn = cpu, taskBlocked, waitMutex
+	w.mutexWaiter, w.mutexOn = true, ch.ipc
+	w.stack[0].pc = pc
+	ch.ipc.mutex.waitList = append(ch.ipc.mutex.waitList, w)
+	return w
+}
+
+// pipe_write() drops pipe->mutex before it waits for room (fs/pipe.c:
+// mutex_unlock(), then wait_event_interruptible_exclusive(pipe->wr_wait,
+// pipe_writable(pipe))). The unlock's wake_up_q() of the lock's first
+// waiter runs in the writer's context, so the writer stays on its CPU for
+// that try_to_wake_up() and checks for room only after it: it sleeps then
+// if the pipe is still full, and room a reader made meanwhile is taken
+// without a sleep.
+func TestPipeWriterWakesTheMutexWaiterBeforeItWaits(t *testing.T) {
+	for _, room := range []bool{false, true} {
+		s := pipeStepSim(t, 2)
+		ch := s.chanList[0]
+		fullPipe(ch)
+		w2 := sleepingMutexWaiter(s, ch, 2, 2, 1)
+		t0 := s.now
+		w1 := startAtMutexLock(s, 1, 1) // takes the lock, finds the pipe full, unlocks: wakes w2
+		if w2.state == taskBlocked {
+			t.Fatal("set-up: the unlock should wake the mutex's waiter")
+		}
+		if w1.state != taskRunning || s.cpus[1].curr != w1 || len(ch.senders) != 0 {
+			t.Fatalf("room %v: the writer slept before its unlock's wake-up was paid (state %v, %d asleep on wr_wait)", room, w1.state, len(ch.senders))
+		}
+		stall := w1.wakeStallUntil
+		if room { // a reader frees a slot while the writer is in wake_up_q(),
+			// and another writer's page has room left (not for one that waited)
+			ch.ipc.slots = ch.ipc.slots[1:]
+			last := &ch.ipc.slots[len(ch.ipc.slots)-1]
+			last.written, last.left = ch.ipc.merges-1, ch.ipc.merges-1
+			ch.msgs -= ch.ipc.merges + 1
+		}
+		if err := s.runUntil(context.Background(), t0+200_000, 0, 1); err != nil {
+			t.Fatal(err)
+		}
+		if !room {
+			if w1.state != taskBlocked || w1.blockOn != waitSend || len(ch.senders) == 0 || ch.senders[0] != w1 {
+				t.Fatalf("the writer should sleep on wr_wait, first: state %v, %d asleep", w1.state, len(ch.senders))
+			}
+			if left := s.cpus[1].lastTaskTime; stall <= t0 || left < stall {
+				t.Errorf("the writer left its CPU %d ns after its unlock, before its wake-up was paid (%d ns)", left-t0, stall-t0)
+			}
+			continue
+		}
+		if w1.stack[0].pc <= 2 || len(ch.senders) != 0 {
+			t.Fatalf("the writer did not take the room freed while it woke the waiter: pc %d, state %v, %d asleep on wr_wait", w1.stack[0].pc, w1.state, len(ch.senders))
+		}
+		// pipe_write() after its wait_event: a new slot (which w2, taking
+		// the lock next, may merge into), not the other writer's page
+		if n := len(ch.ipc.slots); n != ch.ipc.maxSlots || ch.ipc.slots[n-2].written != ch.ipc.merges-1 {
+			t.Errorf("slots %d, the other writer's page %+v: the writer merged into it after its wait; want a new slot", n, ch.ipc.slots[n-2])
+		}
+	}
+}
+
+// pipe_read() of an empty pipe drops pipe->mutex, waking the lock's
+// first waiter (a writer, here) in its own context, then checks
+// pipe_readable(): data written in the meantime is read without a sleep.
+func TestPipeReaderWakesTheMutexWaiterBeforeItWaits(t *testing.T) {
+	s := pipeStepSim(t, 1)
+	ch := s.chanList[0]
+	w := sleepingMutexWaiter(s, ch, 1, 1, 1)
+	r := startAt(s, 0, 0, 0) // takes the lock, finds the pipe empty, unlocks: wakes w
+	if w.state == taskBlocked {
+		t.Fatal("set-up: the unlock should wake the mutex's waiter")
+	}
+	if r.state != taskRunning || len(ch.receivers) != 0 {
+		t.Fatalf("the reader slept before its unlock's wake-up was paid (state %v, %d asleep on rd_wait)", r.state, len(ch.receivers))
+	}
+	ch.msgs, ch.ipc.slots = 1, append(ch.ipc.slots, pipeBuf{written: 1, left: 1}) // written meanwhile
+	if err := s.runUntil(context.Background(), s.now+200_000, 0, 1); err != nil {
+		t.Fatal(err)
+	}
+	if r.stack[0].pc <= 1 || len(ch.receivers) != 0 {
+		t.Errorf("the reader did not read the data written while it woke the waiter: pc %d, state %v, %d asleep on rd_wait", r.stack[0].pc, r.state, len(ch.receivers))
+	}
+}

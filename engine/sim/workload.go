@@ -533,11 +533,16 @@ func (s *sim) chanSend(c *cpuState, p *task, o *op) bool {
 }
 
 // waitWritable blocks a sender on a full buffer; it retries its send
-// when woken.
+// when woken. A pipe writer whose unlock woke a mutex waiter is still on
+// its CPU, paying for that wake-up, and checks for room after it
+// (pipeUnlockToWait): the retry is that check.
 func (s *sim) waitWritable(c *cpuState, p *task, ch *chanState) {
-	queueSender(p, ch)
 	p.stack[len(p.stack)-1].pc-- // retry the send when woken
-	s.pipeUnlockToWait(c, p, ch)
+	if s.pipeUnlockToWait(c, p, ch) {
+		p.ipcWaited = true // pipe_write() after its wait: a fresh slot, wake_next_writer
+		return
+	}
+	queueSender(p, ch)
 	s.blockTask(c, p)
 }
 
@@ -553,11 +558,18 @@ func queueSender(p *task, ch *chanState) {
 // pipeUnlockToWait is pipe_write()'s and pipe_read()'s wait for room or
 // data on a pipe: the call drops pipe->mutex before it sleeps; p's pc
 // already points at the retry, which, when woken, checks for room or data
-// without the lock and takes it again (pipeWaitCheck).
-func (s *sim) pipeUnlockToWait(c *cpuState, p *task, ch *chanState) {
-	if isPipe(ch) {
-		s.mutexUnlock(c, p, ch.ipc)
+// without the lock and takes it again (pipeWaitCheck). It reports whether
+// p stays on its CPU first: mutex_unlock() woke the lock's first waiter,
+// and that wake_up_q() runs in p's context before
+// wait_event_interruptible_exclusive() checks pipe_writable() or
+// pipe_readable() (fs/pipe.c). p then makes the check, its retry, when the
+// wake-up is paid for (endWakeBatch), and sleeps only if it fails.
+func (s *sim) pipeUnlockToWait(c *cpuState, p *task, ch *chanState) bool {
+	if !isPipe(ch) {
+		return false
 	}
+	s.mutexUnlock(c, p, ch.ipc)
+	return p.wakeStallUntil > s.now
 }
 
 // pipeWaitCheck is ___wait_event()'s check after a wake-up from
@@ -744,7 +756,9 @@ func (s *sim) ipcRead(c *cpuState, p *task, o *op, ch *chanState) bool {
 	if ch.msgs == 0 {
 		p.ipcWaited = true
 		p.stack[len(p.stack)-1].pc-- // read again when woken
-		s.pipeUnlockToWait(c, p, ch)
+		if s.pipeUnlockToWait(c, p, ch) {
+			return false // pipe_readable() once the unlock's wake-up is done
+		}
 		s.waitReadable(c, p, o, ch)
 		return false
 	}
