@@ -66,6 +66,10 @@ type ipcChan struct {
 	maxSlots, merges int
 	// lastCPU touched the object last (its lines are there); -1 none
 	lastCPU int
+	// fileCPU holds, per end (fileRead, fileWrite), the line of that end's
+	// struct file with its f_count: the CPU of the last fgetLight() that
+	// took a reference; -1 none
+	fileCPU [2]int
 	// lockFree is when the object's spinlock is free again (objectLockWait)
 	lockFree int64
 	// mutex is pipe->mutex (mutex.go)
@@ -77,7 +81,7 @@ func newIPCChan(kind scenario.IPCKind, bytes int, m *topo.IPC) *ipcChan {
 	if bytes <= 0 {
 		bytes = defaultMessageBytes
 	}
-	ch := &ipcChan{kind: kind, bytes: bytes, lastCPU: -1, sndbuf: m.SockSndbuf, maxSlots: m.PipeBuffers}
+	ch := &ipcChan{kind: kind, bytes: bytes, lastCPU: -1, fileCPU: [2]int{-1, -1}, sndbuf: m.SockSndbuf, maxSlots: m.PipeBuffers}
 	ch.truesize = skbTruesize(bytes)
 	ch.merges = max(m.PageSize/bytes, 1)
 	return ch
@@ -188,7 +192,7 @@ func (s *sim) cachelineCost(from, to int) int64 {
 // call pays the syscall in its own step (opSyscall) and runs this path
 // while it holds pipe->mutex (mutexLock). It marks cpu as the object's
 // last toucher.
-func (s *sim) ipcPathCost(ch *ipcChan, cpu int, send bool) int64 {
+func (s *sim) ipcPathCost(ch *ipcChan, p *task, cpu int, send bool) int64 {
 	m := &s.r.Machine
 	var path int64 // the object's own path
 	lines := int64(sendSharedLines)
@@ -219,8 +223,39 @@ func (s *sim) ipcPathCost(ch *ipcChan, cpu int, send bool) int64 {
 	if ch.kind == scenario.IPCPipe { // the whole pipe_write()/pipe_read() runs under __pipe_lock()
 		return s.costs.vary(path + lines*line)
 	}
-	cost := s.costs.vary(int64(m.Latency.Syscall) + path + lines*line)
+	var fget int64 // a socket's read() or write() looks its fd up; futex() takes an address
+	if ch.kind == scenario.IPCSocket {
+		fget = s.fgetLight(ch, p, cpu, send)
+	}
+	cost := s.costs.vary(int64(m.Latency.Syscall) + fget + path + lines*line)
 	return cost + s.objectLockWait(ch, locked*line)
+}
+
+// The two ends of a pipe or socket pair, each its own struct file.
+const (
+	fileRead  = 0
+	fileWrite = 1
+)
+
+// fgetLight is __fget_light() under fdget() for a read() or write() by p
+// on cpu, with its fdput() (fs/file.c): a task whose files_struct no
+// other task shares borrows the file without touching it; in a
+// multi-threaded process (files->count > 1) the call takes a reference,
+// an atomic increment of file->f_count and the decrement at fdput(), so
+// the line of that end's struct file comes over from the CPU of the last
+// call that did the same (the other threads writing to that end). It
+// returns that line's cost.
+func (s *sim) fgetLight(ch *ipcChan, p *task, cpu int, send bool) int64 {
+	if !p.filesShared {
+		return 0
+	}
+	end := fileRead
+	if send {
+		end = fileWrite
+	}
+	line := s.cachelineCost(ch.fileCPU[end], cpu)
+	ch.fileCPU[end] = cpu
+	return line
 }
 
 // futexWaitSetup is futex_wait_setup()'s futex_q_lock() by a waiter on

@@ -326,6 +326,15 @@ func (s *sim) buildTasks() error {
 		}
 		s.q.push(event{at: int64(g.Start), kind: evFork, a: int32(gi)})
 	}
+	// copy_process() with CLONE_FILES (a thread) shares its creator's
+	// files_struct: files->count is the number of threads of the process
+	threads := make(map[int]int, len(s.tasks))
+	for _, p := range s.tasks {
+		threads[p.tgid]++
+	}
+	for _, p := range s.tasks {
+		p.filesShared = threads[p.tgid] > 1
+	}
 	s.parentCPU = drawParentCPUs(w.Groups, parentPool, s.seed, w.SharedParent)
 	for i := 0; i < cp.nBar; i++ {
 		s.barrierList = append(s.barrierList, &barrierState{arrived: make([]*task, 0, len(s.tasks))})

@@ -65,6 +65,7 @@ type task struct {
 	blockID        int
 	granted        bool // the object it waits on released it
 	ipcWaited      bool // it slept in its current pipe/socket call (pipe_write()'s wake_next_writer)
+	filesShared    bool // other threads share its files_struct (files->count > 1): fdget() takes references
 	// pipe->mutex (mutex.go): the lock it spins or sleeps on, the lock it
 	// holds, whether it is on that lock's wait_list, and whether its spin
 	// was broken by a reschedule (it tries once, then sleeps)

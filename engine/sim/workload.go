@@ -103,7 +103,7 @@ func (cp *compiler) compileProgram(group int, steps []scenario.Step) ([]op, erro
 			if cp.chanKind[o.id] == scenario.IPCPipe {
 				// write(): the syscall, then under pipe->mutex the check,
 				// the queueing and the path; the wake-ups after the unlock
-				out = append(out, op{kind: opSyscall, id: o.id}, op{kind: opMutexLock, id: o.id}, o,
+				out = append(out, op{kind: opSyscall, id: o.id, sync: true}, op{kind: opMutexLock, id: o.id}, o,
 					op{kind: opKernel, id: o.id, sync: true}, op{kind: opMutexUnlock, id: o.id})
 				break
 			}
@@ -281,11 +281,12 @@ func (s *sim) advance(c *cpuState, p *task) {
 		case opTimed:
 			s.enterTimed(c, p, o)
 		case opKernel:
-			if ch := s.chanList[o.id].ipc; ch != nil && s.startWork(c, p, float64(s.ipcPathCost(ch, c.id, o.sync))) {
+			if ch := s.chanList[o.id].ipc; ch != nil && s.startWork(c, p, float64(s.ipcPathCost(ch, p, c.id, o.sync))) {
 				return
 			}
-		case opSyscall:
-			if s.startWork(c, p, float64(s.costs.vary(int64(s.r.Machine.Latency.Syscall)))) {
+		case opSyscall: // a pipe's read() or write() (sync): el0_svc, fdget() and fdput()
+			fget := s.fgetLight(s.chanList[o.id].ipc, p, c.id, o.sync)
+			if s.startWork(c, p, float64(s.costs.vary(int64(s.r.Machine.Latency.Syscall)+fget))) {
 				return
 			}
 		case opSockAlloc:
