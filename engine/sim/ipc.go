@@ -223,11 +223,7 @@ func (s *sim) ipcPathCost(ch *ipcChan, p *task, cpu int, send bool) int64 {
 	if ch.kind == scenario.IPCPipe { // the whole pipe_write()/pipe_read() runs under __pipe_lock()
 		return s.costs.vary(path + lines*line)
 	}
-	var fget int64 // a socket's read() or write() looks its fd up; futex() takes an address
-	if ch.kind == scenario.IPCSocket {
-		fget = s.fgetLight(ch, p, cpu, send)
-	}
-	cost := s.costs.vary(int64(m.Latency.Syscall) + fget + path + lines*line)
+	cost := s.costs.vary(int64(m.Latency.Syscall) + s.fgetLight(ch, p, cpu, send) + path + lines*line)
 	return cost + s.objectLockWait(ch, locked*line)
 }
 
@@ -244,9 +240,9 @@ const (
 // an atomic increment of file->f_count and the decrement at fdput(), so
 // the line of that end's struct file comes over from the CPU of the last
 // call that did the same (the other threads writing to that end). It
-// returns that line's cost.
+// returns that line's cost. futex() takes an address, not an fd: none.
 func (s *sim) fgetLight(ch *ipcChan, p *task, cpu int, send bool) int64 {
-	if !p.filesShared {
+	if !p.filesShared || ch.kind == scenario.IPCFutex {
 		return 0
 	}
 	end := fileRead
