@@ -538,9 +538,10 @@ func (s *sim) chanSend(c *cpuState, p *task, o *op) bool {
 // its CPU, paying for that wake-up, and checks for room after it
 // (pipeUnlockToWait): the retry is that check.
 func (s *sim) waitWritable(c *cpuState, p *task, ch *chanState) {
+	// pipe_write() after its wait, slept or not: a fresh slot, wake_next_writer
+	p.ipcWaited = true
 	p.stack[len(p.stack)-1].pc-- // retry the send when woken
 	if s.pipeUnlockToWait(c, p, ch) {
-		p.ipcWaited = true // pipe_write() after its wait: a fresh slot, wake_next_writer
 		return
 	}
 	queueSender(p, ch)
