@@ -186,6 +186,10 @@ func (f Features) HNrRunnableOn() bool { return on(f.HNrRunnable, true) }
 // unless set (docs/model.md, "What tip-2026-09 does not have yet").
 func (f Features) AsymCapacitySMTLBOn() bool { return on(f.AsymCapacitySMTLB, false) }
 
+// PreemptLazyOn: the PREEMPT_LAZY preemption model, off unless set (the
+// generation tip-2026-09 sets it: a 7.x kernel on arm64).
+func (f Features) PreemptLazyOn() bool { return on(f.PreemptLazy, false) }
+
 // SMTAwareAsymCapacityOn: P1b (TIP7 select_idle_capacity) unless set false.
 func (f Features) SMTAwareAsymCapacityOn() bool { return on(f.SMTAwareAsymCapacity, true) }
 

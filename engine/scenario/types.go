@@ -127,6 +127,16 @@ type Features struct {
 	// (check_preempt_tick()); RUN_TO_PARITY, PREEMPT_SHORT, PLACE_LAG and
 	// DELAY_DEQUEUE do not exist there and are ignored.
 	EEVDF *bool `json:"EEVDF,omitempty"`
+	// PreemptLazy is the PREEMPT_LAZY preemption model (Linux 6.13; arm64
+	// since 6.16; the Kconfig default on arm64 and x86 since 7.0, which
+	// left those architectures only lazy and full, 7dadeaa6e851): a fair
+	// wake-up or slice preemption of a running task (resched_curr_lazy())
+	// sets TIF_NEED_RESCHED_LAZY with no IPI, and the task is preempted at
+	// its return to user space, an interrupt taken in user space, or its
+	// tick, which makes the flag TIF_NEED_RESCHED; an idle CPU, and every
+	// other class, still gets resched_curr(). false gives the full (and,
+	// for user-space tasks, voluntary) preemption of 6.12 and before.
+	PreemptLazy *bool `json:"PREEMPT_LAZY,omitempty"`
 	// PELT selects the invariance mode: "modern" (default) or "legacy2018".
 	PELT PELTMode `json:"PELT,omitempty"`
 }

@@ -267,8 +267,8 @@ func (s *sim) moveQueuedTask(p *task, src, dst, on, cause int, env *lbEnv) {
 func (s *sim) detachTask(p *task, src, on int) {
 	sc := &s.cpus[src]
 	s.syncCPU(sc)
-	if s.updateCurr(sc) { // dequeue_entity() → update_curr() → resched_curr(src)
-		s.reschedCurr(src, on)
+	if s.updateCurr(sc) { // dequeue_entity() → update_curr() → resched_curr_lazy(src)
+		s.reschedCurrLazy(src, on)
 	}
 	s.updateTaskLoadAvg(p)
 	s.updateEntityLag(sc, p)
@@ -311,13 +311,14 @@ func (s *sim) attachTask(p *task, dst, cause int, need bool) bool {
 
 // reschedAfterAttach is the resched_curr(dst_rq) of wakeup_preempt() after
 // attach_task() run on CPU on: a balance pass schedules its own CPU at
-// once; the stopper's push reaches a busy dst by IPI.
+// once; the stopper's push reaches a busy dst by IPI (under PREEMPT_LAZY,
+// resched_curr_lazy(): a busy dst gets its lazy flag and no IPI).
 func (s *sim) reschedAfterAttach(dst, on int) {
 	if on == dst {
 		s.schedule(&s.cpus[dst])
 		return
 	}
-	s.reschedCurr(dst, on)
+	s.reschedCurrLazy(dst, on)
 }
 
 // traceMove records a balance migration with the pass that made it.

@@ -119,7 +119,7 @@ func (s *sim) ttwuRunnable(p *task, waker int, byTask bool) {
 		}
 	}
 	if c.curr == nil || s.checkPreemptWakeupFair(c, p) {
-		s.reschedCurr(c.id, waker)
+		s.reschedCurrLazy(c.id, waker)
 	}
 }
 

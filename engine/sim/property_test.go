@@ -183,7 +183,7 @@ func randomFeatures(rng *rand.Rand, f *scenario.Features) {
 	flags := []**bool{&f.SISUtil, &f.WakeAffine, &f.WAIdle, &f.WAWeight, &f.WABias,
 		&f.RunToParity, &f.PreemptShort, &f.PlaceLag, &f.UtilEst, &f.NIRandom, &f.NIRate,
 		&f.NohzIdle, &f.DelayDequeue, &f.HNrRunnable, &f.AsymCapacitySMTLB,
-		&f.SMTAwareAsymCapacity, &f.ILBIdleCore, &f.SISCluster}
+		&f.SMTAwareAsymCapacity, &f.ILBIdleCore, &f.SISCluster, &f.PreemptLazy}
 	for range rng.IntN(4) {
 		v := rng.IntN(2) == 0
 		*flags[rng.IntN(len(flags))] = &v

@@ -104,6 +104,7 @@ func newSim(r *scenario.Resolved, t *topo.Topology, opt Options, seed uint64, ti
 		cfs:          !r.Policy.Features.EEVDFOn(),
 		hNrRunnable:  r.Policy.Features.HNrRunnableOn(),
 		asymCapSMTLB: r.Policy.Features.AsymCapacitySMTLBOn(),
+		preemptLazy:  r.Policy.Features.PreemptLazyOn() && r.Policy.Features.EEVDFOn(),
 		smtActive:    t.SMTActive,
 		warmup:       int64(r.Run.Warmup),
 	}

@@ -149,7 +149,8 @@ func (s *sim) pickNextTask(c *cpuState, fast bool) {
 		next = s.pickNextEntity(c)
 	}
 	c.schedPrev = false
-	c.needResched = false // clear_tsk_need_resched(prev), after the pick
+	c.needResched = false // clear_tsk_need_resched(prev), after the pick: both flags
+	c.needReschedLazy = false
 	if next != nil && next == prev {
 		s.reprogram(c)
 		return
@@ -308,7 +309,7 @@ func (s *sim) tryToWakeUp(p *task, waker int, cur *task, sync, byTask bool) {
 	d := s.ttwuLatency(waker, target)
 	tc := &s.cpus[target]
 	if s.ttwuActivatesAtOnce(waker, tc) {
-		s.ttwuDoActivate(p, tc, d)
+		s.ttwuDoActivate(p, tc, waker, d)
 		return
 	}
 	tc.pending++
@@ -398,6 +399,57 @@ func (s *sim) needReschedAt(c *cpuState, at int64) {
 func (s *sim) reschedIPI(c *cpuState) {
 	if c.needResched {
 		s.schedule(c)
+		return
+	}
+	s.lazyIRQExit(c)
+}
+
+// reschedLazy is resched_curr_lazy() of c's running task under
+// PREEMPT_LAZY (kernel/sched/core.c, __resched_curr()): it sets
+// TIF_NEED_RESCHED_LAZY, once per flag and not over TIF_NEED_RESCHED, sends
+// no IPI, and reports true. It reports false, leaving the caller to
+// resched_curr(), without PREEMPT_LAZY and when c runs its idle task (whose
+// lazy request __resched_curr() makes a full one).
+func (s *sim) reschedLazy(c *cpuState) bool {
+	if !s.preemptLazy || c.curr == nil {
+		return false
+	}
+	if !c.needResched {
+		c.needReschedLazy = true
+	}
+	return true
+}
+
+// reschedCurrLazy is resched_curr_lazy() of cpu, asked from CPU from: the
+// lazy flag (reschedLazy), where c reaches schedule() at its own return
+// to user space when from is c itself; otherwise resched_curr().
+func (s *sim) reschedCurrLazy(cpu, from int) {
+	c := &s.cpus[cpu]
+	if !s.reschedLazy(c) {
+		s.reschedCurr(cpu, from)
+		return
+	}
+	if cpu == from {
+		s.lazyReturnAt(c, s.now)
+	}
+}
+
+// lazyReturnAt has c look at its lazy flag when the path that set it on c
+// itself returns, at at: a return to user space when that path is an
+// interrupt taken in user space (lazyIRQExit); a task's own system call
+// keeps the flag until the call returns (lazyPreemptPoint).
+func (s *sim) lazyReturnAt(c *cpuState, at int64) {
+	s.q.push(event{at: at, kind: evResched, a: int32(c.id)})
+}
+
+// lazyIRQExit is the return from an interrupt taken on c under
+// PREEMPT_LAZY (irqentry_exit_to_user_mode(), exit_to_user_mode_loop()):
+// a task interrupted in user space reaches schedule() when
+// TIF_NEED_RESCHED_LAZY is set; one interrupted in a kernel path keeps
+// the flag until that path returns to user space.
+func (s *sim) lazyIRQExit(c *cpuState) {
+	if c.needReschedLazy && c.curr != nil && c.curr.userMode {
+		s.schedule(c)
 	}
 }
 
@@ -407,15 +459,17 @@ func (s *sim) wakeArrive(p *task) {
 	c := &s.cpus[p.wakeCPU]
 	c.pending--
 	s.cpuChanged(c)
-	s.ttwuDoActivate(p, c, -1)
+	s.ttwuDoActivate(p, c, c.id, -1)
 }
 
 // ttwuDoActivate is ttwu_do_activate() of p on c. Run on c itself
 // (reschedAfter < 0), a preemption schedules c at once; run by the waker
-// (ttwu_queue()), wakeup_preempt()'s resched_curr() reaches c
+// (ttwu_queue()) on CPU waker, wakeup_preempt()'s resched_curr() reaches c
 // reschedAfter ns later: the rest of try_to_wake_up()'s work and, for
-// another CPU, the IPI.
-func (s *sim) ttwuDoActivate(p *task, c *cpuState, reschedAfter int64) {
+// another CPU, the IPI. Under PREEMPT_LAZY a busy c only gets its lazy
+// flag (reschedLazy): no IPI, and on c itself schedule() waits for the
+// return to user space.
+func (s *sim) ttwuDoActivate(p *task, c *cpuState, waker int, reschedAfter int64) {
 	prev := p.cpu
 	if prev != c.id {
 		s.removeEntityLoadAvg(&s.cpus[prev], p)
@@ -434,10 +488,23 @@ func (s *sim) ttwuDoActivate(p *task, c *cpuState, reschedAfter int64) {
 		s.attachEntityLoadAvg(c, p)
 	}
 	if c.curr != nil && !resched && !s.checkPreemptWakeupFair(c, p) {
+		if reschedAfter < 0 {
+			s.lazyIRQExit(c) // the wake-list IPI's return
+		}
 		return
 	}
 	if reschedAfter < 0 {
+		if s.reschedLazy(c) { // resched_curr_lazy(), then the IPI's return
+			s.lazyIRQExit(c)
+			return
+		}
 		s.schedule(c)
+		return
+	}
+	if s.reschedLazy(c) {
+		if c.id == waker {
+			s.lazyReturnAt(c, s.now+reschedAfter)
+		}
 		return
 	}
 	if !c.needResched { // resched_curr(): once per flag
@@ -464,8 +531,9 @@ func (s *sim) forkTask(p *task, parentCPU int) {
 	}
 	// wakeup_preempt(rq, p, WF_FORK) → resched_curr() runs on the parent's
 	// CPU: another CPU, idle or busy, reschedules after the IPI, and an
-	// idle one after its idle exit too.
-	s.reschedCurr(target, parentCPU)
+	// idle one after its idle exit too (a busy one under PREEMPT_LAZY
+	// only gets its lazy flag).
+	s.reschedCurrLazy(target, parentCPU)
 }
 
 // timerFire handles a sleep's or period's hrtimer at its soft expiry
@@ -510,6 +578,9 @@ func (s *sim) tick(c *cpuState) {
 		return
 	}
 	s.q.pushInOrder(event{at: s.now + s.tickNs, kind: evTick, a: int32(c.id)})
+	if c.needReschedLazy { // sched_tick(): a lazy request older than this tick becomes resched_curr()
+		c.needResched = true
+	}
 	s.syncCPU(c)
 	resched := s.updateCurr(c)
 	if s.cfs {
@@ -518,14 +589,16 @@ func (s *sim) tick(c *cpuState) {
 	s.updateTaskLoadAvg(c.curr)
 	s.updateCfsRqLoadAvg(c)
 	s.updateMisfitStatus(c, c.curr)
-	if resched {
+	if resched && !s.reschedLazy(c) { // update_curr() → resched_curr_lazy()
 		c.needResched = true // resched_curr(), local: no IPI
 	}
 	s.nohzBalancerKick(c)
 	s.schedBalanceTrigger(c)
 	if c.needResched { // the interrupt's return; a flag a remote CPU set counts too
 		s.schedule(c)
+		return
 	}
+	s.lazyIRQExit(c)
 }
 
 // enterIdle: the CPU runs the idle task (idle cores) and do_idle()

@@ -66,6 +66,11 @@ type task struct {
 	granted        bool // the object it waits on released it
 	ipcWaited      bool // it slept in its current pipe/socket call (pipe_write()'s wake_next_writer)
 	filesShared    bool // other threads share its files_struct (files->count > 1): fdget() takes references
+	// userMode: it runs user code (a compute step or a user-space spin),
+	// not a kernel path; sysret: its last step was a system call, so its
+	// next step starts with the return to user space (PREEMPT_LAZY's
+	// preemption point)
+	userMode, sysret bool
 	// pipe->mutex (mutex.go): the lock it spins or sleeps on, the lock it
 	// holds, whether it is on that lock's wait_list, and whether its spin
 	// was broken by a reschedule (it tries once, then sleeps)
@@ -170,10 +175,14 @@ type cpuState struct {
 	nextBalance        int64 // jiffies
 	// needResched is TIF_NEED_RESCHED of rq->curr (the idle task's when
 	// idle): set by resched_curr(), cleared by __schedule()
-	needResched  bool
-	lastTgid     int // tgid of the last task run: an mm switch when it changes
-	lastTaskTime int64
-	cfsSeq       uint64 // last cfs_tasks stamp handed out (cfsListHead)
+	needResched bool
+	// needReschedLazy is TIF_NEED_RESCHED_LAZY of rq->curr (PREEMPT_LAZY):
+	// set by resched_curr_lazy() with no IPI, acted on at curr's return to
+	// user space (lazyPreemptPoint), cleared by __schedule()
+	needReschedLazy bool
+	lastTgid        int // tgid of the last task run: an mm switch when it changes
+	lastTaskTime    int64
+	cfsSeq          uint64 // last cfs_tasks stamp handed out (cfsListHead)
 
 	sd []sdState // per domain of the chain (bottom-up)
 
@@ -294,6 +303,7 @@ type sim struct {
 	delayDequeue  bool // DELAY_DEQUEUE
 	hNrRunnable   bool // load balancing reads h_nr_runnable (H_NR_RUNNABLE)
 	asymCapSMTLB  bool // Neri's asym-capacity load balancing (ASYM_CAPACITY_SMT_LB)
+	preemptLazy   bool // the PREEMPT_LAZY preemption model (EEVDF only)
 	smtActive     bool
 	asymCapActive bool
 	// sisCluster: sched_cluster_active under the cluster-aware

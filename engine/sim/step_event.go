@@ -91,7 +91,10 @@ func (s *sim) staleEvent(ev event) bool {
 		c := &s.cpus[ev.a]
 		return !c.irqBusy || s.now < c.irqEnd
 	case evResched:
-		return !s.cpus[ev.a].needResched // spent by an earlier schedule()
+		c := &s.cpus[ev.a]
+		// spent by an earlier schedule(), or a lazy flag its task keeps
+		// until it returns to user space
+		return !c.needResched && !(c.needReschedLazy && c.curr != nil && c.curr.userMode)
 	}
 	return false
 }

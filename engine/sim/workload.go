@@ -38,6 +38,10 @@ type op struct {
 	sync   bool
 	wake   int
 	count  int
+	// sysret: the op ends a system call (a send's or recv's last op, a
+	// sleep, a barrier's futex): the task's next step begins with the
+	// return to user space
+	sysret bool
 	body   []op
 }
 
@@ -98,6 +102,7 @@ func (cp *compiler) compileProgram(group int, steps []scenario.Step) ([]op, erro
 		if err != nil {
 			return nil, fmt.Errorf("step %d: %w", i, err)
 		}
+		first := len(out)
 		switch o.kind {
 		case opSend:
 			if cp.chanKind[o.id] == scenario.IPCPipe {
@@ -136,6 +141,12 @@ func (cp *compiler) compileProgram(group int, steps []scenario.Step) ([]op, erro
 			out = append(out, o, op{kind: opKernel, id: o.id})
 		default:
 			out = append(out, o)
+		}
+		switch o.kind {
+		case opSend, opRecv, opSleep, opBarrier:
+			if len(out) > first {
+				out[len(out)-1].sysret = true
+			}
 		}
 	}
 	return out, nil
@@ -233,6 +244,12 @@ func (s *sim) advance(c *cpuState, p *task) {
 			s.reprogram(c)
 			return
 		}
+		if p.sysret {
+			p.sysret = false
+			if s.lazyPreemptPoint(c) {
+				return
+			}
+		}
 		if len(p.stack) == 0 {
 			s.exitTask(c, p)
 			return
@@ -246,6 +263,8 @@ func (s *sim) advance(c *cpuState, p *task) {
 		}
 		o := &f.body[f.pc]
 		f.pc++
+		p.sysret = o.sysret
+		p.userMode = o.kind == opCompute
 		switch o.kind {
 		case opCompute:
 			w := float64(o.dur)
@@ -314,6 +333,18 @@ func (s *sim) advance(c *cpuState, p *task) {
 			}
 		}
 	}
+}
+
+// lazyPreemptPoint is a task's return to user space from a system call
+// (exit_to_user_mode_loop()): under PREEMPT_LAZY, where a preemption of a
+// running task sets only TIF_NEED_RESCHED_LAZY, this is where it reaches
+// schedule(). It reports true when c scheduled.
+func (s *sim) lazyPreemptPoint(c *cpuState) bool {
+	if !c.needReschedLazy {
+		return false
+	}
+	s.schedule(c)
+	return true
 }
 
 // startWork starts w reference-ns of CPU work for p on c (a compute step
@@ -502,6 +533,7 @@ func (s *sim) grant(waker int, w *task, sync bool) {
 func (s *sim) waitOrSpin(c *cpuState, p *task, spin int64) {
 	if spin > 0 {
 		p.spinning = true
+		p.userMode = true // the runtime's spin, before its futex_wait()
 		p.spinEnd = s.now + spin
 		s.syncCPU(c)
 		s.reprogram(c)
@@ -814,6 +846,7 @@ func (s *sim) spinEnded(c *cpuState, p *task) {
 	}
 	if p.granted {
 		p.granted = false
+		p.sysret = false // released during its spin: it made no futex_wait() call
 		s.advance(c, p)
 		return
 	}

@@ -68,6 +68,7 @@ var Features = []Feature{
 	{Name: "SIS_CLUSTER", Kernel: "select_idle_sibling(), select_idle_cpu() (cluster first, 6.8)", Form: true},
 	{Name: "H_NR_RUNNABLE", Kernel: "update_sg_lb_stats(), sched_balance_find_src_rq(), can_migrate_task()", Form: true},
 	{Name: "ASYM_CAPACITY_SMT_LB", Kernel: "update_sg_lb_stats(), sched_balance_find_src_rq() (Neri, 7.3)", Form: true},
+	{Name: "PREEMPT_LAZY", Kernel: "resched_curr_lazy(), sched_tick(), exit_to_user_mode_loop() (6.13; arm64 default since 7.0)", Form: true},
 	{Name: "EEVDF", Kernel: "pick_next_entity(), place_entity(), check_preempt_wakeup(), check_preempt_tick() (off: 6.1's CFS)", Form: true},
 	{Name: "PELT", Kernel: "PELT invariance", Form: true},
 }
