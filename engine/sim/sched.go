@@ -448,9 +448,15 @@ func (s *sim) lazyReturnAt(c *cpuState, at int64) {
 // TIF_NEED_RESCHED_LAZY is set; one interrupted in a kernel path keeps
 // the flag until that path returns to user space.
 func (s *sim) lazyIRQExit(c *cpuState) {
-	if c.needReschedLazy && c.curr != nil && c.curr.userMode {
+	if lazyDueAtIRQExit(c) {
 		s.schedule(c)
 	}
+}
+
+// lazyDueAtIRQExit says whether an interrupt's return on c schedules on
+// TIF_NEED_RESCHED_LAZY: the flag is set and curr runs in user space.
+func lazyDueAtIRQExit(c *cpuState) bool {
+	return c.needReschedLazy && c.curr != nil && c.curr.userMode
 }
 
 // wakeArrive is sched_ttwu_pending() on the target CPU: the wake list's

@@ -94,7 +94,7 @@ func (s *sim) staleEvent(ev event) bool {
 		c := &s.cpus[ev.a]
 		// spent by an earlier schedule(), or a lazy flag its task keeps
 		// until it returns to user space
-		return !c.needResched && !(c.needReschedLazy && c.curr != nil && c.curr.userMode)
+		return !c.needResched && !lazyDueAtIRQExit(c)
 	}
 	return false
 }

@@ -102,7 +102,6 @@ func (cp *compiler) compileProgram(group int, steps []scenario.Step) ([]op, erro
 		if err != nil {
 			return nil, fmt.Errorf("step %d: %w", i, err)
 		}
-		first := len(out)
 		switch o.kind {
 		case opSend:
 			if cp.chanKind[o.id] == scenario.IPCPipe {
@@ -143,10 +142,8 @@ func (cp *compiler) compileProgram(group int, steps []scenario.Step) ([]op, erro
 			out = append(out, o)
 		}
 		switch o.kind {
-		case opSend, opRecv, opSleep, opBarrier:
-			if len(out) > first {
-				out[len(out)-1].sysret = true
-			}
+		case opSend, opRecv, opSleep, opBarrier: // each case above appended its last op
+			out[len(out)-1].sysret = true
 		}
 	}
 	return out, nil
