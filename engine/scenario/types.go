@@ -217,7 +217,15 @@ type Group struct {
 	// expires up to this late (hrtimer_set_expires_range_ns()); absent =
 	// DefaultTimerSlack, SCHED_OTHER's (schedplay addition).
 	TimerSlack *units.Duration `json:"timer_slack,omitempty"`
-	Program    []Step          `json:"program"`
+	// RepartitionCost is the work a task of the group loses when the
+	// spatial-SMT core it runs on goes from ST to 2T: the part of the
+	// working set it built since the core last changed mode, or since it
+	// got the CPU, that the new partition cannot hold, refetched as it goes
+	// on; a task loses at most the time it has run in that ST stretch.
+	// 0 = none (schedplay addition, docs/model.md "Core performance
+	// model").
+	RepartitionCost units.Duration `json:"repartition_cost,omitempty"`
+	Program         []Step         `json:"program"`
 }
 
 // Pin says how a group's tasks divide its CPU mask.

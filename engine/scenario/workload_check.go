@@ -45,6 +45,7 @@ func validateWorkload(errs *ErrorList, w *Workload, n int) {
 		if g.TimerSlack != nil {
 			checkDuration(errs, p+".timer_slack", *g.TimerSlack, maxLatencyParam)
 		}
+		checkDuration(errs, p+".repartition_cost", g.RepartitionCost, maxLatencyParam)
 		if g.ParentCPU != nil && n > 0 && (*g.ParentCPU < 0 || *g.ParentCPU >= n) {
 			errs.Add(p+".parent_cpu", "CPU %d does not exist; this machine has CPUs 0-%d", *g.ParentCPU, n-1)
 		}

@@ -284,6 +284,9 @@ func (s *sim) coreEvaluate(core int) {
 			}
 		}
 		if want2T != k.hw2T && busy > 0 {
+			if want2T {
+				s.repartitionLoss(k)
+			}
 			s.coreTransition(k)
 			k.hw2T = want2T
 		}
@@ -327,6 +330,33 @@ func (s *sim) coreEvaluate(core int) {
 // coreTimer is the id of a core's mode re-evaluation timer (after the
 // CPUs' compute-end timers).
 func (s *sim) coreTimer(core int) int { return len(s.cpus) + core }
+
+// repartitionLoss charges what a spatial core's ST → 2T repartition costs
+// the tasks that keep computing on it (workload.groups[].repartition_cost,
+// docs/model.md "Core performance model"): each loses the part of the
+// working set it built in the ST stretch that the new partition cannot
+// hold, and redoes it: its compute step grows by the work it did at its
+// ST rate in the lost time, which is the group's cost at most and never
+// more than it has run since the core last changed mode or since it got
+// the CPU. A task that has just started loses nothing, nor does one
+// spinning at a barrier. Called after syncCPU() and before the rates
+// change (coreEvaluate) and before coreTransition() moves lastTransition.
+func (s *sim) repartitionLoss(k *coreState) {
+	for _, cpu := range k.cpus {
+		c := &s.cpus[cpu]
+		p := c.curr
+		if p == nil || p.spinning || p.remaining <= 0 || p.group < 0 || p.group >= len(s.repartition) {
+			continue
+		}
+		cost := s.repartition[p.group]
+		if cost <= 0 {
+			continue
+		}
+		if loss := min(cost, s.now-max(k.lastTransition, p.cpuSince)); loss > 0 {
+			p.remaining += float64(c.rate * float64(loss)) // explicit rounding, as syncCPU
+		}
+	}
+}
 
 // coreTransition counts one ST↔SMT change and starts its switch stall.
 func (s *sim) coreTransition(k *coreState) {

@@ -218,6 +218,7 @@ func (s *sim) buildTasks() error {
 	cp := &compiler{barriers: map[string]int{}, chans: map[string]int{}, pools: map[string]int{}, timed: map[string]int{}, inst: -1}
 	s.groupAlive = make([]int, len(w.Groups))
 	s.timerSlack = make([]int64, len(w.Groups))
+	s.repartition = make([]int64, len(w.Groups))
 	s.pmQoS = -1
 	if w.CPUDMALatency != nil {
 		s.pmQoS = int64(*w.CPUDMALatency)
@@ -262,6 +263,7 @@ func (s *sim) buildTasks() error {
 		if g.TimerSlack != nil {
 			s.timerSlack[gi] = int64(*g.TimerSlack)
 		}
+		s.repartition[gi] = int64(g.RepartitionCost)
 		allowed := topo.NewCPUSet(n)
 		if g.CPUs == "" {
 			for c := 0; c < n; c++ {

@@ -199,6 +199,7 @@ func (s *sim) setCurr(c *cpuState, p *task) {
 	p.protected = true
 	p.protect = p.deadline
 	p.runStart = s.now
+	p.cpuSince = s.now
 	c.lastUpd = s.now
 	// context_switch(): the thread switch, plus switch_mm_irqs_off() when
 	// next's mm is not the one the CPU last ran (a thread group is one mm;

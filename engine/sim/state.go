@@ -119,6 +119,7 @@ type task struct {
 	periodicLatency bool
 	decision        int // decision index that placed it (timeline), -1 none
 	runStart        int64
+	cpuSince        int64 // when it last got its CPU (repartitionLoss; runStart restarts at the warm-up)
 	sleepStart      int64
 	onRunCPU        int // CPU it is running on (-1)
 	runtime         int64
@@ -294,6 +295,7 @@ type sim struct {
 	// configuration
 	tickNs        int64
 	timerSlack    []int64 // per group: its tasks' timer_slack_ns
+	repartition   []int64 // per group: work lost when the core goes ST → 2T (repartitionLoss)
 	pmQoS         int64   // cpu_dma_latency limit on idle exit latency (-1 none)
 	baseSlice     int64
 	migCost       int64
