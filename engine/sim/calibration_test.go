@@ -86,11 +86,19 @@ func TestCalibrationVeraSGEMM(t *testing.T) {
 		base, v6          float64 // published means, GFLOP/s
 		diffLo, diffHi    float64 // band for v6-on against mainline, %
 		maxTransitionFrac float64 // v6-on transitions / mainline transitions
+		// minFall is how many times smaller v6-on's standard deviation
+		// must be; v6SD the published v6-on standard deviation it must
+		// stay within ±50 % of (0: not checked). NVPL's baseline varies
+		// several times less than the mails' (the fidelity row "NVPL
+		// spread, baseline", a known miss), while v6-on's holds since
+		// the SGEMM threads pay a repartition cost (docs/model.md), so
+		// its fall is checked as a fall, and v6-on against the mails.
+		minFall, v6SD float64
 	}{
-		{"vera-sgemm-nvpl", 9647, 10297, 3, 10, 0.5},
+		{"vera-sgemm-nvpl", 9647, 10297, 3, 10, 0.5, 1.2, 18},
 		// OpenBLAS changes sibling only ≈80 times per call, so most of its
 		// transitions come from kernel noise under both policies.
-		{"vera-sgemm-openblas", 7119, 7347, 1, 6, 0.9},
+		{"vera-sgemm-openblas", 7119, 7347, 1, 6, 0.9, 2, 0},
 	} {
 		t.Run(tc.scenario, func(t *testing.T) {
 			// 100 repetitions, not the seed's 5: under v6-on the standard
@@ -112,8 +120,11 @@ func TestCalibrationVeraSGEMM(t *testing.T) {
 			if !within(v, tc.v6, 0.08) {
 				t.Errorf("v6-on %.0f GFLOP/s; want within ±8%% of the published %.0f", v, tc.v6)
 			}
-			if base.Throughput.Stddev < 2*v6.Throughput.Stddev {
-				t.Errorf("standard deviation %.1f → %.1f GFLOP/s; want it to fall at least two-fold with the PE0 preference", base.Throughput.Stddev, v6.Throughput.Stddev)
+			if base.Throughput.Stddev < tc.minFall*v6.Throughput.Stddev {
+				t.Errorf("standard deviation %.1f → %.1f GFLOP/s; want it to fall at least %.1f-fold with the PE0 preference", base.Throughput.Stddev, v6.Throughput.Stddev, tc.minFall)
+			}
+			if tc.v6SD > 0 && !within(v6.Throughput.Stddev, tc.v6SD, 0.5) {
+				t.Errorf("v6-on standard deviation %.1f GFLOP/s; want within ±50%% of the published %.0f", v6.Throughput.Stddev, tc.v6SD)
 			}
 			if base.PEAlternations.Mean < 50 {
 				t.Errorf("mainline has only %.0f PE alternations: sibling choice is no longer random", base.PEAlternations.Mean)
