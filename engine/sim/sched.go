@@ -398,6 +398,13 @@ func (s *sim) needReschedAt(c *cpuState, at int64) {
 // reaching schedule(): a schedule() since the flag was set has cleared
 // it, and the IPI finds nothing to do.
 func (s *sim) reschedIPI(c *cpuState) {
+	s.irqExit(c)
+}
+
+// irqExit is an interrupt's return on c (irqentry_exit()): schedule() on
+// TIF_NEED_RESCHED, whoever set it, else on TIF_NEED_RESCHED_LAZY when
+// curr was interrupted in user space (lazyIRQExit).
+func (s *sim) irqExit(c *cpuState) {
 	if c.needResched {
 		s.schedule(c)
 		return
@@ -601,11 +608,7 @@ func (s *sim) tick(c *cpuState) {
 	}
 	s.nohzBalancerKick(c)
 	s.schedBalanceTrigger(c)
-	if c.needResched { // the interrupt's return; a flag a remote CPU set counts too
-		s.schedule(c)
-		return
-	}
-	s.lazyIRQExit(c)
+	s.irqExit(c) // the interrupt's return; a flag a remote CPU set counts too
 }
 
 // enterIdle: the CPU runs the idle task (idle cores) and do_idle()
