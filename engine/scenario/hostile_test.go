@@ -77,6 +77,8 @@ func TestHostileDocuments(t *testing.T) {
 		{"negative reps", doc(group(prog), `"run": {"reps": -1}`), "run.reps", []string{"-1 is out of range"}},
 		{"cost variation too wide", `{"schedplay": 1, "machine": {"preset": "smt4", "latency": {"variation": 3}}, "workload": {"preset": "spin"}}`, "machine.latency.variation", []string{"3 is out of range"}},
 		{"negative cost variation", `{"schedplay": 1, "machine": {"preset": "smt4", "latency": {"variation": -0.1}}, "workload": {"preset": "spin"}}`, "machine.latency.variation", []string{"out of range"}},
+		{"line distance at local", `{"schedplay": 1, "machine": {"preset": "smt4", "latency": {"cacheline": {"numa_distance": 10}}}, "workload": {"preset": "spin"}}`, "machine.latency.cacheline.numa_distance", []string{"want 0", "11..254"}},
+		{"line distance past the SLIT's range", `{"schedplay": 1, "machine": {"preset": "smt4", "latency": {"cacheline": {"numa_distance": 255}}}, "workload": {"preset": "spin"}}`, "machine.latency.cacheline.numa_distance", []string{"255"}},
 		{"fractional count", doc(`{"groups": [{"name": "g", "count": 2.5, ` + prog + `}]}`), "workload.groups[0].count", []string{"whole number"}},
 		{"huge integer", doc(`{"groups": [{"name": "g", "count": 99999999999999999999, ` + prog + `}]}`), "workload.groups[0].count", []string{"out of range"}},
 		{"negative seed", doc(group(prog), `"run": {"seed": -1}`), "run.seed", []string{"whole number between 0"}},

@@ -278,6 +278,9 @@ func validateLatency(errs *ErrorList, l *topo.Latency) {
 		{"cacheline.numa", l.Cacheline.NUMA}} {
 		checkDuration(errs, p+f.k, f.d, maxLatencyParam)
 	}
+	if d := l.Cacheline.NUMADistance; d != 0 && (d <= topo.LocalDistance || d > topo.MaxDistance) {
+		errs.Add(p+"cacheline.numa_distance", "%d; want 0 (every other node costs numa) or a SLIT distance %d..%d", d, topo.LocalDistance+1, topo.MaxDistance)
+	}
 	checkFloat(errs, p+"variation", l.Variation, 0, MaxLatencyVariation, false)
 	if len(l.IdleStates) > MaxIdleStates {
 		errs.Add(p+"idle_states", "has %d states; the limit is %d", len(l.IdleStates), MaxIdleStates)

@@ -180,7 +180,49 @@ func (s *sim) cachelineCost(from, to int) int64 {
 	case s.cpus[from].node == s.cpus[to].node:
 		return int64(cl.Remote)
 	}
-	return int64(cl.NUMA)
+	return s.nodeLine[s.cpus[from].node*len(s.nodeCores)+s.cpus[to].node]
+}
+
+// initNodeLines sets the cost of a line between every two nodes. Without
+// machine.latency.cacheline.numa_distance every other node costs numa.
+// With it, numa is the cost at that SLIT distance d₁, and the part of a
+// line's cost past the node's dearest inner tier (llc where a node is one
+// LLC, else remote) scales with the distance beyond local, as the
+// firmware's table says remote memory does: inner + (numa − inner) ×
+// (d − 10)/(d₁ − 10) (docs/model.md, "A line's cost by the SLIT's
+// distance"). A hardware cost; no kernel function.
+func (s *sim) initNodeLines() {
+	dist := s.t.Machine.Distances // validated: filled with 10/20 when not given
+	nodes := len(s.nodeCores)
+	cl := &s.r.Machine.Latency.Cacheline
+	numa := int64(cl.NUMA)
+	s.nodeLine = make([]int64, nodes*nodes)
+	for i := range s.nodeLine {
+		s.nodeLine[i] = numa
+	}
+	d1 := cl.NUMADistance
+	if d1 <= topo.LocalDistance {
+		return
+	}
+	nodeCPUs := make([]int, nodes)
+	for i := range s.cpus {
+		nodeCPUs[s.cpus[i].node]++
+	}
+	inner := int64(cl.LLC)
+	for i := range s.cpus {
+		if llc := s.t.SDLLC[i]; llc != nil && llc.Span.Weight() < nodeCPUs[s.cpus[i].node] {
+			inner = int64(cl.Remote)
+			break
+		}
+	}
+	hop := max(numa-inner, 0)
+	for i := range min(nodes, len(dist)) {
+		for j := range min(nodes, len(dist[i])) {
+			if d := dist[i][j]; i != j {
+				s.nodeLine[i*nodes+j] = inner + hop*int64(d-topo.LocalDistance)/int64(d1-topo.LocalDistance)
+			}
+		}
+	}
 }
 
 // ipcPathCost is the CPU time a send (or recv) on ch costs the task on

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -282,6 +283,42 @@ func TestCachelineTiers(t *testing.T) {
 	v := simOf(t, `{"schedplay":1,"machine":{"nodes":2,"cores_per_node":4,"threads_per_core":1,"latency":{"cacheline":{"remote":"150ns"}}},"workload":{"preset":"idle"},"run":{"duration":"1ms","seed":1}}`)
 	if got := v.cachelineCost(0, 4); got != 150 {
 		t.Errorf("numa left out: %d ns across nodes; want remote's 150", got)
+	}
+}
+
+// TestCachelineBySLITDistance: with cacheline.numa_distance, numa is a
+// line's cost at that SLIT distance, and to a node at another distance the
+// part past the node's dearest inner tier scales with the distance beyond
+// local. On kunpeng920 (one LLC per die, 36 ns inside it, 81 ns to the
+// next die at distance 12) the other socket's dies at 20, 22 and 24 cost
+// 36 + 45·10/2, 36 + 45·12/2 and 36 + 45·14/2 ns. Without numa_distance
+// every other node costs numa; where a node holds several LLCs the inner
+// tier is remote, and a nearer node than numa_distance costs less.
+func TestCachelineBySLITDistance(t *testing.T) {
+	s := simOf(t, `{"schedplay":1,"machine":{"preset":"kunpeng920"},"workload":{"preset":"idle"},"run":{"duration":"1ms","seed":1}}`)
+	for _, c := range []struct {
+		from, to int
+		want     int64
+	}{{0, 1, 36}, {0, 32, 81}, {0, 64, 261}, {64, 0, 261}, {0, 96, 306}, {32, 96, 351}, {64, 96, 81}} {
+		if got := s.cachelineCost(c.from, c.to); got != c.want {
+			t.Errorf("kunpeng920: line from CPU %d to %d: %d ns; want %d", c.from, c.to, got, c.want)
+		}
+	}
+	const three = `{"schedplay":1,"machine":{"nodes":3,"cores_per_node":8,"clusters_per_node":2,"llc":"cluster","threads_per_core":1,"distances":[[10,12,14],[12,10,14],[14,14,10]],"latency":{"cacheline":{"llc":"20ns","remote":"100ns","numa":"140ns"%s}}},"workload":{"preset":"idle"},"run":{"duration":"1ms","seed":1}}`
+	for _, c := range []struct {
+		name, at string
+		want     [][3]int64 // from, to, ns
+	}{
+		{"no numa_distance", "", [][3]int64{{0, 8, 140}, {0, 16, 140}, {8, 16, 140}, {0, 4, 100}}},
+		{"numa at 12", `,"numa_distance":12`, [][3]int64{{0, 1, 20}, {0, 4, 100}, {0, 8, 140}, {0, 16, 180}, {8, 16, 180}}},
+		{"numa at 14", `,"numa_distance":14`, [][3]int64{{0, 8, 120}, {0, 16, 140}}},
+	} {
+		w := simOf(t, fmt.Sprintf(three, c.at))
+		for _, x := range c.want {
+			if got := w.cachelineCost(int(x[0]), int(x[1])); got != x[2] {
+				t.Errorf("three nodes of two LLCs, %s: line from CPU %d to %d: %d ns; want %d", c.name, x[0], x[1], got, x[2])
+			}
+		}
 	}
 }
 

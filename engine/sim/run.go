@@ -147,6 +147,7 @@ func newSim(r *scenario.Resolved, t *topo.Topology, opt Options, seed uint64, ti
 			c.speed = 1
 		}
 	}
+	s.initNodeLines()
 	s.initIdleMask()
 	s.initGroupSums()
 	s.gs.verify = opt.verifySums

@@ -285,6 +285,7 @@ type sim struct {
 	nodeCores     []int
 	nodeBoost     []float64
 	nodeFreqScale []uint64 // arch_scale_freq_capacity() of the node's CPUs (of 1024)
+	nodeLine      []int64  // a cache line's transfer between two nodes, by from·nodes+to (initNodeLines)
 	boostMax      float64  // the boost curve's largest multiplier: highest_perf's frequency
 
 	barrierList []*barrierState

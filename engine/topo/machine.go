@@ -250,7 +250,12 @@ type Cacheline struct {
 	SMT    units.Duration `json:"smt"`    // SMT siblings (shared L1/L2)
 	LLC    units.Duration `json:"llc"`    // other core, same LLC
 	Remote units.Duration `json:"remote"` // other LLC of the same node (or, by default, of another)
-	NUMA   units.Duration `json:"numa"`   // another NUMA node (socket); defaults to Remote
+	// NUMA is a line from another node; defaults to Remote.
+	NUMA units.Duration `json:"numa"`
+	// NUMADistance is the SLIT distance at which NUMA was measured: a
+	// node at another distance then costs by the SLIT (sim.initNodeLines).
+	// 0: every other node costs NUMA.
+	NUMADistance int `json:"numa_distance,omitempty"`
 }
 
 // IdleState is a cpuidle state (struct cpuidle_state): its exit latency

@@ -28,7 +28,7 @@ const (
 	LocalDistance       = 10
 	RemoteDistance      = 20
 	NodeReclaimDistance = 30
-	maxDistance         = 254
+	MaxDistance         = 254
 )
 
 // normalizeMachine returns m with the scenario-independent defaults topo
@@ -96,9 +96,9 @@ func normalizeMachine(m Machine) (Machine, error) {
 	if err := checkDistances(&m); err != nil {
 		return m, err
 	}
-	if d := m.NodeReclaimDistance; d != 0 && (d < LocalDistance || d > maxDistance) {
+	if d := m.NodeReclaimDistance; d != 0 && (d < LocalDistance || d > MaxDistance) {
 		return m, fieldErr("machine.node_reclaim_distance", "%d; want %d..%d (the generic RECLAIM_DISTANCE is %d, powerpc's 10, AMD Zen's 32)",
-			d, LocalDistance, maxDistance, NodeReclaimDistance)
+			d, LocalDistance, MaxDistance, NodeReclaimDistance)
 	}
 	return m, nil
 }
@@ -193,8 +193,8 @@ func checkDistances(m *Machine) error {
 			switch {
 			case i == j && d != LocalDistance:
 				return fieldErr(p, "distance %d; a node's distance to itself is %d", d, LocalDistance)
-			case i != j && (d <= LocalDistance || d > maxDistance):
-				return fieldErr(p, "distance %d; want %d..%d", d, LocalDistance+1, maxDistance)
+			case i != j && (d <= LocalDistance || d > MaxDistance):
+				return fieldErr(p, "distance %d; want %d..%d", d, LocalDistance+1, MaxDistance)
 			case d != m.Distances[j][i]:
 				return fieldErr(p, "distance %d differs from distances[%d][%d] = %d", d, j, i, m.Distances[j][i])
 			}
