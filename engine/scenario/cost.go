@@ -165,6 +165,9 @@ func estimateWork(r *Resolved, n int) work {
 	if hk != nil && hk.Period > 0 {
 		ev += 2 * float64(n) * horizon / float64(hk.Period)
 	}
+	if d := r.Machine.DeviceIRQs; d != nil && d.Period > 0 {
+		ev += 2 * float64(min(d.Vectors, n)) * horizon / float64(d.Period)
+	}
 	top := ev
 	rate := maxWorkRate(r)
 	kinds := channelKinds(r.Workload.Groups)

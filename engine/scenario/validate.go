@@ -137,10 +137,32 @@ func validateMachine(errs *ErrorList, m *topo.Machine) int {
 	if m.Housekeeping != nil {
 		validateHousekeeping(errs, "machine.housekeeping", m.Housekeeping)
 	}
+	if m.DeviceIRQs != nil {
+		validateDeviceIRQs(errs, m.DeviceIRQs)
+	}
 	if m.Distances != nil {
 		validateDistances(errs, m.Distances, m.Nodes)
 	}
 	return n
+}
+
+// minDeviceIRQPeriod bounds how often one vector may fire (the events a
+// run costs are estimated from it too: estimateWork).
+const minDeviceIRQPeriod = 10 * units.Microsecond
+
+func validateDeviceIRQs(errs *ErrorList, d *topo.DeviceIRQs) {
+	const p = "machine.device_irqs"
+	if d.Vectors < 1 || d.Vectors > MaxCPUs {
+		errs.Add(p+".vectors", "%d; want 1..%d", d.Vectors, MaxCPUs)
+	}
+	if d.Period < minDeviceIRQPeriod {
+		errs.Add(p+".period", "%s; want at least %s", d.Period, minDeviceIRQPeriod)
+	}
+	checkDuration(errs, p+".period", d.Period, MaxRunDuration)
+	checkDuration(errs, p+".run", d.Run, MaxRunDuration)
+	if d.Period > 0 && d.Run >= d.Period {
+		errs.Add(p+".run", "%s is not shorter than the period %s", d.Run, d.Period)
+	}
 }
 
 // validateCoreClasses checks the classes against the machine's cores and

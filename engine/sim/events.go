@@ -20,6 +20,7 @@ const (
 	evIRQEnd                        // the ILB softirq on an idle CPU ends (a = cpu)
 	evWakeIssue                     // a deferred try_to_wake_up() of a wake batch (a = task, b = waker, gen = sync)
 	evResched                       // a CPU told to reschedule (resched_curr()) reaches schedule() (a = cpu)
+	evDeviceIRQ                     // a managed device vector fires (a = vector)
 )
 
 // event is one entry of the queue: integer-ns time, what to do and on

@@ -88,6 +88,8 @@ func (s *sim) dispatch(ev event) {
 		if c.hkBusy && s.now >= c.hkEnd {
 			s.housekeepingEnd(c)
 		}
+	case evDeviceIRQ:
+		s.deviceIRQ(int(ev.a))
 	case evIRQEnd:
 		c := &s.cpus[ev.a]
 		if c.irqBusy && s.now >= c.irqEnd {

@@ -203,6 +203,7 @@ func newSim(r *scenario.Resolved, t *topo.Topology, opt Options, seed uint64, ti
 			s.q.push(event{at: s.rng.Int64N(int64(hk.Period)), kind: evHousekeeping, a: int32(i)})
 		}
 	}
+	s.initDeviceIRQs()
 	s.q.push(event{at: s.end, kind: evEnd})
 	s.budget = opt.MaxEvents
 	if s.budget <= 0 || s.budget > DefaultMaxEvents {

@@ -749,6 +749,55 @@ func (s *sim) housekeeping(c *cpuState) {
 	s.q.push(event{at: c.hkEnd, kind: evHousekeepingEnd, a: int32(c.id)})
 }
 
+// initDeviceIRQs spreads machine.device_irqs' vectors as the kernel
+// does (group_cpus_evenly()) and routes each to the first CPU of its group:
+// GICv3's gic_set_affinity() takes cpumask_any_and(mask, cpu_online_mask),
+// which is cpumask_first_and(). Each vector gets a phase within its period.
+func (s *sim) initDeviceIRQs() {
+	d := s.r.Machine.DeviceIRQs
+	if d == nil || d.Vectors <= 0 || d.Period <= 0 || d.Run <= 0 {
+		return
+	}
+	s.irqs = d
+	for _, g := range topo.GroupCPUsEvenly(s.t, d.Vectors) {
+		if len(g) > 0 {
+			s.irqTarget = append(s.irqTarget, int32(g[0]))
+		}
+	}
+	for v := range s.irqTarget {
+		s.q.push(event{at: s.rng.Int64N(int64(d.Period)), kind: evDeviceIRQ, a: int32(v)})
+	}
+}
+
+// deviceIRQ is vector v's interrupt on its CPU (handle_irq_event() and
+// its softirq, run on top of whatever the CPU runs): a running task, or
+// the kernel noise's kworker, is held up for the handler's run; on an
+// idle CPU the PE is busy that long while the CPU stays idle (rq->curr is
+// still the idle task, so idle_cpu() holds and the scheduler sees
+// nothing: no wake-up, no newidle pass, nr_running unchanged).
+func (s *sim) deviceIRQ(v int) {
+	d := s.irqs
+	s.q.push(event{at: s.now + int64(d.Period), kind: evDeviceIRQ, a: int32(v)})
+	c := &s.cpus[s.irqTarget[v]]
+	run := int64(d.Run)
+	switch {
+	case c.curr != nil:
+		s.syncCPU(c)
+		c.stallUntil = max(c.stallUntil, s.now) + run
+		s.peBusyChanged(c) // the core re-arms its compute-ends
+	case c.hkBusy:
+		c.hkEnd += run // the kworker finishes later
+		s.q.push(event{at: c.hkEnd, kind: evHousekeepingEnd, a: int32(c.id)})
+	default:
+		c.irqEnd = max(c.irqEnd, s.now) + run
+		if !c.irqBusy {
+			c.irqBusy = true
+			s.peBusyChanged(c)
+		}
+		s.q.push(event{at: c.irqEnd, kind: evIRQEnd, a: int32(c.id)})
+	}
+}
+
 // addNrRunningNonFair is add_nr_running(rq, 1) for a task of another class
 // (the stopper, a kworker of the kernel noise) woken on c: a CPU that already
 // runs a task reaches nr_running 2, and set_rd_overloaded() lets newidle

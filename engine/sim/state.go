@@ -319,6 +319,8 @@ type sim struct {
 	// the tick wakes it.
 	idleRetainsTick bool
 	hk              *topo.Housekeeping
+	irqs            *topo.DeviceIRQs // machine.device_irqs (nil: none)
+	irqTarget       []int32          // each vector's CPU: the first of its group (initDeviceIRQs)
 	// cfs: EEVDF off, the CFS of 6.1 (cfs.go), with its tunables scaled
 	// like the kernel's (SCHED_TUNABLESCALING_LOG): sysctl_sched_latency,
 	// _min_granularity, _wakeup_granularity

@@ -139,7 +139,10 @@ func (s *sim) describeEvent(ev event) StepEvent {
 		e.Kind, e.Text = "housekeeping", fmt.Sprintf("kernel noise ends on cpu %d", ev.a)
 	case evIRQEnd:
 		e.CPU = int(ev.a)
-		e.Kind, e.Text = "softirq", fmt.Sprintf("the idle-balance softirq on cpu %d ends", ev.a)
+		e.Kind, e.Text = "softirq", fmt.Sprintf("the interrupt work on idle cpu %d ends", ev.a)
+	case evDeviceIRQ:
+		e.CPU = int(s.irqTarget[ev.a])
+		e.Kind, e.Text = "irq", fmt.Sprintf("device vector %d interrupts cpu %d", ev.a, e.CPU)
 	case evCoreEval:
 		e.Kind, e.Text = "core_mode", fmt.Sprintf("core %d re-evaluates its SMT mode", ev.a)
 	case evILB:

@@ -46,6 +46,9 @@ type Machine struct {
 	// Housekeeping is the machine's own per-CPU kernel noise (schedplay
 	// addition); a workload's housekeeping section replaces it.
 	Housekeeping *Housekeeping `json:"housekeeping,omitempty"`
+	// DeviceIRQs are the machine's managed device interrupt vectors
+	// (schedplay addition; none unless set).
+	DeviceIRQs *DeviceIRQs `json:"device_irqs,omitempty"`
 	// Distances is an optional SLIT-like node distance matrix (schedplay
 	// addition); absent means 10 on the diagonal and 20 elsewhere.
 	Distances [][]int `json:"distances,omitempty"`
@@ -291,6 +294,17 @@ type IPC struct {
 type Housekeeping struct {
 	Period units.Duration `json:"period"`
 	Run    units.Duration `json:"run"`
+}
+
+// DeviceIRQs are managed interrupt vectors of a multi-queue device (an
+// NVMe or NIC queue each): the kernel spreads Vectors groups of CPUs over
+// the machine (GroupCPUsEvenly), the interrupt controller delivers each
+// vector to the first CPU of its group, and each vector fires every
+// Period for Run of handler time there.
+type DeviceIRQs struct {
+	Vectors int            `json:"vectors"`
+	Period  units.Duration `json:"period"`
+	Run     units.Duration `json:"run"`
 }
 
 // AsymConfig is the part of the policy (and of the machine's arch defaults)

@@ -1,0 +1,121 @@
+package topo
+
+import "sort"
+
+// GroupCPUsEvenly is group_cpus_evenly() (lib/group_cpus.c, Linux 6.12)
+// for a machine whose CPUs are all present: numgrps groups of CPUs, each
+// inside one node, the nodes given groups in proportion to their CPUs
+// (alloc_nodes_groups(), at least one each), and inside a node each group
+// built from the first CPU left and then that CPU's SMT siblings
+// (grp_spread_init_one()), so groups hold whole cores. With no more groups
+// than nodes, each group is whole nodes. Equal nodes are taken in node
+// order where the kernel's sort() leaves them in an order of its own.
+// Every group's CPUs come back in ascending order.
+func GroupCPUsEvenly(t *Topology, numgrps int) [][]CPU {
+	if numgrps <= 0 {
+		return nil
+	}
+	nodes := t.Machine.Nodes
+	nodeCPUs := make([][]CPU, nodes)
+	for _, c := range t.CPUs {
+		nodeCPUs[c.Node] = append(nodeCPUs[c.Node], c.CPU)
+	}
+	for _, l := range nodeCPUs {
+		sort.Slice(l, func(i, j int) bool { return l[i] < l[j] })
+	}
+	masks := make([]CPUSet, numgrps)
+	for i := range masks {
+		masks[i] = NewCPUSet(len(t.CPUs))
+	}
+	active := 0
+	for _, l := range nodeCPUs {
+		if len(l) > 0 {
+			active++
+		}
+	}
+	if numgrps <= active {
+		g := 0
+		for _, l := range nodeCPUs {
+			if len(l) == 0 {
+				continue
+			}
+			for _, c := range l {
+				masks[g].Set(c)
+			}
+			if g++; g == numgrps {
+				g = 0
+			}
+		}
+		return setsToLists(masks)
+	}
+	// alloc_nodes_groups(): from the node with the fewest CPUs up
+	order := make([]int, 0, nodes)
+	remaining := 0
+	for n, l := range nodeCPUs {
+		if len(l) > 0 {
+			order = append(order, n)
+			remaining += len(l)
+		}
+	}
+	sort.SliceStable(order, func(i, j int) bool { return len(nodeCPUs[order[i]]) < len(nodeCPUs[order[j]]) })
+	left := min(numgrps, remaining)
+	ngroups := make([]int, nodes)
+	for _, n := range order {
+		ncpus := len(nodeCPUs[n])
+		ng := max(1, left*ncpus/remaining)
+		ngroups[n] = ng
+		remaining -= ncpus
+		left -= ng
+	}
+	cur := 0
+	for _, n := range order {
+		free := NewCPUSet(len(t.CPUs))
+		for _, c := range nodeCPUs[n] {
+			free.Set(c)
+		}
+		ncpus, ng := len(nodeCPUs[n]), ngroups[n]
+		extra := ncpus - ng*(ncpus/ng)
+		for v := 0; v < ng; v, cur = v+1, cur+1 {
+			per := ncpus / ng
+			if extra > 0 {
+				per++
+				extra--
+			}
+			if cur >= numgrps {
+				cur = 0
+			}
+			grpSpreadInitOne(t, masks[cur], free, per)
+		}
+	}
+	return setsToLists(masks)
+}
+
+// grpSpreadInitOne is grp_spread_init_one(): take the first CPU left in
+// free, then its SMT siblings, until the group holds per CPUs.
+func grpSpreadInitOne(t *Topology, grp, free CPUSet, per int) {
+	for per > 0 {
+		c := free.First()
+		if c == NoCPU {
+			return
+		}
+		free.Clear(c)
+		grp.Set(c)
+		per--
+		sibl := t.SiblingMask[c] // topology_sibling_cpumask(), ascending
+		for sib := sibl.First(); sib != NoCPU && per > 0; sib = sibl.Next(sib) {
+			if free.Has(sib) {
+				free.Clear(sib)
+				grp.Set(sib)
+				per--
+			}
+		}
+	}
+}
+
+func setsToLists(masks []CPUSet) [][]CPU {
+	out := make([][]CPU, len(masks))
+	for i, m := range masks {
+		out[i] = m.CPUs()
+	}
+	return out
+}
