@@ -48,6 +48,10 @@ func printTopoHeader(w io.Writer, t *topo.Topology, mname, pname string, p topo.
 		topoLevelsWith(t, topo.SDAsymPacking), topoLevelsWith(t, topo.SDAsymCPUCapacity))
 	fmt.Fprintf(w, "  static keys: sched_smt_present=%v sched_asym_cpucapacity=%v sched_cluster_active=%v\n",
 		t.SMTActive, t.AsymCPUCapacityActive, t.ClusterActive)
+	if d := m.DeviceIRQs; d != nil && d.Vectors > 0 {
+		fmt.Fprintf(w, "  device interrupts: %d vector(s), each every %s for %s, delivered to CPUs %s (the first CPU of each group_cpus_evenly() group)\n",
+			d.Vectors, d.Period, d.Run, topoIRQTargets(t, d.Vectors))
+	}
 	fmt.Fprintf(w, "  CPU0 chain: %s\n", topoChain(t, 0))
 	fmt.Fprintf(w, "  CPU0 shortcuts: %s\n\n", topoShortcuts(t, 0))
 }
@@ -147,4 +151,16 @@ func printSchedDomainDebug(w io.Writer, t *topo.Topology, cpu topo.CPU, maxGroup
 		fmt.Fprintln(w, b.String())
 	}
 	fmt.Fprintf(w, " %s\n", topoShortcuts(t, cpu))
+}
+
+// topoIRQTargets lists the CPUs a machine's managed vectors interrupt: the
+// first CPU of each group_cpus_evenly() group (gic_set_affinity()).
+func topoIRQTargets(t *topo.Topology, vectors int) string {
+	set := topo.NewCPUSet(t.NumCPUs())
+	for _, g := range topo.GroupCPUsEvenly(t, vectors) {
+		if len(g) > 0 {
+			set.Set(g[0])
+		}
+	}
+	return set.String()
 }

@@ -233,3 +233,36 @@ func veraTopology(t *testing.T) *topo.Topology {
 	}
 	return tp
 }
+
+// TestTopoDeviceIRQs: a machine with managed device vectors shows where
+// they land. On vera-node 64 vectors over 176 CPUs make 48 groups of 3
+// (two PE0s and a PE1) and 16 of 2, so the first 44 groups start on
+// even PE0s and the last 20 on PE1s left over (89, 95, …).
+func TestTopoDeviceIRQs(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join("..", "..", "presets", "machine", "vera-node.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(doc["machine"], &m); err != nil {
+		t.Fatal(err)
+	}
+	m["device_irqs"] = map[string]any{"vectors": 64, "period": "100ms", "run": "20us"}
+	b, _ := json.Marshal(m)
+	file := filepath.Join(t.TempDir(), "m.json")
+	if err := os.WriteFile(file, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := topoRun(t, "topo", file, "--cpus", "0")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	want := "device interrupts: 64 vector(s), each every 100ms for 20us, delivered to CPUs 0,2,4,6,"
+	if !strings.Contains(out, want) || !strings.Contains(out, ",86,89,95,101,") || !strings.Contains(out, ",169,173 (the first CPU") {
+		t.Fatalf("topo output lacks the vectors' CPUs:\n%s", out)
+	}
+}
