@@ -153,14 +153,12 @@ func printSchedDomainDebug(w io.Writer, t *topo.Topology, cpu topo.CPU, maxGroup
 	fmt.Fprintf(w, " %s\n", topoShortcuts(t, cpu))
 }
 
-// topoIRQTargets lists the CPUs a machine's managed vectors interrupt: the
-// first CPU of each group_cpus_evenly() group (gic_set_affinity()).
+// topoIRQTargets lists the CPUs a machine's managed vectors interrupt
+// (topo.IRQTargets).
 func topoIRQTargets(t *topo.Topology, vectors int) string {
 	set := topo.NewCPUSet(t.NumCPUs())
-	for _, g := range topo.GroupCPUsEvenly(t, vectors) {
-		if len(g) > 0 {
-			set.Set(g[0])
-		}
+	for _, c := range topo.IRQTargets(t, vectors) {
+		set.Set(c)
 	}
 	return set.String()
 }

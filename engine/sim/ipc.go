@@ -192,7 +192,7 @@ func (s *sim) cachelineCost(from, to int) int64 {
 // (d − 10)/(d₁ − 10) (docs/model.md, "A line's cost by the SLIT's
 // distance"). A hardware cost; no kernel function.
 func (s *sim) initNodeLines() {
-	dist := s.t.Machine.Distances // validated: filled with 10/20 when not given
+	dist := s.t.Machine.Distances // validated nodes × nodes: filled with 10/20 when not given
 	nodes := len(s.nodeCores)
 	cl := &s.r.Machine.Latency.Cacheline
 	numa := int64(cl.NUMA)
@@ -216,8 +216,8 @@ func (s *sim) initNodeLines() {
 		}
 	}
 	hop := max(numa-inner, 0)
-	for i := range min(nodes, len(dist)) {
-		for j := range min(nodes, len(dist[i])) {
+	for i := range nodes {
+		for j := range nodes {
 			if d := dist[i][j]; i != j {
 				s.nodeLine[i*nodes+j] = inner + hop*int64(d-topo.LocalDistance)/int64(d1-topo.LocalDistance)
 			}

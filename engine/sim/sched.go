@@ -749,20 +749,17 @@ func (s *sim) housekeeping(c *cpuState) {
 	s.q.push(event{at: c.hkEnd, kind: evHousekeepingEnd, a: int32(c.id)})
 }
 
-// initDeviceIRQs spreads machine.device_irqs' vectors as the kernel
-// does (group_cpus_evenly()) and routes each to the first CPU of its group:
-// GICv3's gic_set_affinity() takes cpumask_any_and(mask, cpu_online_mask),
-// which is cpumask_first_and(). Each vector gets a phase within its period.
+// initDeviceIRQs routes machine.device_irqs' vectors as the kernel does
+// (topo.IRQTargets: group_cpus_evenly(), then gic_set_affinity()) and
+// gives each a phase within its period.
 func (s *sim) initDeviceIRQs() {
 	d := s.r.Machine.DeviceIRQs
 	if d == nil || d.Vectors <= 0 || d.Period <= 0 || d.Run <= 0 {
 		return
 	}
 	s.irqs = d
-	for _, g := range topo.GroupCPUsEvenly(s.t, d.Vectors) {
-		if len(g) > 0 {
-			s.irqTarget = append(s.irqTarget, int32(g[0]))
-		}
+	for _, c := range topo.IRQTargets(s.t, d.Vectors) {
+		s.irqTarget = append(s.irqTarget, int32(c))
 	}
 	for v := range s.irqTarget {
 		s.q.push(event{at: s.rng.Int64N(int64(d.Period)), kind: evDeviceIRQ, a: int32(v)})

@@ -16,40 +16,15 @@ func GroupCPUsEvenly(t *Topology, numgrps int) [][]CPU {
 		return nil
 	}
 	nodes := t.Machine.Nodes
-	nodeCPUs := make([][]CPU, nodes)
+	nodeCPUs := make([][]CPU, nodes) // t.CPUs is in CPU order, so each list ascends
 	for _, c := range t.CPUs {
 		nodeCPUs[c.Node] = append(nodeCPUs[c.Node], c.CPU)
-	}
-	for _, l := range nodeCPUs {
-		sort.Slice(l, func(i, j int) bool { return l[i] < l[j] })
 	}
 	masks := make([]CPUSet, numgrps)
 	for i := range masks {
 		masks[i] = NewCPUSet(len(t.CPUs))
 	}
-	active := 0
-	for _, l := range nodeCPUs {
-		if len(l) > 0 {
-			active++
-		}
-	}
-	if numgrps <= active {
-		g := 0
-		for _, l := range nodeCPUs {
-			if len(l) == 0 {
-				continue
-			}
-			for _, c := range l {
-				masks[g].Set(c)
-			}
-			if g++; g == numgrps {
-				g = 0
-			}
-		}
-		return setsToLists(masks)
-	}
-	// alloc_nodes_groups(): from the node with the fewest CPUs up
-	order := make([]int, 0, nodes)
+	order := make([]int, 0, nodes) // the nodes with CPUs
 	remaining := 0
 	for n, l := range nodeCPUs {
 		if len(l) > 0 {
@@ -57,6 +32,15 @@ func GroupCPUsEvenly(t *Topology, numgrps int) [][]CPU {
 			remaining += len(l)
 		}
 	}
+	if numgrps <= len(order) {
+		for g, n := range order {
+			for _, c := range nodeCPUs[n] {
+				masks[g%numgrps].Set(c)
+			}
+		}
+		return setsToLists(masks)
+	}
+	// alloc_nodes_groups(): from the node with the fewest CPUs up
 	sort.SliceStable(order, func(i, j int) bool { return len(nodeCPUs[order[i]]) < len(nodeCPUs[order[j]]) })
 	left := min(numgrps, remaining)
 	ngroups := make([]int, nodes)
@@ -116,6 +100,21 @@ func setsToLists(masks []CPUSet) [][]CPU {
 	out := make([][]CPU, len(masks))
 	for i, m := range masks {
 		out[i] = m.CPUs()
+	}
+	return out
+}
+
+// IRQTargets is the CPU each of a device's managed vectors
+// interrupts: the first CPU of its GroupCPUsEvenly() group, as GICv3's
+// gic_set_affinity() picks cpumask_any_and(mask, cpu_online_mask), i.e.
+// cpumask_first_and(). Groups left empty (more vectors than CPUs) have no
+// CPU and are left out.
+func IRQTargets(t *Topology, vectors int) []CPU {
+	var out []CPU
+	for _, g := range GroupCPUsEvenly(t, vectors) {
+		if len(g) > 0 {
+			out = append(out, g[0])
+		}
 	}
 	return out
 }
