@@ -495,10 +495,6 @@ func (s *sim) nohzIdleBalanceFlags(ilb int, flags uint8) {
 		s.nohzHasBlocked = true // still blocked load: keep the periodic update
 	}
 	if work > 0 && !ic.irqBusy && ic.curr == nil {
-		// the softirq keeps the ILB's PE busy (idle_cpu() stays true)
-		ic.irqBusy = true
-		ic.irqEnd = s.now + work
-		s.peBusyChanged(ic)
-		s.q.push(event{at: ic.irqEnd, kind: evIRQEnd, a: int32(ilb)})
+		s.idleIRQWork(ic, work) // the softirq keeps the ILB's PE busy (idle_cpu() stays true)
 	}
 }

@@ -754,7 +754,7 @@ func (s *sim) housekeeping(c *cpuState) {
 // gives each a phase within its period.
 func (s *sim) initDeviceIRQs() {
 	d := s.r.Machine.DeviceIRQs
-	if d == nil || d.Vectors <= 0 || d.Period <= 0 || d.Run <= 0 {
+	if d == nil || d.Run == 0 { // validation bounds vectors and period
 		return
 	}
 	s.irqs = d
@@ -786,13 +786,21 @@ func (s *sim) deviceIRQ(v int) {
 		c.hkEnd += run // the kworker finishes later
 		s.q.push(event{at: c.hkEnd, kind: evHousekeepingEnd, a: int32(c.id)})
 	default:
-		c.irqEnd = max(c.irqEnd, s.now) + run
-		if !c.irqBusy {
-			c.irqBusy = true
-			s.peBusyChanged(c)
-		}
-		s.q.push(event{at: c.irqEnd, kind: evIRQEnd, a: int32(c.id)})
+		s.idleIRQWork(c, run)
 	}
+}
+
+// idleIRQWork is interrupt work (a hard irq and its softirq: the ILB's
+// SCHED_SOFTIRQ, a device handler) on an idle CPU: its PE is busy run ns
+// longer, after any such work already under way, while rq->curr stays the
+// idle task, so idle_cpu() still holds and the scheduler sees nothing.
+func (s *sim) idleIRQWork(c *cpuState, run int64) {
+	c.irqEnd = max(c.irqEnd, s.now) + run
+	if !c.irqBusy {
+		c.irqBusy = true
+		s.peBusyChanged(c)
+	}
+	s.q.push(event{at: c.irqEnd, kind: evIRQEnd, a: int32(c.id)})
 }
 
 // addNrRunningNonFair is add_nr_running(rq, 1) for a task of another class
