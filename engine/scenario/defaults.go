@@ -196,6 +196,11 @@ func (f Features) SMTAwareAsymCapacityOn() bool { return on(f.SMTAwareAsymCapaci
 // EEVDFOn: the EEVDF fair class (6.6+) unless set false (the CFS of 6.1).
 func (f Features) EEVDFOn() bool { return on(f.EEVDF, true) }
 
+// AvgIdleAtIdleExitOn: rq->avg_idle sampled at every idle exit
+// (put_prev_task_idle(), Linux 7.0, as the measured tip) unless set false
+// (the generations 6.12 and 6.1: the sample at a wake-up's activation).
+func (f Features) AvgIdleAtIdleExitOn() bool { return on(f.AvgIdleAtIdleExit, true) }
+
 // ILBIdleCoreOn: 293f9611ae73 fully-idle-core ILB choice unless set false.
 func (f Features) ILBIdleCoreOn() bool { return on(f.ILBIdleCore, true) }
 

@@ -106,6 +106,15 @@ type Features struct {
 	// SMTAwareAsymCapacity selects the TIP7 SMT-aware select_idle_capacity()
 	// and asym_fits_cpu() (P1b "mainline"); false gives 6.12 behaviour (P1).
 	SMTAwareAsymCapacity *bool `json:"SMT_AWARE_ASYM_CAPACITY,omitempty"`
+	// AvgIdleAtIdleExit is 4b603f1551a7 ("sched: Update rq->avg_idle when
+	// a task is moved to an idle CPU", tip Jan 2026, Linux 7.0) with its
+	// idle_stamp guard (c6dcd97c8be7, Linux 7.3-rc2): update_rq_avg_idle()
+	// runs in put_prev_task_idle(), whenever an idle CPU switches to a task
+	// however it arrived (a wake-up, a fork, a balance pull, the stopper,
+	// a kworker). false is 6.12's: ttwu_do_activate() takes the sample, so
+	// a CPU given a task by any other path keeps its idle_stamp, and its
+	// next wake-up counts the busy time since as idle.
+	AvgIdleAtIdleExit *bool `json:"AVG_IDLE_AT_IDLE_EXIT,omitempty"`
 	// ILBIdleCore prefers a fully idle core as the nohz ILB CPU (293f9611ae73).
 	ILBIdleCore *bool `json:"ILB_IDLE_CORE,omitempty"`
 	// SISCluster is the cluster-aware select_idle_sibling() of Yicong

@@ -509,7 +509,7 @@ func lbOutBalanced(sd *topo.Domain, st *sdState, idle cpuIdleType, mt migrationT
 // dst spanning src, resetting that domain's nr_balance_failed.
 func (s *sim) activeLoadBalanceCPUStop(src, dst, why int) {
 	sc := &s.cpus[src]
-	s.updateAvgIdle(sc)       // the stopper thread's ttwu_do_activate(): an idle src takes its avg_idle sample
+	s.updateAvgIdle(sc)       // the stopper thread's ttwu_do_activate() (7.0: its switch from idle)
 	s.addNrRunningNonFair(sc) // and add_nr_running()
 	if p := sc.curr; p != nil {
 		s.syncCPU(sc)

@@ -126,6 +126,7 @@ func (s *sim) scheduleAfterStopper(c *cpuState) {
 // (balance_fair() first).
 func (s *sim) pickNextTask(c *cpuState, fast bool) {
 	prev := c.curr
+	fromIdle := c.inIdle && !c.schedPrev // rq->curr is the idle task
 	if prev != nil {
 		s.syncCPU(c)
 		s.updateCurr(c)
@@ -170,6 +171,9 @@ func (s *sim) pickNextTask(c *cpuState, fast bool) {
 		s.peBusyChanged(c)
 		s.nohzRunIdleBalance(c) // do_idle()
 		return
+	}
+	if fromIdle && s.feat.AvgIdleAtIdleExitOn() {
+		s.updateAvgIdle(c) // put_prev_task_idle() → update_rq_avg_idle()
 	}
 	s.setCurr(c, next)
 	s.peBusyChanged(c)
@@ -496,7 +500,9 @@ func (s *sim) ttwuDoActivate(p *task, c *cpuState, waker int, reschedAfter int64
 	} else {
 		s.updateTaskLoadAvg(p)
 	}
-	s.updateAvgIdle(c)
+	if !s.feat.AvgIdleAtIdleExitOn() {
+		s.updateAvgIdle(c) // 6.12: ttwu_do_activate() takes the sample
+	}
 	resched := s.enqueueTask(c, p, false, false)
 	if prev != c.id {
 		s.attachEntityLoadAvg(c, p)
@@ -698,9 +704,11 @@ func (s *sim) nohzBalanceExitIdle(c *cpuState) {
 	}
 }
 
-// updateAvgIdle is the rq->avg_idle update of ttwu_do_activate(): the
-// idle period always enters update_avg(), then avg_idle is capped at
-// 2*max_idle_balance_cost.
+// updateAvgIdle is update_rq_avg_idle(), the rq->avg_idle sample: the
+// idle period since idle_stamp (none without one) enters update_avg(),
+// then avg_idle is capped at 2*max_idle_balance_cost. 6.12 takes it in
+// ttwu_do_activate(), so at a wake-up only; under AVG_IDLE_AT_IDLE_EXIT
+// (Linux 7.0) in put_prev_task_idle(), at every idle exit (pickNextTask).
 func (s *sim) updateAvgIdle(c *cpuState) {
 	if c.idleStamp == 0 {
 		return
@@ -738,7 +746,7 @@ func (s *sim) housekeeping(c *cpuState) {
 		return
 	}
 	s.updateRqClockPelt(c)   // the kworker becomes rq->curr: an idle CPU's clock_pelt stops following clock_task
-	s.updateAvgIdle(c)       // the kworker's ttwu_do_activate(): an idle CPU takes its avg_idle sample
+	s.updateAvgIdle(c)       // the kworker's ttwu_do_activate() (7.0: its switch from idle; a busy CPU has no idle_stamp then)
 	s.addNrRunningNonFair(c) // and add_nr_running()
 	s.syncCPU(c)
 	c.hkBusy = true

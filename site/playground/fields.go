@@ -65,6 +65,7 @@ var Features = []Feature{
 	{Name: "NI_RATE"}, {Name: "NOHZ_IDLE"}, {Name: "DELAY_DEQUEUE"},
 	{Name: "SMT_AWARE_ASYM_CAPACITY", Kernel: "select_idle_capacity(), asym_fits_cpu()", Form: true},
 	{Name: "ILB_IDLE_CORE", Kernel: "find_new_ilb()", Form: true},
+	{Name: "AVG_IDLE_AT_IDLE_EXIT", Kernel: "update_rq_avg_idle() in put_prev_task_idle() (7.0; off: ttwu_do_activate())", Form: true},
 	{Name: "SIS_CLUSTER", Kernel: "select_idle_sibling(), select_idle_cpu() (cluster first, 6.8)", Form: true},
 	{Name: "H_NR_RUNNABLE", Kernel: "update_sg_lb_stats(), sched_balance_find_src_rq(), can_migrate_task()", Form: true},
 	{Name: "ASYM_CAPACITY_SMT_LB", Kernel: "update_sg_lb_stats(), sched_balance_find_src_rq() (Neri, 7.3)", Form: true},
