@@ -183,7 +183,7 @@ func randomFeatures(rng *rand.Rand, f *scenario.Features) {
 	flags := []**bool{&f.SISUtil, &f.WakeAffine, &f.WAIdle, &f.WAWeight, &f.WABias,
 		&f.RunToParity, &f.PreemptShort, &f.PlaceLag, &f.UtilEst, &f.NIRandom, &f.NIRate,
 		&f.NohzIdle, &f.DelayDequeue, &f.HNrRunnable, &f.AsymCapacitySMTLB,
-		&f.SMTAwareAsymCapacity, &f.ILBIdleCore, &f.SISCluster, &f.PreemptLazy}
+		&f.SMTAwareAsymCapacity, &f.ILBIdleCore, &f.SISCluster, &f.PreemptLazy, &f.AvgIdleAtIdleExit}
 	for range rng.IntN(4) {
 		v := rng.IntN(2) == 0
 		*flags[rng.IntN(len(flags))] = &v
@@ -448,6 +448,11 @@ func stateInvariant(s *sim) string {
 			where[c.curr.id]++
 			if c.curr.state != taskRunning || c.curr.cpu != ci {
 				return fmt.Sprintf("curr of cpu %d is task %d in state %d on cpu %d", ci, c.curr.id, c.curr.state, c.curr.cpu)
+			}
+			// update_rq_avg_idle() cleared it when the CPU left idle, and
+			// only a newidle pass that leaves the CPU idle sets it again
+			if s.feat.AvgIdleAtIdleExitOn() && c.idleStamp != 0 {
+				return fmt.Sprintf("cpu %d runs task %d with idle_stamp %d under AVG_IDLE_AT_IDLE_EXIT", ci, c.curr.id, c.idleStamp)
 			}
 		}
 		n := len(c.rq)
