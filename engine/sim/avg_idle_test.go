@@ -1,6 +1,9 @@
 package sim
 
-import "testing"
+import (
+	"strconv"
+	"testing"
+)
 
 // rq->avg_idle's sample, in the two forms the generations carry. 6.12
 // takes it in ttwu_do_activate(), so a CPU that leaves idle for a task
@@ -22,7 +25,7 @@ func TestAvgIdleAtIdleExit(t *testing.T) {
 			name = "7.0 put_prev_task_idle"
 		}
 		t.Run(name, func(t *testing.T) {
-			s := taskSimPolicy(t, 3, `{"features":{"AVG_IDLE_AT_IDLE_EXIT":`+map[bool]string{false: "false", true: "true"}[at]+`}}`)
+			s := taskSimPolicy(t, 3, `{"features":{"AVG_IDLE_AT_IDLE_EXIT":`+strconv.FormatBool(at)+`}}`)
 			c := &s.cpus[1]
 			s.now = 10_000_000
 			if !c.inIdle || c.curr != nil {
@@ -91,7 +94,7 @@ func TestAvgIdleAtIdleExitNeedsAStamp(t *testing.T) {
 // activation.
 func TestAvgIdleWakeUpSamplesAtTheSwitch(t *testing.T) {
 	for _, at := range []bool{false, true} {
-		s := taskSimPolicy(t, 2, `{"features":{"AVG_IDLE_AT_IDLE_EXIT":`+map[bool]string{false: "false", true: "true"}[at]+`}}`)
+		s := taskSimPolicy(t, 2, `{"features":{"AVG_IDLE_AT_IDLE_EXIT":`+strconv.FormatBool(at)+`}}`)
 		c := &s.cpus[3]
 		s.now = 20_000_000
 		c.avgIdle = 400_000
