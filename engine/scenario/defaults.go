@@ -196,6 +196,20 @@ func (f Features) SMTAwareAsymCapacityOn() bool { return on(f.SMTAwareAsymCapaci
 // EEVDFOn: the EEVDF fair class (6.6+) unless set false (the CFS of 6.1).
 func (f Features) EEVDFOn() bool { return on(f.EEVDF, true) }
 
+// VProtOn: the slice protection of 6.17 and later (se->vprot, a
+// reschedule whenever it ends) unless set false (6.12's vlag == deadline).
+func (f Features) VProtOn() bool { return on(f.VProt, true) }
+
+// WakeupPreemptActionOn: 7.3's wakeup_preempt_fair() (no preemption by a
+// fork or a delayed wakee; update_protect_slice() after every wake-up that
+// does not preempt) unless set false (6.17's decision). Needs VPROT.
+func (f Features) WakeupPreemptActionOn() bool { return on(f.WakeupPreemptAction, true) }
+
+// LagClampMaxSliceOn: update_entity_lag() clamps by the queue's largest
+// slice plus a tick (6e3c0a4e1ad1, Linux 7.0) unless set false (6.12:
+// twice the entity's own slice, at least a tick).
+func (f Features) LagClampMaxSliceOn() bool { return on(f.LagClampMaxSlice, true) }
+
 // AvgIdleAtIdleExitOn: rq->avg_idle sampled at every idle exit
 // (put_prev_task_idle(), Linux 7.0, as the measured tip) unless set false
 // (the generations 6.12 and 6.1: the sample at a wake-up's activation).

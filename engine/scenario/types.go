@@ -115,6 +115,31 @@ type Features struct {
 	// a CPU given a task by any other path keeps its idle_stamp, and its
 	// next wake-up counts the busy time since as idle.
 	AvgIdleAtIdleExit *bool `json:"AVG_IDLE_AT_IDLE_EXIT,omitempty"`
+	// VProt is the slice protection of Vincent Guittot's series (tip
+	// sched/core Jul 2025, Linux 6.17: 9cdb4fe20cd2, 74eec63661d4,
+	// 9de74a9850b9, 052c3d87c82e, 3a0baa8e6c57, 0b9ca2dcabc3; set at pick
+	// time only since bcd74b2ffdd0): set_protect_slice() keeps se->vprot =
+	// min(deadline, vruntime + the shortest queued slice), or + the base
+	// slice under NO_RUN_TO_PARITY; update_curr() reschedules whenever
+	// vruntime has passed it; the wake-up check drops curr's protection
+	// only to let a shorter-slice wakee in. false is 6.12's: protection
+	// is vlag == deadline, and update_curr() reschedules at the deadline
+	// or, under PREEMPT_SHORT, an unprotected curr once it is ineligible.
+	VProt *bool `json:"VPROT,omitempty"`
+	// WakeupPreemptAction is Mel Gorman's wakeup_preempt_fair()
+	// (e837456fdca8, Linux 6.19) as it stood in 7.3, after its forced
+	// preemption was reverted (15257cc2f905) and NEXT_BUDDY turned off
+	// again (4f70f106bca1): a fork (WF_FORK) or a delayed wakee never
+	// preempts unless its slice is shorter, and under RUN_TO_PARITY a
+	// wake-up that does not preempt caps curr's vprot at the shortest
+	// queued slice (update_protect_slice()). false is 6.17's decision.
+	// Ignored without VPROT, on which it is built.
+	WakeupPreemptAction *bool `json:"WAKEUP_PREEMPT_ACTION,omitempty"`
+	// LagClampMaxSlice is "sched/fair: Fix lag clamp" (6e3c0a4e1ad1, tip
+	// sched/urgent Feb 2026, Linux 7.0): update_entity_lag() clamps the
+	// lag to ± the queue's largest slice plus a tick, in virtual time.
+	// false is 6.12's ± max(2 × the entity's slice, a tick).
+	LagClampMaxSlice *bool `json:"LAG_CLAMP_MAX_SLICE,omitempty"`
 	// ILBIdleCore prefers a fully idle core as the nohz ILB CPU (293f9611ae73).
 	ILBIdleCore *bool `json:"ILB_IDLE_CORE,omitempty"`
 	// SISCluster is the cluster-aware select_idle_sibling() of Yicong

@@ -306,7 +306,7 @@ func (s *sim) attachTask(p *task, dst, cause int, need bool) bool {
 	if dc.curr == nil {
 		return false
 	}
-	return need || resched || s.checkPreemptWakeupFair(dc, p)
+	return need || resched || s.checkPreemptWakeupFair(dc, p, false)
 }
 
 // reschedAfterAttach is the resched_curr(dst_rq) of wakeup_preempt() after

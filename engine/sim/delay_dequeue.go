@@ -60,7 +60,7 @@ func (s *sim) pickNextEntity(c *cpuState) *task {
 		return s.pickCFS(c) // nothing is ever delayed in CFS
 	}
 	for {
-		p := s.pickEEVDF(c)
+		p := s.pickEEVDF(c, true)
 		if p == nil || !p.delayed {
 			return p
 		}
@@ -118,7 +118,7 @@ func (s *sim) ttwuRunnable(p *task, waker int, byTask bool) {
 			s.recordWaker(p, waker)
 		}
 	}
-	if c.curr == nil || s.checkPreemptWakeupFair(c, p) {
+	if c.curr == nil || s.checkPreemptWakeupFair(c, p, false) {
 		s.reschedCurrLazy(c.id, waker)
 	}
 }

@@ -191,6 +191,7 @@ func TestDelayedWakeupDropsPositiveLag(t *testing.T) {
 func TestDelayedWakeupPreempts(t *testing.T) {
 	s, _, ahead, behind := delayedBehind(t, `{"RUN_TO_PARITY":false}`)
 	behind.deadline = behind.vruntime + 50_000_000 // far off: the woken task's is earlier
+	behind.vprot = behind.vruntime                 // VPROT: NO_RUN_TO_PARITY's quantum is used up too
 	ahead.vruntime = behind.vruntime - 2_000_000
 	for {
 		if _, ok := s.q.pop(); !ok {

@@ -1,5 +1,7 @@
 package sim
 
+import "math"
+
 // sched_prio_to_weight[] (kernel/sched/core.c), nice -20..19.
 var schedPrioToWeight = [40]int64{
 	88761, 71755, 56483, 46273, 36291,
@@ -74,9 +76,10 @@ func vruntimeEligible(c *cpuState, v int64) bool {
 	return sum >= (v-z)*load
 }
 
-// pickEEVDF is pick_eevdf(): the eligible entity with the earliest deadline,
-// honouring RUN_TO_PARITY slice protection of curr.
-func (s *sim) pickEEVDF(c *cpuState) *task {
+// pickEEVDF is __pick_eevdf(): the eligible entity with the earliest
+// deadline, keeping a protected curr when protect is set (pick_eevdf()
+// always sets it; 6.12 has no such argument).
+func (s *sim) pickEEVDF(c *cpuState, protect bool) *task {
 	curr := c.curr
 	if c.nrRunning == 1 {
 		if curr != nil {
@@ -98,7 +101,7 @@ func (s *sim) pickEEVDF(c *cpuState) *task {
 	if curr != nil && !eligible(curr) {
 		curr = nil
 	}
-	if s.feat.RunToParityOn() && curr != nil && curr.protected && curr.protect == curr.deadline {
+	if protect && curr != nil && (s.vprot || s.feat.RunToParityOn()) && s.protectSlice(curr) {
 		return curr
 	}
 	// c.rq is in tree-insertion order, and the tree puts an entity after
@@ -156,12 +159,94 @@ func (s *sim) updateCurr(c *cpuState) bool {
 	if p.vruntime >= p.deadline { // update_deadline()
 		p.deadline = p.vruntime + vslice(p)
 		p.protected = false
-		resched = c.nrRunning > 1
+		resched = true
 	}
-	if !resched && c.nrRunning > 1 && s.feat.PreemptShortOn() && !(p.protected && p.protect == p.deadline) {
+	if c.nrRunning == 1 {
+		return false
+	}
+	if s.vprot {
+		return resched || !s.protectSlice(p) // 6.17: at the end of every protected period
+	}
+	if !resched && s.feat.PreemptShortOn() && !s.protectSlice(p) {
 		resched = !vruntimeEligible(c, p.vruntime) // did_preempt_short()
 	}
 	return resched
+}
+
+// protectSlice is protect_slice(): curr runs on without a pick. 6.12
+// stashes the deadline of the pick (vlag == deadline; pick_eevdf() honours
+// it under RUN_TO_PARITY only); under VPROT it is vruntime < vprot,
+// RUN_TO_PARITY having chosen vprot.
+func (s *sim) protectSlice(p *task) bool {
+	if s.vprot {
+		return p.vruntime < p.vprot
+	}
+	return p.protected && p.protect == p.deadline
+}
+
+// setProtectSlice is set_protect_slice() at a pick: protection up to the
+// deadline, or the shortest queued slice (RUN_TO_PARITY) or the base
+// slice (NO_RUN_TO_PARITY) when that is shorter than the entity's own.
+// p has left c.rq (the kernel's cfs_rq->curr is still unset there; here
+// it is p, whose slice bounds the result anyway).
+func (s *sim) setProtectSlice(c *cpuState, p *task) {
+	p.protected = true
+	p.protect = p.deadline
+	if !s.vprot {
+		return
+	}
+	slice := int64(s.r.Policy.BaseSlice) // normalized_sysctl_sched_base_slice
+	if s.feat.RunToParityOn() {
+		slice = cfsRqMinSlice(c)
+	}
+	slice = min(slice, p.slice)
+	p.vprot = p.deadline
+	if slice != p.slice {
+		p.vprot = min(p.vprot, p.vruntime+calcDeltaFair(slice, p.weight))
+	}
+}
+
+// updateProtectSlice is update_protect_slice(): curr's protection ends no
+// later than the shortest queued slice from now.
+func (s *sim) updateProtectSlice(c *cpuState, p *task) {
+	p.vprot = min(p.vprot, p.vruntime+calcDeltaFair(cfsRqMinSlice(c), p.weight))
+}
+
+// cancelProtectSlice is cancel_protect_slice().
+func (s *sim) cancelProtectSlice(p *task) {
+	if s.vprot {
+		if s.protectSlice(p) {
+			p.vprot = p.vruntime
+		}
+		return
+	}
+	p.protected = false
+}
+
+// cfsRqMinSlice is cfs_rq_min_slice(): the shortest slice of the queued
+// entities and curr (the largest int64 when there are none).
+func cfsRqMinSlice(c *cpuState) int64 {
+	m := int64(math.MaxInt64)
+	if c.curr != nil {
+		m = c.curr.slice
+	}
+	for _, q := range c.rq {
+		m = min(m, q.slice)
+	}
+	return m
+}
+
+// cfsRqMaxSlice is cfs_rq_max_slice() (6e3c0a4e1ad1): the longest slice of
+// the queued entities and curr.
+func cfsRqMaxSlice(c *cpuState) int64 {
+	var m int64
+	if c.curr != nil {
+		m = c.curr.slice
+	}
+	for _, q := range c.rq {
+		m = max(m, q.slice)
+	}
+	return m
 }
 
 // placeEntity is place_entity(): vruntime = V − lag (inflated by PLACE_LAG),
@@ -198,7 +283,8 @@ func (s *sim) placeEntity(c *cpuState, p *task, initial, migrated bool) {
 func (c *cpuState) lastV() int64 { return c.zeroV }
 
 // updateEntityLag is update_entity_lag(): save V − v clamped to
-// ±max(2·slice, one tick) in virtual time.
+// ±max(2·slice, one tick) in virtual time, or under LAG_CLAMP_MAX_SLICE
+// to ±(the queue's largest slice + one tick). p is curr or queued.
 func (s *sim) updateEntityLag(c *cpuState, p *task) {
 	if s.cfs {
 		return // CFS keeps the vruntime (placeEntityCFS renormalises it)
@@ -207,6 +293,9 @@ func (s *sim) updateEntityLag(c *cpuState, p *task) {
 	limit := 2 * p.slice
 	if limit < s.tickNs {
 		limit = s.tickNs
+	}
+	if s.feat.LagClampMaxSliceOn() {
+		limit = max(cfsRqMaxSlice(c), p.slice) + s.tickNs
 	}
 	limit = calcDeltaFair(limit, p.weight)
 	lag := V - p.vruntime
@@ -254,8 +343,8 @@ func (c *cpuState) rqRemove(p *task) {
 }
 
 // checkPreemptWakeupFair is check_preempt_wakeup_fair(): preempt curr when
-// pick_eevdf() would now choose the wakee.
-func (s *sim) checkPreemptWakeupFair(c *cpuState, p *task) bool {
+// pick_eevdf() would now choose the wakee. fork is WF_FORK.
+func (s *sim) checkPreemptWakeupFair(c *cpuState, p *task, fork bool) bool {
 	curr := c.curr
 	if curr == nil {
 		return true
@@ -267,13 +356,43 @@ func (s *sim) checkPreemptWakeupFair(c *cpuState, p *task) bool {
 		return s.checkPreemptWakeupCFS(c, p)
 	}
 	s.syncCPU(c)
+	if s.vprot {
+		return s.wakeupPreemptFair(c, p, curr, fork)
+	}
 	if s.updateCurr(c) {
 		return true
 	}
 	if s.doPreemptShort(c, p, curr) {
-		curr.protected = false // cancel_protect_slice()
+		s.cancelProtectSlice(curr)
 	}
-	return s.pickEEVDF(c) == p
+	return s.pickEEVDF(c, true) == p
+}
+
+// wakeupPreemptFair is check_preempt_wakeup_fair() of 6.17 (VPROT) or,
+// under WAKEUP_PREEMPT_ACTION, wakeup_preempt_fair() as of 7.3: a shorter
+// slice picks without curr's protection and cancels it only when the
+// wakee wins; a fork or a delayed wakee does not preempt (7.3); a wake-up
+// that does not preempt caps curr's protection at the shortest slice
+// (update_protect_slice(): 6.17 after a shorter-slice wakee only). It
+// reports update_curr()'s resched too, which the kernel has already
+// issued when it goes on to decide.
+func (s *sim) wakeupPreemptFair(c *cpuState, p, curr *task, fork bool) bool {
+	resched := s.updateCurr(c)
+	short := s.feat.PreemptShortOn() && p.slice < curr.slice
+	action := s.feat.WakeupPreemptActionOn()
+	if action && !short && (fork || p.delayed) {
+		return resched
+	}
+	if s.pickEEVDF(c, !short) == p { // PREEMPT_WAKEUP_PICK / _SHORT
+		if short {
+			s.cancelProtectSlice(curr)
+		}
+		return true
+	}
+	if s.feat.RunToParityOn() && (short || action) {
+		s.updateProtectSlice(c, curr)
+	}
+	return resched
 }
 
 // doPreemptShort is do_preempt_short(): an eligible wakee with a shorter

@@ -74,7 +74,13 @@ func TestVruntimeEligibleAtV(t *testing.T) {
 // slice protected (set_next_entity() → set_protect_slice()).
 func running(t *testing.T, n, q int, v, d int64) (*sim, *cpuState, *task) {
 	t.Helper()
-	s := taskSim(t, n)
+	return runningPolicy(t, `{}`, n, q, v, d)
+}
+
+// runningPolicy is running() under a policy document.
+func runningPolicy(t *testing.T, policy string, n, q int, v, d int64) (*sim, *cpuState, *task) {
+	t.Helper()
+	s := taskSimPolicy(t, n, policy)
 	c0 := &s.cpus[0]
 	for k := range q {
 		place(s, k, 0)
@@ -83,7 +89,7 @@ func running(t *testing.T, n, q int, v, d int64) (*sim, *cpuState, *task) {
 	curr := c0.curr
 	curr.execStart = s.now
 	curr.vruntime, curr.deadline = v, d
-	curr.protected, curr.protect = true, d
+	curr.protected, curr.protect, curr.vprot = true, d, d // set_protect_slice() at the pick, either form
 	return s, c0, curr
 }
 
@@ -100,29 +106,35 @@ func TestUpdateDeadlineRenewal(t *testing.T) {
 		ran     int64 // ns at nice 0: as much vruntime
 		renewed bool
 		want    bool
+		other   int64 // the other task's vruntime
 	}{
-		{"just short of the deadline", 2, 999_999, false, false},
-		{"exactly at the deadline", 2, 1_000_000, true, true},
-		{"half a millisecond past it", 2, 1_500_000, true, true},
-		{"past it, alone on the CPU", 1, 1_500_000, true, false},
+		{"just short of the deadline", 2, 999_999, false, false, 5_000_000},
+		{"exactly at the deadline", 2, 1_000_000, true, true, 5_000_000},
+		{"half a millisecond past it", 2, 1_500_000, true, true, 5_000_000},
+		{"past it, alone on the CPU", 1, 1_500_000, true, false, 5_000_000},
+		// the other task far ahead: curr still eligible after the renewal,
+		// so only update_deadline()'s answer reschedules it in 6.12
+		{"at the deadline, still eligible", 2, 1_000_000, true, true, 8_000_000},
 	} {
-		s, c0, curr := running(t, 2, c.queued, 5_000_000, 6_000_000)
-		if c.queued > 1 {
-			// the other task at curr's start: curr, past V, escapes
-			// did_preempt_short() by its protection alone
-			for _, p := range c0.rq {
-				p.vruntime, p.deadline = 5_000_000, 9_000_000
+		for _, form := range []string{`{"features":{"VPROT":false}}`, `{}`} {
+			s, c0, curr := runningPolicy(t, form, 2, c.queued, 5_000_000, 6_000_000)
+			if c.queued > 1 {
+				// the other task at curr's start: curr, past V, escapes
+				// did_preempt_short() by its protection alone
+				for _, p := range c0.rq {
+					p.vruntime, p.deadline = c.other, 9_000_000
+				}
 			}
-		}
-		s.now += c.ran
-		got := s.updateCurr(c0)
-		wantD := int64(6_000_000)
-		if c.renewed {
-			wantD = curr.vruntime + vslice(curr)
-		}
-		if curr.vruntime != 5_000_000+c.ran || curr.deadline != wantD || got != c.want {
-			t.Errorf("%s: vruntime %d, deadline %d, resched %v; want %d, %d, %v",
-				c.name, curr.vruntime, curr.deadline, got, 5_000_000+c.ran, wantD, c.want)
+			s.now += c.ran
+			got := s.updateCurr(c0)
+			wantD := int64(6_000_000)
+			if c.renewed {
+				wantD = curr.vruntime + vslice(curr)
+			}
+			if curr.vruntime != 5_000_000+c.ran || curr.deadline != wantD || got != c.want {
+				t.Errorf("%s, %s: vruntime %d, deadline %d, resched %v; want %d, %d, %v",
+					form, c.name, curr.vruntime, curr.deadline, got, 5_000_000+c.ran, wantD, c.want)
+			}
 		}
 	}
 }
@@ -131,14 +143,16 @@ func TestUpdateDeadlineRenewal(t *testing.T) {
 // is protected (protect_slice(): the deadline is still the one stashed at
 // pick), however far past V it has run.
 func TestDidPreemptShortHonoursProtection(t *testing.T) {
-	s, ahead, _ := delaySimFeatures(t, `{}`) // ahead ran 2 ms: deadline renewed, not eligible
-	c0 := &s.cpus[0]
-	ahead.protected, ahead.protect = true, ahead.deadline // picked again since
-	s.now += 100_000
-	s.syncCPU(c0)
-	if got := s.updateCurr(c0); got || ahead.vruntime >= ahead.deadline {
-		t.Errorf("a protected, ineligible curr before its deadline (vruntime %d, deadline %d): resched %v; want false",
-			ahead.vruntime, ahead.deadline, got)
+	for _, form := range []string{`{"VPROT":false}`, `{}`} { // 6.12, and 6.17's protect_slice()
+		s, ahead, _ := delaySimFeatures(t, form) // ahead ran 2 ms: deadline renewed, not eligible
+		c0 := &s.cpus[0]
+		ahead.protected, ahead.protect, ahead.vprot = true, ahead.deadline, ahead.deadline // picked again since
+		s.now += 100_000
+		s.syncCPU(c0)
+		if got := s.updateCurr(c0); got || ahead.vruntime >= ahead.deadline {
+			t.Errorf("%s: a protected, ineligible curr before its deadline (vruntime %d, deadline %d): resched %v; want false",
+				form, ahead.vruntime, ahead.deadline, got)
+		}
 	}
 }
 
@@ -157,21 +171,23 @@ func TestDoPreemptShortCancelsProtection(t *testing.T) {
 		{"an equal slice, at V", func(s int64) int64 { return s }, 0, false},
 		{"a quarter slice, 1 ms past V", func(s int64) int64 { return s / 4 }, -1_000_000, false},
 	} {
-		s := taskSim(t, 2)
-		c0 := &s.cpus[0]
-		curr := place(s, 0, 0)
-		s.schedule(c0)
-		if c0.curr != curr || !curr.protected {
-			t.Fatal("set-up: task 0 not running protected")
-		}
-		s.now += 100_000
-		p := s.tasks[1]
-		p.cpu, p.remaining = 0, 1e12
-		p.slice, p.vlag = c.slice(curr.slice), c.vlag
-		s.enqueueTask(c0, p, false, false)
-		s.checkPreemptWakeupFair(c0, p)
-		if got := !(curr.protected && curr.protect == curr.deadline); got != c.cancel {
-			t.Errorf("%s (wakee deadline %d, curr's %d): protection cancelled %v; want %v", c.name, p.deadline, curr.deadline, got, c.cancel)
+		for _, form := range []string{`{"features":{"VPROT":false}}`, `{}`} { // do_preempt_short(), and 6.17's pick without protection
+			s := taskSimPolicy(t, 2, form)
+			c0 := &s.cpus[0]
+			curr := place(s, 0, 0)
+			s.schedule(c0)
+			if c0.curr != curr || !s.protectSlice(curr) {
+				t.Fatal("set-up: task 0 not running protected")
+			}
+			s.now += 100_000
+			p := s.tasks[1]
+			p.cpu, p.remaining = 0, 1e12
+			p.slice, p.vlag = c.slice(curr.slice), c.vlag
+			s.enqueueTask(c0, p, false, false)
+			s.checkPreemptWakeupFair(c0, p, false)
+			if got := !s.protectSlice(curr); got != c.cancel {
+				t.Errorf("%s, %s (wakee deadline %d, curr's %d): protection cancelled %v; want %v", form, c.name, p.deadline, curr.deadline, got, c.cancel)
+			}
 		}
 	}
 }
@@ -216,9 +232,10 @@ func TestPlaceRelDeadlineOnlyForMoves(t *testing.T) {
 
 // entity_lag() (fair.c:725-733): the clamp is
 // calc_delta_fair(max(2·slice, TICK_NSEC)) — virtual time, so wider for a
-// lighter task: nice 5 (weight 335) at HZ=1000, 4.2 ms · 1024/335.
+// lighter task: nice 5 (weight 335) at HZ=1000, 4.2 ms · 1024/335. (6.12's
+// limit; LAG_CLAMP_MAX_SLICE's is in TestLagClampMaxSlice.)
 func TestEntityLagClampIsVirtual(t *testing.T) {
-	s := taskSimPolicy(t, 2, `{"hz":1000}`)
+	s := taskSimPolicy(t, 2, `{"hz":1000,"features":{"LAG_CLAMP_MAX_SLICE":false}}`)
 	c0 := &s.cpus[0]
 	a := place(s, 0, 0)
 	place(s, 1, 0)
@@ -246,8 +263,11 @@ func TestPickEEVDFDropsIneligibleCurr(t *testing.T) {
 	for _, protected := range []bool{false, true} {
 		curr := ent(1000, 1500, 1024) // V = 500: curr is ahead of it
 		curr.protected, curr.protect = protected, curr.deadline
+		if protected {
+			curr.vprot = curr.deadline
+		}
 		q := ent(0, 5000, 1024)
-		if got := s.pickEEVDF(rqOf(curr, q)); got != q {
+		if got := s.pickEEVDF(rqOf(curr, q), true); got != q {
 			t.Errorf("curr past V with the earlier deadline, protected %v: picked curr; want the eligible queued entity", protected)
 		}
 	}
@@ -263,10 +283,10 @@ func TestWakeupCheckKeepsUpdateCurrResched(t *testing.T) {
 	q := c0.rq[0]
 	q.vruntime, q.deadline = 50_000_000, 51_000_000 // far past V: not eligible
 	s.now += 1_500_000                              // curr past its deadline, not yet charged
-	if !s.checkPreemptWakeupFair(c0, q) {
+	if !s.checkPreemptWakeupFair(c0, q, false) {
 		t.Errorf("curr's deadline passed before the wake-up check (renewed to %d): no resched; want update_curr()'s", curr.deadline)
 	}
-	if s.pickEEVDF(c0) != curr {
+	if s.pickEEVDF(c0, true) != curr {
 		t.Fatal("set-up: pick_eevdf() does not keep curr")
 	}
 }

@@ -5,12 +5,13 @@ import "testing"
 // update_curr() → did_preempt_short() (6.12, PREEMPT_SHORT): once its
 // slice protection is gone, a running task that is no longer eligible is
 // rescheduled at the next update, before its deadline. Without the
-// feature it runs to its deadline.
+// feature it runs to its deadline. (6.12's form: under VPROT the end of
+// the protection alone reschedules, TestVProtReschedsAtEndOfProtection.)
 func TestUpdateCurrPreemptShort(t *testing.T) {
 	for _, c := range []struct {
 		feat string
 		want bool
-	}{{`{}`, true}, {`{"PREEMPT_SHORT":false}`, false}} {
+	}{{`{"VPROT":false}`, true}, {`{"VPROT":false,"PREEMPT_SHORT":false}`, false}} {
 		s, ahead, _ := delaySimFeatures(t, c.feat) // ahead ran 2 ms: its first deadline renewed, not eligible
 		c0 := &s.cpus[0]
 		s.now += 100_000
@@ -42,7 +43,7 @@ func TestPlaceDeadlineInitial(t *testing.T) {
 	}
 }
 
-// update_entity_lag() (6.12) clamps the lag to ±max(2·slice, TICK_NSEC)
+// update_entity_lag() (6.12, LAG_CLAMP_MAX_SLICE off) clamps the lag to ±max(2·slice, TICK_NSEC)
 // in the task's virtual time: at HZ=100 on 4 CPUs (slice 2.1 ms) the tick,
 // 10 ms, is the bound.
 func TestEntityLagClamp(t *testing.T) {
@@ -50,7 +51,7 @@ func TestEntityLagClamp(t *testing.T) {
 		hz    int
 		limit int64
 	}{{100, 10_000_000}, {1000, 4_200_000}} {
-		s := taskSimPolicy(t, 2, `{"hz":`+itoa(c.hz)+`}`)
+		s := taskSimPolicy(t, 2, `{"hz":`+itoa(c.hz)+`,"features":{"LAG_CLAMP_MAX_SLICE":false}}`)
 		c0 := &s.cpus[0]
 		a := place(s, 0, 0)
 		place(s, 1, 0)

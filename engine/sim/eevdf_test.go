@@ -92,7 +92,7 @@ func TestPickEEVDFTieGoesToTheFirstQueued(t *testing.T) {
 	for _, p := range c.rq {
 		p.vruntime, p.deadline = 0, 1000
 	}
-	if got := s.pickEEVDF(c); got != s.tasks[2] {
+	if got := s.pickEEVDF(c, true); got != s.tasks[2] {
 		t.Errorf("pick_eevdf among equal deadlines took task %d; want task 2, queued first", got.id)
 	}
 }

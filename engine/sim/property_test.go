@@ -183,7 +183,8 @@ func randomFeatures(rng *rand.Rand, f *scenario.Features) {
 	flags := []**bool{&f.SISUtil, &f.WakeAffine, &f.WAIdle, &f.WAWeight, &f.WABias,
 		&f.RunToParity, &f.PreemptShort, &f.PlaceLag, &f.UtilEst, &f.NIRandom, &f.NIRate,
 		&f.NohzIdle, &f.DelayDequeue, &f.HNrRunnable, &f.AsymCapacitySMTLB,
-		&f.SMTAwareAsymCapacity, &f.ILBIdleCore, &f.SISCluster, &f.PreemptLazy, &f.AvgIdleAtIdleExit}
+		&f.SMTAwareAsymCapacity, &f.ILBIdleCore, &f.SISCluster, &f.PreemptLazy, &f.AvgIdleAtIdleExit,
+		&f.VProt, &f.WakeupPreemptAction, &f.LagClampMaxSlice}
 	for range rng.IntN(4) {
 		v := rng.IntN(2) == 0
 		*flags[rng.IntN(len(flags))] = &v
@@ -453,6 +454,11 @@ func stateInvariant(s *sim) string {
 			// only a newidle pass that leaves the CPU idle sets it again
 			if s.feat.AvgIdleAtIdleExitOn() && c.idleStamp != 0 {
 				return fmt.Sprintf("cpu %d runs task %d with idle_stamp %d under AVG_IDLE_AT_IDLE_EXIT", ci, c.curr.id, c.idleStamp)
+			}
+			// set_protect_slice() takes min(deadline, …), deadlines only
+			// grow, and update/cancel_protect_slice() only lower vprot
+			if s.vprot && c.curr.vprot > c.curr.deadline {
+				return fmt.Sprintf("cpu %d runs task %d protected to %d past its deadline %d", ci, c.curr.id, c.curr.vprot, c.curr.deadline)
 			}
 		}
 		n := len(c.rq)

@@ -50,7 +50,7 @@ func TestReschedCurrOnceWhileTheFlagIsSet(t *testing.T) {
 	curr := c0.curr
 	before := curr.sumExec
 	s.now += 10_000
-	if s.checkPreemptWakeupFair(c0, p) || curr.sumExec != before {
+	if s.checkPreemptWakeupFair(c0, p, false) || curr.sumExec != before {
 		t.Errorf("check_preempt_wakeup_fair() with the flag set: preempt or update_curr() ran (sum_exec %d → %d)", before, curr.sumExec)
 	}
 	ipis := 0

@@ -102,6 +102,7 @@ func newSim(r *scenario.Resolved, t *topo.Topology, opt Options, seed uint64, ti
 		feat:         r.Policy.Features,
 		delayDequeue: r.Policy.Features.DelayDequeueOn() && r.Policy.Features.EEVDFOn(),
 		cfs:          !r.Policy.Features.EEVDFOn(),
+		vprot:        r.Policy.Features.VProtOn() && r.Policy.Features.EEVDFOn(),
 		hNrRunnable:  r.Policy.Features.HNrRunnableOn(),
 		asymCapSMTLB: r.Policy.Features.AsymCapacitySMTLBOn(),
 		preemptLazy:  r.Policy.Features.PreemptLazyOn() && r.Policy.Features.EEVDFOn(),

@@ -200,8 +200,7 @@ func (s *sim) setCurr(c *cpuState, p *task) {
 	s.cpuChanged(c)
 	p.state = taskRunning
 	p.execStart = s.now
-	p.protected = true
-	p.protect = p.deadline
+	s.setProtectSlice(c, p)
 	p.runStart = s.now
 	p.cpuSince = s.now
 	c.lastUpd = s.now
@@ -507,7 +506,7 @@ func (s *sim) ttwuDoActivate(p *task, c *cpuState, waker int, reschedAfter int64
 	if prev != c.id {
 		s.attachEntityLoadAvg(c, p)
 	}
-	if c.curr != nil && !resched && !s.checkPreemptWakeupFair(c, p) {
+	if c.curr != nil && !resched && !s.checkPreemptWakeupFair(c, p, false) {
 		if reschedAfter < 0 {
 			s.lazyIRQExit(c) // the wake-list IPI's return
 		}
@@ -542,7 +541,7 @@ func (s *sim) forkTask(p *task, parentCPU int) {
 	s.postInitEntityUtilAvg(c, p)
 	s.attachEntityLoadAvg(c, p)
 	resched := s.enqueueTask(c, p, true, false)
-	if c.curr != nil && !resched && !s.checkPreemptWakeupFair(c, p) {
+	if c.curr != nil && !resched && !s.checkPreemptWakeupFair(c, p, true) {
 		return
 	}
 	if target == parentCPU {

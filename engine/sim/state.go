@@ -86,8 +86,9 @@ type task struct {
 	// EEVDF (sched_entity)
 	vruntime, deadline, vlag, relDeadline int64
 	slice                                 int64
-	protect                               int64 // deadline at pick (RUN_TO_PARITY)
+	protect                               int64 // deadline at pick (RUN_TO_PARITY, 6.12)
 	protected                             bool
+	vprot                                 int64  // se->vprot (VPROT): protected while vruntime < vprot
 	execStart                             int64  // last time it started running (task_hot); execStartCold: never, or migrated since
 	cfsPos                                uint64 // place in rq->cfs_tasks: larger is nearer the head
 	sumExec                               int64
@@ -326,6 +327,8 @@ type sim struct {
 	// _min_granularity, _wakeup_granularity
 	cfs                                   bool
 	cfsLatency, cfsMinGran, cfsWakeupGran int64
+	// vprot: the slice protection of 6.17 and later (VPROT, EEVDF only)
+	vprot bool
 
 	// nohz
 	nohzNextBalance int64
