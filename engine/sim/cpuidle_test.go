@@ -1,6 +1,9 @@
 package sim
 
-import "testing"
+import (
+	"strconv"
+	"testing"
+)
 
 // TestIdleStateExitLatency: a CPU idle between a periodic task's 10 ms
 // loops enters the deepest state whose target residency its predicted
@@ -28,5 +31,42 @@ func TestIdleStateExitLatency(t *testing.T) {
 	}
 	if admitted.P50 != deep.P50 {
 		t.Errorf("cpu_dma_latency 100 µs: median %d ns; want C2 admitted, as without a limit (%d ns)", admitted.P50, deep.P50)
+	}
+}
+
+// TestGovernorHistoryIsItsOwn: cpuidle_reflect() → menu_update() records
+// every idle period, from the idle task becoming rq->curr to its leaving,
+// whatever brings the task and whatever rq->idle_stamp holds (only a
+// newidle pass stamps it; a CPU idle from boot has none). So the
+// governor's prediction is the same under either avg_idle form.
+func TestGovernorHistoryIsItsOwn(t *testing.T) {
+	for _, exit := range []bool{false, true} {
+		s := taskSimPolicy(t, 2, `{"features":{"AVG_IDLE_AT_IDLE_EXIT":`+strconv.FormatBool(exit)+`}}`)
+		c1 := &s.cpus[1]
+		if c1.idleStamp != 0 || !c1.inIdle {
+			t.Fatalf("set-up: cpu 1 idle %v, idle_stamp %d", c1.inIdle, c1.idleStamp)
+		}
+		s.now = 5_000_000
+		p := place(s, 0, 1)
+		s.schedule(c1) // idle since boot: a 5 ms period
+		if c1.curr != p {
+			t.Fatal("set-up: the task does not run on cpu 1")
+		}
+		want := int64(5_000_000) / 8
+		if c1.idlePredict != want {
+			t.Errorf("AVG_IDLE_AT_IDLE_EXIT %v: after 5 ms idle from boot: prediction %d; want %d", exit, c1.idlePredict, want)
+		}
+		s.now = 6_000_000
+		s.blockTask(c1, p) // idle again from 6 ms
+		if c1.curr != nil {
+			t.Fatal("set-up: cpu 1 not idle after the sleep")
+		}
+		s.now = 10_000_000
+		q := place(s, 1, 1) // a new task this time: any path ends the period
+		s.schedule(c1)
+		want += (4_000_000 - want) / 8
+		if c1.curr != q || c1.idlePredict != want {
+			t.Errorf("AVG_IDLE_AT_IDLE_EXIT %v: after 4 ms idle: task running %v, prediction %d; want %d", exit, c1.curr == q, c1.idlePredict, want)
+		}
 	}
 }

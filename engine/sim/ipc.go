@@ -338,6 +338,19 @@ func (s *sim) cpuidleSelect(c *cpuState) int {
 	return st
 }
 
+// cpuidleReflect is cpuidle_reflect() → the governor's update at the end of
+// an idle period (menu_update(), simplified like cpuidleSelect): the
+// period's length, from the idle task becoming rq->curr to a task or the
+// kworker replacing it, enters the EWMA (weight 1/8) the next selection
+// reads. It is the governor's own history, whatever path brought the
+// task, not rq->avg_idle's, which only newidle balance stamps and which
+// 6.12 samples at wake-ups alone. Interrupt work on the idle CPU (the ILB
+// softirq, a device interrupt) does not end the period here, where the
+// kernel's governor sees each interrupt's wake-up of the state.
+func (s *sim) cpuidleReflect(c *cpuState) {
+	c.idlePredict += (s.now - c.idleEnter - c.idlePredict) / 8
+}
+
 // idleExitCost is what an IPI to c pays for c to leave its idle state: its
 // idle state's exit latency when nothing runs there (the kernel noise's
 // kworker keeps it awake), else 0.

@@ -164,6 +164,9 @@ func (s *sim) pickNextTask(c *cpuState, fast bool) {
 		wasIdle := c.inIdle
 		c.inIdle = true        // set_next_task_idle(): the idle task becomes rq->curr
 		s.updateRqClockPelt(c) // update_idle_rq_clock_pelt(), then the clock follows clock_task
+		if !fromIdle {
+			c.idleEnter = s.now // a new idle period: rq->curr was a task, the kworker or the stopper
+		}
 		c.idleState = s.cpuidleSelect(c)
 		if !wasIdle {
 			s.enterIdle(c)
@@ -172,8 +175,11 @@ func (s *sim) pickNextTask(c *cpuState, fast bool) {
 		s.nohzRunIdleBalance(c) // do_idle()
 		return
 	}
-	if fromIdle && s.feat.AvgIdleAtIdleExitOn() {
-		s.updateAvgIdle(c) // put_prev_task_idle() → update_rq_avg_idle()
+	if fromIdle {
+		s.cpuidleReflect(c)
+		if s.feat.AvgIdleAtIdleExitOn() {
+			s.updateAvgIdle(c) // put_prev_task_idle() → update_rq_avg_idle()
+		}
 	}
 	s.setCurr(c, next)
 	s.peBusyChanged(c)
@@ -713,7 +719,6 @@ func (s *sim) updateAvgIdle(c *cpuState) {
 		return
 	}
 	delta := s.now - c.idleStamp
-	c.idlePredict += (delta - c.idlePredict) / 8 // the governor's own, uncapped history
 	maxCost := 2 * c.maxIdleBalanceCost
 	c.avgIdle += (delta - c.avgIdle) / 8 // update_avg()
 	if c.avgIdle > maxCost {
@@ -744,7 +749,10 @@ func (s *sim) housekeeping(c *cpuState) {
 	if c.hkBusy {
 		return
 	}
-	s.updateRqClockPelt(c)   // the kworker becomes rq->curr: an idle CPU's clock_pelt stops following clock_task
+	s.updateRqClockPelt(c) // the kworker becomes rq->curr: an idle CPU's clock_pelt stops following clock_task
+	if c.curr == nil && c.inIdle {
+		s.cpuidleReflect(c) // the idle task leaves its state for the kworker
+	}
 	s.updateAvgIdle(c)       // the kworker's ttwu_do_activate() (7.0: its switch from idle; a busy CPU has no idle_stamp then)
 	s.addNrRunningNonFair(c) // and add_nr_running()
 	s.syncCPU(c)

@@ -194,6 +194,7 @@ type cpuState struct {
 	schedPrev     bool     // inside __schedule() with rq->curr still a task (prev, the stopper, the parent): idle_cpu() is false
 	idleState     int      // cpuidle state entered (0 = WFI, k = machine.latency.idle_states[k-1])
 	idlePredict   int64    // the governor's predicted idle time (an average of past idle periods)
+	idleEnter     int64    // when the idle task last became rq->curr: the governor's idle period starts
 }
 
 // sdState is the mutable part of one CPU's sched_domain.
