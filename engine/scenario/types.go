@@ -229,6 +229,13 @@ type Group struct {
 	// "" gives every task the whole mask (schedplay addition).
 	Pin  Pin `json:"pin,omitempty"`
 	Nice int `json:"nice,omitempty"`
+	// Slice is the tasks' custom EEVDF slice, sched_setattr()'s
+	// sched_runtime for SCHED_OTHER (6.12: se->custom_slice, kept at every
+	// deadline renewal and placement; the kernel clamps it to 100 µs–100
+	// ms, the decoder rejects values outside); absent = the base slice,
+	// scaled like sysctl_sched_base_slice. The CFS of 6.1 has none and
+	// ignores it.
+	Slice *units.Duration `json:"slice,omitempty"`
 	// Process makes each task a process of its own; false makes the
 	// group's tasks threads of one process, the shared parent's with
 	// Workload.SharedParent. A switch between address spaces costs
@@ -315,6 +322,14 @@ const (
 // DefaultMessageBytes is a pipe or socket message's default size
 // (tools/perf/bench/sched-messaging.c DATASIZE).
 const DefaultMessageBytes = 100
+
+// MinCustomSlice and MaxCustomSlice bound a group's slice as
+// __setscheduler_params() clamps sched_runtime (NSEC_PER_MSEC/10,
+// NSEC_PER_MSEC*100).
+const (
+	MinCustomSlice = 100 * units.Microsecond
+	MaxCustomSlice = 100 * units.Millisecond
+)
 
 // DefaultTimerSlack is a SCHED_OTHER task's timer slack
 // (init_task.timer_slack_ns, 50 µs).

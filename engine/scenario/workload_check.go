@@ -41,6 +41,9 @@ func validateWorkload(errs *ErrorList, w *Workload, n int) {
 			errs.Add(p+".pin", "unknown value %s; want \"each\" or leave it out", quote.Short(string(g.Pin)))
 		}
 		checkRange(errs, p+".nice", g.Nice, -20, 19)
+		if g.Slice != nil && (*g.Slice < MinCustomSlice || *g.Slice > MaxCustomSlice) {
+			errs.Add(p+".slice", "%s is outside %s..%s, the range __setscheduler_params() clamps sched_runtime to", *g.Slice, MinCustomSlice, MaxCustomSlice)
+		}
 		checkDuration(errs, p+".start", g.Start, MaxRunDuration)
 		if g.TimerSlack != nil {
 			checkDuration(errs, p+".timer_slack", *g.TimerSlack, maxLatencyParam)

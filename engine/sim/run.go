@@ -324,6 +324,9 @@ func (s *sim) buildTasks() error {
 			}
 			pid++
 			p.slice = s.baseSlice
+			if g.Slice != nil { // sched_setattr(sched_runtime): se->custom_slice
+				p.slice = int64(*g.Slice)
+			}
 			p.stack = make([]frame, 1, 4)
 			p.stack[0] = frame{body: progs[min(k, len(progs)-1)], pool: -1}
 			s.tasks = append(s.tasks, p)

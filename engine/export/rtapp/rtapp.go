@@ -248,6 +248,9 @@ func (c *conv) task(g *scenario.Group, steps []scenario.Step) (*Object, error) {
 	if g.Process {
 		c.note("group %q: process (separate address spaces) is not expressible: rt-app runs every task as a thread of one process", g.Name)
 	}
+	if g.Slice != nil {
+		c.note("group %q: slice %s is not expressible: rt-app sets sched_runtime only for SCHED_DEADLINE (dl-runtime), not a SCHED_OTHER custom slice", g.Name, *g.Slice)
+	}
 	loop, body := 1, inlineTimed(steps)
 	if len(body) == 1 && body[0].Repeat > 0 && body[0].Pool == "" {
 		loop, body = body[0].Repeat, body[0].Do

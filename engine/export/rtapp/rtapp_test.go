@@ -222,6 +222,7 @@ func TestNotes(t *testing.T) {
 		{`{"groups":[{"name":"a","count":1,"program":[{"send":"p","sync":true}]},{"name":"b","count":1,"program":[{"recv":"p"}]}]}`, "WF_SYNC"},
 		{`{"groups":[{"name":"a","count":1,"program":[{"send":"p","capacity":4}]},{"name":"b","count":1,"program":[{"recv":"p"}]}]}`, "capacity 4"},
 		{`{"groups":[{"name":"a","count":1,"process":true,"program":[{"sleep":"1ms"}]}]}`, "one process"},
+		{`{"groups":[{"name":"a","count":1,"slice":"1ms","program":[{"sleep":"1ms"}]}]}`, "SCHED_OTHER custom slice"},
 		{`{"groups":[{"name":"a","count":1,"program":[{"compute":"1500ns"}]}]}`, "rounded to 2 µs"},
 		{`{"groups":[{"name":"a","count":1,"program":[{"sleep":"1ms"}]},{"name":"b","count":1,"program":[{"sleep":"1ms"}]}]}`, "programs of their own"},
 		{`{"groups":[]}`, "no tasks"},
