@@ -516,6 +516,16 @@ func TestWorkloadErrorAtFieldAndCancel(t *testing.T) {
 	waitResult(t, ctx)
 	click(t, ctx, "#tab-workload")
 	run(t, ctx, "workload tab", chromedp.WaitVisible("#f-workload-groups-0-program", chromedp.ByQuery))
+	// A group's custom slice: outside the range the kernel clamps
+	// sched_runtime to, the decoder's error shows at the field; inside it
+	// the field is clean; emptied, the key is gone again.
+	setField(t, ctx, "f-workload-groups-0-slice", "1s")
+	run(t, ctx, "slice issue", chromedp.Poll(`(() => { const e = document.getElementById("f-workload-groups-0-slice-issue");
+		return e && e.textContent.includes("100us..100ms") ? e.textContent : false; })()`, nil))
+	setField(t, ctx, "f-workload-groups-0-slice", "2ms")
+	run(t, ctx, "slice accepted", chromedp.Poll(`!document.getElementById("f-workload-groups-0-slice-issue") &&
+		document.getElementById("f-workload-groups-0-slice").value === "2ms"`, nil))
+	setField(t, ctx, "f-workload-groups-0-slice", "")
 	// Broken JSON stays in the field with a message there.
 	setField(t, ctx, "f-workload-groups-0-program", `[{"compute": }]`)
 	run(t, ctx, "json issue", chromedp.WaitVisible("#f-workload-groups-0-program-issue", chromedp.ByQuery))

@@ -83,6 +83,7 @@ var GroupFields = []Field{
 	{Path: "count", Label: "tasks", Kernel: "threads in the group", Kind: "int"},
 	{Path: "cpus", Label: "affinity", Kernel: "cpulist (sched_setaffinity)", Kind: "text", Help: "0-87,176-263"},
 	{Path: "nice", Label: "nice", Kernel: "", Kind: "int"},
+	{Path: "slice", Label: "slice", Kernel: "sched_setattr() sched_runtime (se->custom_slice, 100us-100ms)", Kind: "duration", Help: "base slice"},
 	{Path: "process", Label: "separate processes", Kernel: "address-space switch cost", Kind: "bool"},
 	{Path: "start", Label: "start", Kernel: "fork delay", Kind: "duration"},
 	{Path: "program", Label: "program", Kernel: "compute / sleep / barrier / send / recv / periodic / repeat / pool / timed", Kind: "json"},
