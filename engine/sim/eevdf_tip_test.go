@@ -16,21 +16,12 @@ func eevdfForm(vprot, action, lag bool) string {
 		`,"LAG_CLAMP_MAX_SLICE":` + strconv.FormatBool(lag) + `}}`
 }
 
-// runningForm is running() under a policy: task 0 picked on cpu 0 at
-// vruntime v, deadline d, protected up to d in either form, task 1 queued.
+// runningForm is runningPolicy() with two tasks on cpu 0: it also returns
+// the queued one.
 func runningForm(t *testing.T, policy string, v, d int64) (*sim, *cpuState, *task, *task) {
 	t.Helper()
-	s := taskSimPolicy(t, 2, policy)
-	c0 := &s.cpus[0]
-	place(s, 0, 0)
-	place(s, 1, 0)
-	s.schedule(c0)
-	curr := c0.curr
-	q := c0.rq[0]
-	curr.execStart = s.now
-	curr.vruntime, curr.deadline = v, d
-	curr.protected, curr.protect, curr.vprot = true, d, d
-	return s, c0, curr, q
+	s, c0, curr := runningPolicy(t, policy, 2, 2, v, d)
+	return s, c0, curr, c0.rq[0]
 }
 
 // update_curr() (0b9ca2dcabc3, 6.17): "if (resched || !protect_slice(curr))
@@ -104,14 +95,8 @@ func TestWakeupPreemptActionDelayedDoesNotPreempt(t *testing.T) {
 // (update_protect_slice()); 6.17 did so only after a shorter-slice wakee.
 func TestWakeupPreemptActionUpdatesProtection(t *testing.T) {
 	for _, action := range []bool{true, false} {
-		s := taskSimPolicy(t, 3, eevdfForm(true, action, true))
-		c0 := &s.cpus[0]
-		place(s, 0, 0)
-		place(s, 1, 0)
-		s.schedule(c0)
-		curr, q := c0.curr, c0.rq[0]
-		curr.execStart = s.now
-		curr.vruntime, curr.deadline, curr.vprot = 0, 3_000_000, 3_000_000
+		s, c0, curr := runningPolicy(t, eevdfForm(true, action, true), 3, 2, 0, 3_000_000)
+		q := c0.rq[0]
 		q.slice = curr.slice / 4                      // a shorter slice queued: the cap
 		q.vruntime, q.deadline = 5_000_000, 6_000_000 // not eligible, not the wakee
 		p := s.tasks[2]                               // the wakee: equal slice, not eligible

@@ -750,8 +750,9 @@ func (s *sim) housekeeping(c *cpuState) {
 		return
 	}
 	s.updateRqClockPelt(c) // the kworker becomes rq->curr: an idle CPU's clock_pelt stops following clock_task
-	if c.curr == nil && c.inIdle {
-		s.cpuidleReflect(c) // the idle task leaves its state for the kworker
+	// the idle task leaves its state for the kworker (a busy CPU is never inIdle)
+	if c.inIdle {
+		s.cpuidleReflect(c)
 	}
 	s.updateAvgIdle(c)       // the kworker's ttwu_do_activate() (7.0: its switch from idle; a busy CPU has no idle_stamp then)
 	s.addNrRunningNonFair(c) // and add_nr_running()
