@@ -56,7 +56,7 @@ func TestRTAppRoundTrip(t *testing.T) {
 				if !bytes.Equal(first, second) {
 					t.Errorf("exported again differs:\n%s\nfirst:\n%s", second, first)
 				}
-				a, _ := jsonOf(measured(r.Workload.Groups))
+				a, _ := jsonOf(pinnedEverywhere(measured(r.Workload.Groups), "0-351"))
 				b, _ := jsonOf(back.Workload.Groups)
 				if a != b {
 					t.Errorf("faithful export imported to another workload:\n%s\nwant\n%s", b, a)
@@ -73,6 +73,19 @@ func TestRTAppRoundTrip(t *testing.T) {
 	if faithful < 3 {
 		t.Errorf("only %d presets export faithfully: the test compares little", faithful)
 	}
+}
+
+// pinnedEverywhere gives a "pin": "each" group with no cpus the machine's
+// every CPU (all, Vera's 0-351), the list that pins its tasks: the export
+// writes each task's CPU, so the import names them.
+func pinnedEverywhere(groups []scenario.Group, all string) []scenario.Group {
+	out := slices.Clone(groups)
+	for i := range out {
+		if out[i].Pin == scenario.PinEach && out[i].CPUs == "" {
+			out[i].CPUs = all
+		}
+	}
+	return out
 }
 
 // measured is groups as the export sees them: timed sections (a
@@ -177,6 +190,31 @@ func TestRTAppErrors(t *testing.T) {
 		_, err := importer.Import("u.json", strings.NewReader(tc.doc), importer.Options{Presets: ps, Machine: []byte(`{"preset": "hikey960"}`)})
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q: error %v; want %q", tc.doc, err, tc.want)
+		}
+	}
+}
+
+// TestRTAppTaskSeriesMerge: thread objects NAME_0 … NAME_n-1 whose phases
+// differ only in the channel task k names with k (the export of a group
+// whose tasks read their own channels, {i}) import as one group of n
+// tasks with {i}, pinned each when each object has its own CPU; a series
+// whose names do not follow one template stays thread objects of its own.
+func TestRTAppTaskSeriesMerge(t *testing.T) {
+	ps, _ := presets.Load()
+	for _, tc := range []struct{ doc, want, not string }{
+		{`{"tasks": {"r_0": {"loop": 3, "sem_wait": "g0r0"}, "r_1": {"loop": 3, "sem_wait": "g0r1"}, "r_2": {"loop": 3, "sem_wait": "g0r2"}}}`,
+			`{"count":3,"name":"r","program":[{"do":[{"recv":"g0r{i}"}],"repeat":3}]}`, `"r_1"`},
+		{`{"tasks": {"h_0": {"cpus": [0], "loop": 5, "sem_post": "f0"}, "h_1": {"cpus": [1], "loop": 5, "sem_post": "f1"}}}`,
+			`{"count":2,"cpus":"0-1","name":"h","pin":"each","program":[{"do":[{"ipc":"futex","send":"f{i}"}],"repeat":5}]}`, `"h_1"`},
+		{`{"tasks": {"r_0": {"loop": 3, "sem_wait": "a"}, "r_1": {"loop": 3, "sem_wait": "b"}}}`, `"name":"r_1"`, `"name":"r",`},
+		{`{"tasks": {"r_0": {"loop": 3, "sem_wait": "x0"}, "r_1": {"loop": 3, "sem_wait": "x1"}, "r_2": {"loop": 3, "sem_wait": "x9"}}}`, `"name":"r_2"`, `"count":3`},
+	} {
+		res, err := importer.Import("u.json", strings.NewReader(tc.doc), importer.Options{Presets: ps, Machine: []byte(`{"preset": "hikey960"}`)})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.doc, err)
+		}
+		if sc := string(res.Scenario); !strings.Contains(sc, tc.want) || strings.Contains(sc, tc.not) {
+			t.Errorf("%s:\nimported as %s\nwant %s and not %s", tc.doc, sc, tc.want, tc.not)
 		}
 	}
 }

@@ -25,6 +25,24 @@ func (o *Object) Set(key string, v any) {
 	o.vals = append(o.vals, v)
 }
 
+// setAfter sets key like Set, but a new key goes right after the key
+// after (at the end when after is absent): a thread object's "cpus"
+// follows its "instance" whether the group had a mask or not.
+func (o *Object) setAfter(key, after string, v any) {
+	if _, ok := o.Get(key); ok {
+		o.Set(key, v)
+		return
+	}
+	at := len(o.keys)
+	for i, k := range o.keys {
+		if k == after {
+			at = i + 1
+		}
+	}
+	o.keys = append(o.keys[:at], append([]string{key}, o.keys[at:]...)...)
+	o.vals = append(o.vals[:at], append([]any{v}, o.vals[at:]...)...)
+}
+
 // Get returns the value of key.
 func (o *Object) Get(key string) (any, bool) {
 	for i, k := range o.keys {

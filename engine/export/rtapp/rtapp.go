@@ -146,7 +146,7 @@ func (c *conv) threadPerTask(tasks *Object, name string, g *scenario.Group, ownC
 		}
 		t.Set("instance", 1)
 		if cpus != nil {
-			t.Set("cpus", []int{cpus[k%len(cpus)]})
+			t.setAfter("cpus", "instance", []int{cpus[k%len(cpus)]})
 		}
 		tasks.Set(fmt.Sprintf("%s_%d", name, k), t)
 	}

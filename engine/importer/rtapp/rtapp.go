@@ -15,6 +15,8 @@
 //	resume THREAD / suspend                         → send THREAD / recv <own name>
 //	thread objects NAME_0 … NAME_n-1 with one CPU each and the same phases
 //	                                                → one group NAME, count n, pin each
+//	thread objects NAME_0 … NAME_n-1 whose channel names spell k where
+//	the others spell theirs                         → one group NAME, count n, channels with {i}
 //	global duration s                               → run.duration
 //
 // What schedplay does not model is reported, never dropped silently:
