@@ -22,7 +22,7 @@ import (
 // one of them fails here until the template is updated.
 func TestModelOnlyRowsCurrent(t *testing.T) {
 	if testing.Short() || runtime.GOOS == "js" {
-		t.Skip("runs six seed scenarios at 5 repetitions (native only)")
+		t.Skip("runs seven seed scenario rows at 5 repetitions (native only)")
 	}
 	ps, err := presets.Load()
 	if err != nil {
@@ -56,6 +56,10 @@ func TestModelOnlyRowsCurrent(t *testing.T) {
 		{RunSpec{Scenario: "vera-futex"}, func(s *sim.Summary) []string {
 			st := timed(t, s, "wake loop")
 			return []string{fmt.Sprintf("wake loop %.1f ± %.1f µs", st.Mean/1e3, st.Stddev/1e3)}
+		}},
+		{RunSpec{Scenario: "vera-futex", Variant: "hash"}, func(s *sim.Summary) []string {
+			return []string{fmt.Sprintf("%.2f ± %.2f µs per call and thread", s.OpTime.Mean/1e3, s.OpTime.Stddev/1e3),
+				fmt.Sprintf("%.2f M operations/sec a thread", 1e3/s.OpTime.Mean)}
 		}},
 		{RunSpec{Scenario: "vera-cyclictest-idle"}, func(s *sim.Summary) []string {
 			return []string{"p50 " + us(s.LatencyP50.Mean), "p99 " + us(s.LatencyP99.Mean), "max " + us(s.LatencyMax.Mean)}

@@ -1,6 +1,7 @@
 package sim_test
 
 import (
+	"math"
 	"testing"
 
 	"schedplay/engine/scenario"
@@ -9,8 +10,9 @@ import (
 )
 
 // seedVariant runs a variant of a seed scenario preset with its own
-// overrides, as `schedplay run NAME --variant V` applies them.
-func seedVariant(t *testing.T, name, variant string) (*scenario.Resolved, *sim.Result) {
+// overrides, as `schedplay run NAME --variant V` applies them, then extra
+// ones ("path=value").
+func seedVariant(t *testing.T, name, variant string, extra ...string) (*scenario.Resolved, *sim.Result) {
 	t.Helper()
 	ps, err := presets.Load()
 	if err != nil {
@@ -23,7 +25,7 @@ func seedVariant(t *testing.T, name, variant string) (*scenario.Resolved, *sim.R
 			for _, o := range v.Set {
 				sets = append(sets, o.Path+"="+string(o.Value))
 			}
-			return seedRun(t, name, "", sets...)
+			return seedRun(t, name, "", append(sets, extra...)...)
 		}
 	}
 	t.Fatalf("%s has no variant %q", name, variant)
@@ -119,5 +121,40 @@ func TestSeedVeraFutex(t *testing.T) {
 	}
 	if p >= a {
 		t.Errorf("average waker time %.0f ns with 4 parallel wakers; want it below wake all's %.0f ns", p, a)
+	}
+}
+
+// TestSeedFutexHash: perf bench futex hash keeps a thread pinned to every
+// CPU calling futex() back to back, so a call costs the thread the
+// machine's syscall and futex paths as kernel work at its PE's rate: with
+// both PEs of every Vera core busy that rate is the 2T share
+// (smt.yield[1]/2 of the core), and with one thread on each core's PE0 it
+// is the whole core, about 1.9 times faster. The op time is one thread's
+// (perf's figure is a thread's operations/sec), so ops/s × op time is a
+// second per thread.
+func TestSeedFutexHash(t *testing.T) {
+	r, full := seedVariant(t, "vera-futex", "hash")
+	rr := r.WithDefaults()
+	n := rr.Workload.Groups[0].Count
+	call := float64(rr.Machine.Latency.Syscall + rr.Machine.IPC.FutexWake)
+	share := rr.Machine.SMT.Yield[1] / 2
+	sm := full.Summary
+	if got := sm.Throughput.Mean * sm.OpTime.Mean; math.Abs(got-1e9*float64(n)) > 1e-6*1e9*float64(n) {
+		t.Errorf("%.0f ops/s × %.1f ns/op = %.0f; want %d threads × 1 s", sm.Throughput.Mean, sm.OpTime.Mean, got, n)
+	}
+	// core speeds run 0.95–1.0; the costs vary per event around their means
+	if lo, hi := 0.97*call/share, 1.08*call/(0.95*share); sm.OpTime.Mean < lo || sm.OpTime.Mean > hi {
+		t.Errorf("every PE busy: %.1f ns per call; want (syscall + futex_wake) %.0f ns at the 2T share %.3f, %.0f–%.0f ns", sm.OpTime.Mean, call, share, lo, hi)
+	}
+	_, st := seedVariant(t, "vera-futex", "hash", "workload.groups[0].count=176", `workload.groups[0].cpus="0-175"`)
+	ratio := sm.OpTime.Mean / st.Summary.OpTime.Mean
+	if want := 1 / share; ratio < 0.9*want || ratio > 1.05*want {
+		t.Errorf("a call takes %.2f× as long with both PEs busy as on PE0s alone; want about 1/%.3f = %.2f×", ratio, share, want)
+	}
+	for _, pol := range []string{"mainline", "v6-on"} {
+		_, p := seedVariant(t, "vera-futex", "hash", "policy.preset="+pol)
+		if got := p.Summary.OpTime.Mean; got != sm.OpTime.Mean && math.Abs(got-sm.OpTime.Mean) > 0.002*sm.OpTime.Mean {
+			t.Errorf("%s: %.2f ns per call against the seed policy's %.2f: pinned threads leave placement nothing to choose", pol, got, sm.OpTime.Mean)
+		}
 	}
 }

@@ -246,7 +246,10 @@ func (s *sim) repMetrics(stop int64) RepMetrics {
 	rm.ModeResidency = m.modeRes
 	rm.Ops = m.ops
 	if m.ops > 0 && window > 0 {
-		rm.OpTimeNs = float64(window) / float64(m.ops)
+		// a task's time per operation: group 0's tasks run their loops
+		// side by side (perf bench futex hash's "operations/sec" is a
+		// thread's; sched pipe's one looping task is its usecs/op)
+		rm.OpTimeNs = float64(window) * float64(s.r.Workload.Groups[0].Count) / float64(m.ops)
 	}
 	rm.Timed = s.timedSections()
 	rm.Series = Series{StepNs: m.seriesStep, Values: make([]float64, 0, len(m.series))}

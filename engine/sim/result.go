@@ -52,7 +52,9 @@ type RepMetrics struct {
 	// Ops counts completed program-level operations (channel sends, pool
 	// tokens, periodic loops) for ops-style benchmarks.
 	Ops int64 `json:"ops"`
-	// OpTimeNs is elapsed/ops for ping-pong style workloads (µs/op figures).
+	// OpTimeNs is the time one task of group 0 takes per operation,
+	// elapsed × group 0's tasks / ops (sched pipe's usecs/op; the inverse
+	// of perf bench futex hash's per-thread operations/sec).
 	OpTimeNs float64 `json:"op_time_ns,omitempty"`
 	// Timed are the workload's timed sections ({"timed": NAME, "do": …}),
 	// every declared name sorted by name; absent when there are none.
