@@ -131,9 +131,12 @@ func KeyFigures(res *sim.Result, smt bool, transitionsTitle string) []Figure {
 		figs = append(figs, Figure{Kind: "timed-" + strconv.Itoa(i), Label: t.Name, Value: FormatStat(t.Time, "ns"), Title: TimedTitle(t)})
 	}
 	if res.ShowsOpTime() {
-		// elapsed/ops; a workload with timed sections is measured by
-		// them, and a latency workload's op time is its timer period.
-		figs = append(figs, Figure{Kind: "optime", Label: "time per op", Value: FormatStat(sm.OpTime, "ns")})
+		// one task's time per operation (sched pipe's usecs/op, the
+		// inverse of futex hash's per-thread ops/sec); a workload with
+		// timed sections is measured by them, and a latency workload's op
+		// time is its timer period.
+		figs = append(figs, Figure{Kind: "optime", Label: "time per op", Value: FormatStat(sm.OpTime, "ns"),
+			Title: "one task of the first group: the measured time × its tasks ÷ their operations"})
 	}
 	figs = append(figs, Figure{Kind: "reps", Label: "repetitions", Value: strconv.Itoa(len(res.Reps))})
 	return figs
