@@ -172,7 +172,7 @@ func estimateWork(r *Resolved, n int) work {
 	rate := maxWorkRate(r)
 	kinds := channelKinds(r.Workload.Groups)
 	for i, g := range r.Workload.Groups {
-		e := estimator{rate: rate, count: g.Count, kinds: kinds}.steps(g.Program, horizon)
+		e := estimator{rate: rate, count: g.Count, kinds: kinds, lat: &r.Machine.Latency, ipc: &r.Machine.IPC}.steps(g.Program, horizon)
 		ge := float64(g.Count) * (e.events + 2)
 		ev += ge
 		w.samples += float64(g.Count) * e.wakeups
@@ -210,6 +210,8 @@ type estimator struct {
 	rate  float64
 	count int
 	kinds map[string]IPCKind
+	lat   *topo.Latency // the kernel-path costs an ipc call charges
+	ipc   *topo.IPC
 }
 
 // steps estimates one pass over steps within horizon ns.
@@ -257,9 +259,38 @@ func (e estimator) step(s *Step, horizon float64) pass {
 	case s.Barrier != "":
 		return pass{2, 1, 0}
 	case s.Recv != "":
-		return pass{2 + ipcEvents(e.kinds[ChannelFor(s.Recv, 0)]), 1, 0}
+		k := e.kinds[ChannelFor(s.Recv, 0)]
+		return pass{2 + ipcEvents(k), 1, e.ipcMinTime(k, false)}
 	}
-	return pass{2 + ipcEvents(e.kinds[ChannelFor(s.Send, 0)]), 0, 0} // send
+	k := e.kinds[ChannelFor(s.Send, 0)]
+	return pass{2 + ipcEvents(k), 0, e.ipcMinTime(k, true)} // send
+}
+
+// ipcMinTime is the least time a send or recv on a channel of kind k
+// takes: its system call and the object's path, kernel work the fastest
+// thread runs at e.rate, halved because each charge is a log-normal draw
+// around its nominal cost (machine.latency.variation) and a loop's many
+// draws sum to their mean. A loop of ipc calls is then capped by the run
+// duration like a loop that computes; a recv that finds nothing and
+// sleeps takes longer still. A channel without ipc costs nothing.
+func (e estimator) ipcMinTime(k IPCKind, send bool) float64 {
+	if e.lat == nil || e.ipc == nil || k == "" {
+		return 0
+	}
+	path := e.lat.Syscall
+	switch {
+	case k == IPCPipe && send:
+		path += e.ipc.PipeWrite
+	case k == IPCPipe:
+		path += e.ipc.PipeRead
+	case k == IPCSocket && send:
+		path += e.ipc.SocketSend
+	case k == IPCSocket:
+		path += e.ipc.SocketRecv
+	case k == IPCFutex && send:
+		path += e.ipc.FutexWake
+	}
+	return float64(path) / 2 / e.rate
 }
 
 // ipcEvents is what a send or recv on a channel of kind k adds to its two

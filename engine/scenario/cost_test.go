@@ -52,6 +52,10 @@ func TestHostileCorpusBudgets(t *testing.T) {
 		{"ping-pong 9.9M × 4 fits serve (its samples go into fixed histograms)", scenariotest.PingPong(9_900_000, 4), budget.Serve, scenario.Output{}, "", ""},
 		{"ping-pong 9.9M × 4 on the Worker", scenariotest.PingPong(9_900_000, 4), budget.Worker, scenario.Output{}, "workload.groups[0]", "events"},
 		{"ping-pong 100k fits the Worker", scenariotest.PingPong(100_000, 4), budget.Worker, scenario.Output{}, "", ""},
+		// futex calls take the machine's syscall and futex paths, so a loop
+		// of them is capped by the run duration (perf bench futex hash)
+		{"a billion futex calls a thread for 10 ms fit serve", futexLoop("10ms"), budget.Serve, scenario.Output{}, "", ""},
+		{"a billion futex calls a thread for 10 s", futexLoop("10s"), budget.Serve, scenario.Output{}, "workload.groups[0]", "events"},
 		{"16,384 tasks with a full timeline on the Worker", `{"schedplay": 1, "machine": {"preset": "vera"}, "workload": {"groups": [{"name": "` + strings.Repeat("n", 200) + `", "count": 16384, "program": [{"repeat": 20, "do": [{"compute": "1ms"}, {"sleep": "1ms"}]}]}]}, "run": {"duration": "100ms"}}`,
 			budget.Worker, scenario.Output{Timeline: true, Decisions: true}, "timeline", "memory"},
 		{"the same with the runs-only timeline on serve", `{"schedplay": 1, "machine": {"preset": "vera"}, "workload": {"groups": [{"name": "` + strings.Repeat("n", 200) + `", "count": 16384, "program": [{"repeat": 20, "do": [{"compute": "1ms"}, {"sleep": "1ms"}]}]}]}, "run": {"duration": "100ms"}}`,
@@ -75,6 +79,12 @@ func TestHostileCorpusBudgets(t *testing.T) {
 			}
 		})
 	}
+}
+
+// futexLoop is perf bench futex hash on Vera for d: 352 pinned threads,
+// each calling futex() a billion times on its own word.
+func futexLoop(d string) string {
+	return `{"schedplay": 1, "machine": {"preset": "vera"}, "workload": {"groups": [{"name": "h", "count": 352, "pin": "each", "program": [{"repeat": 1000000000, "do": [{"send": "f{i}", "ipc": "futex"}]}]}]}, "run": {"duration": "` + d + `"}}`
 }
 
 // TestNUMA64Estimate: the cost model counts the sched domains of the
