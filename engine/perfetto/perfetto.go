@@ -202,9 +202,9 @@ func systrace(tl *sim.Timeline, tg []int) string {
 		}
 		switch d.Kind {
 		case "wakeup":
-			addCtx(d.At, cpu, waker, flags, "sched_waking", fmt.Sprintf("comm=%s pid=%d prio=120 target_cpu=%03d", name, pid, d.To))
+			addCtx(d.At, cpu, waker, flags, "sched_waking", fmt.Sprintf("comm=%s pid=%d prio=%d target_cpu=%03d", name, pid, prio(tl, d.Task), d.To))
 		case "fork":
-			add(d.At, from, waker, "sched_wakeup_new", fmt.Sprintf("comm=%s pid=%d prio=120 target_cpu=%03d", name, pid, d.To))
+			add(d.At, from, waker, "sched_wakeup_new", fmt.Sprintf("comm=%s pid=%d prio=%d target_cpu=%03d", name, pid, prio(tl, d.Task), d.To))
 		}
 	}
 	for cpu, runs := range tl.Runs {
@@ -221,14 +221,14 @@ func systrace(tl *sim.Timeline, tg []int) string {
 			case prev >= 0:
 				p := runs[prev]
 				pn, pp := task(tl, p.Task)
-				add(iv.Start, cpu, p.Task, "sched_switch", switchArgs(pn, pp, state(p.Task, p.Out), name, pid))
+				add(iv.Start, cpu, p.Task, "sched_switch", switchArgs(pn, pp, prio(tl, p.Task), state(p.Task, p.Out), name, pid, prio(tl, iv.Task)))
 			default:
 				add(iv.Start, cpu, -1, "cpu_idle", fmt.Sprintf("state=4294967295 cpu_id=%d", cpu))
-				add(iv.Start, cpu, -1, "sched_switch", switchArgs(idle, 0, "R", name, pid))
+				add(iv.Start, cpu, -1, "sched_switch", switchArgs(idle, 0, 120, "R", name, pid, prio(tl, iv.Task)))
 			}
 			prev = k
 			if next := nextStart(runs, iv); next != iv.End {
-				add(iv.End, cpu, iv.Task, "sched_switch", switchArgs(name, pid, state(iv.Task, iv.Out), idle, 0))
+				add(iv.End, cpu, iv.Task, "sched_switch", switchArgs(name, pid, prio(tl, iv.Task), state(iv.Task, iv.Out), idle, 0, 120))
 				add(iv.End, cpu, -1, "cpu_idle", fmt.Sprintf("state=1 cpu_id=%d", cpu))
 				prev = -1
 			}
@@ -240,7 +240,7 @@ func systrace(tl *sim.Timeline, tg []int) string {
 	for _, d := range tl.Decisions {
 		if d.Kind != "wakeup" && d.Kind != "fork" && d.Task >= 0 && d.From != d.To && d.From >= 0 {
 			name, pid := task(tl, d.Task)
-			add(d.At, d.From, d.Task, "sched_migrate_task", fmt.Sprintf("comm=%s pid=%d prio=120 orig_cpu=%d dest_cpu=%d", name, pid, d.From, d.To))
+			add(d.At, d.From, d.Task, "sched_migrate_task", fmt.Sprintf("comm=%s pid=%d prio=%d orig_cpu=%d dest_cpu=%d", name, pid, prio(tl, d.Task), d.From, d.To))
 		}
 	}
 	slices.SortStableFunc(ls, func(a, b line) int {
@@ -253,6 +253,15 @@ func systrace(tl *sim.Timeline, tg []int) string {
 		b.WriteByte('\n')
 	}
 	return b.String()
+}
+
+// prio is task i's p->prio as sched_switch prints it (120 + nice, or
+// 99 - rt_priority); the idle task's is 120 too (swapper's prio).
+func prio(tl *sim.Timeline, i int) int {
+	if i < 0 || i >= len(tl.Tasks) {
+		return 120
+	}
+	return tl.Tasks[i].Prio
 }
 
 // task returns the comm and pid of task i.
@@ -298,7 +307,7 @@ func nextStart(runs []sim.Interval, iv sim.Interval) int64 {
 	return -1
 }
 
-func switchArgs(prev string, ppid int, state, next string, npid int) string {
-	return fmt.Sprintf("prev_comm=%s prev_pid=%d prev_prio=120 prev_state=%s ==> next_comm=%s next_pid=%d next_prio=120",
-		prev, ppid, state, next, npid)
+func switchArgs(prev string, ppid, pprio int, state, next string, npid, nprio int) string {
+	return fmt.Sprintf("prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%s ==> next_comm=%s next_pid=%d next_prio=%d",
+		prev, ppid, pprio, state, next, npid, nprio)
 }

@@ -20,7 +20,7 @@ var systraceLine = regexp.MustCompile(`-(\d+)\s+\(?\s*(\d+|-+)?\)?\s?\[(\d+)\]\s
 func timeline() *sim.Result {
 	return &sim.Result{Unit: "work/s", Reps: []sim.RepMetrics{{Series: sim.Series{StepNs: 1000000, Values: []float64{1, 2}}}},
 		Timeline: &sim.Timeline{
-			Tasks: []sim.TaskInfo{{Name: "sgemm 0", PID: 4}, {Name: "<b>x</b>", PID: 5}},
+			Tasks: []sim.TaskInfo{{Name: "sgemm 0", PID: 4, Prio: 120}, {Name: "<b>x</b>", PID: 5, Prio: 49}}, // x: SCHED_FIFO 50
 			Runs: [][]sim.Interval{
 				{{Task: 0, Start: 1000, End: 5000, Decision: 0, Out: sim.OutPreempt}, {Task: 1, Start: 5000, End: 9000, Decision: -1}, {Task: 0, Start: 12000, End: 20000, Decision: 1, Out: sim.OutRunning}},
 				{},
@@ -32,23 +32,25 @@ func timeline() *sim.Result {
 		}}
 }
 
+// TestSystrace: the ftrace text a trace carries; each task's prio is the
+// kernel's p->prio (120 for SCHED_OTHER nice 0, 49 for SCHED_FIFO 50).
 func TestSystrace(t *testing.T) {
 	tl := timeline().Timeline
-	tl.Tasks = append(tl.Tasks, sim.TaskInfo{Name: "w", Group: 1, PID: 6}, sim.TaskInfo{Name: "w", Group: 1, PID: 7})
+	tl.Tasks = append(tl.Tasks, sim.TaskInfo{Name: "w", Group: 1, PID: 6, Prio: 125}, sim.TaskInfo{Name: "w", Group: 1, PID: 7, Prio: 125})
 	txt := systrace(tl, tgids(tl, []bool{false, true}))
 	want := []string{
 		"<idle>-0     (-----) [001] d..2     0.000000900: sched_wakeup_new: comm=sgemm_0 pid=4 prio=120 target_cpu=000",
 		"<idle>-0     (-----) [000] d..2     0.000001000: cpu_idle: state=4294967295 cpu_id=0",
 		"<idle>-0     (-----) [000] d..2     0.000001000: sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=sgemm_0 next_pid=4 next_prio=120",
-		"sgemm_0-4     (    4) [000] d..2     0.000005000: sched_switch: prev_comm=sgemm_0 prev_pid=4 prev_prio=120 prev_state=R ==> next_comm=<b>x</b> next_pid=5 next_prio=120",
-		"<b>x</b>-5     (    4) [000] d..2     0.000009000: sched_switch: prev_comm=<b>x</b> prev_pid=5 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120",
+		"sgemm_0-4     (    4) [000] d..2     0.000005000: sched_switch: prev_comm=sgemm_0 prev_pid=4 prev_prio=120 prev_state=R ==> next_comm=<b>x</b> next_pid=5 next_prio=49",
+		"<b>x</b>-5     (    4) [000] d..2     0.000009000: sched_switch: prev_comm=<b>x</b> prev_pid=5 prev_prio=49 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120",
 		"[000] d..2     0.000009000: cpu_idle: state=1 cpu_id=0",
 		// A timer wake-up: hardirq context on the sleeper's CPU.
 		"<idle>-0     (-----) [001] d.h2     0.000011000: sched_waking: comm=sgemm_0 pid=4 prio=120 target_cpu=000",
 		// A task's wake-up: on the CPU it was issued from, in the context of
 		// the task running there (the waker).
 		"<b>x</b>-5     (    4) [000] d..2     0.000007000: sched_waking: comm=sgemm_0 pid=4 prio=120 target_cpu=001",
-		"<b>x</b>-5     (    4) [000] d..2     0.000019000: sched_migrate_task: comm=<b>x</b> pid=5 prio=120 orig_cpu=0 dest_cpu=1",
+		"<b>x</b>-5     (    4) [000] d..2     0.000019000: sched_migrate_task: comm=<b>x</b> pid=5 prio=49 orig_cpu=0 dest_cpu=1",
 		"0.000020000: sched_switch: prev_comm=sgemm_0 prev_pid=4",
 	}
 	for _, w := range want {

@@ -229,6 +229,12 @@ type Group struct {
 	// "" gives every task the whole mask (schedplay addition).
 	Pin  Pin `json:"pin,omitempty"`
 	Nice int `json:"nice,omitempty"`
+	// Policy is the tasks' scheduling policy: "" (SCHED_OTHER, the fair
+	// class), "fifo" or "rr" (SCHED_FIFO, SCHED_RR: the real-time class,
+	// cyclictest -p); an RT group needs RTPriority (schedplay addition).
+	Policy SchedPolicy `json:"policy,omitempty"`
+	// RTPriority is an RT group's sched_priority, 1..99 (99 highest).
+	RTPriority int `json:"rt_priority,omitempty"`
 	// Slice is the tasks' custom EEVDF slice, sched_setattr()'s
 	// sched_runtime for SCHED_OTHER (6.12: se->custom_slice, kept at every
 	// deadline renewal and placement; the kernel clamps it to 100 µs–100
@@ -270,6 +276,22 @@ type Group struct {
 }
 
 // Pin says how a group's tasks divide its CPU mask.
+// SchedPolicy is a group's scheduling policy.
+type SchedPolicy string
+
+const (
+	PolicyNormal SchedPolicy = ""     // SCHED_OTHER: the fair class
+	PolicyFIFO   SchedPolicy = "fifo" // SCHED_FIFO: runs until it blocks or a higher priority preempts it
+	PolicyRR     SchedPolicy = "rr"   // SCHED_RR: SCHED_FIFO with a round-robin slice among equal priorities
+)
+
+// MaxRTPriority is the highest sched_priority of SCHED_FIFO and SCHED_RR
+// (MAX_RT_PRIO - 1).
+const MaxRTPriority = 99
+
+// RT reports a real-time policy.
+func (p SchedPolicy) RT() bool { return p == PolicyFIFO || p == PolicyRR }
+
 type Pin string
 
 const (

@@ -41,6 +41,7 @@ func validateWorkload(errs *ErrorList, w *Workload, n int) {
 			errs.Add(p+".pin", "unknown value %s; want \"each\" or leave it out", quote.Short(string(g.Pin)))
 		}
 		checkRange(errs, p+".nice", g.Nice, -20, 19)
+		checkPolicy(errs, p, g)
 		if g.Slice != nil && (*g.Slice < MinCustomSlice || *g.Slice > MaxCustomSlice) {
 			errs.Add(p+".slice", "%s is outside %s..%s, the range __setscheduler_params() clamps sched_runtime to", *g.Slice, MinCustomSlice, MaxCustomSlice)
 		}
@@ -268,5 +269,33 @@ func checkCPUList(errs *ErrorList, path, list string, n int) {
 		errs.Add(path, "%v", err)
 	} else if set.Weight() == 0 {
 		errs.Add(path, "selects no CPU")
+	}
+}
+
+// checkPolicy checks a group's policy and its RT priority: SCHED_FIFO and
+// SCHED_RR need a sched_priority of 1..99 (sched_setscheduler() refuses 0),
+// and nice and a custom slice belong to SCHED_OTHER (an RT task's nice is
+// kept but unused, its sched_runtime refused), so they are errors on an RT
+// group rather than settings that do nothing.
+func checkPolicy(errs *ErrorList, p string, g *Group) {
+	switch g.Policy {
+	case PolicyNormal:
+		if g.RTPriority != 0 {
+			errs.Add(p+".rt_priority", "is set, but the group's policy is SCHED_OTHER; set policy to \"fifo\" or \"rr\", or leave rt_priority out")
+		}
+		return
+	case PolicyFIFO, PolicyRR:
+	default:
+		errs.Add(p+".policy", "unknown value %s; want \"fifo\", \"rr\" or leave it out (SCHED_OTHER)", quote.Short(string(g.Policy)))
+		return
+	}
+	if g.RTPriority < 1 || g.RTPriority > MaxRTPriority {
+		errs.Add(p+".rt_priority", "%d is outside 1..%d, the sched_priority of SCHED_FIFO and SCHED_RR", g.RTPriority, MaxRTPriority)
+	}
+	if g.Nice != 0 {
+		errs.Add(p+".nice", "applies to SCHED_OTHER; an RT task's priority is rt_priority")
+	}
+	if g.Slice != nil {
+		errs.Add(p+".slice", "is SCHED_OTHER's custom slice (sched_runtime); an RT task has none")
 	}
 }

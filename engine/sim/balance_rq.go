@@ -32,7 +32,7 @@ func (s *sim) shouldWeBalance(sd *topo.Domain, dst int, idle cpuIdleType) bool {
 func (s *sim) shouldWeBalanceWalk(sd *topo.Domain, dst int, idle cpuIdleType) bool {
 	if idle == cpuNewlyIdle {
 		d := &s.cpus[dst]
-		return d.nrRunning == 0 && d.pending == 0
+		return d.nrTasks() == 0 && d.pending == 0
 	}
 	g := &sd.Groups[0] // the local group
 	idleSMT := noCPU
@@ -165,11 +165,11 @@ func (s *sim) detachTasks(env *lbEnv, src int, pinned *bool) int {
 	if env.imbalance <= 0 {
 		return 0
 	}
-	loopMax := min(32, sc.nrRunning)
+	loopMax := min(32, sc.nrTasks())
 	loop := 0
 	failed := s.cpus[env.dst].sd[env.sdIdx].nrBalanceFailed
-	for sc.curr != nil || len(sc.rq) > 0 { // !list_empty(tasks)
-		if env.idle != cpuNotIdle && sc.nrRunning <= 1 {
+	for sc.cfsCurr() != nil || len(sc.rq) > 0 { // !list_empty(tasks)
+		if env.idle != cpuNotIdle && sc.nrTasks() <= 1 {
 			break
 		}
 		loop++
@@ -241,7 +241,7 @@ func (s *sim) detachTaskFits(env *lbEnv, p *task, src, failed int) bool {
 // cfsTasksTail is list_last_entry(&rq->cfs_tasks): the task on c (running
 // or queued) with the smallest list stamp.
 func cfsTasksTail(c *cpuState) *task {
-	p := c.curr
+	p := c.cfsCurr()
 	for _, q := range c.rq {
 		if p == nil || q.cfsPos < p.cfsPos {
 			p = q
@@ -415,7 +415,7 @@ func (s *sim) schedBalanceRq(cpu, sdIdx int, idle cpuIdleType, cause int) (int, 
 		}
 		moved := 0
 		allPinned = true
-		if s.cpus[busiest].nrRunning > 1 {
+		if s.cpus[busiest].nrTasks() > 1 {
 			moved = s.detachTasks(env, busiest, &allPinned)
 			if allPinned {
 				// __cpumask_clear_cpu(busiest, cpus); redo while a CPU
@@ -511,7 +511,10 @@ func (s *sim) activeLoadBalanceCPUStop(src, dst, why int) {
 	sc := &s.cpus[src]
 	s.updateAvgIdle(sc)       // the stopper thread's ttwu_do_activate() (7.0: its switch from idle)
 	s.addNrRunningNonFair(sc) // and add_nr_running()
-	if p := sc.curr; p != nil {
+	if p := sc.curr; p.isRT() {
+		s.syncCPU(sc)
+		s.putPrevTaskRT(sc, p)
+	} else if p != nil {
 		s.syncCPU(sc)
 		s.updateCurr(sc)
 		s.putPrevTaskFair(sc, p)

@@ -111,7 +111,7 @@ func (s *sim) schedBalanceDomains(c *cpuState, from int, j int64, idle cpuIdleTy
 	if updateNext {
 		c.nextBalance = next // nohz.next_balance is the ILB's to lower (_nohz_idle_balance)
 	}
-	if c.curr == nil && c.nrRunning > 0 {
+	if c.curr == nil && c.nrTasks() > 0 {
 		s.reschedIdle(c, from)
 	}
 }
@@ -207,12 +207,12 @@ func (s *sim) schedBalanceNewidle(c *cpuState) int {
 				break
 			}
 		}
-		if pulled > 0 || c.nrRunning > 0 || c.pending > 0 {
+		if pulled > 0 || c.nrTasks() > 0 || c.pending > 0 {
 			break
 		}
 	}
 	c.maxIdleBalanceCost = max(c.maxIdleBalanceCost, currCost)
-	if c.nrRunning > 0 {
+	if c.nrTasks() > 0 {
 		c.idleStamp = 0
 	} else {
 		s.nohzNewidleBalance(c)
@@ -456,7 +456,7 @@ func (s *sim) nohzIdleBalanceFlags(ilb int, flags uint8) {
 		if !s.idleCPU(i) {
 			continue
 		}
-		if ic.nrRunning > 0 || ic.pending > 0 {
+		if ic.nrTasks() > 0 || ic.pending > 0 {
 			hasBlocked = hasBlocked || stats
 			if flags&nohzNextKick != 0 {
 				s.nohzNeedsUpdate = true

@@ -34,8 +34,8 @@ const vrNormalised = -1
 // smaller of curr's and the leftmost's vruntime and never goes back.
 func updateMinVruntime(c *cpuState) {
 	v, have := c.minVruntime, false
-	if c.curr != nil {
-		v, have = c.curr.vruntime, true
+	if curr := c.cfsCurr(); curr != nil {
+		v, have = curr.vruntime, true
 	}
 	if left := leftmostCFS(c); left != nil && (!have || left.vruntime < v) {
 		v = left.vruntime
@@ -85,7 +85,7 @@ func (s *sim) wakeupPreemptEntity(curr, se *task) int {
 // it.
 func (s *sim) pickCFS(c *cpuState) *task {
 	left := leftmostCFS(c)
-	if curr := c.curr; left == nil || (curr != nil && curr.vruntime < left.vruntime) {
+	if curr := c.cfsCurr(); left == nil || (curr != nil && curr.vruntime < left.vruntime) {
 		left = curr
 	}
 	if left == nil {
@@ -144,6 +144,9 @@ func (s *sim) checkPreemptWakeupCFS(c *cpuState, p *task) bool {
 	if curr == nil {
 		return true
 	}
+	if curr.isRT() { // wakeup_preempt(): a class below curr's never preempts it
+		return false
+	}
 	if curr == p {
 		return false
 	}
@@ -164,7 +167,7 @@ func (s *sim) checkPreemptWakeupCFS(c *cpuState, p *task) bool {
 // sched_slice() since it was picked, or, after min_granularity, when it is
 // more than a slice of virtual time ahead of the leftmost.
 func (s *sim) checkPreemptTick(c *cpuState) bool {
-	p := c.curr
+	p := c.cfsCurr()
 	if p == nil || c.nrRunning <= 1 {
 		return false
 	}

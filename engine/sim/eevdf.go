@@ -47,8 +47,8 @@ func avgVruntimeSums(c *cpuState) (z, sum, load int64) {
 		sum += (p.vruntime - z) * (p.weight >> 0)
 		load += p.weight
 	}
-	if c.curr != nil {
-		add(c.curr)
+	if curr := c.cfsCurr(); curr != nil {
+		add(curr)
 	}
 	for _, p := range c.rq {
 		add(p)
@@ -80,7 +80,7 @@ func vruntimeEligible(c *cpuState, v int64) bool {
 // deadline, keeping a protected curr when protect is set (pick_eevdf()
 // always sets it; 6.12 has no such argument).
 func (s *sim) pickEEVDF(c *cpuState, protect bool) *task {
-	curr := c.curr
+	curr := c.cfsCurr()
 	if c.nrRunning == 1 {
 		if curr != nil {
 			return curr
@@ -127,7 +127,7 @@ func (s *sim) pickEEVDF(c *cpuState, protect bool) *task {
 			}
 		}
 		if best == nil {
-			best = c.curr
+			best = c.cfsCurr()
 		}
 	}
 	return best
@@ -137,7 +137,7 @@ func (s *sim) pickEEVDF(c *cpuState, protect bool) *task {
 // renew its deadline when it was reached (EEVDF) or advance min_vruntime
 // (CFS); returns whether to resched.
 func (s *sim) updateCurr(c *cpuState) bool {
-	p := c.curr
+	p := c.cfsCurr() // an RT curr is update_curr_rt()'s
 	if p == nil {
 		return false
 	}
@@ -227,8 +227,8 @@ func (s *sim) cancelProtectSlice(p *task) {
 // entities and curr (the largest int64 when there are none).
 func cfsRqMinSlice(c *cpuState) int64 {
 	m := int64(math.MaxInt64)
-	if c.curr != nil {
-		m = c.curr.slice
+	if curr := c.cfsCurr(); curr != nil {
+		m = curr.slice
 	}
 	for _, q := range c.rq {
 		m = min(m, q.slice)
@@ -240,8 +240,8 @@ func cfsRqMinSlice(c *cpuState) int64 {
 // the queued entities and curr.
 func cfsRqMaxSlice(c *cpuState) int64 {
 	var m int64
-	if c.curr != nil {
-		m = c.curr.slice
+	if curr := c.cfsCurr(); curr != nil {
+		m = curr.slice
 	}
 	for _, q := range c.rq {
 		m = max(m, q.slice)
@@ -348,6 +348,9 @@ func (s *sim) checkPreemptWakeupFair(c *cpuState, p *task, fork bool) bool {
 	curr := c.curr
 	if curr == nil {
 		return true
+	}
+	if curr.isRT() { // wakeup_preempt(): a class below curr's never preempts it
+		return false
 	}
 	if c.needResched { // test_tsk_need_resched(curr): already told, no update_curr()
 		return false

@@ -198,10 +198,10 @@ func (s *sim) updateCfsRqLoadAvg(c *cpuState) {
 		c.removed = removedLoad{}
 	}
 	if s.peltModern() {
-		c.avg.updateAt(s.rqClockPelt(c), uint64(c.loadWeight), uint64(c.hNrRunnable()), c.curr != nil, 1)
+		c.avg.updateAt(s.rqClockPelt(c), uint64(c.loadWeight), uint64(c.hNrRunnable()), c.cfsCurr() != nil, 1)
 	} else {
 		// legacy2018: wall-rate clock, contribution scaled by capacity.
-		c.avg.advance(s.now, uint64(c.loadWeight), uint64(c.hNrRunnable()), c.curr != nil, uint64(c.cap), 1)
+		c.avg.advance(s.now, uint64(c.loadWeight), uint64(c.hNrRunnable()), c.cfsCurr() != nil, uint64(c.cap), 1)
 	}
 	s.peltSynced(c)
 }

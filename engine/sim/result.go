@@ -183,6 +183,10 @@ type TaskInfo struct {
 	// for a task that is a process. 0 in timelines written before TGID.
 	PID  int `json:"pid"`
 	TGID int `json:"tgid,omitempty"`
+	// Prio is the kernel's p->prio, as sched_switch prints it: 120 + nice
+	// for SCHED_OTHER, 99 - rt_priority for SCHED_FIFO and SCHED_RR (0 for
+	// rt_priority 99).
+	Prio int `json:"prio"`
 }
 
 // Interval is one stretch of a task running on a CPU.

@@ -266,6 +266,9 @@ func (s *sim) buildTasks() error {
 		if g.TimerSlack != nil {
 			s.timerSlack[gi] = int64(*g.TimerSlack)
 		}
+		if g.Policy.RT() { // hrtimer_nanosleep(): an RT task sleeps with no slack
+			s.timerSlack[gi] = 0
+		}
 		s.repartition[gi] = int64(g.RepartitionCost)
 		allowed := topo.NewCPUSet(n)
 		if g.CPUs == "" {
@@ -326,6 +329,10 @@ func (s *sim) buildTasks() error {
 			p.slice = s.baseSlice
 			if g.Slice != nil { // sched_setattr(sched_runtime): se->custom_slice
 				p.slice = int64(*g.Slice)
+			}
+			if g.Policy.RT() { // sched_setscheduler(SCHED_FIFO or SCHED_RR, rt_priority)
+				p.rtPrio, p.rr = g.RTPriority, g.Policy == scenario.PolicyRR
+				p.rrLeft = s.rrTimeslice() // sched_fork(): p->rt.time_slice = sched_rr_timeslice
 			}
 			p.stack = make([]frame, 1, 4)
 			p.stack[0] = frame{body: progs[min(k, len(progs)-1)], pool: -1}
@@ -388,7 +395,7 @@ func (s *sim) timeline() *Timeline {
 	s.tr.tl.NoDecisions = s.opt.NoDecisions
 	s.tr.tl.Tasks = make([]TaskInfo, len(s.tasks))
 	for i, p := range s.tasks {
-		s.tr.tl.Tasks[i] = TaskInfo{Name: p.name, Group: p.group, PID: p.pid, TGID: p.tgid}
+		s.tr.tl.Tasks[i] = TaskInfo{Name: p.name, Group: p.group, PID: p.pid, TGID: p.tgid, Prio: s.kernelPrio(p)}
 	}
 	return &s.tr.tl
 }

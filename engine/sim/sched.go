@@ -12,7 +12,7 @@ import (
 // availableIdle is available_idle_cpu(): nothing running, queued or arriving.
 func (s *sim) availableIdle(cpu int) bool {
 	c := &s.cpus[cpu]
-	return c.curr == nil && c.nrRunning == 0 && c.pending == 0 && !c.hkBusy
+	return c.curr == nil && c.nrTasks() == 0 && c.pending == 0 && !c.hkBusy
 }
 
 // enqueueTask is enqueue_task_fair() for a task arriving on c. It reports
@@ -48,9 +48,9 @@ func (s *sim) addNrRunning(c *cpuState) {
 // the kernel noise's kworker while it runs (it is no member of c.rq).
 func (c *cpuState) nrRunningAll() int {
 	if c.hkBusy {
-		return c.nrRunning + 1
+		return c.nrTasks() + 1
 	}
-	return c.nrRunning
+	return c.nrTasks()
 }
 
 // dequeueCurr takes the running task off c (dequeue_task_fair with
@@ -58,6 +58,10 @@ func (c *cpuState) nrRunningAll() int {
 // to c's removed load, remove_entity_load_avg(), as a wake-up migration
 // does).
 func (s *sim) dequeueCurr(c *cpuState, p *task, exiting bool) {
+	if p.isRT() {
+		s.dequeueCurrRT(c, p, exiting)
+		return
+	}
 	s.syncCPU(c)
 	if !s.cfs {
 		s.utilEstDequeueUpdate(c, p)
@@ -91,7 +95,7 @@ func (s *sim) dequeueCurr(c *cpuState, p *task, exiting bool) {
 // blockTask puts the running task to sleep and reschedules its CPU.
 func (s *sim) blockTask(c *cpuState, p *task) {
 	p.spinning = false
-	if !s.dequeueCurrDelayed(c, p) {
+	if p.isRT() || !s.dequeueCurrDelayed(c, p) {
 		s.dequeueCurr(c, p, false)
 		p.state = taskBlocked
 	}
@@ -135,19 +139,27 @@ func (s *sim) pickNextTask(c *cpuState, fast bool) {
 	// below, idle_cpu(c) is false unless prev is the idle task (a CPU with
 	// a curr is never inIdle)
 	c.schedPrev = c.schedPrev || !c.inIdle
-	if !fast && c.nrRunning == 0 {
-		s.schedBalanceNewidle(c)
-	}
-	next := s.pickNextEntity(c)
-	if dp := c.delayedPrev; dp != nil { // put_prev_entity(): prev leaves cfs_rq->curr
-		c.delayedPrev = nil
-		dp.protected = false
-	}
-	// pick_next_task_fair(): "goto again" after every newidle pass that
-	// leaves a task queued, where the pick dequeues a pulled delayed task
-	// for good (6.12's can_migrate_task() lets a delayed task go)
-	for fast && next == nil && s.schedBalanceNewidle(c) > 0 {
+	// __pick_next_task(): the RT class first (pick_next_task_rt()); the
+	// fair class, with its newidle balance, only when it has nothing
+	next := pickNextTaskRT(c, prev)
+	if next == nil {
+		if !fast && c.nrRunning == 0 {
+			s.schedBalanceNewidle(c)
+		}
 		next = s.pickNextEntity(c)
+		if dp := c.delayedPrev; dp != nil { // put_prev_entity(): prev leaves cfs_rq->curr
+			c.delayedPrev = nil
+			dp.protected = false
+		}
+		// pick_next_task_fair(): "goto again" after every newidle pass that
+		// leaves a task queued, where the pick dequeues a pulled delayed task
+		// for good (6.12's can_migrate_task() lets a delayed task go)
+		for fast && next == nil && s.schedBalanceNewidle(c) > 0 {
+			next = pickNextTaskRT(c, nil) // a newidle pass drops the rq lock: an RT wake-up may land
+			if next == nil {
+				next = s.pickNextEntity(c)
+			}
+		}
 	}
 	c.schedPrev = false
 	c.needResched = false // clear_tsk_need_resched(prev), after the pick: both flags
@@ -156,7 +168,9 @@ func (s *sim) pickNextTask(c *cpuState, fast bool) {
 		s.reprogram(c)
 		return
 	}
-	if prev != nil {
+	if prev.isRT() {
+		s.putPrevTaskRT(c, prev)
+	} else if prev != nil {
 		s.putPrevTaskFair(c, prev)
 	}
 	if next == nil {
@@ -181,7 +195,11 @@ func (s *sim) pickNextTask(c *cpuState, fast bool) {
 			s.updateAvgIdle(c) // put_prev_task_idle() → update_rq_avg_idle()
 		}
 	}
-	s.setCurr(c, next)
+	if next.isRT() {
+		s.setCurrRT(c, next)
+	} else {
+		s.setCurr(c, next)
+	}
 	s.peBusyChanged(c)
 	s.startActivity(c, next)
 }
@@ -210,9 +228,16 @@ func (s *sim) setCurr(c *cpuState, p *task) {
 	p.runStart = s.now
 	p.cpuSince = s.now
 	c.lastUpd = s.now
-	// context_switch(): the thread switch, plus switch_mm_irqs_off() when
-	// next's mm is not the one the CPU last ran (a thread group is one mm;
-	// the idle task keeps the last mm loaded, as lazy TLB does)
+	s.contextSwitch(c, p)
+	s.updateMisfitStatus(c, p)
+	s.switchedIn(c, p)
+}
+
+// contextSwitch is context_switch() to p: the thread switch, plus
+// switch_mm_irqs_off() when p's mm is not the one the CPU last ran (a
+// thread group is one mm; the idle task keeps the last mm loaded, as lazy
+// TLB does).
+func (s *sim) contextSwitch(c *cpuState, p *task) {
 	cost := int64(s.r.Machine.Latency.ContextSwitch)
 	if c.lastTgid != p.tgid {
 		cost += int64(s.r.Machine.Latency.ProcessSwitch)
@@ -222,7 +247,11 @@ func (s *sim) setCurr(c *cpuState, p *task) {
 	c.stallUntil = max(c.stallUntil, s.now+s.costs.vary(cost))
 	s.m.ctxSwitch(s)
 	s.notePEStart(c)
-	s.updateMisfitStatus(c, p)
+}
+
+// switchedIn records the wake-up latency of p, now running on c, and
+// starts c's tick.
+func (s *sim) switchedIn(c *cpuState, p *task) {
 	if p.recordLatency {
 		// the task's first instruction runs once the switch is done
 		p.recordLatency = false
@@ -308,7 +337,12 @@ func (s *sim) tryToWakeUp(p *task, waker int, cur *task, sync, byTask bool) {
 	p.blockOn = waitNone
 	s.m.wakeups(s)
 	prev := p.cpu
-	target := s.selectTaskRq(p, prev, waker, cur, sync, false)
+	var target int
+	if p.isRT() {
+		target = s.selectTaskRqRT(p, prev, waker)
+	} else {
+		target = s.selectTaskRq(p, prev, waker, cur, sync, false)
+	}
 	if byTask {
 		s.recordWaker(p, waker)
 	}
@@ -493,6 +527,10 @@ func (s *sim) wakeArrive(p *task) {
 // flag (reschedLazy): no IPI, and on c itself schedule() waits for the
 // return to user space.
 func (s *sim) ttwuDoActivate(p *task, c *cpuState, waker int, reschedAfter int64) {
+	if p.isRT() {
+		s.ttwuDoActivateRT(p, c, waker, reschedAfter)
+		return
+	}
 	prev := p.cpu
 	if prev != c.id {
 		s.removeEntityLoadAvg(&s.cpus[prev], p)
@@ -539,6 +577,10 @@ func (s *sim) ttwuDoActivate(p *task, c *cpuState, waker int, reschedAfter int64
 
 // forkTask is wake_up_new_task(): place with the slow path, start PELT.
 func (s *sim) forkTask(p *task, parentCPU int) {
+	if p.isRT() {
+		s.forkTaskRT(p, parentCPU)
+		return
+	}
 	p.cpu = parentCPU           // sched_fork(): __set_task_cpu(p, smp_processor_id())
 	p.recentUsedCPU = parentCPU // p->recent_used_cpu = task_cpu(p)
 	target := s.selectTaskRq(p, parentCPU, parentCPU, nil, false, true)
@@ -607,15 +649,19 @@ func (s *sim) tick(c *cpuState) {
 		c.needResched = true
 	}
 	s.syncCPU(c)
-	resched := s.updateCurr(c)
-	if s.cfs {
-		resched = s.checkPreemptTick(c) // entity_tick() → check_preempt_tick()
-	}
-	s.updateTaskLoadAvg(c.curr)
-	s.updateCfsRqLoadAvg(c)
-	s.updateMisfitStatus(c, c.curr)
-	if resched && !s.reschedLazy(c) { // update_curr() → resched_curr_lazy()
-		c.needResched = true // resched_curr(), local: no IPI
+	if c.curr.isRT() {
+		s.taskTickRT(c)
+	} else {
+		resched := s.updateCurr(c)
+		if s.cfs {
+			resched = s.checkPreemptTick(c) // entity_tick() → check_preempt_tick()
+		}
+		s.updateTaskLoadAvg(c.curr)
+		s.updateCfsRqLoadAvg(c)
+		s.updateMisfitStatus(c, c.curr)
+		if resched && !s.reschedLazy(c) { // update_curr() → resched_curr_lazy()
+			c.needResched = true // resched_curr(), local: no IPI
+		}
 	}
 	s.nohzBalancerKick(c)
 	s.schedBalanceTrigger(c)

@@ -124,7 +124,30 @@ type task struct {
 	sleepStart      int64
 	onRunCPU        int // CPU it is running on (-1)
 	runtime         int64
+
+	// the real-time class (rt.go): sched_priority 1..99 of a SCHED_FIFO or
+	// SCHED_RR task, 0 for SCHED_OTHER; SCHED_RR's slice left, in ticks
+	rtPrio int
+	rr     bool
+	rrLeft int
+	rrTail bool // its SCHED_RR slice ran out: put_prev_task_rt() queues it at the tail
 }
+
+// cfsCurr is cfs_rq->curr: the running task when it is a fair one (an RT
+// task running leaves the fair class without a current entity).
+func (c *cpuState) cfsCurr() *task {
+	if c.curr.isRT() {
+		return nil
+	}
+	return c.curr
+}
+
+// nrTasks is rq->nr_running without the kernel noise's kworker: the fair
+// tasks (queued, running or delayed) and the real-time ones.
+func (c *cpuState) nrTasks() int { return c.nrRunning + c.rtNr }
+
+// isRT reports a task of the real-time class (rt_task()).
+func (p *task) isRT() bool { return p != nil && p.rtPrio > 0 }
 
 // cpuState is one CPU: its struct rq with the fair class state.
 type cpuState struct {
@@ -133,8 +156,16 @@ type cpuState struct {
 	speed                  float64
 	prio                   int
 
-	curr *task
+	curr *task   // rq->curr: the running task, of either class
 	rq   []*task // queued, not running
+	// rtq is rq->rt: the queued real-time tasks, highest priority first,
+	// each priority's in FIFO order (rt.go); rtNr counts them and a
+	// running one (rt_nr_running)
+	rtq  []*task
+	rtNr int
+	// distPrev is distribute_cpu_mask_prev: where this CPU's next
+	// cpumask_any_and_distribute() starts (find_lowest_rq())
+	distPrev int
 	// delayedPrev is the task that has just blocked as a delayed entity
 	// (set_delayed()): it is still cfs_rq->curr for the pick that follows,
 	// until put_prev_entity() (pickEEVDF()).

@@ -86,8 +86,8 @@ func (x *Stepper) Detail() Detail {
 		v := avgVruntime(c)
 		rq := RunqueueState{CPU: i, NrRunning: c.nrRunning, V: v, Idle: s.availableIdle(i), Nohz: c.nohzIdle,
 			Pending: c.pending, Util: s.cpuUtilCfs(c), Misfit: c.misfitLoad != 0, Queued: []EntityState{}}
-		if c.curr != nil {
-			e := entityState(c, c.curr, v)
+		if curr := c.cfsCurr(); curr != nil { // the fair runqueue's view: an RT curr is none of it
+			e := entityState(c, curr, v)
 			rq.Curr = &e
 		}
 		for _, p := range c.rq {
@@ -135,7 +135,7 @@ func (x *Stepper) Decisions() []Decision {
 func (x *Stepper) Tasks() []TaskInfo {
 	out := make([]TaskInfo, len(x.s.tasks))
 	for i, p := range x.s.tasks {
-		out[i] = TaskInfo{Name: p.name, Group: p.group, PID: p.pid, TGID: p.tgid}
+		out[i] = TaskInfo{Name: p.name, Group: p.group, PID: p.pid, TGID: p.tgid, Prio: x.s.kernelPrio(p)}
 	}
 	return out
 }

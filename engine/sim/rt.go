@@ -1,0 +1,304 @@
+package sim
+
+import (
+	"slices"
+
+	"schedplay/engine/topo"
+)
+
+// The real-time class (kernel/sched/rt.c) for SCHED_FIFO and SCHED_RR
+// tasks (workload.groups[].policy, rt_priority): a CPU runs its queued RT
+// tasks before any fair one, the highest priority first and each
+// priority's in FIFO order; an RT wake-up preempts a fair curr at once
+// (resched_curr(), never lazy) and a lower RT curr too; it stays on its
+// CPU unless an RT task of its priority or higher runs there
+// (select_task_rq_rt() → find_lowest_rq()). Not modelled: the push and
+// pull of queued RT tasks between CPUs (push_rt_tasks(), pull_rt_task()),
+// RT throttling (sched_rt_runtime_us), the capacity fitness of uclamp
+// (without CONFIG_UCLAMP_TASK, as Debian builds 6.12, every CPU fits) and
+// the RT pressure on a CPU's fair capacity (scale_rt_capacity()).
+
+// kernelPrio is p->prio (normal_prio()): 99 - rt_priority for an RT
+// task, 120 + nice (NICE_TO_PRIO()) for a fair one.
+func (s *sim) kernelPrio(p *task) int {
+	if p.isRT() {
+		return 99 - p.rtPrio
+	}
+	return 120 + s.r.Workload.Groups[p.group].Nice
+}
+
+// rrTimeslice is sched_rr_timeslice: RR_TIMESLICE, 100 ms, in ticks.
+func (s *sim) rrTimeslice() int { return max(1, int(100_000_000/s.tickNs)) }
+
+// rtHighestPrio is rq->rt.highest_prio.curr as a sched_priority: the
+// highest of c's running and queued RT tasks, 0 without any (the CPU's
+// cpupri is then CPUPRI_NORMAL, idle or running fair tasks).
+func (c *cpuState) rtHighestPrio() int {
+	prio := 0
+	if c.curr.isRT() {
+		prio = c.curr.rtPrio
+	}
+	if len(c.rtq) > 0 {
+		prio = max(prio, c.rtq[0].rtPrio)
+	}
+	return prio
+}
+
+// rtqInsert queues p in c.rtq among the tasks of its priority: at their
+// head (a preempted curr keeps its place, put_prev_task_rt()) or at their
+// tail (enqueue_rt_entity(), requeue_task_rt(p, 0)).
+func rtqInsert(c *cpuState, p *task, head bool) {
+	i := 0
+	for i < len(c.rtq) && (c.rtq[i].rtPrio > p.rtPrio || !head && c.rtq[i].rtPrio == p.rtPrio) {
+		i++
+	}
+	c.rtq = slices.Insert(c.rtq, i, p)
+}
+
+// enqueueTaskRT is enqueue_task_rt(): p joins the tail of its priority's
+// list on c (add_nr_running() counts it in rq->nr_running).
+func (s *sim) enqueueTaskRT(c *cpuState, p *task) {
+	p.cpu = c.id
+	p.state = taskRunnable
+	rtqInsert(c, p, false)
+	c.rtNr++
+	s.cpuChanged(c)
+	s.addNrRunning(c)
+}
+
+// dequeueCurrRT is dequeue_task_rt() of the running RT task as it sleeps
+// or exits.
+func (s *sim) dequeueCurrRT(c *cpuState, p *task, exiting bool) {
+	s.syncCPU(c)
+	out := OutSleep
+	if exiting {
+		out = OutExit
+	}
+	s.stopRunning(c, p, out)
+	c.curr = nil
+	c.rtNr--
+	s.cpuChanged(c)
+	p.sleepStart = s.now
+}
+
+// putPrevTaskRT is put_prev_task_rt() of a preempted RT task: it stays
+// queued at the head of its priority's list, or at the tail when SCHED_RR's
+// slice ran out with another task of its priority waiting (task_tick_rt()).
+func (s *sim) putPrevTaskRT(c *cpuState, p *task) {
+	s.mutexSwitchedOut(p)
+	s.stopRunning(c, p, OutPreempt)
+	c.curr = nil
+	p.state = taskRunnable
+	rtqInsert(c, p, !p.rrTail)
+	p.rrTail = false
+	s.cpuChanged(c)
+}
+
+// pickNextTaskRT is pick_next_task_rt(): the first task of the highest
+// priority, where prev, preempted and still runnable, heads its own
+// priority's list (a SCHED_RR prev whose slice ran out does not).
+func pickNextTaskRT(c *cpuState, prev *task) *task {
+	if prev.isRT() && prev.state == taskRunning && !prev.rrTail && (len(c.rtq) == 0 || c.rtq[0].rtPrio <= prev.rtPrio) {
+		return prev
+	}
+	if len(c.rtq) > 0 {
+		return c.rtq[0]
+	}
+	if prev.isRT() && prev.state == taskRunning {
+		return prev
+	}
+	return nil
+}
+
+// setCurrRT is set_next_task_rt(): p becomes rq->curr.
+func (s *sim) setCurrRT(c *cpuState, p *task) {
+	if i := slices.Index(c.rtq, p); i >= 0 {
+		c.rtq = slices.Delete(c.rtq, i, i+1)
+	}
+	c.inIdle = false
+	c.curr = p
+	s.cpuChanged(c)
+	p.state = taskRunning
+	p.execStart = s.now
+	p.runStart = s.now
+	p.cpuSince = s.now
+	c.lastUpd = s.now
+	s.contextSwitch(c, p)
+	s.switchedIn(c, p)
+}
+
+// taskTickRT is task_tick_rt(): a SCHED_RR task's slice counts down in
+// ticks; when it runs out it is refilled, and with another task of its
+// priority queued the task goes to the tail of their list and c
+// reschedules (resched_curr()). SCHED_FIFO has no slice.
+func (s *sim) taskTickRT(c *cpuState) {
+	p := c.curr
+	if !p.rr {
+		return
+	}
+	if p.rrLeft--; p.rrLeft > 0 {
+		return
+	}
+	p.rrLeft = s.rrTimeslice()
+	for _, q := range c.rtq {
+		if q.rtPrio == p.rtPrio {
+			p.rrTail = true
+			c.needResched = true
+			return
+		}
+	}
+}
+
+// wakeupPreemptRT is wakeup_preempt() for an RT wakee p on c: a fair or
+// idle curr is preempted at once, an RT curr when p's priority is higher
+// (wakeup_preempt_rt()).
+func wakeupPreemptRT(c *cpuState, p *task) bool {
+	return !c.curr.isRT() || p.rtPrio > c.curr.rtPrio
+}
+
+// selectTaskRqRT is select_task_rq_rt() for a wake-up or a fork of p whose
+// CPU is cpu (task_cpu(), or the parent's), issued from CPU this: p stays
+// on cpu unless an RT task of its priority or higher runs there (or a
+// pinned one), in which case find_lowest_rq() looks for a CPU running
+// lower priorities, taken only when its highest is below p's. A CPU
+// outside p's mask becomes select_fallback_rq()'s.
+func (s *sim) selectTaskRqRT(p *task, cpu, this int) int {
+	if p.nrAllowed == 1 { // select_task_rq(): cpumask_any(p->cpus_ptr)
+		return int(p.allowed.First())
+	}
+	c := &s.cpus[cpu]
+	if curr := c.curr; curr.isRT() && (curr.nrAllowed < 2 || curr.rtPrio >= p.rtPrio) {
+		if target := s.findLowestRq(p, cpu, this); target >= 0 && p.rtPrio > s.cpus[target].rtHighestPrio() {
+			cpu = target
+		}
+	}
+	if !p.allowed.Has(topo.CPU(cpu)) {
+		cpu = s.selectFallbackRq(p, cpu)
+	}
+	return cpu
+}
+
+// findLowestRq is find_lowest_rq(): cpupri_find() gives the allowed CPUs
+// at the lowest priority level below p's (idle or fair ones first), then
+// the task's own CPU if it is one of them, else this CPU if it is and
+// shares a wake-affine domain with the task's, else the first of them
+// after this CPU's last pick in the smallest such domain
+// (cpumask_any_and_distribute()), else any of them. -1 when p is pinned or
+// no CPU runs lower priorities.
+func (s *sim) findLowestRq(p *task, cpu, caller int) int {
+	if p.nrAllowed == 1 {
+		return -1
+	}
+	lowest, level := topo.NewCPUSet(len(s.cpus)), p.rtPrio
+	for i := p.allowed.First(); i.Valid(); i = p.allowed.Next(i) {
+		switch pr := s.cpus[i].rtHighestPrio(); {
+		case pr > level:
+		case pr < level:
+			lowest = topo.NewCPUSet(len(s.cpus))
+			level = pr
+			lowest.Set(i)
+		case pr < p.rtPrio:
+			lowest.Set(i)
+		}
+	}
+	if level >= p.rtPrio {
+		return -1
+	}
+	if lowest.Has(topo.CPU(cpu)) {
+		return cpu
+	}
+	this := caller // smp_processor_id(), skipped when it runs a higher priority
+	if !lowest.Has(topo.CPU(this)) {
+		this = -1
+	}
+	for _, sd := range s.t.Domains[cpu] {
+		if sd.Flags&topo.SDWakeAffine == 0 {
+			continue
+		}
+		if this >= 0 && sd.Span.Has(topo.CPU(this)) {
+			return this
+		}
+		if best := s.anyAndDistribute(caller, lowest, sd.Span, true); best >= 0 {
+			return best
+		}
+	}
+	if this >= 0 {
+		return this
+	}
+	return s.anyAndDistribute(caller, lowest, lowest, false)
+}
+
+// anyAndDistribute is cpumask_any_and_distribute() (and false:
+// cpumask_any_distribute()) on CPU caller: the first CPU of lowest ∩ span
+// after the one caller's last call returned (its per-CPU
+// distribute_cpu_mask_prev), wrapping.
+func (s *sim) anyAndDistribute(caller int, lowest, span topo.CPUSet, and bool) int {
+	c := &s.cpus[caller]
+	best := -1
+	for i := lowest.First(); i.Valid(); i = lowest.Next(i) {
+		if and && !span.Has(i) {
+			continue
+		}
+		if best < 0 || int(i) > c.distPrev && (best <= c.distPrev || int(i) < best) {
+			best = int(i)
+		}
+	}
+	if best >= 0 {
+		c.distPrev = best
+	}
+	return best
+}
+
+// selectFallbackRq is select_fallback_rq() for a CPU outside p's mask: an
+// allowed CPU of its node first, else any allowed one.
+func (s *sim) selectFallbackRq(p *task, cpu int) int {
+	for i := p.allowed.First(); i.Valid(); i = p.allowed.Next(i) {
+		if s.cpus[i].node == s.cpus[cpu].node {
+			return int(i)
+		}
+	}
+	return int(p.allowed.First())
+}
+
+// ttwuDoActivateRT is ttwu_do_activate() of an RT task p on c (see
+// ttwuDoActivate): enqueue_task_rt(), then wakeup_preempt(), whose
+// resched_curr() is never lazy for a class above fair.
+func (s *sim) ttwuDoActivateRT(p *task, c *cpuState, waker int, reschedAfter int64) {
+	if p.cpu != c.id {
+		s.m.migration(s, migWakeup)
+	}
+	if !s.feat.AvgIdleAtIdleExitOn() {
+		s.updateAvgIdle(c) // 6.12: ttwu_do_activate() takes the sample
+	}
+	s.enqueueTaskRT(c, p)
+	if c.curr != nil && !wakeupPreemptRT(c, p) {
+		if reschedAfter < 0 {
+			s.lazyIRQExit(c)
+		}
+		return
+	}
+	if reschedAfter < 0 {
+		s.schedule(c)
+		return
+	}
+	if !c.needResched {
+		s.needReschedAt(c, s.now+reschedAfter)
+	}
+}
+
+// forkTaskRT is wake_up_new_task() of an RT task: select_task_rq_rt()
+// from the parent's CPU, then wakeup_preempt().
+func (s *sim) forkTaskRT(p *task, parentCPU int) {
+	p.cpu = parentCPU
+	target := s.selectTaskRqRT(p, parentCPU, parentCPU)
+	c := &s.cpus[target]
+	s.enqueueTaskRT(c, p)
+	if c.curr != nil && !wakeupPreemptRT(c, p) {
+		return
+	}
+	if target == parentCPU {
+		s.schedule(c)
+		return
+	}
+	s.reschedCurr(target, parentCPU)
+}
