@@ -199,6 +199,15 @@ func TestRealTraces(t *testing.T) {
 			t.Errorf("notes lack %q: %q", want, res.Notes)
 		}
 	}
+	rt := 0
+	for _, g := range r.Workload.Groups {
+		if g.Policy == scenario.PolicyFIFO && g.RTPriority >= 1 && g.RTPriority <= 99 {
+			rt++
+		}
+	}
+	if rt == 0 {
+		t.Errorf("no SCHED_FIFO group for the trace's real-time tasks")
+	}
 	// A systrace page of the old form (var linuxPerfData = "…").
 	res, r = importFile(t, "trace/legacy-systrace.html", importer.Options{})
 	if res.Format != importer.FormatFtrace || res.Trace.Events() != 5 || r.Machine.NumCPUs() != 8 {

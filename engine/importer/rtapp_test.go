@@ -218,3 +218,29 @@ func TestRTAppTaskSeriesMerge(t *testing.T) {
 		}
 	}
 }
+
+// TestRTAppRealTimePolicy: an rt-app thread with policy SCHED_FIFO or
+// SCHED_RR and a priority imports as a group of that policy with that
+// rt_priority (rt-app's priority is the sched_priority of an RT thread),
+// and exports back as the same object.
+func TestRTAppRealTimePolicy(t *testing.T) {
+	ps, _ := presets.Load()
+	for _, c := range []struct{ policy, want string }{{"SCHED_FIFO", `"policy":"fifo","rt_priority":95`}, {"SCHED_RR", `"policy":"rr","rt_priority":95`}} {
+		doc := `{"global": {"duration": 1}, "tasks": {"c": {"policy": "` + c.policy + `", "priority": 95, "loop": 3, "run": 100, "sleep": 900}}}`
+		res, err := importer.Import("u.json", strings.NewReader(doc), importer.Options{Presets: ps, Machine: []byte(`{"preset": "hikey960"}`)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sc := string(res.Scenario); !strings.Contains(strings.ReplaceAll(sc, `,"program":[{"do":[{"compute":"100us"},{"sleep":"900us"}],"repeat":3}]`, ""), c.want) || len(res.Notes) != 0 {
+			t.Errorf("%s: imported as %s, notes %q; want %s and no note", c.policy, sc, res.Notes, c.want)
+		}
+		back := resolve(t, res)
+		out, _, err := exportrtapp.JSON(back)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s := string(out); !strings.Contains(s, `"policy": "`+c.policy+`"`) || !strings.Contains(s, `"priority": 95`) {
+			t.Errorf("%s: exported as\n%s", c.policy, s)
+		}
+	}
+}

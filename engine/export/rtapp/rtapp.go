@@ -5,6 +5,7 @@
 // The mapping follows rt-app's event names exactly:
 //
 //	group (count, cpus, nice, start) → task {"instance", "cpus", "priority" (the nice value for SCHED_OTHER), "delay" (µs)}
+//	policy fifo / rr, rt_priority → "policy": "SCHED_FIFO" / "SCHED_RR", "priority" (sched_priority)
 //	compute d                        → "run": d in µs (calibrated work, like compute)
 //	sleep d                          → "sleep": d in µs
 //	barrier name                     → "barrier": "<group>_<name>" (one name per program position, see below)
@@ -239,8 +240,15 @@ func (c *conv) task(g *scenario.Group, steps []scenario.Step) (*Object, error) {
 		}
 		t.Set("cpus", cpus)
 	}
-	if g.Nice != 0 {
-		t.Set("priority", g.Nice) // rt-app passes it as sched_nice for SCHED_OTHER
+	switch g.Policy {
+	case scenario.PolicyFIFO, scenario.PolicyRR:
+		policy := map[scenario.SchedPolicy]string{scenario.PolicyFIFO: "SCHED_FIFO", scenario.PolicyRR: "SCHED_RR"}[g.Policy]
+		t.Set("policy", policy)
+		t.Set("priority", g.RTPriority) // rt-app's sched_priority for an RT policy
+	default:
+		if g.Nice != 0 {
+			t.Set("priority", g.Nice) // rt-app passes it as sched_nice for SCHED_OTHER
+		}
 	}
 	if g.Start > 0 {
 		t.Set("delay", c.micros("start", g.Start))

@@ -5,6 +5,7 @@
 // workload.
 //
 //	thread object (instance, cpus, priority, delay) → group (count, cpus, nice, start)
+//	policy SCHED_FIFO / SCHED_RR with priority       → policy fifo / rr, rt_priority
 //	task "loop" n / phase "loop" n                  → repeat n (-1: until the run ends)
 //	run / runtime µs                                → compute
 //	sleep µs                                        → sleep
@@ -20,9 +21,9 @@
 //	global duration s                               → run.duration
 //
 // What schedplay does not model is reported, never dropped silently:
-// locks, memory and I/O load, yield, fork, real-time and deadline
-// policies, utilization clamps, NUMA binding, task groups, per-phase
-// affinity, relative timers, barriers shared by several thread objects.
+// locks, memory and I/O load, yield, fork, the deadline policy,
+// utilization clamps, NUMA binding, task groups, per-phase affinity,
+// relative timers, barriers shared by several thread objects.
 package rtapp
 
 import (
@@ -203,7 +204,7 @@ func (c *conv) global(g *node, uc *UseCase) error {
 			c.dur = uc.Duration
 		case "default_policy":
 			c.policy = v.str
-			if !otherPolicy(v.str) {
+			if !otherPolicy(v.str) && rtPolicy(v.str) == "" {
 				c.note("default_policy %s is not modelled: threads run as SCHED_OTHER", v.str)
 			}
 		case "pi_enabled":
@@ -222,6 +223,18 @@ func (c *conv) global(g *node, uc *UseCase) error {
 
 func otherPolicy(p string) bool {
 	return p == "" || p == "SCHED_OTHER" || p == "SCHED_BATCH" || p == "SCHED_IDLE"
+}
+
+// rtPolicy is the group policy of rt-app's SCHED_FIFO or SCHED_RR, "" for
+// any other.
+func rtPolicy(p string) scenario.SchedPolicy {
+	switch p {
+	case "SCHED_FIFO":
+		return scenario.PolicyFIFO
+	case "SCHED_RR":
+		return scenario.PolicyRR
+	}
+	return scenario.PolicyNormal
 }
 
 // thread converts one thread object to a group (nil for instance 0).
@@ -274,7 +287,14 @@ func (c *conv) thread(name string, t *node) (*scenario.Group, error) {
 		c.note("thread %q has instance 0: rt-app creates no thread, nor does schedplay", name)
 		return nil, nil
 	}
-	if !otherPolicy(policy) {
+	if rt := rtPolicy(policy); rt != scenario.PolicyNormal {
+		// rt-app's priority is the sched_priority of an RT thread
+		g.Policy, g.RTPriority, g.Nice = rt, g.Nice, 0
+		if g.RTPriority < 1 || g.RTPriority > scenario.MaxRTPriority {
+			c.note("thread %q: %s priority %d clamped to %d", name, policy, g.RTPriority, max(1, min(scenario.MaxRTPriority, g.RTPriority)))
+			g.RTPriority = max(1, min(scenario.MaxRTPriority, g.RTPriority))
+		}
+	} else if !otherPolicy(policy) {
 		c.note("thread %q: policy %s is not modelled: it runs as SCHED_OTHER nice 0", name, policy)
 		g.Nice = 0
 	} else if policy == "SCHED_IDLE" {

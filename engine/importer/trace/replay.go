@@ -245,6 +245,9 @@ func (r *replayer) group(u unit, budget, cpus int) scenario.Group {
 	k0 := u.members[0]
 	g := scenario.Group{Name: groupName(k0, u), Count: len(u.members)}
 	g.Nice = r.nice(k0)
+	if k0.prio >= 0 && k0.prio < 100 { // MAX_RT_PRIO: an RT task; the trace does not say FIFO or RR
+		g.Policy, g.RTPriority = scenario.PolicyFIFO, 99-k0.prio
+	}
 	if k0.forkAt >= 0 {
 		g.Start = units.Duration(k0.forkAt - r.t.start)
 	}
@@ -278,13 +281,15 @@ func groupName(k *task, u unit) string {
 	return n
 }
 
-// nice maps a CFS priority to a nice value (RT priorities are noted).
+// nice maps a CFS priority to a nice value; an RT task's prio (below 100)
+// becomes SCHED_FIFO with sched_priority 99 - prio in group(), noted,
+// since sched_switch does not say FIFO or RR.
 func (r *replayer) nice(k *task) int {
 	switch {
 	case k.prio >= 100 && k.prio <= 139:
 		return k.prio - 120
-	case k.prio < 100:
-		r.note("real-time tasks (prio < 100) run as SCHED_OTHER nice 0")
+	case k.prio >= 0 && k.prio < 100:
+		r.note("real-time tasks (prio < 100) run as SCHED_FIFO at rt_priority 99 - prio (the trace does not tell SCHED_RR apart)")
 	}
 	return 0
 }
