@@ -526,6 +526,17 @@ func TestWorkloadErrorAtFieldAndCancel(t *testing.T) {
 	run(t, ctx, "slice accepted", chromedp.Poll(`!document.getElementById("f-workload-groups-0-slice-issue") &&
 		document.getElementById("f-workload-groups-0-slice").value === "2ms"`, nil))
 	setField(t, ctx, "f-workload-groups-0-slice", "")
+	// The group's policy: SCHED_FIFO with no rt_priority is the decoder's
+	// error at rt_priority; with one both fields are clean; SCHED_OTHER
+	// again, both keys are gone.
+	setField(t, ctx, "f-workload-groups-0-policy", "fifo")
+	run(t, ctx, "rt_priority issue", chromedp.Poll(`(() => { const e = document.getElementById("f-workload-groups-0-rt_priority-issue");
+		return e && e.textContent.includes("1..99") ? e.textContent : false; })()`, nil))
+	setField(t, ctx, "f-workload-groups-0-rt_priority", "99")
+	run(t, ctx, "rt accepted", chromedp.Poll(`!document.getElementById("f-workload-groups-0-rt_priority-issue") &&
+		!document.getElementById("f-workload-groups-0-policy-issue") && document.getElementById("f-workload-groups-0-policy").value === "fifo"`, nil))
+	setField(t, ctx, "f-workload-groups-0-rt_priority", "")
+	setField(t, ctx, "f-workload-groups-0-policy", "")
 	// Broken JSON stays in the field with a message there.
 	setField(t, ctx, "f-workload-groups-0-program", `[{"compute": }]`)
 	run(t, ctx, "json issue", chromedp.WaitVisible("#f-workload-groups-0-program-issue", chromedp.ByQuery))
