@@ -142,3 +142,30 @@ func TestTimelineTaskPrio(t *testing.T) {
 		t.Errorf("timeline prios %v; want [125 4 0]", got)
 	}
 }
+
+// TestRTPickPutsADelayedPrev: a fair task that slept while ineligible
+// stays queued as a delayed entity and is still cfs_rq->curr for the pick
+// that follows; when that pick is an RT task's, put_prev_task_fair()
+// still runs put_prev_entity(), so no later fair pick sees it as curr.
+func TestRTPickPutsADelayedPrev(t *testing.T) {
+	s := simOf(t, `{"schedplay":1,"machine":{"nodes":1,"cores_per_node":1,"threads_per_core":1},"policy":{"generation":"6.12"},
+		"workload":{"groups":[{"name":"fair","count":2,"program":[{"compute":"1s"}]},
+		{"name":"rt","count":1,"policy":"fifo","rt_priority":10,"program":[{"compute":"1s"}]}]},"run":{"duration":"2s","seed":1}}`)
+	c := &s.cpus[0]
+	a, b := place(s, 0, 0), place(s, 1, 0)
+	s.schedule(c)
+	run := c.curr
+	s.now = 20_000_000
+	s.syncCPU(c)
+	s.updateCurr(c) // run is now well ahead of the other: ineligible
+	rt := s.tasks[2]
+	rt.remaining = 1e12
+	s.enqueueTaskRT(c, rt) // queued, no preemption yet
+	if !s.dequeueCurrDelayed(c, run) {
+		t.Fatalf("set-up: %s (vruntime %d against %d) was not delayed", run.name, a.vruntime, b.vruntime)
+	}
+	s.schedule(c)
+	if c.curr != rt || c.delayedPrev != nil || run.protected {
+		t.Errorf("after the RT pick: curr %v, delayed prev %v; want the RT task and no delayed prev left as cfs_rq->curr", c.curr.name, c.delayedPrev)
+	}
+}

@@ -160,6 +160,9 @@ func (s *sim) pickNextTask(c *cpuState, fast bool) {
 				next = s.pickNextEntity(c)
 			}
 		}
+	} else if dp := c.delayedPrev; dp != nil { // put_prev_task_fair() → put_prev_entity() before the RT task runs
+		c.delayedPrev = nil
+		dp.protected = false
 	}
 	c.schedPrev = false
 	c.needResched = false // clear_tsk_need_resched(prev), after the pick: both flags
