@@ -292,6 +292,18 @@ const MaxRTPriority = 99
 // RT reports a real-time policy.
 func (p SchedPolicy) RT() bool { return p == PolicyFIFO || p == PolicyRR }
 
+// KernelName is the policy's name in sched.h (and rt-app): SCHED_OTHER,
+// SCHED_FIFO or SCHED_RR.
+func (p SchedPolicy) KernelName() string {
+	switch p {
+	case PolicyFIFO:
+		return "SCHED_FIFO"
+	case PolicyRR:
+		return "SCHED_RR"
+	}
+	return "SCHED_OTHER"
+}
+
 type Pin string
 
 const (

@@ -27,6 +27,11 @@ func (s *sim) kernelPrio(p *task) int {
 	return 120 + s.r.Workload.Groups[p.group].Nice
 }
 
+// taskInfo is how a timeline names p.
+func (s *sim) taskInfo(p *task) TaskInfo {
+	return TaskInfo{Name: p.name, Group: p.group, PID: p.pid, TGID: p.tgid, Prio: s.kernelPrio(p)}
+}
+
 // rrTimeslice is sched_rr_timeslice: RR_TIMESLICE, 100 ms, in ticks.
 func (s *sim) rrTimeslice() int { return max(1, int(100_000_000/s.tickNs)) }
 
@@ -98,14 +103,13 @@ func (s *sim) putPrevTaskRT(c *cpuState, p *task) {
 // priority, where prev, preempted and still runnable, heads its own
 // priority's list (a SCHED_RR prev whose slice ran out does not).
 func pickNextTaskRT(c *cpuState, prev *task) *task {
-	if prev.isRT() && prev.state == taskRunning && !prev.rrTail && (len(c.rtq) == 0 || c.rtq[0].rtPrio <= prev.rtPrio) {
-		return prev
+	if prev.isRT() && prev.state == taskRunning {
+		if len(c.rtq) == 0 || c.rtq[0].rtPrio < prev.rtPrio || c.rtq[0].rtPrio == prev.rtPrio && !prev.rrTail {
+			return prev
+		}
 	}
 	if len(c.rtq) > 0 {
 		return c.rtq[0]
-	}
-	if prev.isRT() && prev.state == taskRunning {
-		return prev
 	}
 	return nil
 }
@@ -115,14 +119,7 @@ func (s *sim) setCurrRT(c *cpuState, p *task) {
 	if i := slices.Index(c.rtq, p); i >= 0 {
 		c.rtq = slices.Delete(c.rtq, i, i+1)
 	}
-	c.inIdle = false
-	c.curr = p
-	s.cpuChanged(c)
-	p.state = taskRunning
-	p.execStart = s.now
-	p.runStart = s.now
-	p.cpuSince = s.now
-	c.lastUpd = s.now
+	s.becomeCurr(c, p)
 	s.contextSwitch(c, p)
 	s.switchedIn(c, p)
 }
@@ -218,25 +215,25 @@ func (s *sim) findLowestRq(p *task, cpu, caller int) int {
 		if this >= 0 && sd.Span.Has(topo.CPU(this)) {
 			return this
 		}
-		if best := s.anyAndDistribute(caller, lowest, sd.Span, true); best >= 0 {
+		if best := s.anyAndDistribute(caller, lowest, sd.Span); best >= 0 {
 			return best
 		}
 	}
 	if this >= 0 {
 		return this
 	}
-	return s.anyAndDistribute(caller, lowest, lowest, false)
+	return s.anyAndDistribute(caller, lowest, lowest) // cpumask_any_distribute()
 }
 
-// anyAndDistribute is cpumask_any_and_distribute() (and false:
-// cpumask_any_distribute()) on CPU caller: the first CPU of lowest ∩ span
-// after the one caller's last call returned (its per-CPU
+// anyAndDistribute is cpumask_any_and_distribute() on CPU caller (span
+// lowest: cpumask_any_distribute()): the first CPU of lowest ∩ span after
+// the one caller's last call returned (its per-CPU
 // distribute_cpu_mask_prev), wrapping.
-func (s *sim) anyAndDistribute(caller int, lowest, span topo.CPUSet, and bool) int {
+func (s *sim) anyAndDistribute(caller int, lowest, span topo.CPUSet) int {
 	c := &s.cpus[caller]
 	best := -1
 	for i := lowest.First(); i.Valid(); i = lowest.Next(i) {
-		if and && !span.Has(i) {
+		if !span.Has(i) {
 			continue
 		}
 		if best < 0 || int(i) > c.distPrev && (best <= c.distPrev || int(i) < best) {

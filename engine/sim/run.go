@@ -395,7 +395,7 @@ func (s *sim) timeline() *Timeline {
 	s.tr.tl.NoDecisions = s.opt.NoDecisions
 	s.tr.tl.Tasks = make([]TaskInfo, len(s.tasks))
 	for i, p := range s.tasks {
-		s.tr.tl.Tasks[i] = TaskInfo{Name: p.name, Group: p.group, PID: p.pid, TGID: p.tgid, Prio: s.kernelPrio(p)}
+		s.tr.tl.Tasks[i] = s.taskInfo(p)
 	}
 	return &s.tr.tl
 }

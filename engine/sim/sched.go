@@ -219,21 +219,28 @@ func (s *sim) setCurr(c *cpuState, p *task) {
 	}
 	s.updateCfsRqLoadAvg(c)
 	s.updateTaskLoadAvg(p)
-	c.inIdle = false // p is rq->curr from here (nohz_balance_exit_idle() waits for the first busy tick)
 	c.cfsListHead(p) // __set_next_task_fair(): the MRU task goes to the head
 	clearBuddies(c, p)
 	p.prevSumExec = p.sumExec
+	s.becomeCurr(c, p)
+	s.setProtectSlice(c, p)
+	s.contextSwitch(c, p)
+	s.updateMisfitStatus(c, p)
+	s.switchedIn(c, p)
+}
+
+// becomeCurr is what set_next_task() of either class does to the rq and
+// the task: p is rq->curr from here (nohz_balance_exit_idle() waits for
+// the first busy tick), running, its exec_start and run interval starting.
+func (s *sim) becomeCurr(c *cpuState, p *task) {
+	c.inIdle = false
 	c.curr = p
 	s.cpuChanged(c)
 	p.state = taskRunning
 	p.execStart = s.now
-	s.setProtectSlice(c, p)
 	p.runStart = s.now
 	p.cpuSince = s.now
 	c.lastUpd = s.now
-	s.contextSwitch(c, p)
-	s.updateMisfitStatus(c, p)
-	s.switchedIn(c, p)
 }
 
 // contextSwitch is context_switch() to p: the thread switch, plus

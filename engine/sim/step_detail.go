@@ -135,7 +135,7 @@ func (x *Stepper) Decisions() []Decision {
 func (x *Stepper) Tasks() []TaskInfo {
 	out := make([]TaskInfo, len(x.s.tasks))
 	for i, p := range x.s.tasks {
-		out[i] = TaskInfo{Name: p.name, Group: p.group, PID: p.pid, TGID: p.tgid, Prio: x.s.kernelPrio(p)}
+		out[i] = x.s.taskInfo(p)
 	}
 	return out
 }

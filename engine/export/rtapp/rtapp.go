@@ -240,15 +240,12 @@ func (c *conv) task(g *scenario.Group, steps []scenario.Step) (*Object, error) {
 		}
 		t.Set("cpus", cpus)
 	}
-	switch g.Policy {
-	case scenario.PolicyFIFO, scenario.PolicyRR:
-		policy := map[scenario.SchedPolicy]string{scenario.PolicyFIFO: "SCHED_FIFO", scenario.PolicyRR: "SCHED_RR"}[g.Policy]
-		t.Set("policy", policy)
+	switch {
+	case g.Policy.RT():
+		t.Set("policy", g.Policy.KernelName())
 		t.Set("priority", g.RTPriority) // rt-app's sched_priority for an RT policy
-	default:
-		if g.Nice != 0 {
-			t.Set("priority", g.Nice) // rt-app passes it as sched_nice for SCHED_OTHER
-		}
+	case g.Nice != 0:
+		t.Set("priority", g.Nice) // rt-app passes it as sched_nice for SCHED_OTHER
 	}
 	if g.Start > 0 {
 		t.Set("delay", c.micros("start", g.Start))

@@ -228,11 +228,10 @@ func otherPolicy(p string) bool {
 // rtPolicy is the group policy of rt-app's SCHED_FIFO or SCHED_RR, "" for
 // any other.
 func rtPolicy(p string) scenario.SchedPolicy {
-	switch p {
-	case "SCHED_FIFO":
-		return scenario.PolicyFIFO
-	case "SCHED_RR":
-		return scenario.PolicyRR
+	for _, rt := range []scenario.SchedPolicy{scenario.PolicyFIFO, scenario.PolicyRR} {
+		if p == rt.KernelName() {
+			return rt
+		}
 	}
 	return scenario.PolicyNormal
 }
@@ -290,9 +289,9 @@ func (c *conv) thread(name string, t *node) (*scenario.Group, error) {
 	if rt := rtPolicy(policy); rt != scenario.PolicyNormal {
 		// rt-app's priority is the sched_priority of an RT thread
 		g.Policy, g.RTPriority, g.Nice = rt, g.Nice, 0
-		if g.RTPriority < 1 || g.RTPriority > scenario.MaxRTPriority {
-			c.note("thread %q: %s priority %d clamped to %d", name, policy, g.RTPriority, max(1, min(scenario.MaxRTPriority, g.RTPriority)))
-			g.RTPriority = max(1, min(scenario.MaxRTPriority, g.RTPriority))
+		if p := max(1, min(scenario.MaxRTPriority, g.RTPriority)); p != g.RTPriority {
+			c.note("thread %q: %s priority %d clamped to %d", name, policy, g.RTPriority, p)
+			g.RTPriority = p
 		}
 	} else if !otherPolicy(policy) {
 		c.note("thread %q: policy %s is not modelled: it runs as SCHED_OTHER nice 0", name, policy)
