@@ -46,10 +46,13 @@ func TestUnparsedEditorTextSurvivesReload(t *testing.T) {
 	run(t, ctx, "json tab", chromedp.WaitVisible("#f-json", chromedp.ByQuery))
 	broken := "{\n  \"schedplay\": 1,\n  \"name\": oops, half-typed\n}"
 	setField(t, ctx, "f-json", broken)
-	click(t, ctx, "#json-apply")
+	jsClick(t, ctx, "#json-apply")
 	run(t, ctx, "json issue", chromedp.WaitVisible("#f-json-issue", chromedp.ByQuery))
 	before := eval[string](t, ctx, `location.href`)
 	run(t, ctx, "reload", chromedp.Reload(), chromedp.WaitVisible(`#root[data-ready="1"]`, chromedp.ByQuery))
+	// The reload starts a run; its result redraws the page above the
+	// editor. Clicks wait for it so that no layout moves under them.
+	waitResult(t, ctx)
 	if after := eval[string](t, ctx, `location.href`); after != before {
 		t.Errorf("the reload changed the address: %s → %s", before, after)
 	}
@@ -64,11 +67,11 @@ func TestUnparsedEditorTextSurvivesReload(t *testing.T) {
 	}
 	// A good edit clears the saved text: another reload shows the scenario.
 	setField(t, ctx, "f-json", `{"schedplay": 1, "preset": "hikey960-short-sysbench"}`)
-	click(t, ctx, "#json-apply")
-	// the apply itself is synchronous, but the page's main thread may be
-	// busy: once, in CI on a 2-core machine shared with a mutation run,
-	// the issue took more than 10 s to go (stop 41; 5 s for the whole
-	// test alone)
+	// Clicked inside the page: chromedp.Click takes the button's box and
+	// then sends a mouse event at it, and a layout change in between (a
+	// result drawn, a message panel) made it miss, so the issue never went
+	// (CI, stop 57; stop 41 saw it take more than 10 s).
+	jsClick(t, ctx, "#json-apply")
 	run(t, ctx, "applied", chromedp.Poll(`!document.getElementById("f-json-issue")`, nil, chromedp.WithPollingTimeout(60*time.Second)))
 	if d := eval[string](t, ctx, `localStorage.getItem("schedplay.drafts") || ""`); d != "" {
 		t.Errorf("the drafts outlive a good edit: %s", d)
