@@ -172,15 +172,15 @@ func migrationCauses(reps []sim.RepMetrics) string {
 	if len(reps) == 0 {
 		return ""
 	}
-	var sum [7]float64
+	var sum [8]float64
 	for _, r := range reps {
 		m := r.Migrations
-		for i, v := range []int64{m.Wakeup, m.Periodic, m.Newidle, m.Nohz, m.Active, m.Misfit, m.Asym} {
+		for i, v := range []int64{m.Wakeup, m.Periodic, m.Newidle, m.Nohz, m.Active, m.Misfit, m.Asym, m.RT} {
 			sum[i] += float64(v)
 		}
 	}
 	var parts []string
-	for i, name := range []string{"wakeup", "periodic", "newidle", "nohz", "active", "misfit", "asym"} {
+	for i, name := range []string{"wakeup", "periodic", "newidle", "nohz", "active", "misfit", "asym", "rt push"} {
 		if sum[i] > 0 {
 			parts = append(parts, fmt.Sprintf("%s %s", name, num(sum[i]/float64(len(reps)))))
 		}

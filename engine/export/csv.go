@@ -34,6 +34,7 @@ var repColumns = []repColumn{
 	{"migrations_active", func(r *sim.RepMetrics) float64 { return float64(r.Migrations.Active) }},
 	{"migrations_misfit", func(r *sim.RepMetrics) float64 { return float64(r.Migrations.Misfit) }},
 	{"migrations_asym", func(r *sim.RepMetrics) float64 { return float64(r.Migrations.Asym) }},
+	{"migrations_rt", func(r *sim.RepMetrics) float64 { return float64(r.Migrations.RT) }},
 	{"migrations_total", func(r *sim.RepMetrics) float64 { return float64(r.Migrations.Total) }},
 	{"context_switches", func(r *sim.RepMetrics) float64 { return float64(r.ContextSwitches) }},
 	{"wakeups", func(r *sim.RepMetrics) float64 { return float64(r.Wakeups) }},

@@ -13,9 +13,10 @@ const (
 	migActive
 	migMisfit
 	migAsym
+	migRTPush
 )
 
-var migCauseNames = [...]string{"wakeup", "periodic", "newidle", "nohz", "active", "misfit", "asym"}
+var migCauseNames = [...]string{"wakeup", "periodic", "newidle", "nohz", "active", "misfit", "asym", "rt"}
 
 // shouldWeBalance is should_we_balance() of dst's pass over sd. With a
 // one-CPU local group (an SMT domain's pass) it is true without the walk

@@ -21,6 +21,7 @@ const (
 	evWakeIssue                     // a deferred try_to_wake_up() of a wake batch (a = task, b = waker, gen = sync)
 	evResched                       // a CPU told to reschedule (resched_curr()) reaches schedule() (a = cpu)
 	evDeviceIRQ                     // a managed device vector fires (a = vector)
+	evRTOPush                       // the RT push IPI reaches an overloaded CPU (rto_push_irq_work_func(); a = cpu)
 )
 
 // event is one entry of the queue: integer-ns time, what to do and on

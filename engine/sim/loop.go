@@ -104,5 +104,7 @@ func (s *sim) dispatch(ev event) {
 		s.reschedIPI(&s.cpus[ev.a])
 	case evStopper:
 		s.activeLoadBalanceCPUStop(int(ev.a), int(ev.b), int(ev.gen))
+	case evRTOPush:
+		s.rtoPushIRQWork(int(ev.a))
 	}
 }

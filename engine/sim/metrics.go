@@ -144,6 +144,8 @@ func (m *repAcc) migration(s *sim, cause int) {
 		mg.Misfit++
 	case migAsym:
 		mg.Asym++
+	case migRTPush:
+		mg.RT++
 	}
 	mg.Total++
 }

@@ -81,7 +81,9 @@ type Migrations struct {
 	Active   int64 `json:"active"`
 	Misfit   int64 `json:"misfit"`
 	Asym     int64 `json:"asym"`
-	Total    int64 `json:"total"`
+	// RT counts RT tasks moved by push_rt_task() (written when not 0)
+	RT    int64 `json:"rt,omitempty"`
+	Total int64 `json:"total"`
 }
 
 // Latency is a latency distribution summary plus a histogram.

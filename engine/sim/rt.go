@@ -12,8 +12,8 @@ import (
 // priority's in FIFO order; an RT wake-up preempts a fair curr at once
 // (resched_curr(), never lazy) and a lower RT curr too; it stays on its
 // CPU unless an RT task of its priority or higher runs there
-// (select_task_rq_rt() → find_lowest_rq()). Not modelled: the push and
-// pull of queued RT tasks between CPUs (push_rt_tasks(), pull_rt_task()),
+// (select_task_rq_rt() → find_lowest_rq()); a queued one moves to a CPU
+// running lower priorities (push and pull, rt_push.go). Not modelled:
 // RT throttling (sched_rt_runtime_us), the capacity fitness of uclamp
 // (without CONFIG_UCLAMP_TASK, as Debian builds 6.12, every CPU fits) and
 // the RT pressure on a CPU's fair capacity (scale_rt_capacity()).
@@ -67,6 +67,7 @@ func (s *sim) enqueueTaskRT(c *cpuState, p *task) {
 	p.state = taskRunnable
 	rtqInsert(c, p, false)
 	c.rtNr++
+	s.enqueuePushableTask(c, p)
 	s.cpuChanged(c)
 	s.addNrRunning(c)
 }
@@ -82,6 +83,7 @@ func (s *sim) dequeueCurrRT(c *cpuState, p *task, exiting bool) {
 	s.stopRunning(c, p, out)
 	c.curr = nil
 	c.rtNr--
+	c.rtPullPrio = p.rtPrio // balance_rt() in the schedule() that follows
 	s.cpuChanged(c)
 	p.sleepStart = s.now
 }
@@ -96,6 +98,7 @@ func (s *sim) putPrevTaskRT(c *cpuState, p *task) {
 	p.state = taskRunnable
 	rtqInsert(c, p, !p.rrTail)
 	p.rrTail = false
+	s.enqueuePushableTask(c, p)
 	s.cpuChanged(c)
 }
 
@@ -114,14 +117,20 @@ func pickNextTaskRT(c *cpuState, prev *task) *task {
 	return nil
 }
 
-// setCurrRT is set_next_task_rt(): p becomes rq->curr.
+// setCurrRT is set_next_task_rt(): p becomes rq->curr and leaves the
+// pushable tasks; the other pushable ones are pushed once the switch is
+// done (rt_queue_push_tasks(), a balance callback).
 func (s *sim) setCurrRT(c *cpuState, p *task) {
 	if i := slices.Index(c.rtq, p); i >= 0 {
 		c.rtq = slices.Delete(c.rtq, i, i+1)
+		s.dequeuePushableTask(c, p)
 	}
 	s.becomeCurr(c, p)
 	s.contextSwitch(c, p)
 	s.switchedIn(c, p)
+	if c.rtPushable > 0 {
+		s.pushRTTasks(c)
+	}
 }
 
 // taskTickRT is task_tick_rt(): a SCHED_RR task's slice counts down in
@@ -269,6 +278,7 @@ func (s *sim) ttwuDoActivateRT(p *task, c *cpuState, waker int, reschedAfter int
 	}
 	s.enqueueTaskRT(c, p)
 	if c.curr != nil && !wakeupPreemptRT(c, p) {
+		s.taskWokenRT(c, p)
 		if reschedAfter < 0 {
 			s.lazyIRQExit(c)
 		}
@@ -291,6 +301,7 @@ func (s *sim) forkTaskRT(p *task, parentCPU int) {
 	c := &s.cpus[target]
 	s.enqueueTaskRT(c, p)
 	if c.curr != nil && !wakeupPreemptRT(c, p) {
+		s.taskWokenRT(c, p)
 		return
 	}
 	if target == parentCPU {

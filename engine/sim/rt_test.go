@@ -55,8 +55,8 @@ func TestRTRunsBeforeFair(t *testing.T) {
 // curr is an RT task of its priority or higher, or a pinned RT task of
 // any priority, goes to a CPU running lower priorities
 // (select_task_rq_rt() → find_lowest_rq()) instead of queueing; behind an
-// unpinned lower priority it stays and preempts (the kernel would push the
-// preempted task away, push_rt_tasks(), which the model leaves out).
+// unpinned lower priority it stays and preempts (and the preempted task is
+// pushed away, TestRTPushAtSetNextTask).
 func TestRTWakeeAvoidsACPUOfItsPriority(t *testing.T) {
 	// the sleeper starts on CPU 0; the other task arrives there at 20 ms
 	run := func(prio int, cpus string) (int64, int64) {

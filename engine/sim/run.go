@@ -123,6 +123,7 @@ func newSim(r *scenario.Resolved, t *topo.Topology, opt Options, seed uint64, ti
 		s.tracing = !opt.NoDecisions
 	}
 	s.cpus = make([]cpuState, n)
+	s.rto = rtoState{mask: topo.NewCPUSet(n), cpu: -1}
 	s.llcs = make([]llcState, n)
 	nodes := r.Machine.Nodes
 	s.nodeBusyCores = make([]int, nodes)

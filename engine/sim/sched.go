@@ -139,6 +139,7 @@ func (s *sim) pickNextTask(c *cpuState, fast bool) {
 	// below, idle_cpu(c) is false unless prev is the idle task (a CPU with
 	// a curr is never inIdle)
 	c.schedPrev = c.schedPrev || !c.inIdle
+	s.balanceRT(c) // prev_balance(): an RT prev that left asks the overloaded CPUs to push
 	// __pick_next_task(): the RT class first (pick_next_task_rt()); the
 	// fair class, with its newidle balance, only when it has nothing
 	next := pickNextTaskRT(c, prev)

@@ -166,6 +166,13 @@ type cpuState struct {
 	// distPrev is distribute_cpu_mask_prev: where this CPU's next
 	// cpumask_any_and_distribute() starts (find_lowest_rq())
 	distPrev int
+	// rtPushable counts rq->rt.pushable_tasks: the queued RT tasks that
+	// may run elsewhere; rq->rt.overloaded while it is above 0 (rt_push.go)
+	rtPushable int
+	// rtPullPrio is the rt_priority of the RT task that has just left c
+	// by sleeping or exiting, for the balance_rt() of the schedule() that
+	// follows (0: prev was no RT task)
+	rtPullPrio int
 	// delayedPrev is the task that has just blocked as a delayed entity
 	// (set_delayed()): it is still cfs_rq->curr for the pick that follows,
 	// until put_prev_entity() (pickEEVDF()).
@@ -389,6 +396,7 @@ type sim struct {
 	events        int64
 
 	rdOverloaded bool
+	rto          rtoState // the root domain's RT-overload state (rt_push.go)
 
 	m          repAcc
 	timedNames []string // timed-section names by index (timed.go)

@@ -154,6 +154,9 @@ func (s *sim) describeEvent(ev event) StepEvent {
 	case evStopper:
 		e.CPU = int(ev.a)
 		e.Kind, e.Text = "active_load_balance_cpu_stop", fmt.Sprintf("stopper on cpu %d preempts its task and pushes one to cpu %d", ev.a, ev.b)
+	case evRTOPush:
+		e.CPU = int(ev.a)
+		e.Kind, e.Text = "rto_push_irq_work_func", fmt.Sprintf("the RT push IPI reaches cpu %d, which pushes its queued RT tasks to CPUs running lower priorities", ev.a)
 	default:
 		e.Kind, e.Text = "event", fmt.Sprintf("event %d", ev.kind)
 	}

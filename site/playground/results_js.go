@@ -339,12 +339,14 @@ func (a *App) migrationBars(b builder, parent dom.Element, res *sim.Result) {
 		sum.Active += m.Active
 		sum.Misfit += m.Misfit
 		sum.Asym += m.Asym
+		sum.RT += m.RT
 	}
 	n := float64(len(res.Reps))
-	rows := []struct {
+	type bar struct {
 		k, kernel string
 		v         float64
-	}{
+	}
+	rows := []bar{
 		{"wake-up", "select_task_rq_fair", float64(sum.Wakeup) / n},
 		{"periodic", "sched_balance_rq (tick)", float64(sum.Periodic) / n},
 		{"new-idle", "sched_balance_newidle", float64(sum.Newidle) / n},
@@ -352,6 +354,9 @@ func (a *App) migrationBars(b builder, parent dom.Element, res *sim.Result) {
 		{"active", "active_load_balance_cpu_stop", float64(sum.Active) / n},
 		{"misfit", "misfit task", float64(sum.Misfit) / n},
 		{"asym", "asym packing", float64(sum.Asym) / n},
+	}
+	if sum.RT > 0 { // only a workload with SCHED_FIFO/RR tasks has them
+		rows = append(rows, bar{"RT push", "push_rt_task (RT class)", float64(sum.RT) / n})
 	}
 	maxV := 0.0
 	for _, r := range rows {
