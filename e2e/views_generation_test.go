@@ -117,9 +117,11 @@ func TestGenerationShownAndSwitched(t *testing.T) {
 	waitResult(t, ctx)
 	fullShot(t, ctx, "generation-editor")
 
-	// Undo twice: the feature, then the generation.
-	click(t, ctx, "#undo")
-	click(t, ctx, "#undo")
+	// Undo twice: the feature, then the generation. Clicked in the page:
+	// each undo redraws the toolbar, and chromedp.Click's node can be gone
+	// by the time it clicks (TestUndoRedoAndRunHistory, stop 57).
+	jsClick(t, ctx, "#undo")
+	jsClick(t, ctx, "#undo")
 	run(t, ctx, "undone", chromedp.Poll(`(() => { const s = document.getElementById("f-policy-generation"); return s && s.value === "tip-2026-09"; })()`, nil,
 		chromedp.WithPollingTimeout(10*time.Second)))
 	run(t, ctx, "link back", chromedp.Poll(fmt.Sprintf(`location.href === %q`, linkBefore), nil, chromedp.WithPollingTimeout(120*time.Second)))

@@ -125,7 +125,7 @@ func TestValidatorMessagesAtFields(t *testing.T) {
 	click(t, ctx, "#tab-json")
 	run(t, ctx, "json tab", chromedp.WaitVisible("#f-json", chromedp.ByQuery))
 	setField(t, ctx, "f-json", bad.Canonical())
-	click(t, ctx, "#json-apply")
+	jsClick(t, ctx, "#json-apply") // in the page: a result drawn meanwhile moves the button
 	pageIssues(t, ctx, want)
 	click(t, ctx, "#tab-machine")
 	run(t, ctx, "unknown field listed in the machine tab", chromedp.Poll(`(() => { const e = document.getElementById("issues-machine");
@@ -184,7 +184,7 @@ func TestMessagesStayCurrent(t *testing.T) {
 	run(t, ctx, "json tab", chromedp.WaitVisible("#f-json", chromedp.ByQuery))
 	broken := "{\n  \"schedplay\": 1,\n  \"name\": oops\n}"
 	setField(t, ctx, "f-json", broken)
-	click(t, ctx, "#json-apply")
+	jsClick(t, ctx, "#json-apply") // in the page: a result drawn meanwhile moves the button
 	run(t, ctx, "json issue", chromedp.WaitVisible("#f-json-issue", chromedp.ByQuery))
 	if msg := text(t, ctx, "#f-json-issue"); !strings.Contains(msg, "line 3, column 11") {
 		t.Errorf("the JSON tab's parse error %q does not name line 3, column 11", msg)
