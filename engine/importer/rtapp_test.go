@@ -244,3 +244,31 @@ func TestRTAppRealTimePolicy(t *testing.T) {
 		}
 	}
 }
+
+// TestRTAppBatchAndIdlePolicy: SCHED_BATCH imports as policy "batch" with
+// its priority as nice, SCHED_IDLE as policy "idle" without it (a note
+// says the nice value is ignored), and both export back with their
+// policy.
+func TestRTAppBatchAndIdlePolicy(t *testing.T) {
+	ps, _ := presets.Load()
+	for _, c := range []struct {
+		policy, want, prio string
+		notes              int
+	}{{"SCHED_BATCH", `"nice":5,"policy":"batch"`, `"priority": 5`, 0}, {"SCHED_IDLE", `"policy":"idle"`, "", 1}} {
+		doc := `{"global": {"duration": 1}, "tasks": {"c": {"policy": "` + c.policy + `", "priority": 5, "loop": 3, "run": 100, "sleep": 900}}}`
+		res, err := importer.Import("u.json", strings.NewReader(doc), importer.Options{Presets: ps, Machine: []byte(`{"preset": "hikey960"}`)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sc := string(res.Scenario); !strings.Contains(sc, c.want) || strings.Contains(c.want, "idle") && strings.Contains(sc, `"nice"`) || len(res.Notes) != c.notes {
+			t.Errorf("%s: imported as %s, notes %q; want %s and %d notes", c.policy, sc, res.Notes, c.want, c.notes)
+		}
+		out, _, err := exportrtapp.JSON(resolve(t, res))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s := string(out); !strings.Contains(s, `"policy": "`+c.policy+`"`) || c.prio != "" && !strings.Contains(s, c.prio) {
+			t.Errorf("%s: exported as\n%s", c.policy, s)
+		}
+	}
+}

@@ -229,9 +229,10 @@ type Group struct {
 	// "" gives every task the whole mask (schedplay addition).
 	Pin  Pin `json:"pin,omitempty"`
 	Nice int `json:"nice,omitempty"`
-	// Policy is the tasks' scheduling policy: "" (SCHED_OTHER, the fair
-	// class), "fifo" or "rr" (SCHED_FIFO, SCHED_RR: the real-time class,
-	// cyclictest -p); an RT group needs RTPriority (schedplay addition).
+	// Policy is the tasks' scheduling policy: "" (SCHED_OTHER), "batch"
+	// or "idle" (SCHED_BATCH, SCHED_IDLE: the fair class too), "fifo" or
+	// "rr" (SCHED_FIFO, SCHED_RR: the real-time class, cyclictest -p); an
+	// RT group needs RTPriority (schedplay addition).
 	Policy SchedPolicy `json:"policy,omitempty"`
 	// RTPriority is an RT group's sched_priority, 1..99 (99 highest).
 	RTPriority int `json:"rt_priority,omitempty"`
@@ -275,14 +276,15 @@ type Group struct {
 	Program         []Step         `json:"program"`
 }
 
-// Pin says how a group's tasks divide its CPU mask.
 // SchedPolicy is a group's scheduling policy.
 type SchedPolicy string
 
 const (
-	PolicyNormal SchedPolicy = ""     // SCHED_OTHER: the fair class
-	PolicyFIFO   SchedPolicy = "fifo" // SCHED_FIFO: runs until it blocks or a higher priority preempts it
-	PolicyRR     SchedPolicy = "rr"   // SCHED_RR: SCHED_FIFO with a round-robin slice among equal priorities
+	PolicyNormal SchedPolicy = ""      // SCHED_OTHER: the fair class
+	PolicyBatch  SchedPolicy = "batch" // SCHED_BATCH: the fair class; its wake-ups never preempt
+	PolicyIdle   SchedPolicy = "idle"  // SCHED_IDLE: the fair class at weight 3; a CPU running only such tasks counts as idle
+	PolicyFIFO   SchedPolicy = "fifo"  // SCHED_FIFO: runs until it blocks or a higher priority preempts it
+	PolicyRR     SchedPolicy = "rr"    // SCHED_RR: SCHED_FIFO with a round-robin slice among equal priorities
 )
 
 // MaxRTPriority is the highest sched_priority of SCHED_FIFO and SCHED_RR
@@ -293,9 +295,13 @@ const MaxRTPriority = 99
 func (p SchedPolicy) RT() bool { return p == PolicyFIFO || p == PolicyRR }
 
 // KernelName is the policy's name in sched.h (and rt-app): SCHED_OTHER,
-// SCHED_FIFO or SCHED_RR.
+// SCHED_BATCH, SCHED_IDLE, SCHED_FIFO or SCHED_RR.
 func (p SchedPolicy) KernelName() string {
 	switch p {
+	case PolicyBatch:
+		return "SCHED_BATCH"
+	case PolicyIdle:
+		return "SCHED_IDLE"
 	case PolicyFIFO:
 		return "SCHED_FIFO"
 	case PolicyRR:
@@ -304,6 +310,7 @@ func (p SchedPolicy) KernelName() string {
 	return "SCHED_OTHER"
 }
 
+// Pin says how a group's tasks divide its CPU mask.
 type Pin string
 
 const (

@@ -274,19 +274,30 @@ func checkCPUList(errs *ErrorList, path, list string, n int) {
 
 // checkPolicy checks a group's policy and its RT priority: SCHED_FIFO and
 // SCHED_RR need a sched_priority of 1..99 (sched_setscheduler() refuses 0),
-// and nice and a custom slice belong to SCHED_OTHER (an RT task's nice is
-// kept but unused, its sched_runtime refused), so they are errors on an RT
+// and nice and a custom slice belong to SCHED_OTHER and SCHED_BATCH (an RT
+// or SCHED_IDLE task's nice is kept but unused, an RT task's sched_runtime
+// refused and a SCHED_IDLE one's ignored), so they are errors on such a
 // group rather than settings that do nothing.
 func checkPolicy(errs *ErrorList, p string, g *Group) {
 	switch g.Policy {
-	case PolicyNormal:
+	case PolicyNormal, PolicyBatch, PolicyIdle:
 		if g.RTPriority != 0 {
-			errs.Add(p+".rt_priority", "is set, but the group's policy is SCHED_OTHER; set policy to \"fifo\" or \"rr\", or leave rt_priority out")
+			errs.Add(p+".rt_priority", "is set, but the group's policy is %s; set policy to \"fifo\" or \"rr\", or leave rt_priority out", g.Policy.KernelName())
+		}
+		if g.Policy == PolicyIdle {
+			// __setscheduler_params() sets static_prio and the custom
+			// slice for fair_policy() only, which SCHED_IDLE is not
+			if g.Nice != 0 {
+				errs.Add(p+".nice", "does nothing for SCHED_IDLE, whose weight is WEIGHT_IDLEPRIO (3) whatever the nice value")
+			}
+			if g.Slice != nil {
+				errs.Add(p+".slice", "is a custom slice of SCHED_OTHER and SCHED_BATCH; sched_setattr() ignores it for SCHED_IDLE")
+			}
 		}
 		return
 	case PolicyFIFO, PolicyRR:
 	default:
-		errs.Add(p+".policy", "unknown value %s; want \"fifo\", \"rr\" or leave it out (SCHED_OTHER)", quote.Short(string(g.Policy)))
+		errs.Add(p+".policy", "unknown value %s; want \"batch\", \"idle\", \"fifo\", \"rr\" or leave it out (SCHED_OTHER)", quote.Short(string(g.Policy)))
 		return
 	}
 	if g.RTPriority < 1 || g.RTPriority > MaxRTPriority {

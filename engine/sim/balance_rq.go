@@ -123,9 +123,10 @@ func (s *sim) asymCapSimilarSource(dstCap, src int) bool {
 // taskHot is task_hot(): on a non-SMT level, a buddy of its runqueue when
 // dst is busy (CACHE_HOT_BUDDY: CFS's next and last buddies; EEVDF keeps
 // no buddy without NEXT_BUDDY), or ran within migration_cost. A task that
-// migrated since it last ran is cold: its exec_start is 0.
+// migrated since it last ran is cold: its exec_start is 0. A SCHED_IDLE
+// task is never hot.
 func (s *sim) taskHot(p *task, env *lbEnv) bool {
-	if env.sd.Flags&topo.SDShareCPUCapacity != 0 {
+	if p.idlePolicy || env.sd.Flags&topo.SDShareCPUCapacity != 0 {
 		return false
 	}
 	if src := &s.cpus[p.cpu]; s.cpus[env.dst].nrRunning > 0 && (p == src.nextBuddy || p == src.lastBuddy) {
@@ -273,7 +274,9 @@ func (s *sim) detachTask(p *task, src, on int) {
 	}
 	s.updateTaskLoadAvg(p)
 	s.updateEntityLag(sc, p)
+	wasSchedIdle := sc.schedIdleRq()
 	sc.rqRemove(p)
+	s.balanceEarlyOnSchedIdle(sc, wasSchedIdle)
 	if p.delayed {
 		sc.nrDelayed--
 	} else {

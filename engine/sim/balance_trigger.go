@@ -66,7 +66,7 @@ func (s *sim) schedBalanceTrigger(c *cpuState) {
 // schedBalanceDomains is sched_balance_domains() at jiffy j (now's), run
 // on CPU from: c itself, or the nohz ILB balancing idle c.
 func (s *sim) schedBalanceDomains(c *cpuState, from int, j int64, idle cpuIdleType, cause int) {
-	busy := idle != cpuIdle
+	busy := idle != cpuIdle && !c.schedIdleRq() // a CPU running only SCHED_IDLE tasks balances at the idle interval
 	next := j + 60*int64(s.r.Policy.HZ)
 	updateNext := false
 	cont := true // continue_balancing
@@ -94,7 +94,7 @@ func (s *sim) schedBalanceDomains(c *cpuState, from int, j int64, idle cpuIdleTy
 				} else {
 					idle = cpuNotIdle
 				}
-				busy = idle != cpuIdle
+				busy = idle != cpuIdle && !c.schedIdleRq()
 			}
 			st.lastBalance = j
 			interval = s.getSdBalanceInterval(sd, st, busy)

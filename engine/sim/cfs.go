@@ -150,6 +150,9 @@ func (s *sim) checkPreemptWakeupCFS(c *cpuState, p *task) bool {
 	if curr == p {
 		return false
 	}
+	if decided, preempt := preemptByPolicy(p, curr); decided {
+		return preempt // no buddy: set_last_buddy() skips an idle task
+	}
 	s.syncCPU(c)
 	s.updateCurr(c)
 	if s.wakeupPreemptEntity(curr, p) != 1 {

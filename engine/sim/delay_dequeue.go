@@ -78,7 +78,9 @@ func (s *sim) dequeueDelayed(c *cpuState, p *task) {
 	s.updateTaskLoadAvg(p)
 	s.updateCfsRqLoadAvg(c)
 	s.updateEntityLag(c, p)
+	wasSchedIdle := c.schedIdleRq()
 	c.rqRemove(p)
+	s.balanceEarlyOnSchedIdle(c, wasSchedIdle)
 	c.nrDelayed--
 	p.delayed = false
 	if c.delayedPrev == p {
@@ -137,6 +139,7 @@ func (s *sim) requeueDelayedEntity(c *cpuState, p *task) {
 		c.rq = append(c.rq, p)
 		c.nrRunning++
 		c.loadWeight += p.weight
+		c.accountIdle(p, 1)
 	}
 	c.nrDelayed--
 	p.delayed = false

@@ -317,6 +317,7 @@ func (c *cpuState) rqAdd(p *task) {
 	c.rq = append(c.rq, p)
 	c.nrRunning++
 	c.loadWeight += p.weight
+	c.accountIdle(p, 1)
 }
 
 // cfsListHead is list_add()/list_move() to the head of rq->cfs_tasks: p
@@ -335,6 +336,7 @@ func (c *cpuState) rqRemove(p *task) {
 			c.rq = c.rq[:len(c.rq)-1]
 			c.nrRunning--
 			c.loadWeight -= p.weight
+			c.accountIdle(p, -1)
 			clearBuddies(c, p)
 			return
 		}
@@ -357,6 +359,12 @@ func (s *sim) checkPreemptWakeupFair(c *cpuState, p *task, fork bool) bool {
 	}
 	if s.cfs {
 		return s.checkPreemptWakeupCFS(c, p)
+	}
+	if decided, preempt := preemptByPolicy(p, curr); decided {
+		if preempt { // an idle curr keeps no slice protection
+			s.cancelProtectSlice(curr)
+		}
+		return preempt
 	}
 	s.syncCPU(c)
 	if s.vprot {

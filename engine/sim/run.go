@@ -331,6 +331,12 @@ func (s *sim) buildTasks() error {
 			if g.Slice != nil { // sched_setattr(sched_runtime): se->custom_slice
 				p.slice = int64(*g.Slice)
 			}
+			switch g.Policy {
+			case scenario.PolicyIdle: // set_load_weight(): WEIGHT_IDLEPRIO whatever static_prio
+				p.idlePolicy, p.weight = true, weightIdlePrio
+			case scenario.PolicyBatch:
+				p.batchPolicy = true
+			}
 			if g.Policy.RT() { // sched_setscheduler(SCHED_FIFO or SCHED_RR, rt_priority)
 				p.rtPrio, p.rr = g.RTPriority, g.Policy == scenario.PolicyRR
 				p.rrLeft = s.rrTimeslice() // sched_fork(): p->rt.time_slice = sched_rr_timeslice

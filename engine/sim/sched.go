@@ -79,9 +79,12 @@ func (s *sim) dequeueCurr(c *cpuState, p *task, exiting bool) {
 	}
 	s.stopRunning(c, p, out)
 	clearBuddies(c, p)
+	wasSchedIdle := c.schedIdleRq()
 	c.curr = nil
 	c.nrRunning--
 	c.loadWeight -= p.weight
+	c.accountIdle(p, -1)
+	s.balanceEarlyOnSchedIdle(c, wasSchedIdle)
 	if s.cfs {
 		updateMinVruntime(c)
 	}

@@ -167,6 +167,7 @@ func countAnd(a, b topo.CPUSet) int {
 }
 
 // schedBalanceFindDstGroupCPU is sched_balance_find_dst_group_cpu(): the
+// first CPU that runs only SCHED_IDLE tasks (sched_idle_cpu()), else the
 // most recently idled idle CPU (equal exit latencies), else the least loaded.
 func (s *sim) schedBalanceFindDstGroupCPU(g *topo.Group, p *task, this int) int {
 	if g.Weight == 1 {
@@ -180,6 +181,9 @@ func (s *sim) schedBalanceFindDstGroupCPU(g *topo.Group, p *task, this int) int 
 			continue
 		}
 		i := int(ci)
+		if s.schedIdleCPU(i) {
+			return i
+		}
 		if s.availableIdle(i) {
 			if st := s.cpus[i].idleStamp; st > latest {
 				latest, shallow = st, i

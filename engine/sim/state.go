@@ -131,7 +131,14 @@ type task struct {
 	rr     bool
 	rrLeft int
 	rrTail bool // its SCHED_RR slice ran out: put_prev_task_rt() queues it at the tail
+
+	// the fair class's other policies (sched_idle.go): SCHED_IDLE
+	// (task_has_idle_policy()) and SCHED_BATCH; neither is normal_policy()
+	idlePolicy, batchPolicy bool
 }
+
+// normalPolicy is normal_policy(p->policy): SCHED_OTHER.
+func (p *task) normalPolicy() bool { return !p.idlePolicy && !p.batchPolicy }
 
 // cfsCurr is cfs_rq->curr: the running task when it is a fair one (an RT
 // task running leaves the fair class without a current entity).
@@ -169,6 +176,9 @@ type cpuState struct {
 	// rtPushable counts rq->rt.pushable_tasks: the queued RT tasks that
 	// may run elsewhere; rq->rt.overloaded while it is above 0 (rt_push.go)
 	rtPushable int
+	// idleNr is cfs.h_nr_idle (idle_h_nr_running): c's SCHED_IDLE tasks,
+	// queued, running or delayed (sched_idle.go)
+	idleNr int
 	// rtPullPrio is the rt_priority of the RT task that has just left c
 	// by sleeping or exiting, for the balance_rt() of the schedule() that
 	// follows (0: prev was no RT task)

@@ -220,17 +220,17 @@ func (s *sim) selectIdleSibling(p *task, prev, target int) int {
 		s.syncEntityLoadAvg(&s.cpus[p.cpu], p) // sync_entity_load_avg()
 		util = s.taskUtilEst(p)
 	}
-	if s.availableIdle(target) && s.asymFitsCPU(util, target) {
+	if s.idleOrSchedIdle(target) && s.asymFitsCPU(util, target) {
 		if s.tracing {
-			s.note("select_idle_sibling: target %d idle", target)
+			s.note("select_idle_sibling: target %d %s", target, s.idleWord(target))
 		}
 		return s.selectIdleSMTCPUExit(p, target)
 	}
 	prevAff := noCPU
-	if prev != target && s.t.SDLLCID[prev] == s.t.SDLLCID[target] && s.availableIdle(prev) && s.asymFitsCPU(util, prev) {
+	if prev != target && s.t.SDLLCID[prev] == s.t.SDLLCID[target] && s.idleOrSchedIdle(prev) && s.asymFitsCPU(util, prev) {
 		if !s.sisCluster || s.t.SDShareID[prev] == s.t.SDShareID[target] {
 			if s.tracing {
-				s.note("select_idle_sibling: prev %d idle", prev)
+				s.note("select_idle_sibling: prev %d %s", prev, s.idleWord(prev))
 			}
 			return s.selectIdleSMTCPUExit(p, prev)
 		}
@@ -239,10 +239,10 @@ func (s *sim) selectIdleSibling(p *task, prev, target int) int {
 	recent := p.recentUsedCPU
 	p.recentUsedCPU = prev
 	if recent >= 0 && recent != prev && recent != target && s.t.SDLLCID[recent] == s.t.SDLLCID[target] &&
-		s.availableIdle(recent) && p.allowed.Has(topo.CPU(recent)) && s.asymFitsCPU(util, recent) {
+		s.idleOrSchedIdle(recent) && p.allowed.Has(topo.CPU(recent)) && s.asymFitsCPU(util, recent) {
 		if !s.sisCluster || s.t.SDShareID[recent] == s.t.SDShareID[target] {
 			if s.tracing {
-				s.note("select_idle_sibling: recent_used_cpu %d idle", recent)
+				s.note("select_idle_sibling: recent_used_cpu %d %s", recent, s.idleWord(recent))
 			}
 			return s.selectIdleSMTCPUExit(p, recent)
 		}
@@ -301,7 +301,7 @@ func (s *sim) selectIdleSMT(p *task, sd *topo.Domain, target int) int {
 		if cpu == target || !p.allowed.Has(topo.CPU(cpu)) || !sd.Span.Has(topo.CPU(cpu)) {
 			continue
 		}
-		if s.availableIdle(cpu) {
+		if s.idleOrSchedIdle(cpu) {
 			return cpu
 		}
 	}
@@ -355,13 +355,18 @@ func firstWrap(span topo.CPUSet, start int, wrapped *bool) int {
 }
 
 // selectIdleCore is select_idle_core(): the core's CPU when all its
-// siblings are idle; else remember an idle sibling and drop the core.
+// siblings are idle; else remember an idle sibling (or one that runs only
+// SCHED_IDLE tasks) and drop the core.
 func (s *sim) selectIdleCore(sd *topo.Domain, p *task, cpu int, idleCPU *int) int {
 	idle := true
 	for _, sib := range s.cores[s.cpus[cpu].core].cpus {
 		if !s.availableIdle(sib) {
 			idle = false
 			if *idleCPU == noCPU {
+				if s.schedIdleCPU(sib) && s.inScan(sd, p, sib) {
+					*idleCPU = sib
+					break
+				}
 				continue
 			}
 			break
@@ -474,9 +479,9 @@ func (s *sim) selectIdleCPUStep(p *task, sd *topo.Domain, hasIdleCore bool, cpu 
 		}
 		return noCPU, true
 	}
-	if s.availableIdle(cpu) {
+	if s.idleOrSchedIdle(cpu) { // __select_idle_cpu()
 		if s.tracing {
-			s.scanCPU(cpu, "idle (chosen)")
+			s.scanCPU(cpu, "%s (chosen)", s.idleWord(cpu))
 			s.scanEnd("")
 			s.note("select_idle_cpu → cpu %d", cpu)
 		}

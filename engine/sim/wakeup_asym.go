@@ -85,7 +85,7 @@ func (s *sim) selectIdleCapacity(p *task, sd *topo.Domain, target, util int) int
 				break
 			}
 		}
-		if !s.availableIdle(cpu) {
+		if !s.idleOrSchedIdle(cpu) {
 			if s.tracing {
 				s.scanCPU(cpu, "busy")
 			}

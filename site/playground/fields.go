@@ -83,7 +83,7 @@ var GroupFields = []Field{
 	{Path: "count", Label: "tasks", Kernel: "threads in the group", Kind: "int"},
 	{Path: "cpus", Label: "affinity", Kernel: "cpulist (sched_setaffinity)", Kind: "text", Help: "0-87,176-263"},
 	{Path: "nice", Label: "nice", Kernel: "", Kind: "int"},
-	{Path: "policy", Label: "policy", Kernel: "sched_setscheduler(): SCHED_FIFO, SCHED_RR (the RT class)", Kind: "select", Options: []string{"fifo", "rr"}, Help: "SCHED_OTHER"},
+	{Path: "policy", Label: "policy", Kernel: "sched_setscheduler(): SCHED_BATCH, SCHED_IDLE (fair), SCHED_FIFO, SCHED_RR (the RT class)", Kind: "select", Options: []string{"batch", "idle", "fifo", "rr"}, Help: "SCHED_OTHER"},
 	{Path: "rt_priority", Label: "RT priority", Kernel: "sched_priority 1..99 (fifo, rr)", Kind: "int"},
 	{Path: "slice", Label: "slice", Kernel: "sched_setattr() sched_runtime (se->custom_slice, 100us-100ms)", Kind: "duration", Help: "base slice"},
 	{Path: "process", Label: "separate processes", Kernel: "address-space switch cost", Kind: "bool"},

@@ -6,6 +6,7 @@
 //
 //	group (count, cpus, nice, start) → task {"instance", "cpus", "priority" (the nice value for SCHED_OTHER), "delay" (µs)}
 //	policy fifo / rr, rt_priority → "policy": "SCHED_FIFO" / "SCHED_RR", "priority" (sched_priority)
+//	policy batch / idle           → "policy": "SCHED_BATCH" / "SCHED_IDLE"
 //	compute d                        → "run": d in µs (calibrated work, like compute)
 //	sleep d                          → "sleep": d in µs
 //	barrier name                     → "barrier": "<group>_<name>" (one name per program position, see below)
@@ -240,12 +241,14 @@ func (c *conv) task(g *scenario.Group, steps []scenario.Step) (*Object, error) {
 		}
 		t.Set("cpus", cpus)
 	}
+	if g.Policy != scenario.PolicyNormal {
+		t.Set("policy", g.Policy.KernelName())
+	}
 	switch {
 	case g.Policy.RT():
-		t.Set("policy", g.Policy.KernelName())
 		t.Set("priority", g.RTPriority) // rt-app's sched_priority for an RT policy
 	case g.Nice != 0:
-		t.Set("priority", g.Nice) // rt-app passes it as sched_nice for SCHED_OTHER
+		t.Set("priority", g.Nice) // rt-app passes it as sched_nice for SCHED_OTHER and SCHED_BATCH
 	}
 	if g.Start > 0 {
 		t.Set("delay", c.micros("start", g.Start))

@@ -6,6 +6,7 @@
 //
 //	thread object (instance, cpus, priority, delay) → group (count, cpus, nice, start)
 //	policy SCHED_FIFO / SCHED_RR with priority       → policy fifo / rr, rt_priority
+//	policy SCHED_BATCH / SCHED_IDLE                  → policy batch / idle (priority: nice, ignored for idle)
 //	task "loop" n / phase "loop" n                  → repeat n (-1: until the run ends)
 //	run / runtime µs                                → compute
 //	sleep µs                                        → sleep
@@ -204,7 +205,7 @@ func (c *conv) global(g *node, uc *UseCase) error {
 			c.dur = uc.Duration
 		case "default_policy":
 			c.policy = v.str
-			if !otherPolicy(v.str) && rtPolicy(v.str) == "" {
+			if _, known := schedPolicy(v.str); !known {
 				c.note("default_policy %s is not modelled: threads run as SCHED_OTHER", v.str)
 			}
 		case "pi_enabled":
@@ -221,19 +222,18 @@ func (c *conv) global(g *node, uc *UseCase) error {
 	return nil
 }
 
-func otherPolicy(p string) bool {
-	return p == "" || p == "SCHED_OTHER" || p == "SCHED_BATCH" || p == "SCHED_IDLE"
-}
-
-// rtPolicy is the group policy of rt-app's SCHED_FIFO or SCHED_RR, "" for
-// any other.
-func rtPolicy(p string) scenario.SchedPolicy {
-	for _, rt := range []scenario.SchedPolicy{scenario.PolicyFIFO, scenario.PolicyRR} {
-		if p == rt.KernelName() {
-			return rt
+// schedPolicy is the group policy of an rt-app policy name; false for
+// one schedplay does not model (SCHED_DEADLINE).
+func schedPolicy(p string) (scenario.SchedPolicy, bool) {
+	if p == "" {
+		return scenario.PolicyNormal, true
+	}
+	for _, sp := range []scenario.SchedPolicy{scenario.PolicyNormal, scenario.PolicyBatch, scenario.PolicyIdle, scenario.PolicyFIFO, scenario.PolicyRR} {
+		if p == sp.KernelName() {
+			return sp, true
 		}
 	}
-	return scenario.PolicyNormal
+	return scenario.PolicyNormal, false
 }
 
 // thread converts one thread object to a group (nil for instance 0).
@@ -286,19 +286,25 @@ func (c *conv) thread(name string, t *node) (*scenario.Group, error) {
 		c.note("thread %q has instance 0: rt-app creates no thread, nor does schedplay", name)
 		return nil, nil
 	}
-	if rt := rtPolicy(policy); rt != scenario.PolicyNormal {
+	switch sp, known := schedPolicy(policy); {
+	case !known:
+		c.note("thread %q: policy %s is not modelled: it runs as SCHED_OTHER nice 0", name, policy)
+		g.Nice = 0
+	case sp.RT():
 		// rt-app's priority is the sched_priority of an RT thread
-		g.Policy, g.RTPriority, g.Nice = rt, g.Nice, 0
+		g.Policy, g.RTPriority, g.Nice = sp, g.Nice, 0
 		if p := max(1, min(scenario.MaxRTPriority, g.RTPriority)); p != g.RTPriority {
 			c.note("thread %q: %s priority %d clamped to %d", name, policy, g.RTPriority, p)
 			g.RTPriority = p
 		}
-	} else if !otherPolicy(policy) {
-		c.note("thread %q: policy %s is not modelled: it runs as SCHED_OTHER nice 0", name, policy)
-		g.Nice = 0
-	} else if policy == "SCHED_IDLE" {
-		c.note("thread %q: SCHED_IDLE is modelled as nice 19", name)
-		g.Nice = 19
+	case sp == scenario.PolicyIdle:
+		// rt-app sets the nice value, which SCHED_IDLE's weight ignores
+		if g.Nice != 0 {
+			c.note("thread %q: SCHED_IDLE ignores its priority (nice %d): its weight is WEIGHT_IDLEPRIO", name, g.Nice)
+		}
+		g.Policy, g.Nice = sp, 0
+	default:
+		g.Policy = sp
 	}
 	if g.Nice < -20 || g.Nice > 19 {
 		c.note("thread %q: priority %d clamped to nice %d", name, g.Nice, max(-20, min(19, g.Nice)))
