@@ -14,7 +14,8 @@ import (
 // CPU unless an RT task of its priority or higher runs there
 // (select_task_rq_rt() → find_lowest_rq()); a queued one moves to a CPU
 // running lower priorities (push and pull, rt_push.go). Not modelled:
-// RT throttling (sched_rt_runtime_us), the capacity fitness of uclamp
+// RT throttling (6.1's sched_rt_runtime_us) and 6.12's fair deadline
+// server (rq->fair_server), the capacity fitness of uclamp
 // (without CONFIG_UCLAMP_TASK, as Debian builds 6.12, every CPU fits) and
 // the RT pressure on a CPU's fair capacity (scale_rt_capacity()).
 
