@@ -189,6 +189,9 @@ type TaskInfo struct {
 	// for SCHED_OTHER, 99 - rt_priority for SCHED_FIFO and SCHED_RR (0 for
 	// rt_priority 99).
 	Prio int `json:"prio"`
+	// Policy is the task's policy as sched.h names it (SCHED_BATCH,
+	// SCHED_IDLE, SCHED_FIFO, SCHED_RR); absent for SCHED_OTHER.
+	Policy string `json:"policy,omitempty"`
 }
 
 // Interval is one stretch of a task running on a CPU.

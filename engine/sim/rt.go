@@ -30,7 +30,22 @@ func (s *sim) kernelPrio(p *task) int {
 
 // taskInfo is how a timeline names p.
 func (s *sim) taskInfo(p *task) TaskInfo {
-	return TaskInfo{Name: p.name, Group: p.group, PID: p.pid, TGID: p.tgid, Prio: s.kernelPrio(p)}
+	return TaskInfo{Name: p.name, Group: p.group, PID: p.pid, TGID: p.tgid, Prio: s.kernelPrio(p), Policy: policyName(p)}
+}
+
+// policyName is p->policy as sched.h names it, "" for SCHED_OTHER.
+func policyName(p *task) string {
+	switch {
+	case p.isRT() && p.rr:
+		return "SCHED_RR"
+	case p.isRT():
+		return "SCHED_FIFO"
+	case p.idlePolicy:
+		return "SCHED_IDLE"
+	case p.batchPolicy:
+		return "SCHED_BATCH"
+	}
+	return ""
 }
 
 // rrTimeslice is sched_rr_timeslice: RR_TIMESLICE, 100 ms, in ticks.

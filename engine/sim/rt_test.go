@@ -127,19 +127,22 @@ func TestRTCurrLeavesTheFairClassWithoutCurr(t *testing.T) {
 }
 
 // TestTimelineTaskPrio: a timeline names each task's p->prio, as
-// sched_switch prints it: 120 + nice for SCHED_OTHER, 99 - rt_priority
-// for SCHED_FIFO and SCHED_RR.
+// sched_switch prints it: 120 + nice for SCHED_OTHER and SCHED_BATCH,
+// 120 for SCHED_IDLE, 99 - rt_priority for SCHED_FIFO and SCHED_RR; and
+// its policy unless it is SCHED_OTHER.
 func TestTimelineTaskPrio(t *testing.T) {
 	doc := rtDoc(2, `{"name":"n","count":1,"nice":5,"program":[{"compute":"1ms"}]},
 		{"name":"f","count":1,"policy":"fifo","rt_priority":95,"program":[{"compute":"1ms"}]},
-		{"name":"r","count":1,"policy":"rr","rt_priority":99,"program":[{"compute":"1ms"}]}`)
+		{"name":"r","count":1,"policy":"rr","rt_priority":99,"program":[{"compute":"1ms"}]},
+		{"name":"b","count":1,"policy":"batch","nice":-3,"program":[{"compute":"1ms"}]},
+		{"name":"i","count":1,"policy":"idle","program":[{"compute":"1ms"}]}`)
 	res := mustRun(t, resolveJSON(t, doc), Options{Timeline: true})
-	var got []int
+	var got []string
 	for _, ti := range res.Timeline.Tasks {
-		got = append(got, ti.Prio)
+		got = append(got, fmt.Sprintf("%d %s", ti.Prio, ti.Policy))
 	}
-	if fmt.Sprint(got) != "[125 4 0]" {
-		t.Errorf("timeline prios %v; want [125 4 0]", got)
+	if want := "[125  4 SCHED_FIFO 0 SCHED_RR 117 SCHED_BATCH 120 SCHED_IDLE]"; fmt.Sprint(got) != want {
+		t.Errorf("timeline prios and policies %v; want %s", got, want)
 	}
 }
 

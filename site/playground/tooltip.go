@@ -39,7 +39,7 @@ func tooltipLines(h site.Hit, l site.Layout, tl *sim.Timeline, cpus []site.LaneC
 	task := fmt.Sprintf("task %d", iv.Task)
 	if iv.Task >= 0 && iv.Task < len(tl.Tasks) {
 		ti := tl.Tasks[iv.Task]
-		task = fmt.Sprintf("%s (pid %d)", ti.Name, ti.PID)
+		task = fmt.Sprintf("%s (pid %d)%s", ti.Name, ti.PID, schedText(ti))
 	}
 	out := []string{task, where,
 		fmt.Sprintf("%s → %s (%s)", site.FormatNs(float64(iv.Start)), site.FormatNs(float64(iv.End)), site.FormatNs(float64(iv.End-iv.Start)))}
@@ -53,6 +53,26 @@ func tooltipLines(h site.Hit, l site.Layout, tl *sim.Timeline, cpus []site.LaneC
 		out = append(out, "why it is here: recorded by the full run (refining…)")
 	} else {
 		out = append(out, "continues on the same CPU (no placement decision)")
+	}
+	return out
+}
+
+// schedText is a task's policy and priority for its tooltip, as chrt and
+// nice would set them: " · SCHED_FIFO 99", " · SCHED_IDLE", " · nice 5";
+// nothing for SCHED_OTHER at nice 0.
+func schedText(ti sim.TaskInfo) string {
+	switch ti.Policy {
+	case "SCHED_FIFO", "SCHED_RR":
+		return fmt.Sprintf(" · %s %d", ti.Policy, 99-ti.Prio) // prio = 99 - rt_priority
+	case "SCHED_IDLE":
+		return " · SCHED_IDLE"
+	}
+	out := ""
+	if ti.Policy != "" {
+		out = " · " + ti.Policy
+	}
+	if ti.Prio >= 100 && ti.Prio != 120 { // 120 + nice
+		out += fmt.Sprintf(" · nice %d", ti.Prio-120)
 	}
 	return out
 }

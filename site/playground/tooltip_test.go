@@ -88,3 +88,24 @@ func TestTaskGroups(t *testing.T) {
 		t.Errorf("taskGroups = %+v", g)
 	}
 }
+
+// The tooltip's task line says the task's policy and priority as chrt and
+// nice set them, from the timeline's prio and policy.
+func TestTooltipSchedText(t *testing.T) {
+	for _, c := range []struct {
+		ti   sim.TaskInfo
+		want string
+	}{
+		{sim.TaskInfo{Prio: 120}, ""},
+		{sim.TaskInfo{Prio: 125}, " · nice 5"},
+		{sim.TaskInfo{Prio: 0, Policy: "SCHED_FIFO"}, " · SCHED_FIFO 99"},
+		{sim.TaskInfo{Prio: 4, Policy: "SCHED_RR"}, " · SCHED_RR 95"},
+		{sim.TaskInfo{Prio: 117, Policy: "SCHED_BATCH"}, " · SCHED_BATCH · nice -3"},
+		{sim.TaskInfo{Prio: 120, Policy: "SCHED_IDLE"}, " · SCHED_IDLE"},
+		{sim.TaskInfo{}, ""}, // a timeline written before prio
+	} {
+		if got := schedText(c.ti); got != c.want {
+			t.Errorf("schedText(prio %d, %q) = %q; want %q", c.ti.Prio, c.ti.Policy, got, c.want)
+		}
+	}
+}
