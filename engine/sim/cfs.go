@@ -140,13 +140,7 @@ func (s *sim) placeEntityCFS(c *cpuState, p *task, initial, migrated bool) {
 // says so; it becomes the next buddy, and with sched_nr_latency tasks or
 // more the preempted curr the last buddy (LAST_BUDDY).
 func (s *sim) checkPreemptWakeupCFS(c *cpuState, p *task) bool {
-	curr := c.curr
-	if curr == nil {
-		return true
-	}
-	if curr.isRT() { // wakeup_preempt(): a class below curr's never preempts it
-		return false
-	}
+	curr := c.curr // a fair task: checkPreemptWakeupFair() has taken an idle or RT curr
 	if curr == p {
 		return false
 	}

@@ -3,6 +3,7 @@ package sim
 import (
 	"slices"
 
+	"schedplay/engine/scenario"
 	"schedplay/engine/topo"
 )
 
@@ -30,22 +31,11 @@ func (s *sim) kernelPrio(p *task) int {
 
 // taskInfo is how a timeline names p.
 func (s *sim) taskInfo(p *task) TaskInfo {
-	return TaskInfo{Name: p.name, Group: p.group, PID: p.pid, TGID: p.tgid, Prio: s.kernelPrio(p), Policy: policyName(p)}
-}
-
-// policyName is p->policy as sched.h names it, "" for SCHED_OTHER.
-func policyName(p *task) string {
-	switch {
-	case p.isRT() && p.rr:
-		return "SCHED_RR"
-	case p.isRT():
-		return "SCHED_FIFO"
-	case p.idlePolicy:
-		return "SCHED_IDLE"
-	case p.batchPolicy:
-		return "SCHED_BATCH"
+	ti := TaskInfo{Name: p.name, Group: p.group, PID: p.pid, TGID: p.tgid, Prio: s.kernelPrio(p)}
+	if pol := s.r.Workload.Groups[p.group].Policy; pol != scenario.PolicyNormal {
+		ti.Policy = pol.KernelName() // p->policy as sched.h names it
 	}
-	return ""
+	return ti
 }
 
 // rrTimeslice is sched_rr_timeslice: RR_TIMESLICE, 100 ms, in ticks.
@@ -74,6 +64,14 @@ func rtqInsert(c *cpuState, p *task, head bool) {
 		i++
 	}
 	c.rtq = slices.Insert(c.rtq, i, p)
+}
+
+// rtqRemove takes queued p out of c.rtq and c's pushable tasks
+// (dequeue_pushable_task()): it runs, or leaves c.
+func (s *sim) rtqRemove(c *cpuState, p *task) {
+	i := slices.Index(c.rtq, p)
+	c.rtq = slices.Delete(c.rtq, i, i+1)
+	s.dequeuePushableTask(c, p)
 }
 
 // enqueueTaskRT is enqueue_task_rt(): p joins the tail of its priority's
@@ -137,10 +135,7 @@ func pickNextTaskRT(c *cpuState, prev *task) *task {
 // pushable tasks; the other pushable ones are pushed once the switch is
 // done (rt_queue_push_tasks(), a balance callback).
 func (s *sim) setCurrRT(c *cpuState, p *task) {
-	if i := slices.Index(c.rtq, p); i >= 0 {
-		c.rtq = slices.Delete(c.rtq, i, i+1)
-		s.dequeuePushableTask(c, p)
-	}
+	s.rtqRemove(c, p)
 	s.becomeCurr(c, p)
 	s.contextSwitch(c, p)
 	s.switchedIn(c, p)

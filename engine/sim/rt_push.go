@@ -1,10 +1,6 @@
 package sim
 
-import (
-	"slices"
-
-	"schedplay/engine/topo"
-)
+import "schedplay/engine/topo"
 
 // The RT class's push and pull (kernel/sched/rt.c, CONFIG_SMP): an RT
 // task queued behind a higher priority on its CPU moves to a CPU that runs
@@ -111,11 +107,8 @@ func (s *sim) findLockLowestRq(p *task, c *cpuState) int {
 // dequeueQueuedRT is dequeue_task_rt() of p, queued on c and not running,
 // as it leaves c (sub_nr_running()).
 func (s *sim) dequeueQueuedRT(c *cpuState, p *task) {
-	if i := slices.Index(c.rtq, p); i >= 0 {
-		c.rtq = slices.Delete(c.rtq, i, i+1)
-	}
+	s.rtqRemove(c, p)
 	c.rtNr--
-	s.dequeuePushableTask(c, p)
 	s.cpuChanged(c)
 }
 
