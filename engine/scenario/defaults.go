@@ -215,6 +215,14 @@ func (f Features) LagClampMaxSliceOn() bool { return on(f.LagClampMaxSlice, true
 // (the generations 6.12 and 6.1: the sample at a wake-up's activation).
 func (f Features) AvgIdleAtIdleExitOn() bool { return on(f.AvgIdleAtIdleExit, true) }
 
+// FairServerOn: the fair deadline server (6.12 and later) unless set
+// false (6.1).
+func (f Features) FairServerOn() bool { return on(f.FairServer, true) }
+
+// DLServerIdleOn: the deferred server's idle-wait state (6.19: an idle
+// server stops at its timer) unless set false (6.12.118's form).
+func (f Features) DLServerIdleOn() bool { return on(f.DLServerIdle, true) }
+
 // ILBIdleCoreOn: 293f9611ae73 fully-idle-core ILB choice unless set false.
 func (f Features) ILBIdleCoreOn() bool { return on(f.ILBIdleCore, true) }
 

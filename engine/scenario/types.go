@@ -115,6 +115,24 @@ type Features struct {
 	// a CPU given a task by any other path keeps its idle_stamp, and its
 	// next wake-up counts the busy time since as idle.
 	AvgIdleAtIdleExit *bool `json:"AVG_IDLE_AT_IDLE_EXIT,omitempty"`
+	// FairServer is the fair deadline server (rq->fair_server, Linux 6.12,
+	// deadline.c): per CPU a deferred SCHED_DEADLINE entity of 50 ms every
+	// 1 s that runs fair tasks ahead of RT ones once the fair class has not
+	// had its 50 ms by the period's zero-laxity point (dl_server_start(),
+	// dl_server_update(), dl_server_timer(), pick_task_dl()). false is
+	// 6.1's kernel, which has RT throttling there instead (not modelled).
+	FairServer *bool `json:"FAIR_SERVER,omitempty"`
+	// DLServerIdle is Peter Zijlstra's idle handling of the deferred
+	// server (tip sched/core Nov 2025, Linux 6.19: "sched/deadline:
+	// Document dl_server" and the dl_defer_idle state before it): idle
+	// time is accounted by update_curr_idle() (at idle exit, the idle tick
+	// and the server's timer, which updates curr first), and a server
+	// whose runtime idle time used up waits for its timer and stops
+	// (dl_defer_idle). false is 6.12.118's dl_server_update_idle_time() at
+	// idle exit and at the first fair enqueue, with no stop from idle: the
+	// timer of a CPU left idle activates the server and reschedules the
+	// idle CPU.
+	DLServerIdle *bool `json:"DL_SERVER_IDLE,omitempty"`
 	// VProt is the slice protection of Vincent Guittot's series (tip
 	// sched/core Jul 2025, Linux 6.17: 9cdb4fe20cd2, 74eec63661d4,
 	// 9de74a9850b9, 052c3d87c82e, 3a0baa8e6c57, 0b9ca2dcabc3; set at pick

@@ -147,6 +147,9 @@ func (s *sim) updateCurr(c *cpuState) bool {
 	}
 	p.execStart = s.now
 	p.sumExec += delta
+	if s.fairServer {
+		s.dlServerUpdate(c, delta) // whether p runs for the server or not
+	}
 	p.vruntime += calcDeltaFair(delta, p.weight)
 	if s.cfs {
 		// 6.1: min_vruntime follows; CFS reschedules from the tick and

@@ -22,6 +22,7 @@ const (
 	evResched                       // a CPU told to reschedule (resched_curr()) reaches schedule() (a = cpu)
 	evDeviceIRQ                     // a managed device vector fires (a = vector)
 	evRTOPush                       // the RT push IPI reaches an overloaded CPU (rto_push_irq_work_func(); a = cpu)
+	evDLServer                      // the fair server's dl_timer fires (dl_server_timer(); a = cpu)
 )
 
 // event is one entry of the queue: integer-ns time, what to do and on

@@ -14,9 +14,10 @@ import (
 // (resched_curr(), never lazy) and a lower RT curr too; it stays on its
 // CPU unless an RT task of its priority or higher runs there
 // (select_task_rq_rt() → find_lowest_rq()); a queued one moves to a CPU
-// running lower priorities (push and pull, rt_push.go). Not modelled:
-// RT throttling (6.1's sched_rt_runtime_us) and 6.12's fair deadline
-// server (rq->fair_server), the capacity fitness of uclamp
+// running lower priorities (push and pull, rt_push.go); from 6.12 on the
+// fair deadline server runs starved fair tasks 50 ms a second
+// (dl_server.go). Not modelled: 6.1's RT throttling
+// (sched_rt_runtime_us), the capacity fitness of uclamp
 // (without CONFIG_UCLAMP_TASK, as Debian builds 6.12, every CPU fits) and
 // the RT pressure on a CPU's fair capacity (scale_rt_capacity()).
 

@@ -27,9 +27,16 @@ func (s *sim) enqueueTask(c *cpuState, p *task, initial, migrated bool) bool {
 	p.state = taskRunnable
 	p.avg.lastWall = s.now
 	s.placeEntity(c, p, initial, migrated)
+	firstFair, idleRq := c.nrRunning == 0, c.nrRunningAll() == 0
 	c.rqAdd(p)
 	c.utilEstSum += p.utilEst
 	s.cpuChanged(c)
+	if firstFair && s.fairServer {
+		if idleRq && !s.dlServerIdle {
+			s.dlServerUpdateIdleTime(c) // 6.12: "Account for idle runtime"
+		}
+		s.dlServerStart(c)
+	}
 	s.addNrRunning(c)
 	return resched
 }
@@ -143,9 +150,14 @@ func (s *sim) pickNextTask(c *cpuState, fast bool) {
 	// a curr is never inIdle)
 	c.schedPrev = c.schedPrev || !c.inIdle
 	s.balanceRT(c) // prev_balance(): an RT prev that left asks the overloaded CPUs to push
-	// __pick_next_task(): the RT class first (pick_next_task_rt()); the
-	// fair class, with its newidle balance, only when it has nothing
-	next := pickNextTaskRT(c, prev)
+	// __pick_next_task(): the fair server (pick_task_dl()), then the RT
+	// class (pick_next_task_rt()); the fair class, with its newidle
+	// balance, only when they have nothing
+	wasIdle := c.inIdle
+	next := s.pickTaskDL(c, prev, fast)
+	if next == nil {
+		next = pickNextTaskRT(c, prev)
+	}
 	if next == nil {
 		if !fast && c.nrRunning == 0 {
 			s.schedBalanceNewidle(c)
@@ -182,8 +194,10 @@ func (s *sim) pickNextTask(c *cpuState, fast bool) {
 	}
 	if next == nil {
 		s.updateRqClockPelt(c) // prev's time up to the switch, on the task's clock
-		wasIdle := c.inIdle
 		c.inIdle = true        // set_next_task_idle(): the idle task becomes rq->curr
+		if !wasIdle {
+			c.setNextTaskIdle(s.now)
+		}
 		s.updateRqClockPelt(c) // update_idle_rq_clock_pelt(), then the clock follows clock_task
 		if !fromIdle {
 			c.idleEnter = s.now // a new idle period: rq->curr was a task, the kworker or the stopper
@@ -195,6 +209,9 @@ func (s *sim) pickNextTask(c *cpuState, fast bool) {
 		s.peBusyChanged(c)
 		s.nohzRunIdleBalance(c) // do_idle()
 		return
+	}
+	if wasIdle {
+		s.putPrevTaskIdle(c) // the fair server's idle time (the kernel noise's kworker counts as idle)
 	}
 	if fromIdle {
 		s.cpuidleReflect(c)
@@ -721,6 +738,9 @@ func (s *sim) idleTick(c *cpuState) {
 	if !s.idleRetainsTick || !c.inIdle {
 		c.tickOn = false
 		return
+	}
+	if s.fairServer && s.dlServerIdle {
+		s.updateCurrIdle(c) // task_tick_idle()
 	}
 	if j := s.jiffies(); j >= c.nextBalance {
 		if s.tracing {

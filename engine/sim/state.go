@@ -243,6 +243,8 @@ type cpuState struct {
 	idleState     int      // cpuidle state entered (0 = WFI, k = machine.latency.idle_states[k-1])
 	idlePredict   int64    // the governor's predicted idle time (an average of past idle periods)
 	idleEnter     int64    // when the idle task last became rq->curr: the governor's idle period starts
+
+	fs fairServer // rq->fair_server (dl_server.go)
 }
 
 // sdState is the mutable part of one CPU's sched_domain.
@@ -378,6 +380,9 @@ type sim struct {
 	cfsLatency, cfsMinGran, cfsWakeupGran int64
 	// vprot: the slice protection of 6.17 and later (VPROT, EEVDF only)
 	vprot bool
+	// fairServer: the fair deadline server (FAIR_SERVER, dl_server.go);
+	// dlServerIdle: its 6.19 idle handling (DL_SERVER_IDLE)
+	fairServer, dlServerIdle bool
 
 	// nohz
 	nohzNextBalance int64
