@@ -219,6 +219,11 @@ func (f Features) AvgIdleAtIdleExitOn() bool { return on(f.AvgIdleAtIdleExit, tr
 // false (6.1).
 func (f Features) FairServerOn() bool { return on(f.FairServer, true) }
 
+// RTThrottlingOn: 6.1's RT throttling (950 ms of RT time per CPU every
+// second) when set (the generation 6.1); off by default, as in 6.12 and
+// later without CONFIG_RT_GROUP_SCHED.
+func (f Features) RTThrottlingOn() bool { return on(f.RTThrottling, false) }
+
 // DLServerIdleOn: the deferred server's idle-wait state (6.19: an idle
 // server stops at its timer) unless set false (6.12.118's form).
 func (f Features) DLServerIdleOn() bool { return on(f.DLServerIdle, true) }

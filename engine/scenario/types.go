@@ -122,6 +122,15 @@ type Features struct {
 	// dl_server_update(), dl_server_timer(), pick_task_dl()). false is
 	// 6.1's kernel, which has RT throttling there instead (not modelled).
 	FairServer *bool `json:"FAIR_SERVER,omitempty"`
+	// RTThrottling is 6.1's RT bandwidth control without
+	// CONFIG_RT_GROUP_SCHED (kernel/sched/rt.c: def_rt_bandwidth,
+	// sched_rt_runtime_us 950000 of sched_rt_period_us 1000000): each CPU's
+	// RT tasks may run 950 ms of every 1 s period (update_curr_rt() →
+	// sched_rt_runtime_exceeded()), then its RT class is throttled until
+	// the period timer (sched_rt_period_timer()) pays the time back. 6.12
+	// builds it only with CONFIG_RT_GROUP_SCHED, which Debian's configs
+	// leave off: it has the fair server (FAIR_SERVER) instead.
+	RTThrottling *bool `json:"RT_THROTTLING,omitempty"`
 	// DLServerIdle is Peter Zijlstra's idle handling of the deferred
 	// server (tip sched/core Nov 2025, Linux 6.19: "sched/deadline:
 	// Document dl_server" and the dl_defer_idle state before it): idle

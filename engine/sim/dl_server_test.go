@@ -7,9 +7,13 @@ import (
 )
 
 // fairServerDoc is one CPU with a SCHED_FIFO group and a fair one (JSON
-// programs), under generation gen, run for 3 s.
-func fairServerDoc(gen, rt, fair string) string {
-	return `{"schedplay":1,"machine":{"nodes":1,"cores_per_node":1,"threads_per_core":1},"policy":{"generation":"` + gen + `"},
+// programs), under generation gen with features (a JSON object, or ""),
+// run for 3 s.
+func fairServerDoc(gen, features, rt, fair string) string {
+	if features == "" {
+		features = "{}"
+	}
+	return `{"schedplay":1,"machine":{"nodes":1,"cores_per_node":1,"threads_per_core":1},"policy":{"generation":"` + gen + `","features":` + features + `},
 		"workload":{"groups":[{"name":"rt","count":1,"policy":"fifo","rt_priority":50,"program":` + rt + `},
 			{"name":"fair","count":1,"program":` + fair + `}]},"run":{"duration":"3s","reps":1,"seed":1}}`
 }
@@ -33,25 +37,30 @@ func fairRunNs(t *testing.T, res *Result, k int) (ran, first int64) {
 }
 
 // TestFairServerRunsAStarvedFairTask: an RT hog and a fair task on one
-// CPU. Under 6.1 (no fair server; its RT throttling is not modelled) the
-// fair task never runs. From 6.12 on the deferred server waits for its
-// zero-laxity point (950 ms into its first period), then runs the fair
-// task for its 50 ms, throttles until the next period and runs it again
-// at its start: the fair task's 100 ms are done at 2 s.
+// CPU. From 6.12 on the deferred server waits for its zero-laxity point
+// (950 ms into its first period), then runs the fair task for its 50 ms,
+// throttles until the next period and runs it again at its start: the
+// fair task's 100 ms of compute end at 2000 ms, and its last step (the
+// end of its timed block) waits for the third period, at 2950 ms. 6.1 has
+// no server but RT throttling (rt_throttle.go): the RT class is throttled
+// at the first tick past 950 ms of RT time, 952 ms, and the fair task runs
+// until the period timer at 1000 ms. Without either (6.1 with
+// RT_THROTTLING off) the fair task never runs.
 func TestFairServerRunsAStarvedFairTask(t *testing.T) {
 	for _, c := range []struct {
-		gen         string
-		ran, first  int64
-		doneByThree bool
-	}{{"6.1", 0, -1, false}, {"6.12", 100_000_000, 950_000_000, true}, {"tip-2026-09", 100_000_000, 950_000_000, true}} {
-		doc := fairServerDoc(c.gen, `[{"compute":"10s"}]`, `[{"timed":"fair","do":[{"compute":"100ms"}]}]`)
+		gen, features string
+		ran, first    int64
+		done          bool
+	}{{"6.1", `{"RT_THROTTLING":false}`, 0, -1, false}, {"6.1", ``, 100_000_000, 952_000_000, true},
+		{"6.12", ``, 100_000_000, 950_000_000, true}, {"tip-2026-09", ``, 100_000_000, 950_000_000, true}} {
+		doc := fairServerDoc(c.gen, c.features, `[{"compute":"10s"}]`, `[{"timed":"fair","do":[{"compute":"100ms"}]}]`)
 		res := mustRun(t, resolveJSON(t, doc), Options{Timeline: true})
 		ran, first := fairRunNs(t, res, 1)
 		done := res.Summary.Timed[0].Count.Mean == 1
-		at := res.Summary.Timed[0].Time.Mean // the compute's end: 2 s, one period after the first run
-		if ran < c.ran || ran > c.ran+100_000 || first != c.first || done != c.doneByThree || done && (at < 1.999e9 || at > 2.001e9) {
-			t.Errorf("%s: the fair task ran %.3f ms from %.3f ms, its compute done: %v (at %.3f ms); want %.0f ms from %.0f ms, done %v (at 2000 ms: 50 ms a period)",
-				c.gen, float64(ran)/1e6, float64(first)/1e6, done, at/1e6, float64(c.ran)/1e6, float64(c.first)/1e6, c.doneByThree)
+		took := res.Summary.Timed[0].Time.Mean // from its first run to its last step, two periods later
+		if ran < c.ran || ran > c.ran+100_000 || first != c.first || done != c.done || done && (took < 1.999e9 || took > 2.001e9) {
+			t.Errorf("%s%s: the fair task ran %.3f ms from %.3f ms, its timed block done: %v (in %.3f ms); want %.0f ms from %.0f ms, done %v (in 2000 ms)",
+				c.gen, c.features, float64(ran)/1e6, float64(first)/1e6, done, took/1e6, float64(c.ran)/1e6, float64(c.first)/1e6, c.done)
 		}
 	}
 }
@@ -68,7 +77,11 @@ func TestFairServerRunsAStarvedFairTask(t *testing.T) {
 // fair hog's runs are only those the RT task leaves it.
 func TestFairServerCountsTheFairClassOwnTime(t *testing.T) {
 	run := func(gen, rtCompute string) (ran, serverAt, serverRan int64) {
-		doc := fairServerDoc(gen, `[{"periodic":{"every":"10ms","count":1000,"do":[{"compute":"`+rtCompute+`"}]}}]`, `[{"compute":"10s"}]`)
+		features := ""
+		if gen == "6.1" {
+			features = `{"RT_THROTTLING":false}`
+		}
+		doc := fairServerDoc(gen, features, `[{"periodic":{"every":"10ms","count":1000,"do":[{"compute":"`+rtCompute+`"}]}}]`, `[{"compute":"10s"}]`)
 		res := mustRun(t, resolveJSON(t, doc), Options{Timeline: true})
 		ran, _ = fairRunNs(t, res, 1)
 		serverAt = -1
@@ -93,7 +106,7 @@ func TestFairServerCountsTheFairClassOwnTime(t *testing.T) {
 		}
 	}
 	if ran, at, _ := run("6.1", "9.8ms"); at >= 0 || ran > 80_000_000 {
-		t.Errorf("6.1, RT 98 %%: the fair hog ran %.1f ms in 3 s, a long run from %.1f ms; want its own ≈70 ms only (no server)", float64(ran)/1e6, float64(at)/1e6)
+		t.Errorf("6.1 without RT throttling, RT 98 %%: the fair hog ran %.1f ms in 3 s, a long run from %.1f ms; want its own ≈70 ms only (no server)", float64(ran)/1e6, float64(at)/1e6)
 	}
 }
 
@@ -144,7 +157,7 @@ func TestFairServerIdleTimeDefers(t *testing.T) {
 // TestDLEntityOverflow: runtime / (deadline − now) against 50 ms / 1 s,
 // at DL_SCALE.
 func TestDLEntityOverflow(t *testing.T) {
-	s := simOf(t, fairServerDoc("6.12", `[{"compute":"1ms"}]`, `[{"compute":"1ms"}]`))
+	s := simOf(t, fairServerDoc("6.12", "", `[{"compute":"1ms"}]`, `[{"compute":"1ms"}]`))
 	c := &s.cpus[0]
 	for _, k := range []struct {
 		runtime, left int64
@@ -163,7 +176,7 @@ func TestDLEntityOverflow(t *testing.T) {
 // (density × laxity) and runs at once (D); one that can keep its
 // parameters keeps them and waits for its zero-laxity point.
 func TestUpdateDLEntity(t *testing.T) {
-	s := simOf(t, fairServerDoc("6.12", `[{"compute":"1ms"}]`, `[{"compute":"1ms"}]`))
+	s := simOf(t, fairServerDoc("6.12", "", `[{"compute":"1ms"}]`, `[{"compute":"1ms"}]`))
 	c := &s.cpus[0]
 	s.now = 5_000_000_000
 	for _, k := range []struct {

@@ -23,6 +23,7 @@ const (
 	evDeviceIRQ                     // a managed device vector fires (a = vector)
 	evRTOPush                       // the RT push IPI reaches an overloaded CPU (rto_push_irq_work_func(); a = cpu)
 	evDLServer                      // the fair server's dl_timer fires (dl_server_timer(); a = cpu)
+	evRTPeriod                      // def_rt_bandwidth's period timer fires (sched_rt_period_timer())
 )
 
 // event is one entry of the queue: integer-ns time, what to do and on

@@ -106,6 +106,8 @@ func (s *sim) dispatch(ev event) {
 		s.activeLoadBalanceCPUStop(int(ev.a), int(ev.b), int(ev.gen))
 	case evRTOPush:
 		s.rtoPushIRQWork(int(ev.a))
+	case evRTPeriod:
+		s.schedRTPeriodTimer()
 	case evDLServer:
 		s.dlServerTimerEvent(&s.cpus[ev.a])
 	}

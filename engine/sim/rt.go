@@ -82,6 +82,7 @@ func (s *sim) enqueueTaskRT(c *cpuState, p *task) {
 	p.state = taskRunnable
 	rtqInsert(c, p, false)
 	c.rtNr++
+	s.startRTBandwidth(c.id) // inc_rt_group()
 	s.enqueuePushableTask(c, p)
 	s.cpuChanged(c)
 	s.addNrRunning(c)
@@ -91,6 +92,7 @@ func (s *sim) enqueueTaskRT(c *cpuState, p *task) {
 // or exits.
 func (s *sim) dequeueCurrRT(c *cpuState, p *task, exiting bool) {
 	s.syncCPU(c)
+	s.updateCurrRT(c)
 	out := OutSleep
 	if exiting {
 		out = OutExit
@@ -121,6 +123,9 @@ func (s *sim) putPrevTaskRT(c *cpuState, p *task) {
 // priority, where prev, preempted and still runnable, heads its own
 // priority's list (a SCHED_RR prev whose slice ran out does not).
 func pickNextTaskRT(c *cpuState, prev *task) *task {
+	if c.rtThrottled { // sched_rt_runnable(): the throttled class is off the rq
+		return nil
+	}
 	if prev.isRT() && prev.state == taskRunning {
 		if len(c.rtq) == 0 || c.rtq[0].rtPrio < prev.rtPrio || c.rtq[0].rtPrio == prev.rtPrio && !prev.rrTail {
 			return prev
@@ -150,6 +155,7 @@ func (s *sim) setCurrRT(c *cpuState, p *task) {
 // priority queued the task goes to the tail of their list and c
 // reschedules (resched_curr()). SCHED_FIFO has no slice.
 func (s *sim) taskTickRT(c *cpuState) {
+	s.updateCurrRT(c)
 	p := c.curr
 	if !p.rr {
 		return

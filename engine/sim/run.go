@@ -108,6 +108,7 @@ func newSim(r *scenario.Resolved, t *topo.Topology, opt Options, seed uint64, ti
 		preemptLazy:  r.Policy.Features.PreemptLazyOn() && r.Policy.Features.EEVDFOn(),
 		fairServer:   r.Policy.Features.FairServerOn(),
 		dlServerIdle: r.Policy.Features.DLServerIdleOn(),
+		rtThrottling: r.Policy.Features.RTThrottlingOn(),
 		smtActive:    t.SMTActive,
 		warmup:       int64(r.Run.Warmup),
 	}
@@ -118,8 +119,9 @@ func newSim(r *scenario.Resolved, t *topo.Topology, opt Options, seed uint64, ti
 	s.cfsLatency, s.cfsMinGran, s.cfsWakeupGran = 6e6*factor, 750e3*factor, 1e6*factor
 	s.maxLBInterval = max(int64(r.Policy.HZ)*int64(n)/10, 1)
 	s.idleRetainsTick = len(r.Machine.Latency.IdleStates) == 0 // WFI only: a single-state cpuidle driver
-	// timers: the CPUs' compute ends, the cores' re-evaluations, the CPUs' dl_timers
-	s.q.init(4*n+1024, n+t.TotalCores+n, s.end)
+	// timers: the CPUs' compute ends, the cores' re-evaluations, the CPUs'
+	// dl_timers, the RT period timer
+	s.q.init(4*n+1024, n+t.TotalCores+n+1, s.end)
 	s.m.init(n, t.TotalCores, s.end)
 	if timeline {
 		s.tr = newTracer(n, t.TotalCores, opt)

@@ -144,6 +144,7 @@ func (s *sim) pickNextTask(c *cpuState, fast bool) {
 	if prev != nil {
 		s.syncCPU(c)
 		s.updateCurr(c)
+		s.updateCurrRT(c) // put_prev_task_rt(), before the pick in 6.1
 	}
 	// rq->curr stays prev until context_switch(): for the newidle passes
 	// below, idle_cpu(c) is false unless prev is the idle task (a CPU with

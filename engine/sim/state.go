@@ -170,6 +170,11 @@ type cpuState struct {
 	// running one (rt_nr_running)
 	rtq  []*task
 	rtNr int
+	// rtTime is rt_rq->rt_time and rtThrottled rt_rq->rt_throttled
+	// (RT_THROTTLING, rt_throttle.go): c's RT time in the current period,
+	// and its RT class dequeued for going over the runtime
+	rtTime      int64
+	rtThrottled bool
 	// distPrev is distribute_cpu_mask_prev: where this CPU's next
 	// cpumask_any_and_distribute() starts (find_lowest_rq())
 	distPrev int
@@ -383,6 +388,11 @@ type sim struct {
 	// fairServer: the fair deadline server (FAIR_SERVER, dl_server.go);
 	// dlServerIdle: its 6.19 idle handling (DL_SERVER_IDLE)
 	fairServer, dlServerIdle bool
+	// rtThrottling: 6.1's RT bandwidth control (RT_THROTTLING,
+	// rt_throttle.go), with def_rt_bandwidth's period timer: running
+	// (rt_period_active), started from CPU rtPeriodCPU
+	rtThrottling, rtPeriodActive bool
+	rtPeriodCPU                  int
 
 	// nohz
 	nohzNextBalance int64

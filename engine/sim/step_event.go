@@ -157,6 +157,9 @@ func (s *sim) describeEvent(ev event) StepEvent {
 	case evRTOPush:
 		e.CPU = int(ev.a)
 		e.Kind, e.Text = "rto_push_irq_work_func", fmt.Sprintf("the RT push IPI reaches cpu %d, which pushes its queued RT tasks to CPUs running lower priorities", ev.a)
+	case evRTPeriod:
+		e.CPU = s.rtPeriodCPU
+		e.Kind, e.Text = "sched_rt_period_timer", "the RT period timer pays each CPU's RT time back and unthrottles the CPUs under their runtime"
 	case evDLServer:
 		e.CPU = int(ev.a)
 		e.Kind, e.Text = "dl_server_timer", fmt.Sprintf("the fair server's timer fires on cpu %d (%s)", ev.a, s.cpus[ev.a].fs.describe())

@@ -1,0 +1,88 @@
+package sim
+
+import (
+	"context"
+	"testing"
+)
+
+// rtThrottleDoc is one CPU (or two) with an RT hog and an RT periodic task
+// of a higher priority on CPU 0, under generation gen, run for 3 s.
+func rtThrottleDoc(gen string) string {
+	return `{"schedplay":1,"machine":{"nodes":1,"cores_per_node":1,"threads_per_core":1},"policy":{"generation":"` + gen + `"},
+		"workload":{"groups":[{"name":"hog","count":1,"policy":"fifo","rt_priority":50,"program":[{"compute":"10s"}]},
+			{"name":"cyclictest","count":1,"policy":"fifo","rt_priority":90,"program":[{"periodic":{"every":"10ms","count":1000,"do":[{"compute":"10us"}]}}]}]},
+		"run":{"duration":"3s","reps":1,"seed":1}}`
+}
+
+// TestRTThrottlingIdlesTheCPU: 6.1 throttles a CPU's RT class once its RT
+// tasks have run 950 ms of the period (sched_rt_runtime_exceeded(), at the
+// first update_curr_rt() past it, ≈950 ms), whether or not anything else
+// wants the CPU: it idles until the period timer at 1000 ms, and even a
+// higher-priority RT task waking meanwhile waits for it (≈50 ms). 6.12 and the tip have no
+// such throttling (and no fair task here to start the fair server): the
+// CPU never idles and the periodic task's wake-ups are never held.
+func TestRTThrottlingIdlesTheCPU(t *testing.T) {
+	for _, c := range []struct {
+		gen      string
+		throttle bool
+	}{{"6.1", true}, {"6.12", false}, {"tip-2026-09", false}} {
+		res := mustRun(t, resolveJSON(t, rtThrottleDoc(c.gen)), Options{Timeline: true})
+		var gap, gapAt int64 // the longest stretch CPU 0 ran nothing, and where it began
+		end := int64(0)
+		for _, r := range res.Timeline.Runs[0] {
+			if r.Start-end > gap {
+				gap, gapAt = r.Start-end, end
+			}
+			end = max(end, r.End)
+		}
+		lat := res.Reps[0].Latency.Max
+		if c.throttle && (gap < 47_000_000 || gap > 51_000_000 || gapAt < 948_000_000 || gapAt > 953_000_000 || lat < 40_000_000) ||
+			!c.throttle && (gap > 1_000_000 || lat > 100_000) {
+			t.Errorf("%s: CPU 0 idled at most %.3f ms from %.3f ms, the periodic RT task's wake-up latency max %.3f ms; want throttling %v (≈50 ms idle from ≈950 ms, wake-ups held)",
+				c.gen, float64(gap)/1e6, float64(gapAt)/1e6, float64(lat)/1e6, c.throttle)
+		}
+	}
+}
+
+// TestRTPeriodsStartAtTheFirstRTEnqueue: the period timer is started by
+// the first RT enqueue while it is inactive (inc_rt_group() →
+// start_rt_bandwidth()) and fires at once, so periods run from there: an
+// RT hog that starts at 300 ms is throttled at 1252 ms and runs again at
+// 1300 ms. When no CPU has RT time or RT tasks at a period's end the timer
+// stops (rt_period_active = 0): the hog ends at 1548 ms, and the period
+// at 2300 ms pays its last 250 ms back and, with no RT time or task left,
+// stops the timer.
+func TestRTPeriodsStartAtTheFirstRTEnqueue(t *testing.T) {
+	s := simOf(t, `{"schedplay":1,"machine":{"nodes":1,"cores_per_node":1,"threads_per_core":1},"policy":{"generation":"6.1"},
+		"workload":{"groups":[{"name":"hog","count":1,"policy":"fifo","rt_priority":50,"start":"300ms","program":[{"compute":"1200ms"}]},
+			{"name":"sleeper","count":1,"program":[{"sleep":"4s"}]}]},
+		"run":{"duration":"5s","seed":1}}`)
+	c := &s.cpus[0]
+	for _, k := range []struct {
+		at        int64
+		throttled bool
+		active    bool
+	}{{1_250_000_000, false, true}, {1_260_000_000, true, true}, {1_310_000_000, false, true}, {2_290_000_000, false, true}, {2_310_000_000, false, false}} {
+		if err := s.runUntil(context.Background(), k.at, 0, 1); err != nil {
+			t.Fatal(err)
+		}
+		if c.rtThrottled != k.throttled || s.rtPeriodActive != k.active {
+			t.Errorf("at %d ms: throttled %v (rt_time %d ns), period timer active %v; want %v, %v", k.at/1_000_000, c.rtThrottled, c.rtTime, s.rtPeriodActive, k.throttled, k.active)
+		}
+	}
+}
+
+// TestUpdateCurrRTCountsEveryRun: rt_time takes an RT task's run when it
+// sleeps (dequeue_task_rt() → update_curr_rt()), not only at the ticks it
+// is running for: a 2 ms run between two ticks counts 2 ms.
+func TestUpdateCurrRTCountsEveryRun(t *testing.T) {
+	s := simOf(t, `{"schedplay":1,"machine":{"nodes":1,"cores_per_node":1,"threads_per_core":1},"policy":{"generation":"6.1"},
+		"workload":{"groups":[{"name":"rt","count":1,"policy":"fifo","rt_priority":50,"start":"1ms","program":[{"compute":"2ms"},{"sleep":"1s"}]}]},
+		"run":{"duration":"2s","seed":1}}`)
+	if err := s.runUntil(context.Background(), 3_900_000, 0, 1); err != nil {
+		t.Fatal(err)
+	}
+	if rt := s.cpus[0].rtTime; rt < 2_000_000 || rt > 2_100_000 {
+		t.Errorf("after a 2 ms RT run ending before the next tick: rt_time %d ns; want ≈2 ms", rt)
+	}
+}
