@@ -111,6 +111,9 @@ func KeyFigures(res *sim.Result, smt bool, transitionsTitle string) []Figure {
 	figs = append(figs,
 		Figure{Kind: "migrations", Label: "migrations", Value: FormatStat(sm.Migrations, "")},
 		Figure{Kind: "cs", Label: "context switches", Value: FormatStat(sm.ContextSwitches, "")})
+	if f, ok := rtBandwidthFigure(res); ok {
+		figs = append(figs, f)
+	}
 	switch {
 	case !HasWakeups(res):
 	case res.IsLatency():
@@ -140,6 +143,23 @@ func KeyFigures(res *sim.Result, smt bool, transitionsTitle string) []Figure {
 	}
 	figs = append(figs, Figure{Kind: "reps", Label: "repetitions", Value: strconv.Itoa(len(res.Reps))})
 	return figs
+}
+
+// rtBandwidthFigure is what kept fair tasks running beside RT ones, when
+// anything did: the fair deadline server's runs (6.12 and later) and the
+// CPU time RT classes spent throttled (6.1), means over the repetitions.
+func rtBandwidthFigure(res *sim.Result) (Figure, bool) {
+	var server, throttled float64
+	for _, r := range res.Reps {
+		server += float64(r.FairServerNs)
+		throttled += float64(r.RTThrottledNs)
+	}
+	if len(res.Reps) == 0 || server == 0 && throttled == 0 {
+		return Figure{}, false
+	}
+	n := float64(len(res.Reps))
+	return Figure{Kind: "rt-bandwidth", Label: "fair server / RT throttled", Value: FormatNs(server/n) + " / " + FormatNs(throttled/n),
+		Title: "per repetition: the time fair tasks ran for the fair deadline server (rq->fair_server, 6.12 and later), and the CPU time RT classes spent throttled (sched_rt_runtime_us, 6.1)"}, true
 }
 
 // LatencyP99 is the wake-up latency p99 as a figure of its own (the embed

@@ -138,6 +138,9 @@ func writeSummary(w io.Writer, r *scenario.Resolved, res *sim.Result) {
 	row("PE alternations", pm(s.PEAlternations))
 	row("Migrations", pm(s.Migrations)+migrationCauses(res.Reps))
 	row("Context switches", pm(s.ContextSwitches))
+	if v := rtBandwidth(res.Reps); v != "" {
+		row("RT vs fair", v)
+	}
 	if s.LatencyP50.N > 0 && s.LatencyMax.Max > 0 {
 		row("Wake-up latency", fmt.Sprintf("p50 %s us, p99 %s us, p99.9 %s us, max %s us",
 			pmScaled(s.LatencyP50, 1e-3), pmScaled(s.LatencyP99, 1e-3), pmScaled(s.LatencyP999, 1e-3), pmScaled(s.LatencyMax, 1e-3)))
@@ -165,6 +168,29 @@ func timedText(t sim.TimedStat) string {
 		v += fmt.Sprintf(" (%d of %d repetitions)", t.Time.N, t.Count.N)
 	}
 	return v + fmt.Sprintf(" (%s per rep)", num(t.Count.Mean))
+}
+
+// rtBandwidth is what kept fair tasks running beside RT ones, per
+// repetition on average: the fair deadline server's runs (6.12 and later)
+// and the time RT classes were throttled (6.1), "" when neither happened.
+func rtBandwidth(reps []sim.RepMetrics) string {
+	var server, throttled float64
+	for _, r := range reps {
+		server += float64(r.FairServerNs)
+		throttled += float64(r.RTThrottledNs)
+	}
+	if len(reps) == 0 || server == 0 && throttled == 0 {
+		return ""
+	}
+	n := float64(len(reps)) * 1e6
+	var parts []string
+	if server > 0 {
+		parts = append(parts, fmt.Sprintf("fair server ran fair tasks %s ms", num(server/n)))
+	}
+	if throttled > 0 {
+		parts = append(parts, fmt.Sprintf("RT throttled %s ms (CPU time)", num(throttled/n)))
+	}
+	return strings.Join(parts, ", ") + " per repetition"
 }
 
 // migrationCauses lists the mean migrations per cause, the non-zero ones.

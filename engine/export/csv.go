@@ -38,6 +38,8 @@ var repColumns = []repColumn{
 	{"migrations_total", func(r *sim.RepMetrics) float64 { return float64(r.Migrations.Total) }},
 	{"context_switches", func(r *sim.RepMetrics) float64 { return float64(r.ContextSwitches) }},
 	{"wakeups", func(r *sim.RepMetrics) float64 { return float64(r.Wakeups) }},
+	{"rt_throttled_ns", func(r *sim.RepMetrics) float64 { return float64(r.RTThrottledNs) }},
+	{"fair_server_ns", func(r *sim.RepMetrics) float64 { return float64(r.FairServerNs) }},
 	{"latency_count", func(r *sim.RepMetrics) float64 { return float64(r.Latency.Count) }},
 	{"latency_p50_ns", func(r *sim.RepMetrics) float64 { return float64(r.Latency.P50) }},
 	{"latency_p99_ns", func(r *sim.RepMetrics) float64 { return float64(r.Latency.P99) }},

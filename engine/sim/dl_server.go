@@ -37,6 +37,7 @@ type fairServer struct {
 	armed        bool  // dl_defer_armed: the timer is the zero-laxity one
 	deferRunning bool  // dl_defer_running: starvation seen, no more deferral
 	deferIdle    bool  // dl_defer_idle (DL_SERVER_IDLE): idle time used the runtime up
+	serving      bool  // rq->dl_server: curr was picked by the server
 	timerQueued  bool  // hrtimer_is_queued(&dl_timer)
 	timerAt      int64 // its expiry, when queued
 	// armedAt is when the event queue's dl_timer event fires (0: none).
@@ -324,6 +325,9 @@ func (s *sim) updateCurrDLSe(c *cpuState, delta int64, idle bool) {
 		return
 	}
 	fs.runtime -= delta
+	if fs.serving && !idle {
+		s.span(&s.m.fairServerNs, s.now-delta, s.now) // a fair task ran for the server
+	}
 	if fs.deferIdle && !idle {
 		fs.deferIdle = false
 	}

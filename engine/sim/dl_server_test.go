@@ -45,14 +45,17 @@ func fairRunNs(t *testing.T, res *Result, k int) (ran, first int64) {
 // no server but RT throttling (rt_throttle.go): the RT class is throttled
 // at the first tick past 950 ms of RT time, 952 ms, and the fair task runs
 // until the period timer at 1000 ms. Without either (6.1 with
-// RT_THROTTLING off) the fair task never runs.
+// RT_THROTTLING off) the fair task never runs. The repetition reports the
+// fair server's 100 ms (fair_server_ns) or the RT class's throttled time
+// (rt_throttled_ns: 952–1000, 1952–2000 and 2948 ms to the end, 148 ms).
 func TestFairServerRunsAStarvedFairTask(t *testing.T) {
 	for _, c := range []struct {
-		gen, features string
-		ran, first    int64
-		done          bool
-	}{{"6.1", `{"RT_THROTTLING":false}`, 0, -1, false}, {"6.1", ``, 100_000_000, 952_000_000, true},
-		{"6.12", ``, 100_000_000, 950_000_000, true}, {"tip-2026-09", ``, 100_000_000, 950_000_000, true}} {
+		gen, features       string
+		ran, first          int64
+		done                bool
+		server, rtThrottled int64
+	}{{"6.1", `{"RT_THROTTLING":false}`, 0, -1, false, 0, 0}, {"6.1", ``, 100_000_000, 952_000_000, true, 0, 148_000_000},
+		{"6.12", ``, 100_000_000, 950_000_000, true, 100_000_000, 0}, {"tip-2026-09", ``, 100_000_000, 950_000_000, true, 100_000_000, 0}} {
 		doc := fairServerDoc(c.gen, c.features, `[{"compute":"10s"}]`, `[{"timed":"fair","do":[{"compute":"100ms"}]}]`)
 		res := mustRun(t, resolveJSON(t, doc), Options{Timeline: true})
 		ran, first := fairRunNs(t, res, 1)
@@ -61,6 +64,9 @@ func TestFairServerRunsAStarvedFairTask(t *testing.T) {
 		if ran < c.ran || ran > c.ran+100_000 || first != c.first || done != c.done || done && (took < 1.999e9 || took > 2.001e9) {
 			t.Errorf("%s%s: the fair task ran %.3f ms from %.3f ms, its timed block done: %v (in %.3f ms); want %.0f ms from %.0f ms, done %v (in 2000 ms)",
 				c.gen, c.features, float64(ran)/1e6, float64(first)/1e6, done, took/1e6, float64(c.ran)/1e6, float64(c.first)/1e6, c.done)
+		}
+		if r := res.Reps[0]; r.FairServerNs < c.server || r.FairServerNs > c.server+100_000 || r.RTThrottledNs < c.rtThrottled || r.RTThrottledNs > c.rtThrottled+100_000 {
+			t.Errorf("%s%s: fair_server_ns %d, rt_throttled_ns %d; want %d and %d", c.gen, c.features, r.FairServerNs, r.RTThrottledNs, c.server, c.rtThrottled)
 		}
 	}
 }

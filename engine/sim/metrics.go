@@ -15,6 +15,9 @@ type repAcc struct {
 	transitions, alternations int64
 	migr                      Migrations
 	ctx, wake                 int64
+	// rtThrottledNs: the CPUs' time with their RT class throttled;
+	// fairServerNs: the fair tasks' time run by a queued fair server
+	rtThrottledNs, fairServerNs int64
 	// latPeriodic and latAll count wake-up latencies in fixed-size
 	// histograms: bounded memory whatever the number of samples.
 	latPeriodic, latAll *hdr.Histogram
@@ -106,6 +109,13 @@ func (m *repAcc) modeSpan(s *sim, core int, mode Mode, start, end int64) {
 	}
 	if s.tr != nil && mode != ModeIdle {
 		s.tr.mode(core, mode, start, end)
+	}
+}
+
+// span adds the part of [from, to] after the warm-up to *acc.
+func (s *sim) span(acc *int64, from, to int64) {
+	if a, b := s.clip(from, to); b > a {
+		*acc += b - a
 	}
 }
 
@@ -239,6 +249,13 @@ func (s *sim) repMetrics(stop int64) RepMetrics {
 	rm.Migrations = m.migr
 	rm.ContextSwitches = m.ctx
 	rm.Wakeups = m.wake
+	rm.RTThrottledNs = m.rtThrottledNs
+	for i := range s.cpus {
+		if c := &s.cpus[i]; c.rtThrottled { // still throttled at the end
+			s.span(&rm.RTThrottledNs, c.rtThrottledAt, stop)
+		}
+	}
+	rm.FairServerNs = m.fairServerNs
 	if m.latPeriodic.Count() > 0 {
 		rm.Latency = latencyOf(m.latPeriodic)
 	} else {

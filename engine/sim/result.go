@@ -42,6 +42,12 @@ type RepMetrics struct {
 	Migrations      Migrations `json:"migrations"`
 	ContextSwitches int64      `json:"context_switches"`
 	Wakeups         int64      `json:"wakeups"`
+	// RTThrottledNs is the time the CPUs' RT classes spent throttled
+	// (RT_THROTTLING, 6.1), summed over the CPUs; FairServerNs the time
+	// fair tasks ran for the fair deadline server (FAIR_SERVER), ahead of
+	// the RT tasks that starved them. Both absent when 0.
+	RTThrottledNs int64 `json:"rt_throttled_ns,omitempty"`
+	FairServerNs  int64 `json:"fair_server_ns,omitempty"`
 	// Latency is the wake-up latency distribution of periodic steps (and of
 	// all wake-ups when no periodic step exists), in ns.
 	Latency Latency `json:"latency"`

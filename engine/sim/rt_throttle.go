@@ -58,7 +58,7 @@ func (s *sim) schedRTRuntimeExceeded(c *cpuState) bool {
 		return true
 	}
 	if c.rtTime > rtRuntime {
-		c.rtThrottled = true
+		c.rtThrottled, c.rtThrottledAt = true, s.now
 		s.cpuChanged(c)
 		return true
 	}
@@ -97,6 +97,7 @@ func (s *sim) schedRTPeriodTimer() {
 			c.rtTime -= min(c.rtTime, rtRuntime)
 			if c.rtThrottled && c.rtTime < rtRuntime {
 				c.rtThrottled = false
+				s.span(&s.m.rtThrottledNs, c.rtThrottledAt, s.now)
 				s.cpuChanged(c)
 				enqueue = true
 			}

@@ -156,6 +156,7 @@ func (s *sim) pickNextTask(c *cpuState, fast bool) {
 	// balance, only when they have nothing
 	wasIdle := c.inIdle
 	next := s.pickTaskDL(c, prev, fast)
+	c.fs.serving = next != nil // rq->dl_server, reset at every pick
 	if next == nil {
 		next = pickNextTaskRT(c, prev)
 	}

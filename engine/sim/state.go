@@ -173,8 +173,9 @@ type cpuState struct {
 	// rtTime is rt_rq->rt_time and rtThrottled rt_rq->rt_throttled
 	// (RT_THROTTLING, rt_throttle.go): c's RT time in the current period,
 	// and its RT class dequeued for going over the runtime
-	rtTime      int64
-	rtThrottled bool
+	rtTime        int64
+	rtThrottled   bool
+	rtThrottledAt int64 // when it was throttled (metrics)
 	// distPrev is distribute_cpu_mask_prev: where this CPU's next
 	// cpumask_any_and_distribute() starts (find_lowest_rq())
 	distPrev int
