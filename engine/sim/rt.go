@@ -16,8 +16,8 @@ import (
 // (select_task_rq_rt() → find_lowest_rq()); a queued one moves to a CPU
 // running lower priorities (push and pull, rt_push.go); from 6.12 on the
 // fair deadline server runs starved fair tasks 50 ms a second
-// (dl_server.go). Not modelled: 6.1's RT throttling
-// (sched_rt_runtime_us), the capacity fitness of uclamp
+// (dl_server.go), where 6.1 throttles the RT class at 950 ms a second
+// (rt_throttle.go). Not modelled: the capacity fitness of uclamp
 // (without CONFIG_UCLAMP_TASK, as Debian builds 6.12, every CPU fits) and
 // the RT pressure on a CPU's fair capacity (scale_rt_capacity()).
 
