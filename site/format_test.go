@@ -89,12 +89,12 @@ func TestFormatNoFigureSignedAndTicks(t *testing.T) {
 // key figure only when one of them happened, as a mean per repetition.
 func TestRTBandwidthFigure(t *testing.T) {
 	res := &sim.Result{Reps: []sim.RepMetrics{{}, {}}}
-	if _, ok := rtBandwidthFigure(res); ok {
+	if _, ok := RTBandwidthFigure(res); ok {
 		t.Error("a figure for a run without fair server runs or RT throttling")
 	}
 	res.Reps[0].FairServerNs, res.Reps[1].FairServerNs = 100e6, 50e6
 	res.Reps[1].RTThrottledNs = 2e6
-	f, ok := rtBandwidthFigure(res)
+	f, ok := RTBandwidthFigure(res)
 	if !ok || f.Value != "75 ms / 1 ms" {
 		t.Errorf("figure %+v, %v; want 75 ms / 1 ms", f, ok)
 	}

@@ -111,7 +111,7 @@ func KeyFigures(res *sim.Result, smt bool, transitionsTitle string) []Figure {
 	figs = append(figs,
 		Figure{Kind: "migrations", Label: "migrations", Value: FormatStat(sm.Migrations, "")},
 		Figure{Kind: "cs", Label: "context switches", Value: FormatStat(sm.ContextSwitches, "")})
-	if f, ok := rtBandwidthFigure(res); ok {
+	if f, ok := RTBandwidthFigure(res); ok {
 		figs = append(figs, f)
 	}
 	switch {
@@ -145,10 +145,10 @@ func KeyFigures(res *sim.Result, smt bool, transitionsTitle string) []Figure {
 	return figs
 }
 
-// rtBandwidthFigure is what kept fair tasks running beside RT ones, when
+// RTBandwidthFigure is what kept fair tasks running beside RT ones, when
 // anything did: the fair deadline server's runs (6.12 and later) and the
 // CPU time RT classes spent throttled (6.1), means over the repetitions.
-func rtBandwidthFigure(res *sim.Result) (Figure, bool) {
+func RTBandwidthFigure(res *sim.Result) (Figure, bool) {
 	var server, throttled float64
 	for _, r := range res.Reps {
 		server += float64(r.FairServerNs)

@@ -70,7 +70,8 @@ type Figure struct {
 // one that times its own, GFLOP/s as TFLOP/s from 1000, else throughput
 // in the result's unit), mode transitions ("n/a (no SMT)" on a machine of
 // one-thread cores, which have no modes to change), migrations, the
-// wake-up latency p99 (when there were wake-ups) and each timed section.
+// wake-up latency p99 (when there were wake-ups), the fair server's and
+// the RT throttle's time (when either acted) and each timed section.
 func Figures(r *sim.Result, smt bool) []Figure {
 	s := r.Summary
 	h := site.Headline(r)
@@ -91,6 +92,9 @@ func Figures(r *sim.Result, smt bool) []Figure {
 	if site.HasWakeups(r) && !latencyHead {
 		p := site.LatencyP99(r)
 		figs = append(figs, Figure{"fig-latency", p.Label, p.Value})
+	}
+	if f, ok := site.RTBandwidthFigure(r); ok { // only beside RT tasks that starved fair ones
+		figs = append(figs, Figure{"fig-rt-bandwidth", f.Label, f.Value})
 	}
 	_, timedHead := r.TimedHeadline()
 	for i, t := range s.Timed {

@@ -170,17 +170,28 @@ func TestFiguresMatchPlayground(t *testing.T) {
 	r.Summary.Migrations = sim.Stat{Mean: 2036, Stddev: 31, N: 5}
 	r.Summary.LatencyP99 = sim.Stat{Mean: 71700, Stddev: 900, N: 5}
 	r.Summary.LatencyMax = sim.Stat{Mean: 90000, Max: 95000, N: 5}
+	r.Reps[0].FairServerNs = 250e6 // a fair server ran: 50 ms a repetition on average
 	page := map[string]string{}
 	for _, f := range site.KeyFigures(r, true, "") {
 		page[f.Kind] = f.Value
 	}
 	page["latency-p99"] = site.LatencyP99(r).Value
+	rt := false
 	for _, f := range Figures(r, true) {
 		kind := map[string]string{"fig-throughput": "headline", "fig-transitions": "modes", "fig-migrations": "migrations",
-			"fig-latency": "latency-p99", "fig-reps": "reps"}[f.ID]
+			"fig-latency": "latency-p99", "fig-reps": "reps", "fig-rt-bandwidth": "rt-bandwidth"}[f.ID]
+		if f.ID == "fig-rt-bandwidth" {
+			rt = true
+			if f.Value != "50 ms / 0 ns" {
+				t.Errorf("fig-rt-bandwidth %q; want 50 ms / 0 ns", f.Value)
+			}
+		}
 		if f.Value != page[kind] {
 			t.Errorf("%s: embed %q, playground %q", f.ID, f.Value, page[kind])
 		}
+	}
+	if !rt {
+		t.Error("the embed leaves out the fair server's time")
 	}
 	if !strings.HasSuffix(page["headline"], " TFLOP/s") {
 		t.Errorf("headline %q", page["headline"])
