@@ -44,6 +44,13 @@ func TestGuidePagesEmbedsReady(t *testing.T) {
 			if n == 0 {
 				return
 			}
+			if name == "rt-fair.html" {
+				// The fair server ran the starved fair task: the embed says for how long.
+				fig := eval[string](t, ctx, `(f => { const e = f.contentDocument.querySelector("#fig-rt-bandwidth"); return e ? e.textContent : ""; })(document.querySelector("iframe.guide-embed"))`)
+				if !strings.Contains(fig, "fair server") || !strings.Contains(fig, "ms /") {
+					t.Errorf("rt-fair: the embed's fair server figure reads %q", fig)
+				}
+			}
 			// The prose drives its playground: a new result arrives.
 			btn := eval[string](t, ctx, `(b => b ? (b.click(), b.dataset.frame) : "")(document.querySelector(".guide-control button"))`)
 			if btn == "" {
