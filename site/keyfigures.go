@@ -149,16 +149,11 @@ func KeyFigures(res *sim.Result, smt bool, transitionsTitle string) []Figure {
 // anything did: the fair deadline server's runs (6.12 and later) and the
 // CPU time RT classes spent throttled (6.1), means over the repetitions.
 func RTBandwidthFigure(res *sim.Result) (Figure, bool) {
-	var server, throttled float64
-	for _, r := range res.Reps {
-		server += float64(r.FairServerNs)
-		throttled += float64(r.RTThrottledNs)
-	}
-	if len(res.Reps) == 0 || server == 0 && throttled == 0 {
+	server, throttled := res.RTBandwidth()
+	if server == 0 && throttled == 0 {
 		return Figure{}, false
 	}
-	n := float64(len(res.Reps))
-	return Figure{Kind: "rt-bandwidth", Label: "fair server / RT throttled", Value: FormatNs(server/n) + " / " + FormatNs(throttled/n),
+	return Figure{Kind: "rt-bandwidth", Label: "fair server / RT throttled", Value: FormatNs(server) + " / " + FormatNs(throttled),
 		Title: "per repetition: the time fair tasks ran for the fair deadline server (rq->fair_server, 6.12 and later), and the CPU time RT classes spent throttled (sched_rt_runtime_us, 6.1)"}, true
 }
 

@@ -138,7 +138,7 @@ func writeSummary(w io.Writer, r *scenario.Resolved, res *sim.Result) {
 	row("PE alternations", pm(s.PEAlternations))
 	row("Migrations", pm(s.Migrations)+migrationCauses(res.Reps))
 	row("Context switches", pm(s.ContextSwitches))
-	if v := rtBandwidth(res.Reps); v != "" {
+	if v := rtBandwidth(res); v != "" {
 		row("RT vs fair", v)
 	}
 	if s.LatencyP50.N > 0 && s.LatencyMax.Max > 0 {
@@ -173,22 +173,17 @@ func timedText(t sim.TimedStat) string {
 // rtBandwidth is what kept fair tasks running beside RT ones, per
 // repetition on average: the fair deadline server's runs (6.12 and later)
 // and the time RT classes were throttled (6.1), "" when neither happened.
-func rtBandwidth(reps []sim.RepMetrics) string {
-	var server, throttled float64
-	for _, r := range reps {
-		server += float64(r.FairServerNs)
-		throttled += float64(r.RTThrottledNs)
-	}
-	if len(reps) == 0 || server == 0 && throttled == 0 {
+func rtBandwidth(res *sim.Result) string {
+	server, throttled := res.RTBandwidth()
+	if server == 0 && throttled == 0 {
 		return ""
 	}
-	n := float64(len(reps)) * 1e6
 	var parts []string
 	if server > 0 {
-		parts = append(parts, fmt.Sprintf("fair server ran fair tasks %s ms", num(server/n)))
+		parts = append(parts, fmt.Sprintf("fair server ran fair tasks %s ms", num(server/1e6)))
 	}
 	if throttled > 0 {
-		parts = append(parts, fmt.Sprintf("RT throttled %s ms (CPU time)", num(throttled/n)))
+		parts = append(parts, fmt.Sprintf("RT throttled %s ms (CPU time)", num(throttled/1e6)))
 	}
 	return strings.Join(parts, ", ") + " per repetition"
 }

@@ -120,7 +120,7 @@ type Features struct {
 	// 1 s that runs fair tasks ahead of RT ones once the fair class has not
 	// had its 50 ms by the period's zero-laxity point (dl_server_start(),
 	// dl_server_update(), dl_server_timer(), pick_task_dl()). false is
-	// 6.1's kernel, which has RT throttling there instead (not modelled).
+	// 6.1's kernel, which has RT throttling there instead (RTThrottling).
 	FairServer *bool `json:"FAIR_SERVER,omitempty"`
 	// RTThrottling is 6.1's RT bandwidth control without
 	// CONFIG_RT_GROUP_SCHED (kernel/sched/rt.c: def_rt_bandwidth,

@@ -54,6 +54,20 @@ type fairServer struct {
 // dlTimer is the id of cpu's dl_timer in the event queue's timers.
 func (s *sim) dlTimer(cpu int) int { return len(s.cpus) + s.t.TotalCores + cpu }
 
+// fairClassStarts is enqueue_task_fair()'s block for c's fair class going
+// from no task to one (rq->cfs.h_nr_queued leaves 0): 6.12.118 first
+// accounts the idle time of a CPU that had no task at all (idleRq, "Account
+// for idle runtime"), then the server starts.
+func (s *sim) fairClassStarts(c *cpuState, idleRq bool) {
+	if !s.fairServer {
+		return
+	}
+	if idleRq && !s.dlServerIdle {
+		s.dlServerUpdateIdleTime(c)
+	}
+	s.dlServerStart(c)
+}
+
 // dlServerStart is dl_server_start() from enqueue_task_fair() when c's
 // fair class goes from no task to one: the first call sets the server up
 // (setup_new_dl_entity()); an inactive server is enqueued as a wake-up,
@@ -61,9 +75,6 @@ func (s *sim) dlTimer(cpu int) int { return len(s.cpus) + s.t.TotalCores + cpu }
 // resched_curr() follows. Only an RT curr needs it here: an idle curr is
 // rescheduled by the wake-up itself, and a fair one cannot be curr.
 func (s *sim) dlServerStart(c *cpuState) {
-	if !s.fairServer {
-		return
-	}
 	fs := &c.fs
 	if s.dlServerIdle {
 		fs.deferIdle = false

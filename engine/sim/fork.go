@@ -123,11 +123,8 @@ func (s *sim) parentArrive(c *cpuState, par *task) {
 	c.nrRunning++
 	s.cpuChanged(c)
 	s.addNrRunning(c)
-	if c.nrRunning == 1 && s.fairServer { // the parent is a fair task: enqueue_task_fair()
-		if c.nrRunningAll() == 1 && !s.dlServerIdle {
-			s.dlServerUpdateIdleTime(c)
-		}
-		s.dlServerStart(c)
+	if c.nrRunning == 1 { // the parent is a fair task: enqueue_task_fair()
+		s.fairClassStarts(c, c.nrRunningAll() == 1)
 	}
 }
 

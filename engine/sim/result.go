@@ -200,6 +200,20 @@ type TaskInfo struct {
 	Policy string `json:"policy,omitempty"`
 }
 
+// RTBandwidth is what kept fair tasks running beside RT ones, in ns per
+// repetition on average: the time they ran for the fair deadline server,
+// and the CPU time RT classes spent throttled (both 0 without reps).
+func (r *Result) RTBandwidth() (server, throttled float64) {
+	for _, rep := range r.Reps {
+		server += float64(rep.FairServerNs)
+		throttled += float64(rep.RTThrottledNs)
+	}
+	if n := float64(len(r.Reps)); n > 0 {
+		server, throttled = server/n, throttled/n
+	}
+	return server, throttled
+}
+
 // Interval is one stretch of a task running on a CPU.
 type Interval struct {
 	Task     int   `json:"t"`

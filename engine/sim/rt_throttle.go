@@ -43,9 +43,7 @@ func (s *sim) updateCurrRT(c *cpuState) {
 	}
 	c.rtTime += delta
 	if s.schedRTRuntimeExceeded(c) {
-		if !c.needResched {
-			s.needReschedAt(c, s.now) // resched_curr(rq), on c itself
-		}
+		s.reschedCurr(c.id, c.id) // resched_curr(rq), on c itself
 		s.startRTBandwidth(c.id)
 	}
 }

@@ -31,11 +31,8 @@ func (s *sim) enqueueTask(c *cpuState, p *task, initial, migrated bool) bool {
 	c.rqAdd(p)
 	c.utilEstSum += p.utilEst
 	s.cpuChanged(c)
-	if firstFair && s.fairServer {
-		if idleRq && !s.dlServerIdle {
-			s.dlServerUpdateIdleTime(c) // 6.12: "Account for idle runtime"
-		}
-		s.dlServerStart(c)
+	if firstFair {
+		s.fairClassStarts(c, idleRq)
 	}
 	s.addNrRunning(c)
 	return resched
