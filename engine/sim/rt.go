@@ -311,11 +311,19 @@ func (s *sim) ttwuDoActivateRT(p *task, c *cpuState, waker int, reschedAfter int
 	}
 }
 
-// forkTaskRT is wake_up_new_task() of an RT task: select_task_rq_rt()
-// from the parent's CPU, then wakeup_preempt().
+// forkTaskRT is wake_up_new_task() of a thread that takes its RT policy
+// itself once it runs, as cyclictest's timerthread() and rt-app's threads
+// do (sched_setscheduler(0, ...); pthread_create() gives the thread the
+// main thread's SCHED_OTHER): the fork is placed by the fair class
+// (select_task_rq_fair() with WF_FORK, the slow path), and the policy
+// change of the running thread moves it nowhere (switched_to_rt()).
+// Simplification: the thread is RT from that first enqueue, so it
+// preempts a fair curr there at once (wakeup_preempt()).
 func (s *sim) forkTaskRT(p *task, parentCPU int) {
 	p.cpu = parentCPU
-	target := s.selectTaskRqRT(p, parentCPU, parentCPU)
+	p.recentUsedCPU = parentCPU
+	target := s.selectTaskRq(p, parentCPU, parentCPU, nil, false, true)
+	p.cpu = target
 	c := &s.cpus[target]
 	s.enqueueTaskRT(c, p)
 	if c.curr != nil && !wakeupPreemptRT(c, p) {

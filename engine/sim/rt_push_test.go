@@ -12,7 +12,9 @@ import (
 // (set_next_task_rt() → rt_queue_push_tasks() → push_rt_task()), so the
 // lower task's 100 ms end at about 100 ms instead of 150.
 func TestRTPushAtSetNextTask(t *testing.T) {
-	doc := rtDoc(2, `{"name":"low","count":1,"parent_cpu":0,"policy":"fifo","rt_priority":10,"program":[{"compute":"100ms"}]},
+	// low's fork from CPU 1 places it on idle CPU 0 (the fair slow path:
+	// the thread sets its RT policy once it runs)
+	doc := rtDoc(2, `{"name":"low","count":1,"parent_cpu":1,"policy":"fifo","rt_priority":10,"program":[{"compute":"100ms"}]},
 		{"name":"high","count":1,"cpus":"0","parent_cpu":0,"policy":"fifo","rt_priority":50,"start":"10ms","program":[{"compute":"50ms"}]}`)
 	r := mustRun(t, resolveJSON(t, doc), Options{})
 	rep := r.Reps[0]

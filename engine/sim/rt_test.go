@@ -58,10 +58,11 @@ func TestRTRunsBeforeFair(t *testing.T) {
 // unpinned lower priority it stays and preempts (and the preempted task is
 // pushed away, TestRTPushAtSetNextTask).
 func TestRTWakeeAvoidsACPUOfItsPriority(t *testing.T) {
-	// the sleeper starts on CPU 0; the other task arrives there at 20 ms
+	// the sleeper starts on CPU 0 (forked from CPU 1: the fair slow path
+	// takes the idle CPU); the other task arrives there at 20 ms
 	run := func(prio int, cpus string) (int64, int64) {
-		doc := rtDoc(2, fmt.Sprintf(`{"name":"sleeper","count":1,"parent_cpu":0,"policy":"fifo","rt_priority":50,"program":[{"repeat":40,"do":[{"sleep":"5ms"},{"compute":"100us"}]}]},
-			{"name":"other","count":1,"cpus":"%s","parent_cpu":0,"policy":"fifo","rt_priority":%d,"start":"20ms","program":[{"compute":"500ms"}]}`, cpus, prio))
+		doc := rtDoc(2, fmt.Sprintf(`{"name":"sleeper","count":1,"parent_cpu":1,"policy":"fifo","rt_priority":50,"program":[{"repeat":40,"do":[{"sleep":"5ms"},{"compute":"100us"}]}]},
+			{"name":"other","count":1,"cpus":"%s","parent_cpu":1,"policy":"fifo","rt_priority":%d,"start":"20ms","program":[{"compute":"500ms"}]}`, cpus, prio))
 		r := mustRun(t, resolveJSON(t, doc), Options{}).Reps[0]
 		return r.Migrations.Wakeup, r.Latency.Max
 	}
@@ -170,5 +171,20 @@ func TestRTPickPutsADelayedPrev(t *testing.T) {
 	s.schedule(c)
 	if c.curr != rt || c.delayedPrev != nil || run.protected {
 		t.Errorf("after the RT pick: curr %v, delayed prev %v; want the RT task and no delayed prev left as cfs_rq->curr", c.curr.name, c.delayedPrev)
+	}
+}
+
+// TestRTThreadForkedAsFair: cyclictest's timerthread() and rt-app's
+// threads set their RT policy themselves once they run
+// (sched_setscheduler(0, ...)); pthread_create() gives them the main
+// thread's SCHED_OTHER, so wake_up_new_task() places them with
+// select_task_rq_fair()'s fork slow path: away from the parent's CPU, on
+// an idle one. select_task_rq_rt() would keep them on the parent's CPU.
+func TestRTThreadForkedAsFair(t *testing.T) {
+	doc := rtDoc(4, `{"name":"cyclictest","count":1,"parent_cpu":0,"policy":"fifo","rt_priority":99,"program":[{"compute":"1ms"}]}`)
+	res := mustRun(t, resolveJSON(t, doc), Options{Timeline: true})
+	d := res.Timeline.Decisions[0]
+	if d.Kind != "fork" || d.To == 0 || d.Path[0] != "select_task_rq_fair" {
+		t.Errorf("the RT thread's fork: %s to CPU %d by %v; want the fair slow path's idle CPU, not the parent's CPU 0", d.Kind, d.To, d.Path)
 	}
 }

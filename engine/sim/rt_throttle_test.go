@@ -2,6 +2,7 @@ package sim
 
 import (
 	"context"
+	"slices"
 	"testing"
 )
 
@@ -84,5 +85,73 @@ func TestUpdateCurrRTCountsEveryRun(t *testing.T) {
 	}
 	if rt := s.cpus[0].rtTime; rt < 2_000_000 || rt > 2_100_000 {
 		t.Errorf("after a 2 ms RT run ending before the next tick: rt_time %d ns; want ≈2 ms", rt)
+	}
+}
+
+// throttledDoc is two CPUs under 6.1: an RT hog on CPU 0, a fair hog on
+// CPU 1 and a fair task allowed on both that wakes every 10 ms for 1 ms.
+const throttledDoc = `{"schedplay":1,"machine":{"nodes":1,"cores_per_node":2,"threads_per_core":1},"policy":{"generation":"6.1"},
+	"workload":{"groups":[{"name":"rt","count":1,"cpus":"0","policy":"fifo","rt_priority":50,"program":[{"compute":"10s"}]},
+		{"name":"hog","count":1,"cpus":"1","program":[{"compute":"10s"}]},
+		{"name":"tick","count":1,"cpus":"0-1","program":[{"periodic":{"every":"10ms","count":300,"do":[{"compute":"1ms"}]}}]}]},
+	"run":{"duration":"2s","reps":1,"seed":1}}`
+
+// TestThrottledRTLeavesNrRunning: a throttled RT class is off
+// rq->nr_running (dequeue_top_rt_rq() → sub_nr_running()), so the CPU it
+// leaves idle is idle to the wake-up path (idle_cpu(): curr is the idle
+// task, nr_running 0) until the period timer puts it back. The fair task
+// then wakes onto CPU 0 in 950–1000 ms, where before the throttle it
+// always shares CPU 1 with the fair hog.
+func TestThrottledRTLeavesNrRunning(t *testing.T) {
+	s := simOf(t, throttledDoc)
+	c := &s.cpus[0]
+	for _, k := range []struct {
+		at   int64
+		idle bool
+	}{{900_000_000, false}, {975_000_000, true}, {1_010_000_000, false}} {
+		if err := s.runUntil(context.Background(), k.at, 0, 1); err != nil {
+			t.Fatal(err)
+		}
+		if s.availableIdle(0) != k.idle || (c.nrRunningAll() == 0) != k.idle {
+			t.Errorf("at %d ms: CPU 0 throttled %v, available_idle_cpu() %v, nr_running %d; want idle %v",
+				k.at/1_000_000, c.rtThrottled, s.availableIdle(0), c.nrRunningAll(), k.idle)
+		}
+	}
+	// The wake-ups in the throttled windows find CPU 0 idle at once
+	// (select_idle_sibling()'s target test); counted as tasks, the throttled
+	// RT hog made them scan and fall back to the busy target.
+	res := mustRun(t, resolveJSON(t, throttledDoc), Options{Timeline: true})
+	idleHits := 0
+	for _, d := range res.Timeline.Decisions {
+		if d.Kind == "wakeup" && d.Task == 2 && d.At%1_000_000_000 >= 952_000_000 && slices.Contains(d.Path, "select_idle_sibling: target 0 idle") {
+			idleHits++
+		}
+	}
+	if idleHits < 3 {
+		t.Errorf("%d wake-ups of the fair task in the throttled windows found CPU 0 idle; want ≥ 3", idleHits)
+	}
+}
+
+// TestUnthrottleSetsOverload: the period timer's sched_rt_rq_enqueue()
+// puts the RT class back on rq->nr_running with add_nr_running(), which
+// marks the root domain overloaded when the CPU goes from under two tasks
+// to two or more: an RT hog and a fair task on one CPU, at 1000 ms.
+func TestUnthrottleSetsOverload(t *testing.T) {
+	s := simOf(t, `{"schedplay":1,"machine":{"nodes":1,"cores_per_node":1,"threads_per_core":1},"policy":{"generation":"6.1"},
+		"workload":{"groups":[{"name":"rt","count":1,"policy":"fifo","rt_priority":50,"program":[{"compute":"10s"}]},
+			{"name":"fair","count":1,"program":[{"compute":"10s"}]}]},
+		"run":{"duration":"2s","seed":1}}`)
+	if err := s.runUntil(context.Background(), 990_000_000, 0, 1); err != nil {
+		t.Fatal(err)
+	}
+	if !s.cpus[0].rtThrottled || s.cpus[0].nrRunningAll() != 1 {
+		t.Fatalf("at 990 ms: throttled %v, nr_running %d; want the RT class throttled and the fair task alone counted", s.cpus[0].rtThrottled, s.cpus[0].nrRunningAll())
+	}
+	s.rdOverloaded = false
+	if err := s.runUntil(context.Background(), 1_000_500_000, 0, 1); err != nil {
+		t.Fatal(err)
+	}
+	if s.cpus[0].rtThrottled || !s.rdOverloaded {
+		t.Errorf("at 1000.5 ms: throttled %v, root domain overloaded %v; want the class back and the overload set", s.cpus[0].rtThrottled, s.rdOverloaded)
 	}
 }

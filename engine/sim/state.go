@@ -150,8 +150,17 @@ func (c *cpuState) cfsCurr() *task {
 }
 
 // nrTasks is rq->nr_running without the kernel noise's kworker: the fair
-// tasks (queued, running or delayed) and the real-time ones.
-func (c *cpuState) nrTasks() int { return c.nrRunning + c.rtNr }
+// tasks (queued, running or delayed) and the real-time ones, unless c's RT
+// class is throttled (6.1's RT_THROTTLING): sched_rt_rq_dequeue() →
+// dequeue_top_rt_rq() takes rt_nr_running off rq->nr_running, and RT
+// enqueues while throttled leave it off (enqueue_top_rt_rq()), until the
+// period timer's sched_rt_rq_enqueue() adds them back.
+func (c *cpuState) nrTasks() int {
+	if c.rtThrottled {
+		return c.nrRunning
+	}
+	return c.nrRunning + c.rtNr
+}
 
 // isRT reports a task of the real-time class (rt_task()).
 func (p *task) isRT() bool { return p != nil && p.rtPrio > 0 }
