@@ -228,6 +228,10 @@ func (f Features) RTThrottlingOn() bool { return on(f.RTThrottling, false) }
 // server stops at its timer) unless set false (6.12.118's form).
 func (f Features) DLServerIdleOn() bool { return on(f.DLServerIdle, true) }
 
+// IdleRetainTickOn: an idle CPU without deeper idle states keeps its
+// tick until it fires in idle (6.12.117 and later) unless set false (6.1).
+func (f Features) IdleRetainTickOn() bool { return on(f.IdleRetainTick, true) }
+
 // ILBIdleCoreOn: 293f9611ae73 fully-idle-core ILB choice unless set false.
 func (f Features) ILBIdleCoreOn() bool { return on(f.ILBIdleCore, true) }
 

@@ -142,6 +142,15 @@ type Features struct {
 	// timer of a CPU left idle activates the server and reschedules the
 	// idle CPU.
 	DLServerIdle *bool `json:"DL_SERVER_IDLE,omitempty"`
+	// IdleRetainTick is do_idle()'s got_tick with a cpuidle driver of one
+	// state or none (kernel/sched/idle.c, idle_call_stop_or_retain_tick(),
+	// f4c31b07b136, in 6.12.117 and later): the first pass of the idle
+	// loop keeps the tick, which is stopped only when it has fired in
+	// idle. false is the kernels before it (the generation 6.1): the
+	// no-driver path calls tick_nohz_idle_stop_tick() at every idle entry.
+	// It applies only to a machine without deeper idle states
+	// (machine.latency.idle_states).
+	IdleRetainTick *bool `json:"IDLE_RETAIN_TICK,omitempty"`
 	// VProt is the slice protection of Vincent Guittot's series (tip
 	// sched/core Jul 2025, Linux 6.17: 9cdb4fe20cd2, 74eec63661d4,
 	// 9de74a9850b9, 052c3d87c82e, 3a0baa8e6c57, 0b9ca2dcabc3; set at pick

@@ -528,9 +528,11 @@ func TestNohzIdleBalanceKeepsNextBalanceWhenNoCPUVisited(t *testing.T) {
 func TestIdleTickRetainedWithOneIdleState(t *testing.T) {
 	for _, c := range []struct {
 		states string // machine.latency.idle_states
+		gen    string // policy.generation
 		retain bool
-	}{{`[{"name":"C1","exit_latency":"10us","target_residency":"20us"}]`, false}, {`[]`, true}} {
-		s := simOf(t, `{"schedplay":1,"machine":{"nodes":1,"cores_per_node":4,"threads_per_core":1,"latency":{"idle_states":`+c.states+`}},
+	}{{`[{"name":"C1","exit_latency":"10us","target_residency":"20us"}]`, "tip-2026-09", false}, {`[]`, "tip-2026-09", true}, {`[]`, "6.12", true},
+		{`[]`, "6.1", false}} { // before f4c31b07b136 (IDLE_RETAIN_TICK) the no-driver path stops the tick at idle entry
+		s := simOf(t, `{"schedplay":1,"machine":{"nodes":1,"cores_per_node":4,"threads_per_core":1,"latency":{"idle_states":`+c.states+`}},"policy":{"generation":"`+c.gen+`"},
 			"workload":{"groups":[{"name":"w","count":2,"program":[{"compute":"1s"}]}]},"run":{"duration":"10s","seed":1}}`)
 		c1 := &s.cpus[1]
 		llc := &s.llcs[s.t.SDLLCID[1]]
@@ -545,7 +547,7 @@ func TestIdleTickRetainedWithOneIdleState(t *testing.T) {
 		s.nohzNeedsUpdate = false
 		s.blockTask(c1, p)
 		if got := !c1.nohzIdle && c1.tickOn; got != c.retain {
-			t.Errorf("idle states %s: after the sleep, nohz idle %v, tick on %v; want the tick kept = %v", c.states, c1.nohzIdle, c1.tickOn, c.retain)
+			t.Errorf("idle states %s, %s: after the sleep, nohz idle %v, tick on %v; want the tick kept = %v", c.states, c.gen, c1.nohzIdle, c1.tickOn, c.retain)
 		}
 		if !c.retain {
 			if llc.nrBusyCPUs != busy0-1 || !s.nohzNeedsUpdate {
@@ -1003,5 +1005,133 @@ func TestStopperWakeSamplesAvgIdle(t *testing.T) {
 	s.activeLoadBalanceCPUStop(1, 2, migActive)
 	if want := maxCost/10 + (maxCost/2-maxCost/10)/8; c.avgIdle != want {
 		t.Errorf("avg_idle after the stopper woke on idle cpu 1 = %d; want %d", c.avgIdle, want)
+	}
+}
+
+// A retained idle tick balances as an idle CPU's only while idle_cpu()
+// holds (sched_tick(): rq->idle_balance = idle_cpu()). With a wake-up
+// pending (ttwu_pending) or a task queued for the CPU, sched_balance_domains()
+// runs as CPU_NOT_IDLE, at the busy intervals (its next_balance lands
+// later). With a task queued, need_resched() ends do_idle()'s loop, so the
+// tick runs on and the CPU never enters nohz idle; with only a wake-up
+// pending the loop stops the tick, as for an idle CPU.
+func TestIdleTickOnANonIdleCPU(t *testing.T) {
+	next := map[string]int64{}
+	for _, kind := range []string{"idle", "pending", "queued", "queued, balance not due"} {
+		s := simOf(t, `{"schedplay":1,"machine":{"nodes":1,"cores_per_node":4,"threads_per_core":1},
+			"workload":{"groups":[{"name":"w","count":3,"program":[{"compute":"1s"}]}]},"run":{"duration":"10s","seed":1}}`)
+		c1 := &s.cpus[1]
+		place(s, 0, 0)
+		s.schedule(&s.cpus[0])
+		p := place(s, 1, 1)
+		s.schedule(c1)
+		s.now = 10 * s.tickNs
+		s.tick(c1)
+		s.now += s.tickNs / 2
+		s.blockTask(c1, p)
+		if c1.nohzIdle || !c1.tickOn {
+			t.Fatalf("%s: after the sleep, nohz idle %v, tick on %v; want the tick kept", kind, c1.nohzIdle, c1.tickOn)
+		}
+		switch kind {
+		case "pending":
+			c1.pending++ // a wake-up in flight to cpu 1 (ttwu_pending)
+		case "queued", "queued, balance not due":
+			place(s, 2, 1) // a task given to cpu 1, its resched IPI in flight
+		}
+		s.now = 11 * s.tickNs
+		c1.nextBalance = 0 // cpu 1's own balance is due
+		if kind == "queued, balance not due" {
+			c1.nextBalance = 1000
+		}
+		s.idleTick(c1)
+		next[kind] = c1.nextBalance
+		wantTick := kind != "idle" && kind != "pending"
+		if c1.tickOn != wantTick || c1.nohzIdle == wantTick {
+			t.Errorf("%s: after the tick, tick on %v, nohz idle %v; want the tick kept %v", kind, c1.tickOn, c1.nohzIdle, wantTick)
+		}
+	}
+	if next["pending"] <= next["idle"] || next["queued"] <= next["idle"] {
+		t.Errorf("next_balance after the tick: idle %d, pending %d, queued %d jiffies; want the non-idle ticks at the busy intervals, later than the idle one",
+			next["idle"], next["pending"], next["queued"])
+	}
+}
+
+// detach_task() → dequeue_entity() → update_load_avg(cfs_rq, se, UPDATE_TG
+// | DO_DETACH): the source cfs_rq is aged while the task still counts in
+// its weight and runnable count, then the task's averages leave. Two
+// tasks enqueued together and runnable since have equal averages, whose
+// sum the cfs_rq holds; after one is pulled 3 ms past the last update the
+// cfs_rq holds the other's alone. Aged without the pulled task, it would
+// miss that task's 3 ms of load and runnable time (≈ 1024 · 3/47.7).
+func TestDetachAgesTheSourceWithTheTask(t *testing.T) {
+	s := simOf(t, `{"schedplay":1,"machine":{"nodes":1,"cores_per_node":2,"threads_per_core":1},
+		"workload":{"groups":[{"name":"w","count":2,"program":[{"compute":"1s"}]}]},"run":{"duration":"10s","seed":1}}`)
+	c0 := &s.cpus[0]
+	a := place(s, 0, 0)
+	b := place(s, 1, 0)
+	s.schedule(c0)
+	s.now = 40_000_000
+	s.syncCPU(c0)
+	s.updateCurr(c0)
+	s.updateCfsRqLoadAvg(c0)
+	s.now += 3_000_000
+	s.detachTask(b, 0, 1)
+	s.updateTaskLoadAvg(a)
+	if d := int64(c0.avg.runnableAvg) - int64(a.avg.runnableAvg); d < -2 || d > 2 {
+		t.Errorf("after the pull, cpu 0's runnable_avg %d, the task left there %d: want them equal (±2)", c0.avg.runnableAvg, a.avg.runnableAvg)
+	}
+}
+
+// The kernel noise's kworker sleeping on an idle CPU switches to the idle
+// task: set_next_task_idle() → update_idle_core() sets has_idle_cores
+// again when the core's other CPUs are idle, as any task's sleep does.
+func TestKworkerSleepSetsIdleCores(t *testing.T) {
+	s := simOf(t, `{"schedplay":1,"machine":{"nodes":1,"cores_per_node":2,"threads_per_core":2,"housekeeping":{"period":"4s","run":"20us"}},
+		"workload":{"groups":[{"name":"w","count":1,"program":[{"compute":"1s"}]}]},"run":{"duration":"1s","reps":1,"seed":1}}`)
+	s.now = 1_000_000
+	c := &s.cpus[0]
+	s.housekeeping(c)
+	s.shared[0].hasIdleCores = false // a failed idle-core scan during the burst
+	s.now = c.hkEnd
+	s.housekeepingEnd(c)
+	if !s.availableIdle(0) || !s.shared[0].hasIdleCores {
+		t.Errorf("after the kworker sleeps: cpu 0 idle %v, has_idle_cores %v; want the hint set again", s.availableIdle(0), s.shared[0].hasIdleCores)
+	}
+}
+
+// wake_affine_idle()'s sync rule reads rq->nr_running − cfs_h_nr_delayed():
+// every class counts, so a waker beside the running kworker is not alone
+// and the wakee is not pulled to its CPU by that rule.
+func TestWakeAffineIdleSyncCountsEveryClass(t *testing.T) {
+	for _, hk := range []bool{false, true} {
+		s := taskSim(t, 4)
+		place(s, 0, 0)
+		s.schedule(&s.cpus[0])
+		place(s, 1, 2)
+		s.schedule(&s.cpus[2])
+		s.cpus[0].hkBusy = hk
+		got := s.wakeAffineIdle(0, 2, true)
+		if want := map[bool]int{false: 0, true: noCPU}[hk]; got != want {
+			t.Errorf("kworker on the waker's CPU %v: wake_affine_idle(sync) → %d; want %d", hk, got, want)
+		}
+	}
+}
+
+// nohz_csd_func(): the kick's IPI releases the ILB's flags and raises
+// SCHED_SOFTIRQ only when the ILB is still idle_cpu(). An ILB that the
+// kernel noise's kworker reached meanwhile drops the kick: no pass runs,
+// and nohz.has_blocked stays set for a later kick.
+func TestILBKickDroppedWhenTheILBIsBusy(t *testing.T) {
+	for _, busy := range []bool{false, true} {
+		s := taskSim(t, 4)
+		s.nohzHasBlocked = true
+		s.ilbPending, s.ilbFlags = true, nohzStatsKick
+		if busy {
+			s.cpus[3].hkBusy = true // the kworker runs on the ILB
+		}
+		s.nohzIdleBalance(3)
+		if s.ilbPending || s.nohzHasBlocked != busy {
+			t.Errorf("ILB busy %v: kick pending %v, nohz.has_blocked %v; want the kick released and the stats pass run only on an idle ILB", busy, s.ilbPending, s.nohzHasBlocked)
+		}
 	}
 }

@@ -129,7 +129,7 @@ func (s *sim) taskHot(p *task, env *lbEnv) bool {
 	if p.idlePolicy || env.sd.Flags&topo.SDShareCPUCapacity != 0 {
 		return false
 	}
-	if src := &s.cpus[p.cpu]; s.cpus[env.dst].nrRunning > 0 && (p == src.nextBuddy || p == src.lastBuddy) {
+	if src := &s.cpus[p.cpu]; s.cpus[env.dst].nrRunningAll() > 0 && (p == src.nextBuddy || p == src.lastBuddy) { // env->dst_rq->nr_running
 		return true
 	}
 	if s.migCost == 0 || p.execStart == execStartCold {
@@ -273,6 +273,10 @@ func (s *sim) detachTask(p *task, src, on int) {
 		s.reschedCurrLazy(src, on)
 	}
 	s.updateTaskLoadAvg(p)
+	// update_load_avg(cfs_rq, se, UPDATE_TG | DO_DETACH) ages src's cfs_rq
+	// while the task still counts in its weight and runnable count, then
+	// detaches the task (detachEntityLoadAvg() below, at the same now)
+	s.updateCfsRqLoadAvg(sc)
 	s.updateEntityLag(sc, p)
 	wasSchedIdle := sc.schedIdleRq()
 	sc.rqRemove(p)

@@ -421,11 +421,17 @@ func (s *sim) kickILB(from int, flags uint8) {
 	s.q.push(event{at: s.now + s.ipiLatency(ilb) + s.idleExitCost(&s.cpus[ilb]), kind: evILB, a: int32(ilb)})
 }
 
-// nohzIdleBalance is the kicked ILB's softirq: _nohz_idle_balance() with
-// the pending kick flags.
+// nohzIdleBalance is the kick's IPI on the ILB, nohz_csd_func(): the
+// flags are released, and the softirq runs _nohz_idle_balance() with them
+// only when the ILB is still idle_cpu() (rq->idle_balance); an ILB that a
+// wake-up, a pull or the kernel noise's kworker reached since the kick
+// drops it, and a later tick kicks again.
 func (s *sim) nohzIdleBalance(ilb int) {
 	flags := s.ilbFlags
 	s.ilbPending, s.ilbFlags = false, 0
+	if !s.idleCPU(ilb) {
+		return
+	}
 	s.nohzIdleBalanceFlags(ilb, flags)
 }
 

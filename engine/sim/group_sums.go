@@ -165,7 +165,7 @@ func cpuPair(sd *topo.Domain) bool {
 // a group.
 func (s *sim) noSrcGroup(sd *topo.Domain, sdIdx, dst int, idle cpuIdleType) bool {
 	st := &s.cpus[dst].sd[sdIdx]
-	if st.spanSums < 0 && !st.cpuPair || sd.Parent == nil || s.tracing || idle != cpuNewlyIdle && sd == s.t.SDLLC[dst] {
+	if st.spanSums < 0 && !st.cpuPair || sd.Parent == nil || s.tracing || idle != cpuNewlyIdle && sd == s.sharedDom[dst] {
 		return false
 	}
 	if st.cpuPair {

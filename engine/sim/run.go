@@ -118,7 +118,9 @@ func newSim(r *scenario.Resolved, t *topo.Topology, opt Options, seed uint64, ti
 	s.baseSlice = int64(r.Policy.BaseSlice) * factor
 	s.cfsLatency, s.cfsMinGran, s.cfsWakeupGran = 6e6*factor, 750e3*factor, 1e6*factor
 	s.maxLBInterval = max(int64(r.Policy.HZ)*int64(n)/10, 1)
-	s.idleRetainsTick = len(r.Machine.Latency.IdleStates) == 0 // WFI only: a single-state cpuidle driver
+	// WFI only: a single-state cpuidle driver, whose idle loop keeps the
+	// tick since f4c31b07b136 (IDLE_RETAIN_TICK)
+	s.idleRetainsTick = len(r.Machine.Latency.IdleStates) == 0 && r.Policy.Features.IdleRetainTickOn()
 	// timers: the CPUs' compute ends, the cores' re-evaluations, the CPUs'
 	// dl_timers, the RT period timer
 	s.q.init(4*n+1024, n+t.TotalCores+n+1, s.end)
@@ -339,6 +341,7 @@ func (s *sim) buildTasks() error {
 			switch g.Policy {
 			case scenario.PolicyIdle: // set_load_weight(): WEIGHT_IDLEPRIO whatever static_prio
 				p.idlePolicy, p.weight = true, weightIdlePrio
+				s.schedIdleTasks = true
 			case scenario.PolicyBatch:
 				p.batchPolicy = true
 			}

@@ -204,6 +204,10 @@ func (s *sim) pickNextTask(c *cpuState, fast bool) {
 		c.idleState = s.cpuidleSelect(c)
 		if !wasIdle {
 			s.enterIdle(c)
+		} else if !fromIdle {
+			// the kernel noise's kworker slept: set_next_task_idle() →
+			// update_idle_core() sets has_idle_cores again
+			s.updateIdleCore(c)
 		}
 		s.peBusyChanged(c)
 		s.nohzRunIdleBalance(c) // do_idle()
@@ -741,6 +745,10 @@ func (s *sim) idleTick(c *cpuState) {
 	if s.fairServer && s.dlServerIdle {
 		s.updateCurrIdle(c) // task_tick_idle()
 	}
+	if !s.idleCPU(c.id) {
+		s.nonIdleTick(c)
+		return
+	}
 	if j := s.jiffies(); j >= c.nextBalance {
 		if s.tracing {
 			s.lbPrefix = append(s.lbPrefix[:0], fmt.Sprintf("sched_balance_trigger(cpu %d, idle: do_idle() kept the tick)", c.id))
@@ -750,6 +758,25 @@ func (s *sim) idleTick(c *cpuState) {
 		s.lbPrefix = s.lbPrefix[:0]
 	}
 	if c.curr != nil {
+		s.q.pushInOrder(event{at: s.now + s.tickNs, kind: evTick, a: int32(c.id)})
+		return
+	}
+	c.tickOn = false
+	s.nohzBalanceEnterIdle(c)
+}
+
+// nonIdleTick is an idle CPU's retained tick that finds it no longer
+// idle_cpu(): a task queued for it (a pull or a fork whose resched IPI is
+// in flight) or a wake-up pending (ttwu_pending, the wake list's IPI in
+// flight). sched_tick() sets rq->idle_balance = idle_cpu(), false here,
+// so nohz_balancer_kick() decides and sched_balance_domains() runs as
+// CPU_NOT_IDLE. With a task queued need_resched() is set: do_idle()'s loop
+// exits and the tick runs on. With only a wake-up pending the loop goes
+// round once more and stops the tick, woken by it (got_tick).
+func (s *sim) nonIdleTick(c *cpuState) {
+	s.nohzBalancerKick(c)
+	s.schedBalanceTrigger(c)
+	if c.curr != nil || c.nrTasks() > 0 {
 		s.q.pushInOrder(event{at: s.now + s.tickNs, kind: evTick, a: int32(c.id)})
 		return
 	}

@@ -165,3 +165,37 @@ func TestIdleHNrRunningFollowsTheTasks(t *testing.T) {
 		t.Errorf("after the SCHED_IDLE task sleeps, cpu 0 runs a SCHED_OTHER task: sched_idle_cpu() %v, idle_h_nr_running %d; want false, 0", s.schedIdleCPU(0), c.idleNr)
 	}
 }
+
+// select_idle_capacity() takes a CPU running only SCHED_IDLE tasks as idle
+// (fair.c: available_idle_cpu() || sched_idle_cpu()), with or without a
+// trace: on a big.LITTLE machine whose CPUs are all busy but CPU 5, which
+// runs a SCHED_IDLE task, a wakee targeting busy CPU 6 goes to CPU 5.
+// Until Dec 2026 the untraced walk read the idle mask alone and returned
+// the busy target, so a run with a timeline placed differently.
+func TestSelectIdleCapacityTakesSchedIdleCPU(t *testing.T) {
+	doc := `{"schedplay":1,"machine":{"nodes":1,"cores_per_node":8,"clusters_per_node":2,"llc":"cluster","threads_per_core":1,"numbering":"core-major",
+	"core_classes":[{"name":"a53","cores":4,"capacity":462,"speed":0.55},{"name":"a73","cores":4,"capacity":1024,"speed":1.0}]},
+	"policy":{"asym_cpucapacity":true,"features":{"SIS_UTIL":false}},
+	"workload":{"groups":[{"name":"idle","count":1,"policy":"idle","program":[{"compute":"1s"}]},
+		{"name":"busy","count":7,"program":[{"compute":"1s"}]},
+		{"name":"wakee","count":1,"program":[{"compute":"1s"}]}]},"run":{"duration":"1s","reps":1,"seed":1}}`
+	for _, tracing := range []bool{false, true} {
+		s := simOf(t, doc)
+		place(s, 0, 5)
+		s.schedule(&s.cpus[5])
+		k := 1
+		for cpu := 0; cpu < 8; cpu++ {
+			if cpu != 5 {
+				place(s, k, cpu)
+				s.schedule(&s.cpus[cpu])
+				k++
+			}
+		}
+		w := s.tasks[8]
+		w.cpu, w.recentUsedCPU = 6, -1
+		s.tracing = tracing
+		if got := s.selectIdleSibling(w, 6, 6); got != 5 {
+			t.Errorf("tracing %v: select_idle_sibling() → CPU %d; want 5, the CPU running only a SCHED_IDLE task", tracing, got)
+		}
+	}
+}

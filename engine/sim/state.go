@@ -385,9 +385,12 @@ type sim struct {
 	// machine.latency.idle_states), so an idle CPU keeps its tick until
 	// the tick wakes it.
 	idleRetainsTick bool
-	hk              *topo.Housekeeping
-	irqs            *topo.DeviceIRQs // machine.device_irqs (nil: none)
-	irqTarget       []int32          // each vector's CPU: the first of its group (initDeviceIRQs)
+	// schedIdleTasks: some task is SCHED_IDLE, so a CPU may be
+	// sched_idle_cpu() and the idle scans cannot read the idle mask alone
+	schedIdleTasks bool
+	hk             *topo.Housekeeping
+	irqs           *topo.DeviceIRQs // machine.device_irqs (nil: none)
+	irqTarget      []int32          // each vector's CPU: the first of its group (initDeviceIRQs)
 	// cfs: EEVDF off, the CFS of 6.1 (cfs.go), with its tunables scaled
 	// like the kernel's (SCHED_TUNABLESCALING_LOG): sysctl_sched_latency,
 	// _min_granularity, _wakeup_granularity

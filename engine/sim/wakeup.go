@@ -162,7 +162,7 @@ func (s *sim) wakeAffineIdle(this, prev int, sync bool) int {
 		}
 		return this
 	}
-	if sync && s.cpus[this].hNrRunnable() == 1 { // nr_running - cfs_h_nr_delayed()
+	if tc := &s.cpus[this]; sync && tc.nrRunningAll()-tc.nrDelayed == 1 { // nr_running - cfs_h_nr_delayed(): every class, the kworker too
 		if s.tracing {
 			s.note("wake_affine_idle: sync, waker alone")
 		}

@@ -66,7 +66,7 @@ func (s *sim) selectIdleCapacity(p *task, sd *topo.Domain, target, util int) int
 			}
 		}
 	}
-	if !s.tracing {
+	if !s.tracing && !s.schedIdleTasks { // the mask walk reads available_idle_cpu() alone
 		return s.selectIdleCapacityMask(p, sd, target, util, smtAware, hasIdleCore, nr, sds)
 	}
 	s.scanBegin("select_idle_capacity", target, fmt.Sprintf(" (task util %d)", util))

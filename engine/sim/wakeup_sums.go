@@ -13,10 +13,11 @@ import (
 // whole machine. For a task that may run on the whole group, the walk
 // adds up the same per-CPU figures as update_sg_lb_stats() (p is on no
 // rq, so cpu_load_without() and the rest are the plain figures), which
-// the group sums hold. What the walk does besides reading is
-// update_cfs_rq_load_avg() of each CPU: that is done here too, for the
-// CPUs on which it would change anything (peltSynced); on the others a
-// second update at the same instant is a no-op.
+// the group sums hold. The kernel's walk only reads (cpu_load_without()
+// and the rest); the engine also brings each CPU's cfs_rq averages up to
+// now first (update_cfs_rq_load_avg(), a documented simplification; only
+// where it would change anything, peltSynced: a second update at the same
+// instant is a no-op).
 
 // peltSynced records that c's update_cfs_rq_load_avg() has just run: until
 // the clock moves or c changes (cpuChanged), another one at this instant
