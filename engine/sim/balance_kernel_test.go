@@ -1070,10 +1070,7 @@ func TestDetachAgesTheSourceWithTheTask(t *testing.T) {
 	a := place(s, 0, 0)
 	b := place(s, 1, 0)
 	s.schedule(c0)
-	s.now = 40_000_000
-	s.syncCPU(c0)
-	s.updateCurr(c0)
-	s.updateCfsRqLoadAvg(c0)
+	updateCPUAt(s, c0, 40_000_000)
 	s.now += 3_000_000
 	s.detachTask(b, 0, 1)
 	s.updateTaskLoadAvg(a)

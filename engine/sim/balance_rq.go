@@ -275,7 +275,7 @@ func (s *sim) detachTask(p *task, src, on int) {
 	s.updateTaskLoadAvg(p)
 	// update_load_avg(cfs_rq, se, UPDATE_TG | DO_DETACH) ages src's cfs_rq
 	// while the task still counts in its weight and runnable count, then
-	// detaches the task (detachEntityLoadAvg() below, at the same now)
+	// detaches the task (detachEntityLoadAvg() below)
 	s.updateCfsRqLoadAvg(sc)
 	s.updateEntityLag(sc, p)
 	wasSchedIdle := sc.schedIdleRq()

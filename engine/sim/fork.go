@@ -122,7 +122,7 @@ func (s *sim) parentArrive(c *cpuState, par *task) {
 	s.attachEntityLoadAvg(c, par)
 	c.nrRunning++
 	s.cpuChanged(c)
-	s.addNrRunning(c)
+	s.addNrRunning(c, 1)
 	if c.nrRunning == 1 { // the parent is a fair task: enqueue_task_fair()
 		s.fairClassStarts(c, c.nrRunningAll() == 1)
 	}
@@ -132,6 +132,7 @@ func (s *sim) parentArrive(c *cpuState, par *task) {
 // exits: dequeue_task_fair() + the removed load). A CPU the parent leaves
 // empty schedules: sched_balance_newidle() stamps idle_stamp and may pull.
 func (s *sim) parentLeave(c *cpuState, par *task) {
+	s.updateCfsRqLoadAvg(c)
 	s.detachEntityLoadAvg(c, par)
 	c.nrRunning--
 	s.cpuChanged(c)

@@ -59,6 +59,15 @@ func simOf(t testing.TB, doc string) *sim {
 	return s
 }
 
+// updateCPUAt brings c's running task and cfs_rq up to time at
+// (update_curr(), update_cfs_rq_load_avg()), as a tick would.
+func updateCPUAt(s *sim, c *cpuState, at int64) {
+	s.now = at
+	s.syncCPU(c)
+	s.updateCurr(c)
+	s.updateCfsRqLoadAvg(c)
+}
+
 func mustRun(t testing.TB, r *scenario.Resolved, opt Options) *Result {
 	t.Helper()
 	res, err := Run(context.Background(), r, opt)

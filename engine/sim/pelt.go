@@ -231,9 +231,9 @@ func (s *sim) attachEntityLoadAvg(c *cpuState, p *task) {
 // detachEntityLoadAvg is detach_entity_load_avg(): a task's averages and
 // its own sums (dequeue_load_avg(): se_weight · load_sum) leave a cfs_rq
 // at once (a balancer move; the model's fork parent as it leaves), each
-// sum kept at least its average times PELT_MIN_DIVIDER.
+// sum kept at least its average times PELT_MIN_DIVIDER. The caller has
+// aged the cfs_rq first (update_load_avg(..., DO_DETACH)).
 func (s *sim) detachEntityLoadAvg(c *cpuState, p *task) {
-	s.updateCfsRqLoadAvg(c)
 	a := &p.avg
 	c.avg.subFloored(peltAvg{utilAvg: a.utilAvg, utilSum: a.utilSum, loadAvg: a.loadAvg,
 		loadSum: uint64(p.weight) * a.loadSum, runnableAvg: a.runnableAvg, runnableSum: a.runnableSum})

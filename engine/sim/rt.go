@@ -85,7 +85,7 @@ func (s *sim) enqueueTaskRT(c *cpuState, p *task) {
 	s.startRTBandwidth(c.id) // inc_rt_group()
 	s.enqueuePushableTask(c, p)
 	s.cpuChanged(c)
-	s.addNrRunning(c)
+	s.addNrRunning(c, 1)
 }
 
 // dequeueCurrRT is dequeue_task_rt() of the running RT task as it sleeps

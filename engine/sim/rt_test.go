@@ -104,10 +104,7 @@ func TestRTCurrLeavesTheFairClassWithoutCurr(t *testing.T) {
 	c := &s.cpus[0]
 	fair := place(s, 0, 0)
 	s.schedule(c)
-	s.now = 50_000_000
-	s.syncCPU(c)
-	s.updateCurr(c)
-	s.updateCfsRqLoadAvg(c)
+	updateCPUAt(s, c, 50_000_000)
 	before, v := s.cpuUtilCfs(c), fair.vruntime
 	rt := s.tasks[1]
 	rt.remaining = 1e12

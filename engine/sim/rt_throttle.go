@@ -94,15 +94,11 @@ func (s *sim) schedRTPeriodTimer() {
 		if c.rtTime > 0 {
 			c.rtTime -= min(c.rtTime, rtRuntime)
 			if c.rtThrottled && c.rtTime < rtRuntime {
-				before := c.nrRunningAll()
 				c.rtThrottled = false
 				s.span(&s.m.rtThrottledNs, c.rtThrottledAt, s.now)
 				s.cpuChanged(c)
 				enqueue = true
-				// enqueue_top_rt_rq() → add_nr_running(rq, rt_nr_running)
-				if before < 2 && c.nrRunningAll() >= 2 {
-					s.rdOverloaded = true
-				}
+				s.addNrRunning(c, c.rtNr) // enqueue_top_rt_rq() → add_nr_running(rq, rt_nr_running)
 			}
 			if c.rtTime > 0 || c.rtNr > 0 {
 				idle = false

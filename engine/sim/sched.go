@@ -34,16 +34,16 @@ func (s *sim) enqueueTask(c *cpuState, p *task, initial, migrated bool) bool {
 	if firstFair {
 		s.fairClassStarts(c, idleRq)
 	}
-	s.addNrRunning(c)
+	s.addNrRunning(c, 1)
 	return resched
 }
 
-// addNrRunning is add_nr_running(rq, 1)'s root-domain part, after c has
-// counted its new task: set_rd_overloaded() when rq->nr_running (c's fair
-// tasks, plus the kernel noise's kworker while it runs) has just gone from
-// below 2 to 2.
-func (s *sim) addNrRunning(c *cpuState) {
-	if c.nrRunningAll() == 2 {
+// addNrRunning is add_nr_running(rq, count)'s root-domain part, after c
+// has counted its count new tasks: set_rd_overloaded() when rq->nr_running
+// (c's tasks, plus the kernel noise's kworker while it runs) has just gone
+// from below 2 to 2 or more.
+func (s *sim) addNrRunning(c *cpuState, count int) {
+	if n := c.nrRunningAll(); n-count < 2 && n >= 2 {
 		s.rdOverloaded = true
 	}
 }
@@ -678,7 +678,7 @@ func (s *sim) tick(c *cpuState) {
 		s.idleTick(c)
 		return
 	}
-	s.q.pushInOrder(event{at: s.now + s.tickNs, kind: evTick, a: int32(c.id)})
+	s.rearmTick(c)
 	if c.needReschedLazy { // sched_tick(): a lazy request older than this tick becomes resched_curr()
 		c.needResched = true
 	}
@@ -757,12 +757,7 @@ func (s *sim) idleTick(c *cpuState) {
 		s.schedBalanceDomains(c, c.id, j, cpuIdle, migPeriodic)
 		s.lbPrefix = s.lbPrefix[:0]
 	}
-	if c.curr != nil {
-		s.q.pushInOrder(event{at: s.now + s.tickNs, kind: evTick, a: int32(c.id)})
-		return
-	}
-	c.tickOn = false
-	s.nohzBalanceEnterIdle(c)
+	s.idleTickEnd(c, c.curr != nil)
 }
 
 // nonIdleTick is an idle CPU's retained tick that finds it no longer
@@ -776,12 +771,25 @@ func (s *sim) idleTick(c *cpuState) {
 func (s *sim) nonIdleTick(c *cpuState) {
 	s.nohzBalancerKick(c)
 	s.schedBalanceTrigger(c)
-	if c.curr != nil || c.nrTasks() > 0 {
-		s.q.pushInOrder(event{at: s.now + s.tickNs, kind: evTick, a: int32(c.id)})
+	s.idleTickEnd(c, c.curr != nil || c.nrTasks() > 0)
+}
+
+// idleTickEnd is do_idle()'s loop after an idle tick: a CPU that has
+// something to run (keep) leaves the loop on need_resched() and its tick
+// runs on; otherwise the next pass, woken by the tick (got_tick), stops
+// it: tick_nohz_idle_stop_tick() → nohz_balance_enter_idle().
+func (s *sim) idleTickEnd(c *cpuState, keep bool) {
+	if keep {
+		s.rearmTick(c)
 		return
 	}
 	c.tickOn = false
 	s.nohzBalanceEnterIdle(c)
+}
+
+// rearmTick programs c's next tick, one jiffy on.
+func (s *sim) rearmTick(c *cpuState) {
+	s.q.pushInOrder(event{at: s.now + s.tickNs, kind: evTick, a: int32(c.id)})
 }
 
 // nohzBalanceEnterIdle is nohz_balance_enter_idle(), called when the CPU's
