@@ -186,6 +186,21 @@ func (f Features) HNrRunnableOn() bool { return on(f.HNrRunnable, true) }
 // unless set (docs/model.md, "What tip-2026-09 does not have yet").
 func (f Features) AsymCapacitySMTLBOn() bool { return on(f.AsymCapacitySMTLB, false) }
 
+// LBSMTBalanceOn: LB_SMT_BALANCE unless set false (the generation 6.1).
+func (f Features) LBSMTBalanceOn() bool { return on(f.LBSMTBalance, true) }
+
+// LBSiblingImbalanceOn: LB_SIBLING_IMBALANCE unless set false (the generation 6.1).
+func (f Features) LBSiblingImbalanceOn() bool { return on(f.LBSiblingImbalance, true) }
+
+// LBUtilBoostOn: LB_UTIL_BOOST unless set false (the generation 6.1).
+func (f Features) LBUtilBoostOn() bool { return on(f.LBUtilBoost, true) }
+
+// SWBIdleCoreOn: SWB_IDLE_CORE unless set false (the generation 6.1).
+func (f Features) SWBIdleCoreOn() bool { return on(f.SWBIdleCore, true) }
+
+// MisfitMaxAllowedCapOn: MISFIT_MAX_ALLOWED_CAP unless set false (the generation 6.1).
+func (f Features) MisfitMaxAllowedCapOn() bool { return on(f.MisfitMaxAllowedCap, true) }
+
 // PreemptLazyOn: the PREEMPT_LAZY preemption model, off unless set (the
 // generation tip-2026-09 sets it: a 7.x kernel on arm64).
 func (f Features) PreemptLazyOn() bool { return on(f.PreemptLazy, false) }

@@ -103,6 +103,45 @@ type Features struct {
 	// whose capacity equals the destination's). Off in every generation
 	// (docs/model.md, "What tip-2026-09 does not have yet").
 	AsymCapacitySMTLB *bool `json:"ASYM_CAPACITY_SMT_LB,omitempty"`
+	// LBSMTBalance is the group_smt_balance of Linux 6.6 (Tim Chen's "sched/fair:
+	// Determine active load balance for SMT sched groups" and the rules
+	// that came with it): a non-local SMT group running more than one task
+	// beside an idle destination is group_smt_balance (smt_balance()),
+	// ranked between misfit and asym packing, pulled from with one task;
+	// update_sd_pick_busiest() keeps a fully_busy SMT group on an avg_load
+	// tie and prefers, among has_spare groups, an SMT group running two
+	// tasks over a non-SMT one (smt_vs_nonsmt_groups()). false is 6.1's
+	// classification, where such a core is has_spare, fully_busy or
+	// overloaded and a fully_busy group replaces the busiest only on a
+	// greater avg_load.
+	LBSMTBalance *bool `json:"LB_SMT_BALANCE,omitempty"`
+	// LBSiblingImbalance is the prefer-sibling rule of Linux 6.6
+	// (sibling_imbalance(), 7ff1693236f5's core-count normalisation) with
+	// prefer_sibling read from the busiest group's flags: calculate_imbalance()
+	// and sched_balance_find_src_group()'s force test take the task-count
+	// difference scaled by the groups' cores, 0 for a busy destination.
+	// false is 6.1's: prefer_sibling from the balanced domain's child
+	// (sd->child->flags & SD_PREFER_SIBLING) and the plain difference
+	// busiest − local sum_nr_running, whatever the destination.
+	LBSiblingImbalance *bool `json:"LB_SIBLING_IMBALANCE,omitempty"`
+	// LBUtilBoost is runnable boosting in the load balancer (Linux 6.5,
+	// Dietmar Eggemann's "sched/fair, cpufreq: Introduce 'runnable
+	// boosting'"): under migrate_util sched_balance_find_src_rq() compares
+	// cpu_util_cfs_boost(), the larger of a CPU's util_avg and
+	// runnable_avg. false is 6.1's cpu_util_cfs().
+	LBUtilBoost *bool `json:"LB_UTIL_BOOST,omitempty"`
+	// SWBIdleCore is should_we_balance()'s idle-core preference (Linux
+	// 6.6): above the SMT level the first idle CPU of a fully idle core
+	// balances the group, else the first idle CPU of a busy core. false is
+	// 6.1's: the first idle CPU, else the group's first CPU.
+	SWBIdleCore *bool `json:"SWB_IDLE_CORE,omitempty"`
+	// MisfitMaxAllowedCap is update_misfit_status()'s exemption of a task
+	// already on the largest capacity its affinity allows
+	// (p->max_allowed_capacity, Linux 6.10), with nohz_balancer_kick()
+	// kicking for any misfit load. false is 6.1's: such a task is misfit
+	// too, and the kick's check_misfit_status() asks for a CPU below the
+	// root domain's largest capacity.
+	MisfitMaxAllowedCap *bool `json:"MISFIT_MAX_ALLOWED_CAP,omitempty"`
 	// SMTAwareAsymCapacity selects the TIP7 SMT-aware select_idle_capacity()
 	// and asym_fits_cpu() (P1b "mainline"); false gives 6.12 behaviour (P1).
 	SMTAwareAsymCapacity *bool `json:"SMT_AWARE_ASYM_CAPACITY,omitempty"`
@@ -146,8 +185,10 @@ type Features struct {
 	// state or none (kernel/sched/idle.c, idle_call_stop_or_retain_tick(),
 	// f4c31b07b136, in 6.12.117 and later): the first pass of the idle
 	// loop keeps the tick, which is stopped only when it has fired in
-	// idle. false is the kernels before it (the generation 6.1): the
-	// no-driver path calls tick_nohz_idle_stop_tick() at every idle entry.
+	// idle. false is the kernels before it (the generation 6.1, which
+	// models 6.1 as released and the 5.x kernels; the 6.1.y stable series
+	// took it later, and 6.1.192 has it): the no-driver path calls
+	// tick_nohz_idle_stop_tick() at every idle entry.
 	// It applies only to a machine without deeper idle states
 	// (machine.latency.idle_states).
 	IdleRetainTick *bool `json:"IDLE_RETAIN_TICK,omitempty"`

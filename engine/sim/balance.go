@@ -156,8 +156,8 @@ func (s *sim) sgLbStatsClassify(env *lbEnv, g *topo.Group, local bool, sgs *sgSt
 		if sgs.sumHNrRunning > 0 && g.AsymPreferCPU >= 0 && s.schedGroupAsym(env, sgs, g) {
 			sgs.asymPacking = true
 		}
-		if g.Flags&topo.SDShareCPUCapacity != 0 && sgs.sumHNrRunning > 1 {
-			sgs.smtBalance = true // smt_balance()
+		if s.lbSMTBalance && g.Flags&topo.SDShareCPUCapacity != 0 && sgs.sumHNrRunning > 1 {
+			sgs.smtBalance = true // smt_balance() (6.6; LB_SMT_BALANCE)
 		}
 	}
 	sgs.groupType = groupClassify(env.sd.ImbalancePct, sgs)
@@ -314,6 +314,9 @@ func (s *sim) updateSdPickBusiest(env *lbEnv, g *topo.Group, sgs *sgStats) bool 
 		}
 		fallthrough
 	case groupFullyBusy:
+		if !s.lbSMTBalance { // 6.1: "avg_load <= busiest->avg_load" keeps the busiest
+			return sgs.avgLoad > busiest.avgLoad // 6.1 fully_busy
+		}
 		if sgs.avgLoad < busiest.avgLoad {
 			return false
 		}
@@ -322,7 +325,7 @@ func (s *sim) updateSdPickBusiest(env *lbEnv, g *topo.Group, sgs *sgStats) bool 
 		}
 		return true
 	case groupHasSpare:
-		if smtVsNonsmtGroups(env.busiest, g) {
+		if s.lbSMTBalance && smtVsNonsmtGroups(env.busiest, g) {
 			return !(g.Flags&topo.SDShareCPUCapacity != 0 && sgs.sumHNrRunning <= 1)
 		}
 		return hasSpareBusier(sgs, busiest)
@@ -536,12 +539,22 @@ func (s *sim) updateSdLbStats(env *lbEnv) {
 		}
 	}
 	env.totalLoad, env.totalCap, env.sumUtil = totalLoad, totalCap, sumUtil
-	if env.busiest != nil {
-		env.preferSibling = env.busiest.Flags&topo.SDPreferSibling != 0
-	}
+	env.preferSibling = s.preferSibling(env)
 	if env.idle != cpuNewlyIdle && env.sd != nil && env.sd == s.sharedDom[env.dst] {
 		s.updateIdleCPUScan(env) // the domain holds dst's sched_domain_shared
 	}
+}
+
+// preferSibling is sds->prefer_sibling at the end of update_sd_lb_stats():
+// the busiest group's SD_PREFER_SIBLING (6.6, which a group takes from its
+// child domain when the domains are attached), or under 6.1
+// (LB_SIBLING_IMBALANCE off) the balanced domain's child's ("child &&
+// child->flags & SD_PREFER_SIBLING"), whatever group is busiest.
+func (s *sim) preferSibling(env *lbEnv) bool {
+	if !s.lbSiblingImbalance {
+		return env.sd.Child != nil && env.sd.Child.Flags&topo.SDPreferSibling != 0
+	}
+	return env.busiest != nil && env.busiest.Flags&topo.SDPreferSibling != 0
 }
 
 // updateIdleCPUScan is update_idle_cpu_scan(): the SIS_UTIL scan budget.
@@ -557,9 +570,14 @@ func (s *sim) updateIdleCPUScan(env *lbEnv) {
 	s.shared[env.dst].nrIdleScan = int(nr)
 }
 
-// siblingImbalance is sibling_imbalance().
-func siblingImbalance(env *lbEnv) int64 {
+// siblingImbalance is sibling_imbalance() (6.6), or without
+// LB_SIBLING_IMBALANCE 6.1's difference of the groups' sum_nr_running
+// (lsub_positive()), whatever the destination and the cores.
+func (s *sim) siblingImbalance(env *lbEnv) int64 {
 	b, l := &env.busiestStat, &env.localStat
+	if !s.lbSiblingImbalance {
+		return max(int64(b.sumNrRunning-l.sumNrRunning), 0)
+	}
 	if env.idle == cpuNotIdle || b.sumNrRunning == 0 {
 		return 0
 	}
@@ -616,7 +634,7 @@ func (s *sim) calculateImbalance(env *lbEnv) {
 		}
 		env.migType = migrateTask
 		if busiest.groupWeight == 1 || env.preferSibling {
-			env.imbalance = siblingImbalance(env)
+			env.imbalance = s.siblingImbalance(env)
 		} else {
 			// max_t(long, 0, local->idle_cpus - busiest->idle_cpus): the
 			// unsigned int difference wraps before the cast, so it is never
@@ -684,7 +702,7 @@ func (s *sim) findSrcGroupFromStats(env *lbEnv) *topo.Group {
 			return nil
 		}
 	}
-	if !force && env.preferSibling && local.groupType == groupHasSpare && siblingImbalance(env) > 1 {
+	if !force && env.preferSibling && local.groupType == groupHasSpare && s.siblingImbalance(env) > 1 {
 		force = true
 	}
 	if !force && busiest.groupType != groupOverloaded {

@@ -42,7 +42,7 @@ func (s *sim) shouldWeBalanceWalk(sd *topo.Domain, dst int, idle cpuIdleType) bo
 		if !s.idleCPU(c) {
 			continue
 		}
-		if sd.Flags&topo.SDShareCPUCapacity == 0 && !s.isCoreIdle(c) {
+		if s.swbIdleCore && sd.Flags&topo.SDShareCPUCapacity == 0 && !s.isCoreIdle(c) {
 			if idleSMT == noCPU {
 				idleSMT = c
 			}
@@ -86,7 +86,10 @@ func (s *sim) schedBalanceFindSrcRq(env *lbEnv, g *topo.Group) int {
 				busiestLoad, busiestCap, busiest = load, int64(c.cap), i
 			}
 		case migrateUtil:
-			u := int64(s.cpuUtilCfsBoost(c))
+			u := int64(s.cpuUtilCfs(c)) // 6.1
+			if s.lbUtilBoost {
+				u = int64(s.cpuUtilCfsBoost(c)) // runnable boosting (6.5)
+			}
 			if nr <= 1 {
 				continue
 			}
@@ -583,7 +586,8 @@ func (s *sim) updateMisfitStatus(c *cpuState, p *task) {
 		return
 	}
 	s.cpuChanged(c)
-	if p == nil || p.nrAllowed == 1 || c.cap == p.maxAllowedCap || s.utilFitsCPU(s.taskUtilEst(p), c.id) > 0 {
+	if p == nil || p.nrAllowed == 1 || (s.misfitMaxAllowedCap && c.cap == p.maxAllowedCap) ||
+		s.utilFitsCPU(s.taskUtilEst(p), c.id) > 0 {
 		c.misfitLoad = 0
 		return
 	}

@@ -40,23 +40,29 @@ func TestGroupClassify(t *testing.T) {
 // task counts; otherwise the counts per core are evened, rounded, and a
 // busiest group with two tasks or more against an empty local one always
 // gives 2, so one task moves. A busy destination balances nothing here.
+// 6.1 (LB_SIBLING_IMBALANCE off) takes the plain difference of the task
+// counts, for a busy destination too and whatever the cores.
 func TestSiblingImbalance(t *testing.T) {
 	for _, c := range []struct {
+		on             bool
 		idle           cpuIdleType
 		nb, nl, bn, ln int
 		want           int64
 	}{
-		{cpuIdle, 1, 1, 3, 1, 2},
-		{cpuIdle, 1, 1, 1, 3, 0},
-		{cpuIdle, 4, 1, 2, 0, 2}, // (2·2 + 5) / 5 = 1 → 2: the empty group's resources
-		{cpuIdle, 4, 1, 8, 0, 4}, // (2·8 + 5) / 5
-		{cpuIdle, 4, 1, 1, 0, 1},
-		{cpuNotIdle, 4, 1, 8, 0, 0},
+		{true, cpuIdle, 1, 1, 3, 1, 2},
+		{true, cpuIdle, 1, 1, 1, 3, 0},
+		{true, cpuIdle, 4, 1, 2, 0, 2}, // (2·2 + 5) / 5 = 1 → 2: the empty group's resources
+		{true, cpuIdle, 4, 1, 8, 0, 4}, // (2·8 + 5) / 5
+		{true, cpuIdle, 4, 1, 1, 0, 1},
+		{true, cpuNotIdle, 4, 1, 8, 0, 0},
+		{false, cpuNotIdle, 1, 1, 3, 1, 2},
+		{false, cpuIdle, 4, 1, 8, 0, 8},
+		{false, cpuIdle, 1, 1, 1, 3, 0},
 	} {
 		env := &lbEnv{idle: c.idle, busiest: &topo.Group{Cores: c.nb}, local: &topo.Group{Cores: c.nl},
 			busiestStat: sgStats{sumNrRunning: c.bn}, localStat: sgStats{sumNrRunning: c.ln}}
-		if got := siblingImbalance(env); got != c.want {
-			t.Errorf("%d cores with %d tasks against %d with %d (idle %d): %d; want %d", c.nb, c.bn, c.nl, c.ln, c.idle, got, c.want)
+		if got := (&sim{lbSiblingImbalance: c.on}).siblingImbalance(env); got != c.want {
+			t.Errorf("LB_SIBLING_IMBALANCE %v: %d cores with %d tasks against %d with %d (idle %d): %d; want %d", c.on, c.nb, c.bn, c.nl, c.ln, c.idle, got, c.want)
 		}
 	}
 }

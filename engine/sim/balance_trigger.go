@@ -317,7 +317,9 @@ func (s *sim) nohzKickReason(c *cpuState) string {
 		}
 	}
 	if s.t.SDAsymCPUCapacity[c.id] != nil {
-		if c.misfitLoad != 0 {
+		// check_misfit_status(): 6.1 also asks for a CPU below the root
+		// domain's largest capacity (check_cpu_capacity() never holds here)
+		if c.misfitLoad != 0 && (s.misfitMaxAllowedCap || c.cap < s.rdMaxCap) {
 			return "misfit"
 		}
 		return ""

@@ -63,8 +63,22 @@ func (s *sim) schedSlice(c *cpuState, p *task, queued bool) int64 {
 	if load > 0 {
 		slice = period * p.weight / load
 	}
-	return max(slice, s.cfsMinGran)
+	minGran := s.cfsMinGran
+	if p.idlePolicy && !schedIdleCfsRq(c) {
+		minGran = cfsIdleMinGran
+	}
+	return max(slice, minGran)
 }
+
+// cfsIdleMinGran is sysctl_sched_idle_min_granularity (6.1): the shortest
+// slice of a SCHED_IDLE task beside tasks of another policy, not scaled by
+// the CPU count (update_sysctl() scales only the latency and the two
+// granularities).
+const cfsIdleMinGran = 750_000
+
+// schedIdleCfsRq is sched_idle_cfs_rq(): c's fair tasks are all SCHED_IDLE
+// (and there is one).
+func schedIdleCfsRq(c *cpuState) bool { return c.nrRunning > 0 && c.idleNr == c.nrRunning }
 
 // wakeupPreemptEntity is wakeup_preempt_entity(): 1 when se is more than
 // the wake-up granularity (in se's virtual time) behind curr, −1 when it
@@ -111,28 +125,44 @@ func clearBuddies(c *cpuState, p *task) {
 }
 
 // placeEntityCFS is enqueue_entity()'s renormalisation and place_entity()
-// (6.1): a vruntime that counts from another runqueue's min_vruntime moves
-// to this one's (migrate_task_rq_fair() subtracts the old one, the
-// enqueue adds the new); a new task starts one vslice after min_vruntime
-// (START_DEBIT); a waking task is placed no further than sched_latency/2
-// behind min_vruntime (GENTLE_FAIR_SLEEPERS) and never earlier than its
-// own vruntime. A task the load balancer moves is only renormalised.
+// (6.1): a vruntime left relative (by task_fork_fair(), by
+// migrate_task_rq_fair() at a wake-up that changes CPU, by detach_task())
+// counts from this runqueue's min_vruntime; a waking task is placed no
+// further than half a sched_latency behind min_vruntime (half a
+// min_granularity for a SCHED_IDLE task; GENTLE_FAIR_SLEEPERS) and never
+// earlier than its own vruntime. A new task (placed by taskForkFair()) and
+// a task the load balancer moves are only renormalised.
 func (s *sim) placeEntityCFS(c *cpuState, p *task, initial, migrated bool) {
 	switch {
-	case p.vrRq == vrNormalised: // detach_task() left it relative
+	case p.vrRq == vrNormalised:
 		p.vruntime += c.minVruntime
 	case p.vrRq > 0 && p.vrRq-1 != c.id:
 		p.vruntime += c.minVruntime - s.cpus[p.vrRq-1].minVruntime
 	}
 	p.vrRq = c.id + 1
-	switch {
-	case initial:
-		p.vruntime = c.minVruntime + calcDeltaFair(s.schedSlice(c, p, false), p.weight)
-	case !migrated:
-		p.vruntime = max(p.vruntime, c.minVruntime-s.cfsLatency/2)
+	if !initial && !migrated {
+		thresh := s.cfsLatency
+		if p.idlePolicy {
+			thresh = s.cfsMinGran
+		}
+		p.vruntime = max(p.vruntime, c.minVruntime-thresh/2)
 	}
 	p.deadline = p.vruntime // no deadline in CFS: the step view orders by vruntime
 	p.placed = true
+}
+
+// taskForkFair is task_fork_fair() (6.1), run by sched_fork() on the
+// parent's CPU before wake_up_new_task() places the child: the child
+// starts one vslice after the parent's runqueue's min_vruntime
+// (place_entity(cfs_rq, se, 1), START_DEBIT: the slice of nr_running + 1
+// tasks, the parent counted) and keeps it relative to that min_vruntime
+// (se->vruntime -= cfs_rq->min_vruntime), so enqueue_entity() adds the
+// target's. Simplification: the parent is no fair task of the timeline,
+// so the kernel's max() with the parent's own vruntime is left out; a
+// parent alone on its CPU is its min_vruntime.
+func (s *sim) taskForkFair(pc *cpuState, p *task) {
+	p.vruntime = calcDeltaFair(s.schedSlice(pc, p, false), p.weight)
+	p.vrRq = vrNormalised
 }
 
 // checkPreemptWakeupCFS is check_preempt_wakeup() (6.1, WAKEUP_PREEMPTION

@@ -130,13 +130,16 @@ func TestCFSPickBuddies(t *testing.T) {
 
 // place_entity(initial) (6.1), START_DEBIT: a new task starts at
 // min_vruntime + sched_vslice(), its sched_slice() in its own virtual
-// time (calc_delta_fair()), the newcomer counted in the period's share.
+// time (calc_delta_fair()), the newcomer counted in the period's share
+// (task_fork_fair() on the parent's runqueue, here cpu 0 with its nice-0
+// parent, then enqueue_entity()'s renormalisation there).
 func TestCFSStartDebit(t *testing.T) {
 	s := cfs61(t)
 	c0 := &s.cpus[0]
 	c0.minVruntime = 40e6
 	c0.nrRunning, c0.loadWeight = 1, 1024
 	p := &task{weight: niceWeight(5)}
+	s.taskForkFair(c0, p)
 	s.placeEntityCFS(c0, p, true, false)
 	want := int64(40e6) + calcDeltaFair(int64(18_000_000)*335/(1024+335), 335)
 	if p.vruntime != want {

@@ -112,15 +112,18 @@ func (s *sim) parentExecs() bool {
 }
 
 // parentArrive puts the parent on c as a running entity for the forks: one
-// more nr_running (so c is not idle to the slow path) and the PELT load and
-// utilization of a task that has just started there
-// (init_entity_runnable_average() + post_init_entity_util_avg()).
+// more nr_running (so c is not idle to the slow path), its weight in
+// cfs_rq->load (which 6.1's sched_slice() for the children's START_DEBIT
+// reads) and the PELT load and utilization of a task that has just
+// started there (init_entity_runnable_average() +
+// post_init_entity_util_avg()).
 func (s *sim) parentArrive(c *cpuState, par *task) {
 	s.syncCPU(c)
 	s.updateCurr(c)
 	s.postInitEntityUtilAvg(c, par)
 	s.attachEntityLoadAvg(c, par)
 	c.nrRunning++
+	c.loadWeight += par.weight
 	s.cpuChanged(c)
 	s.addNrRunning(c, 1)
 	if c.nrRunning == 1 { // the parent is a fair task: enqueue_task_fair()
@@ -135,6 +138,7 @@ func (s *sim) parentLeave(c *cpuState, par *task) {
 	s.updateCfsRqLoadAvg(c)
 	s.detachEntityLoadAvg(c, par)
 	c.nrRunning--
+	c.loadWeight -= par.weight
 	s.cpuChanged(c)
 	if c.curr == nil && len(c.rq) == 0 {
 		c.schedPrev = true // the parent is __schedule()'s prev

@@ -105,14 +105,23 @@ func newSim(r *scenario.Resolved, t *topo.Topology, opt Options, seed uint64, ti
 		vprot:        r.Policy.Features.VProtOn() && r.Policy.Features.EEVDFOn(),
 		hNrRunnable:  r.Policy.Features.HNrRunnableOn(),
 		asymCapSMTLB: r.Policy.Features.AsymCapacitySMTLBOn(),
-		preemptLazy:  r.Policy.Features.PreemptLazyOn() && r.Policy.Features.EEVDFOn(),
-		fairServer:   r.Policy.Features.FairServerOn(),
-		dlServerIdle: r.Policy.Features.DLServerIdleOn(),
-		rtThrottling: r.Policy.Features.RTThrottlingOn(),
-		smtActive:    t.SMTActive,
-		warmup:       int64(r.Run.Warmup),
+
+		lbSMTBalance:        r.Policy.Features.LBSMTBalanceOn(),
+		lbSiblingImbalance:  r.Policy.Features.LBSiblingImbalanceOn(),
+		lbUtilBoost:         r.Policy.Features.LBUtilBoostOn(),
+		swbIdleCore:         r.Policy.Features.SWBIdleCoreOn(),
+		misfitMaxAllowedCap: r.Policy.Features.MisfitMaxAllowedCapOn(),
+		preemptLazy:         r.Policy.Features.PreemptLazyOn() && r.Policy.Features.EEVDFOn(),
+		fairServer:          r.Policy.Features.FairServerOn(),
+		dlServerIdle:        r.Policy.Features.DLServerIdleOn(),
+		rtThrottling:        r.Policy.Features.RTThrottlingOn(),
+		smtActive:           t.SMTActive,
+		warmup:              int64(r.Run.Warmup),
 	}
 	s.asymCapActive = t.AsymCPUCapacityActive
+	for i := range t.CPUs { // build_sched_domains(): rd->max_cpu_capacity
+		s.rdMaxCap = max(s.rdMaxCap, t.CPUs[i].Capacity)
+	}
 	s.sisCluster = t.ClusterActive && r.Policy.Features.SISClusterOn()
 	factor := int64(1 + bits.Len(uint(min(n, 8))) - 1) // get_update_sysctl_factor(): 1 + ilog2(min(ncpus, 8))
 	s.baseSlice = int64(r.Policy.BaseSlice) * factor

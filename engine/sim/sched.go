@@ -183,6 +183,9 @@ func (s *sim) pickNextTask(c *cpuState, fast bool) {
 	c.needResched = false // clear_tsk_need_resched(prev), after the pick: both flags
 	c.needReschedLazy = false
 	if next != nil && next == prev {
+		if s.cfs { // 6.1 pick_next_task_fair()'s done: moves every pick to the head of cfs_tasks
+			c.cfsListHead(prev)
+		}
 		s.reprogram(c)
 		return
 	}
@@ -379,6 +382,13 @@ func (s *sim) tryToWakeUp(p *task, waker int, cur *task, sync, byTask bool) {
 	}
 	if byTask {
 		s.recordWaker(p, waker)
+	}
+	if s.cfs && !p.isRT() && target != prev && p.vrRq > 0 {
+		// migrate_task_rq_fair() under set_task_cpu(): a TASK_WAKING task's
+		// vruntime leaves its old runqueue's min_vruntime now, at the
+		// wake-up, not when it arrives
+		p.vruntime -= s.cpus[p.vrRq-1].minVruntime
+		p.vrRq = vrNormalised
 	}
 	p.state = taskWaking
 	p.wakeCPU = target
@@ -617,6 +627,9 @@ func (s *sim) forkTask(p *task, parentCPU int) {
 	}
 	p.cpu = parentCPU           // sched_fork(): __set_task_cpu(p, smp_processor_id())
 	p.recentUsedCPU = parentCPU // p->recent_used_cpu = task_cpu(p)
+	if s.cfs {
+		s.taskForkFair(&s.cpus[parentCPU], p)
+	}
 	target := s.selectTaskRq(p, parentCPU, parentCPU, nil, false, true)
 	c := &s.cpus[target]
 	p.cpu = target

@@ -361,21 +361,26 @@ type sim struct {
 	groupAlive  []int
 
 	// configuration
-	tickNs        int64
-	timerSlack    []int64 // per group: its tasks' timer_slack_ns
-	repartition   []int64 // per group: work lost when the core goes ST → 2T (repartitionLoss)
-	pmQoS         int64   // cpu_dma_latency limit on idle exit latency (-1 none)
-	baseSlice     int64
-	migCost       int64
-	peltMode      scenario.PELTMode
-	utilEst       bool
-	feat          scenario.Features
-	delayDequeue  bool // DELAY_DEQUEUE
-	hNrRunnable   bool // load balancing reads h_nr_runnable (H_NR_RUNNABLE)
-	asymCapSMTLB  bool // Neri's asym-capacity load balancing (ASYM_CAPACITY_SMT_LB)
-	preemptLazy   bool // the PREEMPT_LAZY preemption model (EEVDF only)
-	smtActive     bool
-	asymCapActive bool
+	tickNs       int64
+	timerSlack   []int64 // per group: its tasks' timer_slack_ns
+	repartition  []int64 // per group: work lost when the core goes ST → 2T (repartitionLoss)
+	pmQoS        int64   // cpu_dma_latency limit on idle exit latency (-1 none)
+	baseSlice    int64
+	migCost      int64
+	peltMode     scenario.PELTMode
+	utilEst      bool
+	feat         scenario.Features
+	delayDequeue bool // DELAY_DEQUEUE
+	hNrRunnable  bool // load balancing reads h_nr_runnable (H_NR_RUNNABLE)
+	asymCapSMTLB bool // Neri's asym-capacity load balancing (ASYM_CAPACITY_SMT_LB)
+	// The load balancer's forms of 6.5-6.10 (on) against 6.1's (off):
+	// LB_SMT_BALANCE, LB_SIBLING_IMBALANCE, LB_UTIL_BOOST, SWB_IDLE_CORE,
+	// MISFIT_MAX_ALLOWED_CAP.
+	lbSMTBalance, lbSiblingImbalance, lbUtilBoost, swbIdleCore, misfitMaxAllowedCap bool
+	rdMaxCap                                                                        int  // rd->max_cpu_capacity: the largest capacity of the root domain
+	preemptLazy                                                                     bool // the PREEMPT_LAZY preemption model (EEVDF only)
+	smtActive                                                                       bool
+	asymCapActive                                                                   bool
 	// sisCluster: sched_cluster_active under the cluster-aware
 	// select_idle_sibling() of 6.8 (SIS_CLUSTER; 6.1 had none)
 	sisCluster    bool
