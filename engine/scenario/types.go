@@ -116,8 +116,9 @@ type Features struct {
 	// greater avg_load.
 	LBSMTBalance *bool `json:"LB_SMT_BALANCE,omitempty"`
 	// LBSiblingImbalance is the prefer-sibling rule of Linux 6.6
-	// (sibling_imbalance(), 7ff1693236f5's core-count normalisation) with
-	// prefer_sibling read from the busiest group's flags: calculate_imbalance()
+	// (sibling_imbalance(), which normalises by the groups' cores) with
+	// prefer_sibling read from the busiest group's flags (6.5, Ricardo
+	// Neri's "Avoid unnecessary migrations within SMT domains"): calculate_imbalance()
 	// and sched_balance_find_src_group()'s force test take the task-count
 	// difference scaled by the groups' cores, 0 for a busy destination.
 	// false is 6.1's: prefer_sibling from the balanced domain's child
