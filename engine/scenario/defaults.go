@@ -201,6 +201,9 @@ func (f Features) SWBIdleCoreOn() bool { return on(f.SWBIdleCore, true) }
 // MisfitMaxAllowedCapOn: MISFIT_MAX_ALLOWED_CAP unless set false (the generation 6.1).
 func (f Features) MisfitMaxAllowedCapOn() bool { return on(f.MisfitMaxAllowedCap, true) }
 
+// BusiestTieKeepsFirstOn: BUSIEST_TIE_KEEPS_FIRST unless set false (the generation 6.1).
+func (f Features) BusiestTieKeepsFirstOn() bool { return on(f.BusiestTieKeepsFirst, true) }
+
 // PreemptLazyOn: the PREEMPT_LAZY preemption model, off unless set (the
 // generation tip-2026-09 sets it: a 7.x kernel on arm64).
 func (f Features) PreemptLazyOn() bool { return on(f.PreemptLazy, false) }

@@ -143,6 +143,14 @@ type Features struct {
 	// too, and the kick's check_misfit_status() asks for a CPU below the
 	// root domain's largest capacity.
 	MisfitMaxAllowedCap *bool `json:"MISFIT_MAX_ALLOWED_CAP,omitempty"`
+	// BusiestTieKeepsFirst is update_sd_pick_busiest() keeping the first
+	// of two asym-packing groups of equal priority and of two misfit
+	// groups of equal misfit load (6.12; the asym-packing tie since David
+	// Vernet's "sched/fair: Simplify some logic in update_sd_pick_busiest()",
+	// Linux 6.9). false is 6.1's: the later group wins both ties
+	// ("if (sched_asym_prefer(sg, busiest)) return false; break;" and
+	// "if (misfit load < busiest's) return false; break;").
+	BusiestTieKeepsFirst *bool `json:"BUSIEST_TIE_KEEPS_FIRST,omitempty"`
 	// SMTAwareAsymCapacity selects the TIP7 SMT-aware select_idle_capacity()
 	// and asym_fits_cpu() (P1b "mainline"); false gives 6.12 behaviour (P1).
 	SMTAwareAsymCapacity *bool `json:"SMT_AWARE_ASYM_CAPACITY,omitempty"`

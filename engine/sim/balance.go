@@ -305,8 +305,14 @@ func (s *sim) updateSdPickBusiest(env *lbEnv, g *topo.Group, sgs *sgStats) bool 
 	case groupImbalanced:
 		return false
 	case groupAsymPacking:
+		if !s.busiestTieKeepsFirst { // 6.1: the later group wins a tie
+			return !s.asymPrefer(int(g.AsymPreferCPU), int(env.busiest.AsymPreferCPU))
+		}
 		return s.asymPrefer(int(env.busiest.AsymPreferCPU), int(g.AsymPreferCPU))
 	case groupMisfitTask:
+		if !s.busiestTieKeepsFirst {
+			return sgs.misfitTaskLoad >= busiest.misfitTaskLoad // 6.1 misfit tie
+		}
 		return sgs.misfitTaskLoad > busiest.misfitTaskLoad
 	case groupSMTBalance:
 		if sgs.idleCPUs != 0 || busiest.idleCPUs != 0 {

@@ -19,7 +19,8 @@ func TestGeneration61BalancesAs61(t *testing.T) {
 	}{{`{"generation":"6.1"}`, false}, {`{}`, true}, {`{"generation":"6.12"}`, true}} {
 		s := taskSimPolicy(t, 1, c.policy)
 		for name, got := range map[string]bool{"LB_SMT_BALANCE": s.lbSMTBalance, "LB_SIBLING_IMBALANCE": s.lbSiblingImbalance,
-			"LB_UTIL_BOOST": s.lbUtilBoost, "SWB_IDLE_CORE": s.swbIdleCore, "MISFIT_MAX_ALLOWED_CAP": s.misfitMaxAllowedCap} {
+			"LB_UTIL_BOOST": s.lbUtilBoost, "SWB_IDLE_CORE": s.swbIdleCore, "MISFIT_MAX_ALLOWED_CAP": s.misfitMaxAllowedCap,
+			"BUSIEST_TIE_KEEPS_FIRST": s.busiestTieKeepsFirst} {
 			if got != c.want {
 				t.Errorf("policy %s: %s %v; want %v", c.policy, name, got, c.want)
 			}
@@ -166,6 +167,33 @@ func TestPickBusiestSMTRulesAre66(t *testing.T) {
 			sgs := c.sgs
 			if got := s.updateSdPickBusiest(env, c.g, &sgs); got != on {
 				t.Errorf("LB_SMT_BALANCE %v: %s replaces it: %v; want %v", on, c.name, got, on)
+			}
+		}
+	}
+}
+
+// update_sd_pick_busiest() on a tie: 6.12 keeps the first of two
+// asym-packing groups of equal priority and of two misfit groups of equal
+// misfit load; 6.1 lets the later win both ("return false" only when the
+// candidate is preferred, or its misfit load smaller).
+func TestBusiestTieIn61(t *testing.T) {
+	first := &topo.Group{Weight: 1, Cores: 1, AsymPreferCPU: 1}
+	later := &topo.Group{Weight: 1, Cores: 1, AsymPreferCPU: 2}
+	for _, c := range []struct {
+		name string
+		sgs  sgStats
+	}{
+		{"asym packing, equal priorities", sgStats{groupType: groupAsymPacking, sumNrRunning: 1, sumHNrRunning: 1}},
+		{"misfit, equal misfit load", sgStats{groupType: groupMisfitTask, sumNrRunning: 1, sumHNrRunning: 1, misfitTaskLoad: 500}},
+	} {
+		for _, on := range []bool{true, false} {
+			s := taskSimPolicy(t, 1, `{}`)
+			s.cpus[1].prio, s.cpus[2].prio = 7, 7
+			s.busiestTieKeepsFirst = on
+			env := &lbEnv{sd: llcDom, idle: cpuIdle, dst: 0, busiest: first, busiestStat: c.sgs}
+			sgs := c.sgs
+			if got := s.updateSdPickBusiest(env, later, &sgs); got == on {
+				t.Errorf("BUSIEST_TIE_KEEPS_FIRST %v: %s: the later group replaces the first: %v; want %v", on, c.name, got, !on)
 			}
 		}
 	}

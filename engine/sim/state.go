@@ -375,12 +375,12 @@ type sim struct {
 	asymCapSMTLB bool // Neri's asym-capacity load balancing (ASYM_CAPACITY_SMT_LB)
 	// The load balancer's forms of 6.5-6.10 (on) against 6.1's (off):
 	// LB_SMT_BALANCE, LB_SIBLING_IMBALANCE, LB_UTIL_BOOST, SWB_IDLE_CORE,
-	// MISFIT_MAX_ALLOWED_CAP.
-	lbSMTBalance, lbSiblingImbalance, lbUtilBoost, swbIdleCore, misfitMaxAllowedCap bool
-	rdMaxCap                                                                        int  // rd->max_cpu_capacity: the largest capacity of the root domain
-	preemptLazy                                                                     bool // the PREEMPT_LAZY preemption model (EEVDF only)
-	smtActive                                                                       bool
-	asymCapActive                                                                   bool
+	// MISFIT_MAX_ALLOWED_CAP, BUSIEST_TIE_KEEPS_FIRST.
+	lbSMTBalance, lbSiblingImbalance, lbUtilBoost, swbIdleCore, misfitMaxAllowedCap, busiestTieKeepsFirst bool
+	rdMaxCap                                                                                              int  // rd->max_cpu_capacity: the largest capacity of the root domain
+	preemptLazy                                                                                           bool // the PREEMPT_LAZY preemption model (EEVDF only)
+	smtActive                                                                                             bool
+	asymCapActive                                                                                         bool
 	// sisCluster: sched_cluster_active under the cluster-aware
 	// select_idle_sibling() of 6.8 (SIS_CLUSTER; 6.1 had none)
 	sisCluster    bool

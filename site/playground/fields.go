@@ -80,6 +80,7 @@ var Features = []Feature{
 	{Name: "LB_SIBLING_IMBALANCE", Kernel: "calculate_imbalance(), sched_balance_find_src_group() → sibling_imbalance() (6.6; off: 6.1's task-count difference)", Form: true},
 	{Name: "LB_UTIL_BOOST", Kernel: "sched_balance_find_src_rq() → cpu_util_cfs_boost() (6.5; off: 6.1's cpu_util_cfs())", Form: true},
 	{Name: "SWB_IDLE_CORE", Kernel: "should_we_balance() (6.6: an idle core's CPU first; off: 6.1's first idle CPU)", Form: true},
+	{Name: "BUSIEST_TIE_KEEPS_FIRST", Kernel: "update_sd_pick_busiest(): the first of tied asym-packing or misfit groups (6.9; off: 6.1, the later)", Form: true},
 	{Name: "MISFIT_MAX_ALLOWED_CAP", Kernel: "update_misfit_status(), check_misfit_status() (6.10: max_allowed_capacity; off: 6.1)", Form: true},
 	{Name: "PREEMPT_LAZY", Kernel: "resched_curr_lazy(), sched_tick(), exit_to_user_mode_loop() (6.13; arm64 default since 7.0)", Form: true},
 	{Name: "EEVDF", Kernel: "pick_next_entity(), place_entity(), check_preempt_wakeup(), check_preempt_tick() (off: 6.1's CFS)", Form: true},
