@@ -86,10 +86,7 @@ func (s *sim) schedBalanceFindSrcRq(env *lbEnv, g *topo.Group) int {
 				busiestLoad, busiestCap, busiest = load, int64(c.cap), i
 			}
 		case migrateUtil:
-			u := int64(s.cpuUtilCfs(c)) // 6.1
-			if s.lbUtilBoost {
-				u = int64(s.cpuUtilCfsBoost(c)) // runnable boosting (6.5)
-			}
+			u := s.findSrcRqUtil(c)
 			if nr <= 1 {
 				continue
 			}
@@ -578,6 +575,16 @@ func (s *sim) moveQueuedTaskTraced(p *task, src, dst, on, cause int) {
 	if tr {
 		s.recordDecision(p, migCauseNames[cause], src, dst)
 	}
+}
+
+// findSrcRqUtil is the utilization sched_balance_find_src_rq() compares
+// under migrate_util: cpu_util_cfs_boost(), the runnable boosting of 6.5
+// (LB_UTIL_BOOST), or 6.1's cpu_util_cfs().
+func (s *sim) findSrcRqUtil(c *cpuState) int64 {
+	if s.lbUtilBoost {
+		return int64(s.cpuUtilCfsBoost(c))
+	}
+	return int64(s.cpuUtilCfs(c))
 }
 
 // updateMisfitStatus is update_misfit_status().

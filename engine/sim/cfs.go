@@ -126,18 +126,16 @@ func clearBuddies(c *cpuState, p *task) {
 
 // placeEntityCFS is enqueue_entity()'s renormalisation and place_entity()
 // (6.1): a vruntime left relative (by task_fork_fair(), by
-// migrate_task_rq_fair() at a wake-up that changes CPU, by detach_task())
-// counts from this runqueue's min_vruntime; a waking task is placed no
+// migrate_task_rq_fair() at a wake-up that changes CPU, by detach_task():
+// every way a task reaches another runqueue) counts from this runqueue's
+// min_vruntime; a waking task is placed no
 // further than half a sched_latency behind min_vruntime (half a
 // min_granularity for a SCHED_IDLE task; GENTLE_FAIR_SLEEPERS) and never
 // earlier than its own vruntime. A new task (placed by taskForkFair()) and
 // a task the load balancer moves are only renormalised.
 func (s *sim) placeEntityCFS(c *cpuState, p *task, initial, migrated bool) {
-	switch {
-	case p.vrRq == vrNormalised:
+	if p.vrRq == vrNormalised {
 		p.vruntime += c.minVruntime
-	case p.vrRq > 0 && p.vrRq-1 != c.id:
-		p.vruntime += c.minVruntime - s.cpus[p.vrRq-1].minVruntime
 	}
 	p.vrRq = c.id + 1
 	if !initial && !migrated {

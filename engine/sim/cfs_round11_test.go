@@ -155,7 +155,8 @@ func TestCFSMovedTaskGetsNoSleeperFloor(t *testing.T) {
 	s := cfs61(t)
 	a, b := &s.cpus[1], &s.cpus[2]
 	a.minVruntime, b.minVruntime = 50e6, 900e6
-	p := &task{weight: niceWeight(0), vruntime: 10e6, vrRq: a.id + 1} // 40 ms behind a's min_vruntime
+	// 40 ms behind a's min_vruntime, as detach_task() leaves it: relative
+	p := &task{weight: niceWeight(0), vruntime: 10e6 - a.minVruntime, vrRq: vrNormalised}
 	s.placeEntityCFS(b, p, false, true)
 	if want := int64(860e6); p.vruntime != want {
 		t.Errorf("moved task 40 ms behind: vruntime %d; want %d (still 40 ms behind)", p.vruntime, want)

@@ -57,12 +57,15 @@ func TestCFSVruntimeFollowsMinVruntimeAcrossCPUs(t *testing.T) {
 	s := simOf(t, cfsDoc("6.1", `{"name":"t","count":1,"program":[{"compute":"1ms"}]}`))
 	a, b := &s.cpus[1], &s.cpus[2]
 	a.minVruntime, b.minVruntime = 50e6, 900e6
-	p := &task{weight: niceWeight(0), vruntime: 70e6, vrRq: a.id + 1}
+	// 20 ms past a's min_vruntime, left relative by detach_task()
+	p := &task{weight: niceWeight(0), vruntime: 70e6 - a.minVruntime, vrRq: vrNormalised}
 	s.placeEntityCFS(b, p, false, true) // moved by the load balancer: renormalised only
 	if want := int64(920e6); p.vruntime != want {
 		t.Errorf("moved task: vruntime %d, want %d (20 ms past the new min_vruntime)", p.vruntime, want)
 	}
-	p.vruntime, p.vrRq = 10e6, a.id+1 // slept long on a: 40 ms behind its min_vruntime
+	// slept long on a, 40 ms behind its min_vruntime, left relative by
+	// migrate_task_rq_fair() at the wake-up
+	p.vruntime, p.vrRq = 10e6-a.minVruntime, vrNormalised
 	s.placeEntityCFS(b, p, false, false)
 	if want := b.minVruntime - s.cfsLatency/2; p.vruntime != want {
 		t.Errorf("woken task: vruntime %d, want %d (half a sched_latency of credit)", p.vruntime, want)

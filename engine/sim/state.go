@@ -373,14 +373,16 @@ type sim struct {
 	delayDequeue bool // DELAY_DEQUEUE
 	hNrRunnable  bool // load balancing reads h_nr_runnable (H_NR_RUNNABLE)
 	asymCapSMTLB bool // Neri's asym-capacity load balancing (ASYM_CAPACITY_SMT_LB)
+	preemptLazy  bool // the PREEMPT_LAZY preemption model (EEVDF only)
+	smtActive    bool
+	rdMaxCap     int // rd->max_cpu_capacity: the largest capacity of the root domain
+
 	// The load balancer's forms of 6.5-6.10 (on) against 6.1's (off):
 	// LB_SMT_BALANCE, LB_SIBLING_IMBALANCE, LB_UTIL_BOOST, SWB_IDLE_CORE,
 	// MISFIT_MAX_ALLOWED_CAP, BUSIEST_TIE_KEEPS_FIRST.
 	lbSMTBalance, lbSiblingImbalance, lbUtilBoost, swbIdleCore, misfitMaxAllowedCap, busiestTieKeepsFirst bool
-	rdMaxCap                                                                                              int  // rd->max_cpu_capacity: the largest capacity of the root domain
-	preemptLazy                                                                                           bool // the PREEMPT_LAZY preemption model (EEVDF only)
-	smtActive                                                                                             bool
-	asymCapActive                                                                                         bool
+
+	asymCapActive bool
 	// sisCluster: sched_cluster_active under the cluster-aware
 	// select_idle_sibling() of 6.8 (SIS_CLUSTER; 6.1 had none)
 	sisCluster    bool
