@@ -204,6 +204,12 @@ func (f Features) MisfitMaxAllowedCapOn() bool { return on(f.MisfitMaxAllowedCap
 // BusiestTieKeepsFirstOn: BUSIEST_TIE_KEEPS_FIRST unless set false (the generation 6.1).
 func (f Features) BusiestTieKeepsFirstOn() bool { return on(f.BusiestTieKeepsFirst, true) }
 
+// LBAsymUsePrioOn: LB_ASYM_USE_PRIO unless set false (the generation 6.1).
+func (f Features) LBAsymUsePrioOn() bool { return on(f.LBAsymUsePrio, true) }
+
+// MisfitFailUncountedOn: MISFIT_FAIL_UNCOUNTED unless set false (the generation 6.1).
+func (f Features) MisfitFailUncountedOn() bool { return on(f.MisfitFailUncounted, true) }
+
 // PreemptLazyOn: the PREEMPT_LAZY preemption model, off unless set (the
 // generation tip-2026-09 sets it: a 7.x kernel on arm64).
 func (f Features) PreemptLazyOn() bool { return on(f.PreemptLazy, false) }

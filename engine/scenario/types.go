@@ -151,6 +151,18 @@ type Features struct {
 	// ("if (sched_asym_prefer(sg, busiest)) return false; break;" and
 	// "if (misfit load < busiest's) return false; break;").
 	BusiestTieKeepsFirst *bool `json:"BUSIEST_TIE_KEEPS_FIRST,omitempty"`
+	// LBAsymUsePrio is asym packing's sched_use_asym_prio() (6.12): above
+	// the SMT level a CPU uses its priority only when its core is idle,
+	// in sched_group_asym(), sched_balance_find_src_rq(),
+	// asym_active_balance() and nohz_balancer_kick(), and a lower-priority
+	// CPU may help an SMT core with busy siblings. false is 6.1's:
+	// asym_smt_can_pull_tasks() for SMT groups, priority alone elsewhere,
+	// and sd_asym_packing found as an SDF_SHARED_CHILD flag.
+	LBAsymUsePrio *bool `json:"LB_ASYM_USE_PRIO,omitempty"`
+	// MisfitFailUncounted keeps a failed migrate_misfit pass out of
+	// sd->nr_balance_failed (6.12). false is 6.1's: every failed periodic
+	// pass counts.
+	MisfitFailUncounted *bool `json:"MISFIT_FAIL_UNCOUNTED,omitempty"`
 	// SMTAwareAsymCapacity selects the TIP7 SMT-aware select_idle_capacity()
 	// and asym_fits_cpu() (P1b "mainline"); false gives 6.12 behaviour (P1).
 	SMTAwareAsymCapacity *bool `json:"SMT_AWARE_ASYM_CAPACITY,omitempty"`

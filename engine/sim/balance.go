@@ -114,6 +114,18 @@ func (s *sim) schedAsym(sd *topo.Domain, dst, src int) bool {
 	return s.schedUseAsymPrio(sd, dst) && s.asymPrefer(dst, src)
 }
 
+// schedAsymSrc is the source side of asym packing in
+// sched_balance_find_src_rq() and nohz_balancer_kick(): whether cpu i
+// outranks cpu for sd. 6.12 asks sched_asym(sd, i, cpu), so between cores
+// an SMT CPU outranks only from an idle core; 6.1 (LB_ASYM_USE_PRIO off)
+// asks sched_asym_prefer(i, cpu) alone.
+func (s *sim) schedAsymSrc(sd *topo.Domain, i, cpu int) bool {
+	if !s.lbAsymUsePrio {
+		return sd.Flags&topo.SDAsymPacking != 0 && s.asymPrefer(i, cpu)
+	}
+	return s.schedAsym(sd, i, cpu)
+}
+
 // idleCPU is idle_cpu(): nothing running, nothing queued, no wake pending.
 func (s *sim) idleCPU(cpu int) bool { return s.availableIdle(cpu) }
 
@@ -218,15 +230,48 @@ func (s *sim) misfitCountsFor(env *lbEnv, groupMaxCap int) bool {
 	return !s.asymCapSMTLB || capacityGreater(s.cpus[env.dst].cap, groupMaxCap)
 }
 
-// schedGroupAsym is sched_group_asym().
+// schedGroupAsym is sched_group_asym(), or under 6.1 (LB_ASYM_USE_PRIO
+// off) its sched_asym(env, sds, sgs, group).
 func (s *sim) schedGroupAsym(env *lbEnv, sgs *sgStats, g *topo.Group) bool {
-	if g.Flags&topo.SDShareCPUCapacity != 0 && sgs.groupWeight-sgs.idleCPUs != 1 {
-		return false
-	}
 	if g.AsymPreferCPU < 0 {
 		return false
 	}
+	if !s.lbAsymUsePrio {
+		return s.schedAsym61(env, sgs, g)
+	}
+	if g.Flags&topo.SDShareCPUCapacity != 0 && sgs.groupWeight-sgs.idleCPUs != 1 {
+		return false
+	}
 	return s.schedAsym(env.sd, env.dst, int(g.AsymPreferCPU))
+}
+
+// schedAsym61 is 6.1's sched_asym(env, sds, sgs, group): the SMT rules of
+// asym_smt_can_pull_tasks() when the local group or g is an SMT core,
+// else sched_asym_prefer(dst, g's asym_prefer_cpu), whether or not dst's
+// core is idle.
+func (s *sim) schedAsym61(env *lbEnv, sgs *sgStats, g *topo.Group) bool {
+	if env.local.Flags&topo.SDShareCPUCapacity != 0 || g.Flags&topo.SDShareCPUCapacity != 0 {
+		return s.asymSMTCanPullTasks(env, sgs, g)
+	}
+	return s.asymPrefer(env.dst, int(g.AsymPreferCPU))
+}
+
+// asymSMTCanPullTasks is asym_smt_can_pull_tasks() (5.16-6.4): without SMT
+// siblings dst pulls from a group with two or more busy CPUs, else by
+// priority; an SMT dst pulls from an SMT group with exactly one busy CPU
+// more than its own core, by priority, and from a non-SMT group only while
+// its core runs nothing, by priority.
+func (s *sim) asymSMTCanPullTasks(env *lbEnv, sgs *sgStats, g *topo.Group) bool {
+	prefer := s.asymPrefer(env.dst, int(g.AsymPreferCPU))
+	sgBusy := sgs.groupWeight - sgs.idleCPUs
+	if env.local.Flags&topo.SDShareCPUCapacity == 0 {
+		return sgBusy >= 2 || prefer
+	}
+	if g.Flags&topo.SDShareCPUCapacity != 0 {
+		l := &env.localStat
+		return sgBusy-(l.groupWeight-l.idleCPUs) == 1 && prefer
+	}
+	return env.localStat.sumNrRunning == 0 && prefer
 }
 
 // groupIsOverloaded is group_is_overloaded().

@@ -73,7 +73,7 @@ func (s *sim) schedBalanceFindSrcRq(env *lbEnv, g *topo.Group) int {
 			!s.asymCapSimilarSource(dstCap, i) {
 			continue
 		}
-		if nr == 1 && s.schedAsym(env.sd, i, env.dst) {
+		if nr == 1 && s.schedAsymSrc(env.sd, i, env.dst) {
 			continue
 		}
 		switch env.migType {
@@ -356,9 +356,17 @@ func idleName(i cpuIdleType) string {
 	return "CPU_NOT_IDLE"
 }
 
-// asymActiveBalance is asym_active_balance().
+// asymActiveBalance is asym_active_balance(): 6.12's lets a lower-priority
+// CPU help an SMT core with busy siblings; 6.1's (LB_ASYM_USE_PRIO off)
+// follows priority alone.
 func (s *sim) asymActiveBalance(env *lbEnv, src int) bool {
-	return env.idle != cpuNotIdle && s.schedUseAsymPrio(env.sd, env.dst) &&
+	if env.idle == cpuNotIdle {
+		return false
+	}
+	if !s.lbAsymUsePrio {
+		return env.sd.Flags&topo.SDAsymPacking != 0 && s.asymPrefer(env.dst, src)
+	}
+	return s.schedUseAsymPrio(env.sd, env.dst) &&
 		(s.asymPrefer(env.dst, src) || !s.schedUseAsymPrio(env.sd, src))
 }
 
@@ -445,7 +453,8 @@ func (s *sim) schedBalanceRq(cpu, sdIdx int, idle cpuIdleType, cause int) (int, 
 			st.balanceInterval = sd.MinInterval
 			return moved, true
 		}
-		if idle != cpuNewlyIdle && env.migType != migrateMisfit {
+		// a failed misfit pass counts in 6.1 (MISFIT_FAIL_UNCOUNTED off)
+		if idle != cpuNewlyIdle && (env.migType != migrateMisfit || !s.misfitFailUncounted) {
 			st.nrBalanceFailed++
 		}
 		if ok, why := s.needActiveBalance(env, busiest); ok {

@@ -309,9 +309,9 @@ func (s *sim) nohzKickReason(c *cpuState) string {
 	if c.nrRunningAll() >= 2 { // rq->nr_running: the kworker counts
 		return "nr_running >= 2"
 	}
-	if sd := s.t.SDAsymPacking[c.id]; sd != nil {
+	if sd := s.sdAsymPacking[c.id]; sd != nil {
 		for ci := sd.Span.First(); ci.Valid(); ci = sd.Span.Next(ci) {
-			if i := int(ci); s.cpus[i].nohzIdle && s.schedAsym(sd, i, c.id) {
+			if i := int(ci); s.cpus[i].nohzIdle && s.schedAsymSrc(sd, i, c.id) {
 				return "asym packing: idle preferred cpu"
 			}
 		}
@@ -505,4 +505,20 @@ func (s *sim) nohzIdleBalanceFlags(ilb int, flags uint8) {
 	if work > 0 && !ic.irqBusy && ic.curr == nil {
 		s.idleIRQWork(ic, work) // the softirq keeps the ILB's PE busy (idle_cpu() stays true)
 	}
+}
+
+// sdAsymPacking61 is 6.1's per_cpu(sd_asym_packing): highest_flag_domain()
+// of SD_ASYM_PACKING, an SDF_SHARED_CHILD flag in 6.1's sd_flags.h (not in
+// 6.12's), so the search stops at the first of a CPU's domains without it.
+func sdAsymPacking61(t *topo.Topology) []*topo.Domain {
+	out := make([]*topo.Domain, len(t.Domains))
+	for cpu, chain := range t.Domains {
+		for _, sd := range chain {
+			if sd.Flags&topo.SDAsymPacking == 0 {
+				break
+			}
+			out[cpu] = sd
+		}
+	}
+	return out
 }

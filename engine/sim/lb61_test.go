@@ -6,12 +6,13 @@ import (
 	"schedplay/engine/topo"
 )
 
-// The load balancer's forms of Linux 6.5-6.10 against 6.1's, each behind
+// The load balancer's forms of Linux 6.5-6.12 against 6.1's, each behind
 // a feature the generation 6.1 clears (a side-by-side read of 6.1.192's
 // fair.c, Dec 2026): LB_SMT_BALANCE, LB_SIBLING_IMBALANCE, LB_UTIL_BOOST,
-// SWB_IDLE_CORE and MISFIT_MAX_ALLOWED_CAP.
+// SWB_IDLE_CORE, MISFIT_MAX_ALLOWED_CAP, BUSIEST_TIE_KEEPS_FIRST,
+// LB_ASYM_USE_PRIO and MISFIT_FAIL_UNCOUNTED.
 
-// The generation 6.1 clears the five; without a generation they are on.
+// The generation 6.1 clears them; without a generation they are on.
 func TestGeneration61BalancesAs61(t *testing.T) {
 	for _, c := range []struct {
 		policy string
@@ -20,7 +21,7 @@ func TestGeneration61BalancesAs61(t *testing.T) {
 		s := taskSimPolicy(t, 1, c.policy)
 		for name, got := range map[string]bool{"LB_SMT_BALANCE": s.lbSMTBalance, "LB_SIBLING_IMBALANCE": s.lbSiblingImbalance,
 			"LB_UTIL_BOOST": s.lbUtilBoost, "SWB_IDLE_CORE": s.swbIdleCore, "MISFIT_MAX_ALLOWED_CAP": s.misfitMaxAllowedCap,
-			"BUSIEST_TIE_KEEPS_FIRST": s.busiestTieKeepsFirst} {
+			"BUSIEST_TIE_KEEPS_FIRST": s.busiestTieKeepsFirst, "LB_ASYM_USE_PRIO": s.lbAsymUsePrio, "MISFIT_FAIL_UNCOUNTED": s.misfitFailUncounted} {
 			if got != c.want {
 				t.Errorf("policy %s: %s %v; want %v", c.policy, name, got, c.want)
 			}
@@ -195,6 +196,182 @@ func TestBusiestTieIn61(t *testing.T) {
 			if got := s.updateSdPickBusiest(env, later, &sgs); got == on {
 				t.Errorf("BUSIEST_TIE_KEEPS_FIRST %v: %s: the later group replaces the first: %v; want %v", on, c.name, got, !on)
 			}
+		}
+	}
+}
+
+// asymSim is the Vera test machine (node 0: PE0s 0-87, PE1s 176-263;
+// cores 40-43 rank 1024, the others 1000) under combined-asym-packing
+// (asym packing on every level, PE0 priority doubled: 2048 on 40-43, 2000
+// on the other PE0s) with the busy CPUs given and no CPU in nohz idle.
+func asymSim(t *testing.T, on bool, busy ...int) *sim {
+	t.Helper()
+	s := wakeSim(t, `{"preset":"combined-asym-packing"}`)
+	s.lbAsymUsePrio = on
+	if !on {
+		s.sdAsymPacking = sdAsymPacking61(s.t)
+	}
+	for i := range s.cpus {
+		s.cpus[i].nohzIdle = false
+	}
+	s.busy(busy...)
+	return s
+}
+
+// groupWith is the group of sd that holds cpu, or nil.
+func groupWith(sd *topo.Domain, cpu int) *topo.Group {
+	for gi := range sd.Groups {
+		if sd.Groups[gi].Span.Has(topo.CPU(cpu)) {
+			return &sd.Groups[gi]
+		}
+	}
+	return nil
+}
+
+// mcLevel is the index of cpu's MC domain.
+func mcLevel(t *testing.T, s *sim, cpu int) int {
+	t.Helper()
+	for i, sd := range s.t.Domains[cpu] {
+		if sd.Level == "MC" {
+			return i
+		}
+	}
+	t.Fatalf("cpu %d has no MC domain", cpu)
+	return 0
+}
+
+// Asym packing above the SMT level, 6.12's sched_use_asym_prio() against
+// 6.1's asym_smt_can_pull_tasks() and sched_asym_prefer(), at the MC level
+// of the Vera test machine. For a PE0 of rank 2048 whose PE1 is busy (dst
+// 40, sibling 216):
+//   - sched_group_asym(): a core with both PEs busy (0 and 176) is no asym
+//     group in 6.12 (more than one busy sibling); in 6.1 it has one busy
+//     CPU more than dst's core, so dst pulls by priority;
+//   - asym_active_balance() from a PE0 of rank 2000: 6.12 needs dst's core
+//     idle, 6.1 priority alone.
+//
+// For a PE0 of rank 2000 on an idle core (dst 2), sched_balance_find_src_rq()
+// skips a one-task CPU of rank 2048 (41) whose PE1 (217) runs too in 6.1,
+// not in 6.12, where 41's priority is not used while its core is busy. And
+// nohz_balancer_kick() on a busy CPU 1 kicks for an idle CPU 42 of rank
+// 2048 whose PE1 (218) is busy in 6.1, not in 6.12.
+func TestAsymPackingBetweenCoresIn61(t *testing.T) {
+	for _, on := range []bool{true, false} {
+		s := asymSim(t, on, 216, 0, 176)
+		lvl := mcLevel(t, s, 40)
+		sd := s.t.Domains[40][lvl]
+		core0 := groupWith(sd, 0)
+		if core0 == nil || core0.Flags&topo.SDShareCPUCapacity == 0 || !s.asymPrefer(40, int(core0.AsymPreferCPU)) {
+			t.Fatalf("set-up: core 0's group %+v; cpu 40 (prio %d) must outrank its asym_prefer_cpu", core0, s.cpus[40].prio)
+		}
+		env := &lbEnv{sd: sd, sdIdx: lvl, dst: 40, idle: cpuIdle, local: &sd.Groups[0]}
+		s.flushGroupSums()
+		s.updateSgLbStats(env, env.local, true, &env.localStat)
+		if l := env.localStat; l.groupWeight-l.idleCPUs != 1 {
+			t.Fatalf("set-up: dst's core has %d busy CPUs; want 1", l.groupWeight-l.idleCPUs)
+		}
+		sgs := sgStats{groupWeight: 2, idleCPUs: 0, sumNrRunning: 2, sumHNrRunning: 2}
+		if got := s.schedGroupAsym(env, &sgs, core0); got == on {
+			t.Errorf("LB_ASYM_USE_PRIO %v: a core with both PEs busy is an asym group for a PE0 whose PE1 is busy: %v; want %v", on, got, !on)
+		}
+		if !s.asymPrefer(40, 5) {
+			t.Fatal("set-up: cpu 40 must outrank cpu 5")
+		}
+		if got := s.asymActiveBalance(env, 5); got == on {
+			t.Errorf("LB_ASYM_USE_PRIO %v: asym_active_balance() to a PE0 whose PE1 is busy: %v; want %v", on, got, !on)
+		}
+
+		s = asymSim(t, on, 41, 217, 1)
+		if !s.asymPrefer(41, 2) || !s.asymPrefer(42, 1) {
+			t.Fatal("set-up: cpus 41 and 42 must outrank cpus 2 and 1")
+		}
+		if got := s.schedAsymSrc(s.t.Domains[2][lvl], 41, 2); got == on {
+			t.Errorf("LB_ASYM_USE_PRIO %v: sched_balance_find_src_rq() of cpu 2 skips cpu 41 (one task, PE1 busy): %v; want %v", on, got, !on)
+		}
+		s.busy(218)
+		s.cpus[42].nohzIdle = true
+		if got := s.nohzKickReason(&s.cpus[1]) == "asym packing: idle preferred cpu"; got == on {
+			t.Errorf("LB_ASYM_USE_PRIO %v: busy cpu 1 kicks the ILB for idle cpu 42 whose PE1 is busy: %v; want %v", on, got, !on)
+		}
+	}
+}
+
+// asym_smt_can_pull_tasks() (6.1) for a destination without SMT siblings:
+// an idle E-core of the hybrid preset (CPU 16, rank 41) pulls from a P-core
+// whose two threads run (CPUs 0 and 1, rank 72), whatever the ranks; 6.12's
+// sched_group_asym() makes no asym group of an SMT core with two busy
+// siblings.
+func TestAsymSMTPullToANonSMTCPUIn61(t *testing.T) {
+	for _, on := range []bool{true, false} {
+		s := simOf(t, `{"schedplay":1,"machine":{"preset":"intel-hybrid"},"policy":{"preset":"itmt"},"workload":{"preset":"idle"},"run":{"duration":"10ms","seed":1}}`)
+		s.lbAsymUsePrio = on
+		s.busy(0, 1)
+		lvl := mcLevel(t, s, 16)
+		sd := s.t.Domains[16][lvl]
+		pcore := groupWith(sd, 0)
+		env := &lbEnv{sd: sd, sdIdx: lvl, dst: 16, idle: cpuIdle, local: &sd.Groups[0]}
+		if pcore == nil || pcore.Flags&topo.SDShareCPUCapacity == 0 || env.local.Flags&topo.SDShareCPUCapacity != 0 || s.asymPrefer(16, 0) {
+			t.Fatalf("set-up: P-core group %+v, local %+v; want an SMT P-core outranking CPU 16's non-SMT group", pcore, env.local)
+		}
+		s.flushGroupSums()
+		s.updateSgLbStats(env, env.local, true, &env.localStat)
+		sgs := sgStats{groupWeight: 2, idleCPUs: 0, sumNrRunning: 2, sumHNrRunning: 2}
+		if got := s.schedGroupAsym(env, &sgs, pcore); got == on {
+			t.Errorf("LB_ASYM_USE_PRIO %v: an idle E-core makes a P-core running both threads an asym group: %v; want %v", on, got, !on)
+		}
+	}
+}
+
+// sd_asym_packing: with SD_ASYM_PACKING on MC but not on SMT, 6.12's
+// highest_flag_domain() finds MC; 6.1's, where the flag is
+// SDF_SHARED_CHILD, stops at SMT and finds none, so nohz_balancer_kick()
+// has no asym packing check.
+func TestSDAsymPackingSharedChildIn61(t *testing.T) {
+	for _, c := range []struct {
+		gen  string
+		want string
+	}{{"6.12", "MC"}, {"6.1", ""}} {
+		s := wakeSim(t, `{"asym_packing":["MC"],"smt_asym_packing":"off","asym_cpucapacity":false,"generation":"`+c.gen+`"}`)
+		got := ""
+		if sd := s.sdAsymPacking[1]; sd != nil {
+			got = string(sd.Level)
+		}
+		if got != c.want {
+			t.Errorf("generation %s: sd_asym_packing of cpu 1 = %q; want %q", c.gen, got, c.want)
+		}
+	}
+	s := wakeSim(t, `{"preset":"combined-asym-packing"}`)
+	if sd := sdAsymPacking61(s.t)[1]; sd != s.t.SDAsymPacking[1] || sd == nil {
+		t.Errorf("asym packing on every level: 6.1's sd_asym_packing %v, 6.12's %v; want the same", sd, s.t.SDAsymPacking[1])
+	}
+}
+
+// A failed periodic pass of migrate_misfit (the misfit task runs, so only
+// the stopper can move it) counts in nr_balance_failed in 6.1, not in
+// 6.12.
+func TestFailedMisfitPassCountsIn61(t *testing.T) {
+	for _, on := range []bool{true, false} {
+		s := simOf(t, `{"schedplay":1,"machine":{"preset":"hikey960"},"policy":{"preset":"misfit","generation":"6.1"},
+		"workload":{"groups":[{"name":"free","count":1,"program":[{"compute":"1s"}]}]},"run":{"duration":"10s","seed":1}}`)
+		s.misfitFailUncounted = on
+		p := place(s, 0, 0)
+		s.schedule(&s.cpus[0])
+		p.avg.utilAvg, p.utilEst = 900, 900
+		s.updateMisfitStatus(&s.cpus[0], p)
+		if s.cpus[0].misfitLoad == 0 {
+			t.Fatal("set-up: a util-900 task on an A53 is not misfit")
+		}
+		lvl := len(s.t.Domains[4]) - 1
+		moved, _ := s.schedBalanceRq(4, lvl, cpuIdle, migPeriodic)
+		if moved != 0 || !s.cpus[0].activeBalance {
+			t.Fatalf("MISFIT_FAIL_UNCOUNTED %v: the pass moved %d, stopper %v; want 0 and the stopper", on, moved, s.cpus[0].activeBalance)
+		}
+		want := 1
+		if on {
+			want = 0
+		}
+		if got := s.cpus[4].sd[lvl].nrBalanceFailed; got != want {
+			t.Errorf("MISFIT_FAIL_UNCOUNTED %v: nr_balance_failed %d after the failed misfit pass; want %d", on, got, want)
 		}
 	}
 }

@@ -185,7 +185,8 @@ func randomFeatures(rng *rand.Rand, f *scenario.Features) {
 		&f.NohzIdle, &f.DelayDequeue, &f.HNrRunnable, &f.AsymCapacitySMTLB,
 		&f.SMTAwareAsymCapacity, &f.ILBIdleCore, &f.SISCluster, &f.PreemptLazy, &f.AvgIdleAtIdleExit,
 		&f.VProt, &f.WakeupPreemptAction, &f.LagClampMaxSlice,
-		&f.LBSMTBalance, &f.LBSiblingImbalance, &f.LBUtilBoost, &f.SWBIdleCore, &f.MisfitMaxAllowedCap, &f.BusiestTieKeepsFirst}
+		&f.LBSMTBalance, &f.LBSiblingImbalance, &f.LBUtilBoost, &f.SWBIdleCore, &f.MisfitMaxAllowedCap, &f.BusiestTieKeepsFirst,
+		&f.LBAsymUsePrio, &f.MisfitFailUncounted}
 	for range rng.IntN(4) {
 		v := rng.IntN(2) == 0
 		*flags[rng.IntN(len(flags))] = &v

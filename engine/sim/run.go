@@ -111,6 +111,8 @@ func newSim(r *scenario.Resolved, t *topo.Topology, opt Options, seed uint64, ti
 		swbIdleCore:          r.Policy.Features.SWBIdleCoreOn(),
 		misfitMaxAllowedCap:  r.Policy.Features.MisfitMaxAllowedCapOn(),
 		busiestTieKeepsFirst: r.Policy.Features.BusiestTieKeepsFirstOn(),
+		lbAsymUsePrio:        r.Policy.Features.LBAsymUsePrioOn(),
+		misfitFailUncounted:  r.Policy.Features.MisfitFailUncountedOn(),
 		preemptLazy:          r.Policy.Features.PreemptLazyOn() && r.Policy.Features.EEVDFOn(),
 		fairServer:           r.Policy.Features.FairServerOn(),
 		dlServerIdle:         r.Policy.Features.DLServerIdleOn(),
@@ -123,6 +125,10 @@ func newSim(r *scenario.Resolved, t *topo.Topology, opt Options, seed uint64, ti
 		s.rdMaxCap = max(s.rdMaxCap, t.CPUs[i].Capacity)
 	}
 	s.sisCluster = t.ClusterActive && r.Policy.Features.SISClusterOn()
+	s.sdAsymPacking = t.SDAsymPacking
+	if !s.lbAsymUsePrio {
+		s.sdAsymPacking = sdAsymPacking61(t)
+	}
 	factor := int64(1 + bits.Len(uint(min(n, 8))) - 1) // get_update_sysctl_factor(): 1 + ilog2(min(ncpus, 8))
 	s.baseSlice = int64(r.Policy.BaseSlice) * factor
 	s.cfsLatency, s.cfsMinGran, s.cfsWakeupGran = 6e6*factor, 750e3*factor, 1e6*factor

@@ -379,8 +379,15 @@ type sim struct {
 
 	// The load balancer's forms of 6.5-6.10 (on) against 6.1's (off):
 	// LB_SMT_BALANCE, LB_SIBLING_IMBALANCE, LB_UTIL_BOOST, SWB_IDLE_CORE,
-	// MISFIT_MAX_ALLOWED_CAP, BUSIEST_TIE_KEEPS_FIRST.
+	// MISFIT_MAX_ALLOWED_CAP, BUSIEST_TIE_KEEPS_FIRST, LB_ASYM_USE_PRIO,
+	// MISFIT_FAIL_UNCOUNTED.
 	lbSMTBalance, lbSiblingImbalance, lbUtilBoost, swbIdleCore, misfitMaxAllowedCap, busiestTieKeepsFirst bool
+	lbAsymUsePrio, misfitFailUncounted                                                                    bool
+	// sdAsymPacking is per_cpu(sd_asym_packing): topo's (6.12's
+	// highest_flag_domain()), or under 6.1 (LB_ASYM_USE_PRIO off, where
+	// SD_ASYM_PACKING is SDF_SHARED_CHILD) the top of the unbroken run of
+	// SD_ASYM_PACKING domains from the CPU's lowest.
+	sdAsymPacking []*topo.Domain
 
 	asymCapActive bool
 	// sisCluster: sched_cluster_active under the cluster-aware
