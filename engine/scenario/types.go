@@ -151,7 +151,8 @@ type Features struct {
 	// ("if (sched_asym_prefer(sg, busiest)) return false; break;" and
 	// "if (misfit load < busiest's) return false; break;").
 	BusiestTieKeepsFirst *bool `json:"BUSIEST_TIE_KEEPS_FIRST,omitempty"`
-	// LBAsymUsePrio is asym packing's sched_use_asym_prio() (6.12): above
+	// LBAsymUsePrio is asym packing's sched_use_asym_prio() (Linux 6.5,
+	// Ricardo Neri's "Avoid unnecessary migrations within SMT domains"): above
 	// the SMT level a CPU uses its priority only when its core is idle,
 	// in sched_group_asym(), sched_balance_find_src_rq(),
 	// asym_active_balance() and nohz_balancer_kick(), and a lower-priority

@@ -81,7 +81,7 @@ var Features = []Feature{
 	{Name: "LB_UTIL_BOOST", Kernel: "sched_balance_find_src_rq() → cpu_util_cfs_boost() (6.5; off: 6.1's cpu_util_cfs())", Form: true},
 	{Name: "SWB_IDLE_CORE", Kernel: "should_we_balance() (6.6: an idle core's CPU first; off: 6.1's first idle CPU)", Form: true},
 	{Name: "BUSIEST_TIE_KEEPS_FIRST", Kernel: "update_sd_pick_busiest(): the first of tied asym-packing or misfit groups (6.9; off: 6.1, the later)", Form: true},
-	{Name: "LB_ASYM_USE_PRIO", Kernel: "sched_use_asym_prio(): asym priority between cores only from an idle core (6.12; off: 6.1's asym_smt_can_pull_tasks())", Form: true},
+	{Name: "LB_ASYM_USE_PRIO", Kernel: "sched_use_asym_prio(): asym priority between cores only from an idle core (6.5; off: 6.1's asym_smt_can_pull_tasks())", Form: true},
 	{Name: "MISFIT_FAIL_UNCOUNTED", Kernel: "sched_balance_rq(): a failed misfit pass leaves nr_balance_failed (6.12; off: 6.1 counts it)", Form: true},
 	{Name: "MISFIT_MAX_ALLOWED_CAP", Kernel: "update_misfit_status(), check_misfit_status() (6.10: max_allowed_capacity; off: 6.1)", Form: true},
 	{Name: "PREEMPT_LAZY", Kernel: "resched_curr_lazy(), sched_tick(), exit_to_user_mode_loop() (6.13; arm64 default since 7.0)", Form: true},
