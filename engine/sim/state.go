@@ -377,7 +377,7 @@ type sim struct {
 	smtActive    bool
 	rdMaxCap     int // rd->max_cpu_capacity: the largest capacity of the root domain
 
-	// The load balancer's forms of 6.5-6.10 (on) against 6.1's (off):
+	// The load balancer's forms of 6.5-6.12 (on) against 6.1's (off):
 	// LB_SMT_BALANCE, LB_SIBLING_IMBALANCE, LB_UTIL_BOOST, SWB_IDLE_CORE,
 	// MISFIT_MAX_ALLOWED_CAP, BUSIEST_TIE_KEEPS_FIRST, LB_ASYM_USE_PRIO,
 	// MISFIT_FAIL_UNCOUNTED.
