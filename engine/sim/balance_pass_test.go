@@ -276,3 +276,50 @@ func TestActiveBalanceStopper(t *testing.T) {
 		t.Errorf("nr_balance_failed %d after the stopper's push; want 0", got)
 	}
 }
+
+// should_we_balance() walks group_balance_mask(sd->groups), not the local
+// group's span. On kunpeng920 the local group 0-95 of node 1's top domain
+// (0-127) has balance mask 32-63 (topo's TestKunpeng920BalanceMasks), so
+// with every CPU idle CPU 32 balances that domain, where the span's first
+// idle CPU would be CPU 0; with 32-63 busy, group_balance_cpu() is still
+// CPU 32, the mask's first.
+func TestShouldWeBalanceUsesTheBalanceMask(t *testing.T) {
+	s := simOf(t, `{"schedplay":1,"machine":{"preset":"kunpeng920"},"workload":{"preset":"idle"},"run":{"duration":"10ms","seed":1}}`)
+	top := s.t.Domains[32][len(s.t.Domains[32])-1]
+	if top.Span.String() != "0-127" || top.Groups[0].Span.String() != "0-95" || top.Groups[0].BalanceMask.String() != "32-63" {
+		t.Fatalf("set-up: CPU 32's top domain %s, local group %s, balance mask %s", top.Span, top.Groups[0].Span, top.Groups[0].BalanceMask)
+	}
+	if !s.shouldWeBalance(top, 32, cpuIdle) || s.shouldWeBalance(top, 0, cpuIdle) {
+		t.Error("every CPU idle: should_we_balance(0-127) is not CPU 32's (the balance mask's first idle CPU)")
+	}
+	busy := make([]int, 0, 32)
+	for c := 32; c < 64; c++ {
+		busy = append(busy, c)
+	}
+	s.busy(busy...)
+	if !s.shouldWeBalance(top, 32, cpuIdle) {
+		t.Error("CPUs 32-63 busy: should_we_balance(0-127) is not group_balance_cpu() = 32")
+	}
+}
+
+// The all-pinned redo of sched_balance_rq() goes on while env->cpus is not
+// a subset of env->dst_grpmask, group_balance_mask(sd->groups): on
+// kunpeng920's CPU 32 at the top domain, with 64-127 excluded, CPUs 0-31
+// are still outside the mask 32-63 (though inside the local group's span).
+func TestAllPinnedRedoUsesTheBalanceMask(t *testing.T) {
+	s := simOf(t, `{"schedplay":1,"machine":{"preset":"kunpeng920"},"workload":{"preset":"idle"},"run":{"duration":"10ms","seed":1}}`)
+	top := s.t.Domains[32][len(s.t.Domains[32])-1]
+	excluded := topo.NewCPUSet(128)
+	for c := topo.CPU(64); c < 128; c++ {
+		excluded.Set(c)
+	}
+	if !s.lbCPUsLeft(top, excluded) {
+		t.Error("64-127 excluded: no CPU left outside dst_grpmask; want 0-31")
+	}
+	for c := topo.CPU(0); c < 32; c++ {
+		excluded.Set(c)
+	}
+	if s.lbCPUsLeft(top, excluded) {
+		t.Error("0-31 and 64-127 excluded: a CPU left outside dst_grpmask 32-63")
+	}
+}

@@ -35,9 +35,9 @@ func (s *sim) shouldWeBalanceWalk(sd *topo.Domain, dst int, idle cpuIdleType) bo
 		d := &s.cpus[dst]
 		return d.nrTasks() == 0 && d.pending == 0
 	}
-	g := &sd.Groups[0] // the local group
+	mask := groupBalanceMask(&sd.Groups[0]) // of the local group
 	idleSMT := noCPU
-	for ci := g.Span.First(); ci.Valid(); ci = g.Span.Next(ci) {
+	for ci := mask.First(); ci.Valid(); ci = mask.Next(ci) {
 		c := int(ci)
 		if !s.idleCPU(c) {
 			continue
@@ -53,7 +53,16 @@ func (s *sim) shouldWeBalanceWalk(sd *topo.Domain, dst int, idle cpuIdleType) bo
 	if idleSMT != noCPU {
 		return idleSMT == dst
 	}
-	return int(g.Span.First()) == dst
+	return int(mask.First()) == dst // group_balance_cpu()
+}
+
+// groupBalanceMask is group_balance_mask(sg): the span, or an overlapping
+// group's balance mask (topo's build_balance_mask()).
+func groupBalanceMask(g *topo.Group) topo.CPUSet {
+	if g.BalanceMask.Size() == 0 { // a group built by hand
+		return g.Span
+	}
+	return g.BalanceMask
 }
 
 // schedBalanceFindSrcRq is sched_balance_find_src_rq() (find_busiest_queue).
@@ -493,9 +502,10 @@ func (s *sim) lbExcludedScratch() topo.CPUSet {
 }
 
 // lbCPUsLeft is !cpumask_subset(cpus, env.dst_grpmask) of the all-pinned
-// redo: a CPU of the domain outside the local group is not yet excluded.
+// redo: a CPU of the domain outside the local group's balance mask is not
+// yet excluded.
 func (s *sim) lbCPUsLeft(sd *topo.Domain, excluded topo.CPUSet) bool {
-	local := sd.Groups[0].Span
+	local := groupBalanceMask(&sd.Groups[0])
 	for c := sd.Span.First(); c.Valid(); c = sd.Span.Next(c) {
 		if !local.Has(c) && !excluded.Has(c) {
 			return true

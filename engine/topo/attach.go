@@ -151,8 +151,11 @@ func (b *builder) ringGroups(sd *sdBuild) []Group {
 	if r.out == nil {
 		r.out = make([]Group, 2*k)
 		for j, sg := range r.groups {
-			g := Group{Span: sg.span, Flags: sg.flags, Weight: sg.weight, Cores: sg.cores,
+			g := Group{Span: sg.span, BalanceMask: sg.span, Flags: sg.flags, Weight: sg.weight, Cores: sg.cores,
 				Capacity: sg.capacity, AsymPreferCPU: sg.asymPrefer, ID: b.spanID(sg.span, sg.weight)}
+			if sg.balance.Size() != 0 {
+				g.BalanceMask = sg.balance
+			}
 			r.out[j], r.out[j+k] = g, g
 		}
 	}

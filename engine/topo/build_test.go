@@ -480,3 +480,42 @@ func TestKunpeng920Domains(t *testing.T) {
 		t.Errorf("ClusterActive %v SMTActive %v; want true, false", tp.ClusterActive, tp.SMTActive)
 	}
 }
+
+// build_balance_mask() on kunpeng920's 3-hop SLIT: a NUMA group's balance
+// mask holds the CPUs of its span whose own domain at the group's level
+// has a child spanning the group exactly. The NUMA levels (distances 12,
+// 20, 22, 24) do not sit at the same depth on every node: the span 0-95
+// is node 0's distance-20 level and node 1's distance-22 level, so the
+// group 0-95 of node 0's top domain (distance 22) has balance mask 0-31,
+// and that of node 1's top domain (distance 24) 32-63. Groups of levels
+// every CPU of the span shares keep their span.
+func TestKunpeng920BalanceMasks(t *testing.T) {
+	tp := build(t, "kunpeng920", "mainline")
+	want := map[topo.CPU][]string{
+		0:  {"0-31/0-31 32-63/32-63", "0-63/0-63 64-95/64-95", "0-95/0-31 64-127/96-127"},
+		32: {"32-63/32-63 0-31/0-31", "0-63/32-63 64-95/64-95", "0-95/32-63 0-31,64-127/96-127"},
+	}
+	for cpu, w := range want {
+		var got []string
+		for _, d := range tp.Domains[cpu] {
+			if d.Flags&topo.SDNUMA == 0 {
+				continue
+			}
+			var gs []string
+			for _, g := range d.Groups {
+				gs = append(gs, g.Span.String()+"/"+g.BalanceMask.String())
+			}
+			got = append(got, strings.Join(gs, " "))
+		}
+		if strings.Join(got, " | ") != strings.Join(w, " | ") {
+			t.Errorf("CPU %d NUMA groups/balance masks %q; want %q", cpu, got, w)
+		}
+	}
+	for _, d := range tp.Domains[5] {
+		for _, g := range d.Groups {
+			if d.Flags&topo.SDNUMA == 0 && !g.BalanceMask.Equal(g.Span) {
+				t.Errorf("CPU 5 %s: group %s has balance mask %s; want its span", d.Level, g.Span, g.BalanceMask)
+			}
+		}
+	}
+}

@@ -33,7 +33,10 @@ type sdBuild struct {
 // sgBuild is a sched_group; non-overlapping levels share one per child span
 // among all CPUs, as get_group() claims sdd->sg of the child's first CPU.
 type sgBuild struct {
-	span       CPUSet
+	span CPUSet
+	// balance is group_balance_mask(sg) of an overlapping group when it
+	// differs from span (build_balance_mask()); else it is left empty.
+	balance    CPUSet
 	flags      SDFlags
 	weight     int
 	cores      int
@@ -70,6 +73,7 @@ type builder struct {
 	coreSeen       []int      // scratch for counting cores: generation per core
 	seenGen        int
 	groupIDs       map[groupKey][]int // Group.ID by span (ids with that key)
+	masks          map[string]CPUSet  // interned balance masks (buildBalanceMask)
 	groupStats     map[groupStatsKey]groupStats
 	ctx            context.Context
 	err            error // ctx's error once it is done: the build stops

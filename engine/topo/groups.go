@@ -1,5 +1,7 @@
 package topo
 
+import "encoding/binary"
+
 // buildGroups builds the group ring of every domain: build_sched_groups()
 // for ordinary levels, build_overlap_sched_groups() for NUMA levels.
 func (b *builder) buildGroups() {
@@ -105,6 +107,7 @@ func (b *builder) buildOverlapSchedGroups(sd *sdBuild, cpu CPU) {
 			g.span = sibling.child.span
 			g.flags = sibling.child.flags
 		}
+		g.balance = b.buildBalanceMask(sibling.tl, g.span)
 		setAll(covered, g.span)
 		groups = append(groups, g)
 	}
@@ -117,6 +120,50 @@ func (b *builder) buildOverlapSchedGroups(sd *sdBuild, cpu CPU) {
 	b.overlapScratch = groups
 	sd.ring = b.overlap.intern(sd.tl, groups)
 	sd.local = 0
+}
+
+// buildBalanceMask models build_balance_mask() for a group of span built
+// at level tl: the CPUs of span whose own domain at tl has a child spanning
+// span exactly ("if we would not end up here, we can't continue from
+// here"). It returns the empty set when that is span itself, as on every
+// level whose CPUs see the same child spans, and span when no CPU
+// qualifies (the kernel's WARN_ON_ONCE(cpumask_empty(mask)) case). Masks
+// that differ from span are interned like spans, so that rings can be
+// compared by identity.
+func (b *builder) buildBalanceMask(tl int, span CPUSet) CPUSet {
+	var mask CPUSet
+	n := 0
+	for i := span.First(); i.Valid(); i = span.Next(i) {
+		sib := b.sd[i][tl]
+		if sib == nil || sib.child == nil || !sib.child.span.Equal(span) {
+			continue
+		}
+		if mask.Size() == 0 {
+			mask = NewCPUSet(b.n)
+		}
+		mask.Set(i)
+		n++
+	}
+	if n == 0 || n == span.Weight() {
+		return CPUSet{}
+	}
+	return b.internMask(mask)
+}
+
+// internMask returns the interned copy of mask (one CPUSet per content).
+func (b *builder) internMask(mask CPUSet) CPUSet {
+	k := string(binary.LittleEndian.AppendUint64(nil, uint64(len(mask.words))))
+	for _, w := range mask.words {
+		k += string(binary.LittleEndian.AppendUint64(nil, w))
+	}
+	if m, ok := b.masks[k]; ok {
+		return m
+	}
+	if b.masks == nil {
+		b.masks = map[string]CPUSet{}
+	}
+	b.masks[k] = mask
+	return mask
 }
 
 // findDescendedSibling models find_descended_sibling().

@@ -47,6 +47,17 @@ func (o *overlapRings) intern(tl int, groups []sgBuild) *groupRing {
 		}
 		k = binary.LittleEndian.AppendUint32(k, id)
 		k = binary.LittleEndian.AppendUint32(k, uint32(groups[i].flags))
+		mid := uint32(0) // the balance mask: none (the span), or its span id + 1
+		if m := groups[i].balance; m.Size() != 0 {
+			mp := &m.words[0]
+			id, ok := o.spanIDs[mp]
+			if !ok {
+				id = uint32(len(o.spanIDs))
+				o.spanIDs[mp] = id
+			}
+			mid = id + 1
+		}
+		k = binary.LittleEndian.AppendUint32(k, mid)
 	}
 	o.key = k
 	if r, ok := o.rings[string(k)]; ok {

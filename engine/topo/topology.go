@@ -19,8 +19,12 @@ type CPUInfo struct {
 
 // Group is one sched_group of a domain (build_sched_groups()).
 type Group struct {
-	Span  CPUSet  `json:"-"`
-	Flags SDFlags `json:"flags"` // the child domain's flags (sg->flags)
+	Span CPUSet `json:"-"`
+	// BalanceMask is group_balance_mask(sg): the span, or for an
+	// overlapping (NUMA) group the CPUs of the span that build it from
+	// their own domains (build_balance_mask()).
+	BalanceMask CPUSet  `json:"-"`
+	Flags       SDFlags `json:"flags"` // the child domain's flags (sg->flags)
 	// Weight is group_weight; Cores the number of distinct SMT cores (sg->cores).
 	Weight int `json:"weight"`
 	Cores  int `json:"cores"`
