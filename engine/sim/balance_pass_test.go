@@ -300,6 +300,19 @@ func TestShouldWeBalanceUsesTheBalanceMask(t *testing.T) {
 	if !s.shouldWeBalance(top, 32, cpuIdle) {
 		t.Error("CPUs 32-63 busy: should_we_balance(0-127) is not group_balance_cpu() = 32")
 	}
+	// Node 0's top domain (distance 22): its local group 0-95 has mask
+	// 0-31, as CPUs 32-95's domains at that level have other children. With
+	// 0-31 busy no CPU of the mask is idle, so CPU 0 balances, where the
+	// span's first idle CPU would be 32.
+	s = simOf(t, `{"schedplay":1,"machine":{"preset":"kunpeng920"},"workload":{"preset":"idle"},"run":{"duration":"10ms","seed":1}}`)
+	top0 := s.t.Domains[0][len(s.t.Domains[0])-1]
+	for c := 0; c < 32; c++ {
+		s.busy(c)
+	}
+	if got := top0.Groups[0].BalanceMask.String(); got != "0-31" || !s.shouldWeBalance(top0, 0, cpuNotIdle) {
+		t.Errorf("CPUs 0-31 busy: CPU 0's top local group has balance mask %s and should_we_balance(CPU 0) %v; want 0-31 and true",
+			got, s.shouldWeBalance(top0, 0, cpuNotIdle))
+	}
 }
 
 // The all-pinned redo of sched_balance_rq() goes on while env->cpus is not
