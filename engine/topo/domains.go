@@ -74,6 +74,8 @@ type builder struct {
 	seenGen        int
 	groupIDs       map[groupKey][]int // Group.ID by span (ids with that key)
 	masks          map[string]CPUSet  // interned balance masks (buildBalanceMask)
+	balanceMasks   map[balanceMaskKey]CPUSet
+	childSets      [][]childSet // [tl]: CPUs by the child span of their domain there
 	groupStats     map[groupStatsKey]groupStats
 	ctx            context.Context
 	err            error // ctx's error once it is done: the build stops

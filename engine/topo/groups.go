@@ -131,31 +131,85 @@ func (b *builder) buildOverlapSchedGroups(sd *sdBuild, cpu CPU) {
 // that differ from span are interned like spans, so that rings can be
 // compared by identity.
 func (b *builder) buildBalanceMask(tl int, span CPUSet) CPUSet {
+	k := balanceMaskKey{tl: tl, span: &span.words[0]} // spans are shared, never modified in place
+	if m, ok := b.balanceMasks[k]; ok {
+		return m
+	}
+	if b.balanceMasks == nil {
+		b.balanceMasks = map[balanceMaskKey]CPUSet{}
+	}
+	m := b.balanceMaskOf(tl, span)
+	b.balanceMasks[k] = m
+	return m
+}
+
+// balanceMaskKey names a group span built at a level.
+type balanceMaskKey struct {
+	tl   int
+	span *uint64
+}
+
+// balanceMaskOf computes buildBalanceMask's mask: the union of the CPU
+// sets of level tl whose child span equals span (childSetsAt); a CPU whose
+// child spans span is in span, so the kernel's walk over span finds the same.
+func (b *builder) balanceMaskOf(tl int, span CPUSet) CPUSet {
 	var mask CPUSet
-	n := 0
-	for i := span.First(); i.Valid(); i = span.Next(i) {
-		sib := b.sd[i][tl]
-		if sib == nil || sib.child == nil || !sib.child.span.Equal(span) {
+	for _, c := range b.childSetsAt(tl) {
+		if &c.span.words[0] != &span.words[0] && !c.span.Equal(span) {
 			continue
 		}
 		if mask.Size() == 0 {
 			mask = NewCPUSet(b.n)
 		}
-		mask.Set(i)
-		n++
+		setAll(mask, c.cpus)
 	}
-	if n == 0 || n == span.Weight() {
+	if mask.Size() == 0 || mask.Equal(span) {
 		return CPUSet{}
 	}
 	return b.internMask(mask)
 }
 
+// childSet is the CPUs whose domain at one level has the child span span.
+type childSet struct {
+	span, cpus CPUSet
+}
+
+// childSetsAt groups the CPUs by the child span of their domain at level
+// tl (once per level: the CPUs of a node share one).
+func (b *builder) childSetsAt(tl int) []childSet {
+	if b.childSets == nil {
+		b.childSets = make([][]childSet, len(b.levels))
+	}
+	if cs := b.childSets[tl]; cs != nil {
+		return cs
+	}
+	idx := map[*uint64]int{}
+	cs := []childSet{}
+	for i := 0; i < b.n; i++ {
+		sib := b.sd[i][tl]
+		if sib == nil || sib.child == nil {
+			continue
+		}
+		p := &sib.child.span.words[0]
+		k, ok := idx[p]
+		if !ok {
+			k = len(cs)
+			idx[p] = k
+			cs = append(cs, childSet{span: sib.child.span, cpus: NewCPUSet(b.n)})
+		}
+		cs[k].cpus.Set(CPU(i))
+	}
+	b.childSets[tl] = cs
+	return cs
+}
+
 // internMask returns the interned copy of mask (one CPUSet per content).
 func (b *builder) internMask(mask CPUSet) CPUSet {
-	k := string(binary.LittleEndian.AppendUint64(nil, uint64(len(mask.words))))
+	kb := make([]byte, 0, 8*len(mask.words))
 	for _, w := range mask.words {
-		k += string(binary.LittleEndian.AppendUint64(nil, w))
+		kb = binary.LittleEndian.AppendUint64(kb, w)
 	}
+	k := string(kb)
 	if m, ok := b.masks[k]; ok {
 		return m
 	}
