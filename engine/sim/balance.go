@@ -121,9 +121,16 @@ func (s *sim) schedAsym(sd *topo.Domain, dst, src int) bool {
 // asks sched_asym_prefer(i, cpu) alone.
 func (s *sim) schedAsymSrc(sd *topo.Domain, i, cpu int) bool {
 	if !s.lbAsymUsePrio {
-		return sd.Flags&topo.SDAsymPacking != 0 && s.asymPrefer(i, cpu)
+		return s.asymPrefer61(sd, i, cpu)
 	}
 	return s.schedAsym(sd, i, cpu)
+}
+
+// asymPrefer61 is 6.1's asym-packing test of a over b in sd (find_busiest_queue(),
+// asym_active_balance(), nohz_balancer_kick()): SD_ASYM_PACKING and
+// sched_asym_prefer(a, b), whether or not a's core is idle.
+func (s *sim) asymPrefer61(sd *topo.Domain, a, b int) bool {
+	return sd.Flags&topo.SDAsymPacking != 0 && s.asymPrefer(a, b)
 }
 
 // idleCPU is idle_cpu(): nothing running, nothing queued, no wake pending.

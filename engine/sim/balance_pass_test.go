@@ -284,7 +284,7 @@ func TestActiveBalanceStopper(t *testing.T) {
 // idle CPU would be CPU 0; with 32-63 busy, group_balance_cpu() is still
 // CPU 32, the mask's first.
 func TestShouldWeBalanceUsesTheBalanceMask(t *testing.T) {
-	s := simOf(t, `{"schedplay":1,"machine":{"preset":"kunpeng920"},"workload":{"preset":"idle"},"run":{"duration":"10ms","seed":1}}`)
+	s := kunpengIdleSim(t)
 	top := s.t.Domains[32][len(s.t.Domains[32])-1]
 	if top.Span.String() != "0-127" || top.Groups[0].Span.String() != "0-95" || top.Groups[0].BalanceMask.String() != "32-63" {
 		t.Fatalf("set-up: CPU 32's top domain %s, local group %s, balance mask %s", top.Span, top.Groups[0].Span, top.Groups[0].BalanceMask)
@@ -304,7 +304,7 @@ func TestShouldWeBalanceUsesTheBalanceMask(t *testing.T) {
 	// 0-31, as CPUs 32-95's domains at that level have other children. With
 	// 0-31 busy no CPU of the mask is idle, so CPU 0 balances, where the
 	// span's first idle CPU would be 32.
-	s = simOf(t, `{"schedplay":1,"machine":{"preset":"kunpeng920"},"workload":{"preset":"idle"},"run":{"duration":"10ms","seed":1}}`)
+	s = kunpengIdleSim(t)
 	top0 := s.t.Domains[0][len(s.t.Domains[0])-1]
 	for c := 0; c < 32; c++ {
 		s.busy(c)
@@ -320,7 +320,7 @@ func TestShouldWeBalanceUsesTheBalanceMask(t *testing.T) {
 // kunpeng920's CPU 32 at the top domain, with 64-127 excluded, CPUs 0-31
 // are still outside the mask 32-63 (though inside the local group's span).
 func TestAllPinnedRedoUsesTheBalanceMask(t *testing.T) {
-	s := simOf(t, `{"schedplay":1,"machine":{"preset":"kunpeng920"},"workload":{"preset":"idle"},"run":{"duration":"10ms","seed":1}}`)
+	s := kunpengIdleSim(t)
 	top := s.t.Domains[32][len(s.t.Domains[32])-1]
 	excluded := topo.NewCPUSet(128)
 	for c := topo.CPU(64); c < 128; c++ {
@@ -335,4 +335,10 @@ func TestAllPinnedRedoUsesTheBalanceMask(t *testing.T) {
 	if s.lbCPUsLeft(top, excluded) {
 		t.Error("0-31 and 64-127 excluded: a CPU left outside dst_grpmask 32-63")
 	}
+}
+
+// kunpengIdleSim is the kunpeng920 preset with nothing to run.
+func kunpengIdleSim(t *testing.T) *sim {
+	t.Helper()
+	return simOf(t, `{"schedplay":1,"machine":{"preset":"kunpeng920"},"workload":{"preset":"idle"},"run":{"duration":"10ms","seed":1}}`)
 }

@@ -35,7 +35,7 @@ func (s *sim) shouldWeBalanceWalk(sd *topo.Domain, dst int, idle cpuIdleType) bo
 		d := &s.cpus[dst]
 		return d.nrTasks() == 0 && d.pending == 0
 	}
-	mask := groupBalanceMask(&sd.Groups[0]) // of the local group
+	mask := sd.Groups[0].BalanceMask // group_balance_mask() of the local group
 	idleSMT := noCPU
 	for ci := mask.First(); ci.Valid(); ci = mask.Next(ci) {
 		c := int(ci)
@@ -54,15 +54,6 @@ func (s *sim) shouldWeBalanceWalk(sd *topo.Domain, dst int, idle cpuIdleType) bo
 		return idleSMT == dst
 	}
 	return int(mask.First()) == dst // group_balance_cpu()
-}
-
-// groupBalanceMask is group_balance_mask(sg): the span, or an overlapping
-// group's balance mask (topo's build_balance_mask()).
-func groupBalanceMask(g *topo.Group) topo.CPUSet {
-	if g.BalanceMask.Size() == 0 { // a group built by hand
-		return g.Span
-	}
-	return g.BalanceMask
 }
 
 // schedBalanceFindSrcRq is sched_balance_find_src_rq() (find_busiest_queue).
@@ -373,7 +364,7 @@ func (s *sim) asymActiveBalance(env *lbEnv, src int) bool {
 		return false
 	}
 	if !s.lbAsymUsePrio {
-		return env.sd.Flags&topo.SDAsymPacking != 0 && s.asymPrefer(env.dst, src)
+		return s.asymPrefer61(env.sd, env.dst, src)
 	}
 	return s.schedUseAsymPrio(env.sd, env.dst) &&
 		(s.asymPrefer(env.dst, src) || !s.schedUseAsymPrio(env.sd, src))
@@ -505,7 +496,7 @@ func (s *sim) lbExcludedScratch() topo.CPUSet {
 // redo: a CPU of the domain outside the local group's balance mask is not
 // yet excluded.
 func (s *sim) lbCPUsLeft(sd *topo.Domain, excluded topo.CPUSet) bool {
-	local := groupBalanceMask(&sd.Groups[0])
+	local := sd.Groups[0].BalanceMask
 	for c := sd.Span.First(); c.Valid(); c = sd.Span.Next(c) {
 		if !local.Has(c) && !excluded.Has(c) {
 			return true

@@ -72,10 +72,9 @@ type builder struct {
 	attachedBase   []*sdBuild // rq->sd per CPU after cpu_attach_domain()
 	coreSeen       []int      // scratch for counting cores: generation per core
 	seenGen        int
-	groupIDs       map[groupKey][]int // Group.ID by span (ids with that key)
-	masks          map[string]CPUSet  // interned balance masks (buildBalanceMask)
-	balanceMasks   map[balanceMaskKey]CPUSet
-	childSets      [][]childSet // [tl]: CPUs by the child span of their domain there
+	groupIDs       map[groupKey][]int        // Group.ID by span (ids with that key)
+	balanceMasks   map[balanceMaskKey]CPUSet // buildBalanceMask's, by level and span
+	childSets      [][]childSet              // [tl]: CPUs by the child span of their domain there
 	groupStats     map[groupStatsKey]groupStats
 	ctx            context.Context
 	err            error // ctx's error once it is done: the build stops

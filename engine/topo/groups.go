@@ -1,7 +1,5 @@
 package topo
 
-import "encoding/binary"
-
 // buildGroups builds the group ring of every domain: build_sched_groups()
 // for ordinary levels, build_overlap_sched_groups() for NUMA levels.
 func (b *builder) buildGroups() {
@@ -127,9 +125,8 @@ func (b *builder) buildOverlapSchedGroups(sd *sdBuild, cpu CPU) {
 // span exactly ("if we would not end up here, we can't continue from
 // here"). It returns the empty set when that is span itself, as on every
 // level whose CPUs see the same child spans, and span when no CPU
-// qualifies (the kernel's WARN_ON_ONCE(cpumask_empty(mask)) case). Masks
-// that differ from span are interned like spans, so that rings can be
-// compared by identity.
+// qualifies (the kernel's WARN_ON_ONCE(cpumask_empty(mask)) case). It is
+// computed once per level and span, so rings compare masks by identity.
 func (b *builder) buildBalanceMask(tl int, span CPUSet) CPUSet {
 	k := balanceMaskKey{tl: tl, span: &span.words[0]} // spans are shared, never modified in place
 	if m, ok := b.balanceMasks[k]; ok {
@@ -166,7 +163,7 @@ func (b *builder) balanceMaskOf(tl int, span CPUSet) CPUSet {
 	if mask.Size() == 0 || mask.Equal(span) {
 		return CPUSet{}
 	}
-	return b.internMask(mask)
+	return mask
 }
 
 // childSet is the CPUs whose domain at one level has the child span span.
@@ -201,23 +198,6 @@ func (b *builder) childSetsAt(tl int) []childSet {
 	}
 	b.childSets[tl] = cs
 	return cs
-}
-
-// internMask returns the interned copy of mask (one CPUSet per content).
-func (b *builder) internMask(mask CPUSet) CPUSet {
-	kb := make([]byte, 0, 8*len(mask.words))
-	for _, w := range mask.words {
-		kb = binary.LittleEndian.AppendUint64(kb, w)
-	}
-	k := string(kb)
-	if m, ok := b.masks[k]; ok {
-		return m
-	}
-	if b.masks == nil {
-		b.masks = map[string]CPUSet{}
-	}
-	b.masks[k] = mask
-	return mask
 }
 
 // findDescendedSibling models find_descended_sibling().
