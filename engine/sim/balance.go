@@ -61,13 +61,19 @@ type sgStats struct {
 
 // lbEnv is struct lb_env plus struct sd_lb_stats.
 type lbEnv struct {
-	sd        *topo.Domain
-	sdIdx     int
-	dst       int
-	idle      cpuIdleType
-	cause     int
-	imbalance int64
-	migType   migrationType
+	sd    *topo.Domain
+	sdIdx int
+	// this is this_cpu, whose domain sd is, and on the CPU the pass runs
+	// on; dst is env->dst_cpu: this, or a new_dst_cpu of its group.
+	this, on, dst int
+	// LBF_SOME_PINNED, LBF_DST_PINNED and new_dst_cpu, which a redo keeps
+	// (reset clears them, redo leaves them).
+	somePinned, dstPinned bool
+	newDst                int
+	idle                  cpuIdleType
+	cause                 int
+	imbalance             int64
+	migType               migrationType
 	// sd_lb_stats
 	busiest, local         *topo.Group
 	busiestStat, localStat sgStats
@@ -80,15 +86,24 @@ type lbEnv struct {
 }
 
 // reset starts lb_env and sd_lb_stats for one pass of sched_balance_rq()
-// (init_sd_lb_stats()), every field written. sched_balance_rq() keeps its
-// lbEnv on the stack, where this inlines into plain stores: zeroing or
-// storing pointers into a heap struct ran the collector's write barrier
-// whenever a collection was marking (wasm: 4-8% of Vera + sgemm-nvpl's
-// samples; a wasm run seldom lets a collection finish).
+// by dst, run on dst (init_sd_lb_stats()), every field written.
+// sched_balance_rq() keeps its lbEnv on the stack, where this inlines into
+// plain stores: zeroing or storing pointers into a heap struct ran the
+// collector's write barrier whenever a collection was marking (wasm: 4-8%
+// of Vera + sgemm-nvpl's samples; a wasm run seldom lets a collection
+// finish).
 func (env *lbEnv) reset(sd *topo.Domain, sdIdx, dst int, idle cpuIdleType, cause int, excluded topo.CPUSet, mt migrationType) {
-	env.sd, env.sdIdx, env.dst, env.idle, env.cause = sd, sdIdx, dst, idle, cause
+	env.sd, env.sdIdx, env.this, env.on, env.dst, env.idle, env.cause = sd, sdIdx, dst, dst, dst, idle, cause
+	env.somePinned, env.dstPinned, env.newDst = false, false, noCPU
+	env.redo(excluded, mt)
+}
+
+// redo is the redo label of sched_balance_rq(): sd_lb_stats starts again
+// with env->cpus cut to excluded's complement; env->dst_cpu and the flags
+// stay.
+func (env *lbEnv) redo(excluded topo.CPUSet, mt migrationType) {
 	env.imbalance, env.migType = 0, mt
-	env.busiest, env.local = nil, &sd.Groups[0]
+	env.busiest, env.local = nil, &env.sd.Groups[0]
 	env.busiestStat, env.localStat = sgStats{}, sgStats{}
 	env.totalLoad, env.totalCap, env.avgLoad, env.sumUtil = 0, 0, 0, 0
 	env.preferSibling, env.overloaded = false, false
@@ -179,7 +194,7 @@ func (s *sim) sgLbStatsClassify(env *lbEnv, g *topo.Group, local bool, sgs *sgSt
 			sgs.smtBalance = true // smt_balance() (6.6; LB_SMT_BALANCE)
 		}
 	}
-	sgs.groupType = groupClassify(env.sd.ImbalancePct, sgs)
+	sgs.groupType = groupClassify(env.sd.ImbalancePct, sgs, s.sgImbalanced(g))
 	if sgs.groupType == groupOverloaded {
 		sgs.avgLoad = sgs.groupLoad * capScale / max(sgs.groupCapacity, 1)
 	}
@@ -303,11 +318,13 @@ func groupHasCapacity(pct int, sgs *sgStats) bool {
 	return sgs.groupCapacity*100 > sgs.groupUtil*int64(pct)
 }
 
-// groupClassify is group_classify() (no imbalanced: affinity imbalance is not modelled).
-func groupClassify(pct int, sgs *sgStats) groupType {
+// groupClassify is group_classify(); imbalanced is sg_imbalanced().
+func groupClassify(pct int, sgs *sgStats, imbalanced bool) groupType {
 	switch {
 	case groupIsOverloaded(pct, sgs):
 		return groupOverloaded
+	case imbalanced:
+		return groupImbalanced
 	case sgs.asymPacking:
 		return groupAsymPacking
 	case sgs.smtBalance:
@@ -540,7 +557,8 @@ func (s *sim) smtBusiestCanBeFinal(env *lbEnv, st *sdState) bool {
 // smtBusiestFinal says update_sd_pick_busiest() picks no later group over
 // env's busiest one, an smt_balance group without idle CPUs, when none
 // can be group_overloaded, group_asym_packing (smtBusiestCanBeFinal) or
-// group_imbalanced (not modelled): a group of a lower type is not picked,
+// group_imbalanced (no sgc->imbalance is set while the kept statistics are
+// read): a group of a lower type is not picked,
 // and an smt_balance group either has idle CPUs (has_spare's rule: more
 // idle CPUs than the busiest's none) or ties on avg_load (smtBalanceTie).
 func smtBusiestFinal(env *lbEnv) bool {
@@ -575,7 +593,7 @@ func (s *sim) updateSdLbStats(env *lbEnv) {
 	// most cores have not changed since the last pass. Else they are
 	// computed (keepSgLbStats; sdLbStatsKept). Traced, every group is
 	// computed and recorded.
-	if env.excluded.Size() == 0 && !s.tracing {
+	if env.excluded.Size() == 0 && !s.tracing && s.sgcImbalanced == 0 {
 		l, c, u := s.sdLbStatsKept(env)
 		totalLoad, totalCap, sumUtil = totalLoad+l, totalCap+c, sumUtil+u
 	} else {

@@ -270,7 +270,7 @@ func TestDetachTasksWalksCfsTasksFromTheTail(t *testing.T) {
 	}
 	s.now = 21_000_000
 	cc := place(s, 2, 0) // woken after a was picked: nearer the head
-	env := &lbEnv{sd: s.t.Domains[1][0], sdIdx: 0, dst: 1, idle: cpuIdle, cause: migPeriodic,
+	env := &lbEnv{sd: s.t.Domains[1][0], sdIdx: 0, this: 1, dst: 1, idle: cpuIdle, cause: migPeriodic,
 		migType: migrateTask, imbalance: 1}
 	pinned := true
 	if n := s.detachTasks(env, 0, &pinned); n != 1 {
@@ -299,7 +299,7 @@ func TestDetachTasksSkippedGoToTheHead(t *testing.T) {
 	tail.allowed = topo.NewCPUSet(4)
 	tail.allowed.Set(0)
 	tail.nrAllowed = 1
-	env := &lbEnv{sd: s.t.Domains[1][0], sdIdx: 0, dst: 1, idle: cpuIdle, cause: migPeriodic,
+	env := &lbEnv{sd: s.t.Domains[1][0], sdIdx: 0, this: 1, dst: 1, idle: cpuIdle, cause: migPeriodic,
 		migType: migrateTask, imbalance: 1}
 	pinned := true
 	if n := s.detachTasks(env, 0, &pinned); n != 1 || queued[1].cpu != 1 {
@@ -660,7 +660,7 @@ func TestLbEnvResetEveryField(t *testing.T) {
 	sd := &topo.Domain{Groups: []topo.Group{{}}}
 	x := topo.NewCPUSet(4)
 	env.reset(sd, 1, 2, cpuIdle, 3, x, migrateTask)
-	want := lbEnv{sd: sd, sdIdx: 1, dst: 2, idle: cpuIdle, cause: 3, local: &sd.Groups[0], excluded: x, migType: migrateTask}
+	want := lbEnv{sd: sd, sdIdx: 1, this: 2, on: 2, dst: 2, newDst: noCPU, idle: cpuIdle, cause: 3, local: &sd.Groups[0], excluded: x, migType: migrateTask}
 	if !reflect.DeepEqual(env, want) {
 		t.Fatalf("reset left %+v, want %+v", env, want)
 	}

@@ -113,7 +113,7 @@ func hotQueue(t *testing.T, n int) *sim {
 func TestCanMigrateTaskHot(t *testing.T) {
 	s := hotQueue(t, 2)
 	c0 := &s.cpus[0]
-	env := &lbEnv{sd: s.t.Domains[1][0], dst: 1, idle: cpuIdle, migType: migrateTask}
+	env := &lbEnv{sd: s.t.Domains[1][0], this: 1, dst: 1, idle: cpuIdle, migType: migrateTask}
 	if env.sd.CacheNiceTries != 1 {
 		t.Fatalf("MC cache_nice_tries %d; want 1", env.sd.CacheNiceTries)
 	}
@@ -156,7 +156,7 @@ func TestDetachTasksRules(t *testing.T) {
 			}
 		}
 		s.cpus[1].sd[0].nrBalanceFailed = failed
-		env := &lbEnv{sd: s.t.Domains[1][0], dst: 1, idle: idle, migType: mt, imbalance: imbalance}
+		env := &lbEnv{sd: s.t.Domains[1][0], this: 1, dst: 1, idle: idle, migType: mt, imbalance: imbalance}
 		pinned := true
 		return s.detachTasks(env, 0, &pinned)
 	}

@@ -18,19 +18,23 @@ const (
 
 var migCauseNames = [...]string{"wakeup", "periodic", "newidle", "nohz", "active", "misfit", "asym", "rt"}
 
-// shouldWeBalance is should_we_balance() of dst's pass over sd. With a
-// one-CPU local group (an SMT domain's pass) it is true without the walk
-// (shouldWeBalanceWalk), which meets dst first and returns true whether
-// it is idle or busy; small enough to inline.
+// shouldWeBalance is should_we_balance() of dst's pass over sd, with
+// env->cpus whole. With a one-CPU local group (an SMT domain's pass) it is
+// true without the walk (shouldWeBalanceWalk), which meets dst first and
+// returns true whether it is idle or busy; small enough to inline.
 func (s *sim) shouldWeBalance(sd *topo.Domain, dst int, idle cpuIdleType) bool {
 	if idle != cpuNewlyIdle && sd.Groups[0].Weight == 1 {
 		return true
 	}
-	return s.shouldWeBalanceWalk(sd, dst, idle)
+	return s.shouldWeBalanceWalk(sd, dst, idle, topo.CPUSet{})
 }
 
-// shouldWeBalanceWalk is should_we_balance()'s body.
-func (s *sim) shouldWeBalanceWalk(sd *topo.Domain, dst int, idle cpuIdleType) bool {
+// shouldWeBalanceWalk is should_we_balance()'s body; excluded is the CPUs
+// a redo has cleared from env->cpus (the zero set: none).
+func (s *sim) shouldWeBalanceWalk(sd *topo.Domain, dst int, idle cpuIdleType, excluded topo.CPUSet) bool {
+	if excluded.Size() != 0 && excluded.Has(topo.CPU(dst)) {
+		return false // !cpumask_test_cpu(env->dst_cpu, env->cpus)
+	}
 	if idle == cpuNewlyIdle {
 		d := &s.cpus[dst]
 		return d.nrTasks() == 0 && d.pending == 0
@@ -39,7 +43,7 @@ func (s *sim) shouldWeBalanceWalk(sd *topo.Domain, dst int, idle cpuIdleType) bo
 	idleSMT := noCPU
 	for ci := mask.First(); ci.Valid(); ci = mask.Next(ci) {
 		c := int(ci)
-		if !s.idleCPU(c) {
+		if excluded.Size() != 0 && excluded.Has(ci) || !s.idleCPU(c) {
 			continue
 		}
 		if s.swbIdleCore && sd.Flags&topo.SDShareCPUCapacity == 0 && !s.isCoreIdle(c) {
@@ -139,12 +143,20 @@ func (s *sim) taskHot(p *task, env *lbEnv) bool {
 }
 
 // canMigrateTask is can_migrate_task() for a queued task. Since 6.14
-// (H_NR_RUNNABLE) a delayed task moves only when load is migrated.
+// (H_NR_RUNNABLE) a delayed task moves only when load is migrated. A task
+// that may not run on dst sets LBF_SOME_PINNED and, outside newidle, the
+// first CPU of dst's group it may run on becomes new_dst_cpu
+// (LBF_DST_PINNED).
 func (s *sim) canMigrateTask(p *task, env *lbEnv, pinned *bool) bool {
 	if p.delayed && s.hNrRunnable && env.migType != migrateLoad {
 		return false
 	}
 	if !p.allowed.Has(topo.CPU(env.dst)) {
+		env.somePinned = true
+		if env.idle != cpuNewlyIdle && !env.dstPinned {
+			env.newDst = s.newDstCPU(p, env)
+			env.dstPinned = env.newDst != noCPU
+		}
 		return false
 	}
 	*pinned = false
@@ -154,7 +166,23 @@ func (s *sim) canMigrateTask(p *task, env *lbEnv, pinned *bool) bool {
 	if !s.taskHot(p, env) {
 		return true
 	}
-	return s.cpus[env.dst].sd[env.sdIdx].nrBalanceFailed > env.sd.CacheNiceTries
+	return s.cpus[env.this].sd[env.sdIdx].nrBalanceFailed > env.sd.CacheNiceTries
+}
+
+// newDstCPU is can_migrate_task()'s search for new_dst_cpu: the first CPU
+// of env->dst_grpmask (the local group's balance mask) still in env->cpus
+// that p may run on, or noCPU.
+func (s *sim) newDstCPU(p *task, env *lbEnv) int {
+	mask := env.sd.Groups[0].BalanceMask
+	for c := mask.First(); c.Valid(); c = mask.Next(c) {
+		if env.excluded.Size() != 0 && env.excluded.Has(c) {
+			continue
+		}
+		if p.allowed.Has(c) {
+			return int(c)
+		}
+	}
+	return noCPU
 }
 
 // detachTasks is detach_tasks() + attach_tasks(): walk cfs_tasks from the
@@ -163,13 +191,18 @@ func (s *sim) canMigrateTask(p *task, env *lbEnv, pinned *bool) bool {
 // the head, then attach the detached ones to env.dst. Returns the number
 // moved.
 func (s *sim) detachTasks(env *lbEnv, src int, pinned *bool) int {
+	return s.detachTasksUpTo(env, src, min(32, s.cpus[src].nrTasks()), pinned)
+}
+
+// detachTasksUpTo is detach_tasks() with env->loop_max given: the
+// LBF_DST_PINNED round keeps the first round's.
+func (s *sim) detachTasksUpTo(env *lbEnv, src, loopMax int, pinned *bool) int {
 	sc := &s.cpus[src]
 	if env.imbalance <= 0 {
 		return 0
 	}
-	loopMax := min(32, sc.nrTasks())
 	loop := 0
-	failed := s.cpus[env.dst].sd[env.sdIdx].nrBalanceFailed
+	failed := s.cpus[env.this].sd[env.sdIdx].nrBalanceFailed
 	for sc.cfsCurr() != nil || len(sc.rq) > 0 { // !list_empty(tasks)
 		if env.idle != cpuNotIdle && sc.nrTasks() <= 1 {
 			break
@@ -199,6 +232,8 @@ func (s *sim) detachTasks(env *lbEnv, src int, pinned *bool) int {
 
 // attachTasks is attach_tasks(): the detached tasks join env.dst from the
 // head of env->tasks, the last detached first; dst reschedules once after.
+// An idle dst that is the balancing CPU is left to its caller; a
+// new_dst_cpu (LBF_DST_PINNED) is another CPU, rescheduled from env.on.
 func (s *sim) attachTasks(env *lbEnv, src int) {
 	need := false
 	for i := len(s.detached) - 1; i >= 0; i-- {
@@ -208,6 +243,14 @@ func (s *sim) attachTasks(env *lbEnv, src int) {
 		s.traceMove(p, src, env.dst, env.cause, env)
 	}
 	s.detached = s.detached[:0]
+	if env.dst != env.this {
+		if dc := &s.cpus[env.dst]; dc.curr == nil {
+			s.reschedIdle(dc, env.on)
+		} else if need {
+			s.reschedAfterAttach(env.dst, env.on)
+		}
+		return
+	}
 	if need {
 		s.reschedAfterAttach(env.dst, env.dst)
 	}
@@ -375,7 +418,7 @@ func (s *sim) needActiveBalance(env *lbEnv, src int) (bool, int) {
 	if s.asymActiveBalance(env, src) {
 		return true, migAsym
 	}
-	if env.migType == migrateTask && s.cpus[env.dst].sd[env.sdIdx].nrBalanceFailed > env.sd.CacheNiceTries+2 {
+	if env.migType == migrateTask && s.cpus[env.this].sd[env.sdIdx].nrBalanceFailed > env.sd.CacheNiceTries+2 {
 		return true, migActive
 	}
 	if env.migType == migrateMisfit {
@@ -387,33 +430,41 @@ func (s *sim) needActiveBalance(env *lbEnv, src int) (bool, int) {
 // maxPinnedInterval is MAX_PINNED_INTERVAL (ms).
 const maxPinnedInterval = 512
 
-// schedBalanceRq is sched_balance_rq() (load_balance()) for one domain.
-// It returns the number of tasks moved and continue_balancing. The
-// commonest passes (most of the nohz idle balance's) end at
-// should_we_balance() or with no source group by the sums (noSrcGroup)
-// before lb_env is needed: they take the out_balanced exit at once.
+// schedBalanceRq is sched_balance_rq() (load_balance()) for one domain,
+// run on cpu itself (schedBalanceRqOn).
 func (s *sim) schedBalanceRq(cpu, sdIdx int, idle cpuIdleType, cause int) (int, bool) {
+	return s.schedBalanceRqOn(cpu, cpu, sdIdx, idle, cause)
+}
+
+// schedBalanceRqOn is sched_balance_rq() of cpu's domain sdIdx, run on CPU
+// on (the nohz idle balance runs it for other CPUs). It returns the number
+// of tasks moved and continue_balancing. The commonest passes (most of the
+// nohz idle balance's) end at should_we_balance() or with no source group
+// by the sums (noSrcGroup) before lb_env is needed: they take the
+// out_balanced exit at once.
+func (s *sim) schedBalanceRqOn(cpu, on, sdIdx int, idle cpuIdleType, cause int) (int, bool) {
 	sd := s.t.Domains[cpu][sdIdx]
 	st := &s.cpus[cpu].sd[sdIdx]
 	if !s.shouldWeBalance(sd, cpu, idle) {
-		lbOutBalanced(sd, st, idle, migrateLoad, false, true)
+		s.outBalanced(sd, st, idle, migrateLoad, false)
 		return 0, false // *continue_balancing = 0
 	}
 	if s.noSrcGroup(sd, sdIdx, cpu, idle) {
-		lbOutBalanced(sd, st, idle, migrateLoad, false, true)
+		s.outBalanced(sd, st, idle, migrateLoad, false)
 		return 0, true
 	}
 	var envOnStack lbEnv // on the stack: its stores need no write barrier (lbEnv.reset)
 	env := &envOnStack
+	env.reset(sd, sdIdx, cpu, idle, cause, topo.CPUSet{}, migrateLoad)
+	env.on = on
 	allPinned := false // LBF_ALL_PINNED
 	var excluded topo.CPUSet
-	var mt migrationType // env->migration_type survives a redo
 	for {
-		env.reset(sd, sdIdx, cpu, idle, cause, excluded, mt)
 		// The first pass asked should_we_balance() above; a redo asks
-		// again (noSrcGroup() never answers with env->cpus cut).
-		if excluded.Size() != 0 && !s.shouldWeBalance(sd, cpu, idle) {
-			lbOutBalanced(sd, st, idle, env.migType, allPinned, true)
+		// again (noSrcGroup() never answers with env->cpus cut), for
+		// env->dst_cpu, which LBF_DST_PINNED may have changed.
+		if excluded.Size() != 0 && !s.shouldWeBalanceWalk(sd, env.dst, idle, excluded) {
+			s.outBalanced(sd, st, idle, env.migType, allPinned)
 			return 0, false // *continue_balancing = 0
 		}
 		g := s.schedBalanceFindSrcGroup(env)
@@ -421,18 +472,32 @@ func (s *sim) schedBalanceRq(cpu, sdIdx int, idle cpuIdleType, cause int) (int, 
 			s.rdOverloaded = env.overloaded
 		}
 		if g == nil {
-			lbOutBalanced(sd, st, idle, env.migType, allPinned, true)
+			s.outBalanced(sd, st, idle, env.migType, allPinned)
 			return 0, true
 		}
 		busiest := s.schedBalanceFindSrcRq(env, g)
 		if busiest == noCPU {
-			lbOutBalanced(sd, st, idle, env.migType, allPinned, true)
+			s.outBalanced(sd, st, idle, env.migType, allPinned)
 			return 0, true
 		}
 		moved := 0
 		allPinned = true
 		if s.cpus[busiest].nrTasks() > 1 {
-			moved = s.detachTasks(env, busiest, &allPinned)
+			loopMax := min(32, s.cpus[busiest].nrTasks())
+			moved = s.detachTasksUpTo(env, busiest, loopMax, &allPinned)
+			for env.dstPinned && env.imbalance > 0 {
+				// more_balance with new_dst_cpu: env->cpus loses the old dst
+				if excluded.Size() == 0 {
+					excluded = s.lbExcludedScratch()
+					env.excluded = excluded
+				}
+				excluded.Set(topo.CPU(env.dst))
+				env.dst, env.dstPinned = env.newDst, false
+				moved += s.detachTasksUpTo(env, busiest, loopMax, &allPinned)
+			}
+			if env.somePinned && env.imbalance > 0 {
+				s.setGroupImbalance(sd, true) // failed because of affinity
+			}
 			if allPinned {
 				// __cpumask_clear_cpu(busiest, cpus); redo while a CPU
 				// outside the local group is left (env->migration_type survives)
@@ -441,7 +506,7 @@ func (s *sim) schedBalanceRq(cpu, sdIdx int, idle cpuIdleType, cause int) (int, 
 				}
 				excluded.Set(topo.CPU(busiest))
 				if s.lbCPUsLeft(sd, excluded) {
-					mt = env.migType
+					env.redo(excluded, env.migType) // env->migration_type survives
 					continue
 				}
 				lbOutBalanced(sd, st, idle, env.migType, allPinned, true) // out_all_pinned
@@ -476,6 +541,40 @@ func (s *sim) schedBalanceRq(cpu, sdIdx int, idle cpuIdleType, cause int) (int, 
 		st.balanceInterval = sd.MinInterval // unbalanced: reset the interval
 		return 0, true
 	}
+}
+
+// outBalanced is sched_balance_rq()'s out_balanced exit: balance was
+// reached, so unless every task was pinned the parent's local group is no
+// longer imbalanced by affinity (sd_parent->groups->sgc->imbalance = 0);
+// then out_all_pinned (lbOutBalanced).
+func (s *sim) outBalanced(sd *topo.Domain, st *sdState, idle cpuIdleType, mt migrationType, allPinned bool) {
+	if !allPinned {
+		s.setGroupImbalance(sd, false)
+	}
+	lbOutBalanced(sd, st, idle, mt, allPinned, true)
+}
+
+// setGroupImbalance writes sd_parent->groups->sgc->imbalance, the flag
+// group_classify() reads as group_imbalanced (sgImbalanced).
+func (s *sim) setGroupImbalance(sd *topo.Domain, on bool) {
+	if sd.Parent == nil {
+		return
+	}
+	id := sd.Parent.Groups[0].SGC
+	if s.sgcImbalance[id] == on {
+		return
+	}
+	s.sgcImbalance[id] = on
+	if on {
+		s.sgcImbalanced++
+	} else {
+		s.sgcImbalanced--
+	}
+}
+
+// sgImbalanced is sg_imbalanced(): g's sgc->imbalance.
+func (s *sim) sgImbalanced(g *topo.Group) bool {
+	return s.sgcImbalanced > 0 && s.sgcImbalance[g.SGC]
 }
 
 // lbExcludedScratch returns the emptied scratch set for the CPUs an

@@ -6,7 +6,9 @@ import (
 	"schedplay/engine/topo"
 )
 
-// group_classify() (fair.c, 6.12): overloaded first, then asym packing,
+// group_classify() (fair.c, 6.12): overloaded first, then imbalanced
+// (sg_imbalanced(): sgc->imbalance, set by a pass that affinity kept from
+// balancing), asym packing,
 // SMT balance, misfit, fully busy, has spare. group_is_overloaded() needs
 // more tasks than CPUs and then the util or the runnable over capacity by
 // imbalance_pct; group_has_capacity() holds with fewer tasks than CPUs, or
@@ -14,23 +16,27 @@ import (
 func TestGroupClassify(t *testing.T) {
 	const pct = 117
 	cases := []struct {
-		name string
-		sgs  sgStats
-		want groupType
+		name       string
+		sgs        sgStats
+		imbalanced bool
+		want       groupType
 	}{
-		{"more tasks than CPUs, util over capacity", sgStats{sumNrRunning: 3, groupWeight: 2, groupCapacity: 2048, groupUtil: 1900, misfitTaskLoad: 5, asymPacking: true}, groupOverloaded},
-		{"more tasks than CPUs, runnable over capacity", sgStats{sumNrRunning: 3, groupWeight: 2, groupCapacity: 2048, groupUtil: 100, groupRunnable: 2500}, groupOverloaded},
-		{"more tasks than CPUs, room left: not overloaded, capacity to spare", sgStats{sumNrRunning: 3, groupWeight: 2, groupCapacity: 2048, groupUtil: 100, groupRunnable: 300}, groupHasSpare},
-		{"as many tasks as CPUs, util over capacity: not overloaded", sgStats{sumNrRunning: 2, groupWeight: 2, groupCapacity: 2048, groupUtil: 2048, groupRunnable: 2048}, groupFullyBusy},
-		{"asym packing before SMT balance and misfit", sgStats{sumNrRunning: 1, groupWeight: 2, asymPacking: true, smtBalance: true, misfitTaskLoad: 5}, groupAsymPacking},
-		{"SMT balance before misfit", sgStats{sumNrRunning: 1, groupWeight: 2, smtBalance: true, misfitTaskLoad: 5}, groupSMTBalance},
-		{"misfit", sgStats{sumNrRunning: 1, groupWeight: 2, misfitTaskLoad: 5}, groupMisfitTask},
-		{"as many tasks as CPUs, runnable over capacity", sgStats{sumNrRunning: 2, groupWeight: 2, groupCapacity: 2048, groupUtil: 100, groupRunnable: 2500}, groupFullyBusy},
-		{"as many tasks as CPUs, util under capacity", sgStats{sumNrRunning: 2, groupWeight: 2, groupCapacity: 2048, groupUtil: 1000, groupRunnable: 1000}, groupHasSpare},
-		{"fewer tasks than CPUs", sgStats{sumNrRunning: 1, groupWeight: 2, groupCapacity: 2048, groupUtil: 2048, groupRunnable: 4000}, groupHasSpare},
+		{"overloaded before imbalanced", sgStats{sumNrRunning: 3, groupWeight: 2, groupCapacity: 2048, groupUtil: 1900}, true, groupOverloaded},
+		{"imbalanced before asym packing", sgStats{sumNrRunning: 1, groupWeight: 2, asymPacking: true, misfitTaskLoad: 5}, true, groupImbalanced},
+		{"imbalanced with capacity to spare", sgStats{sumNrRunning: 1, groupWeight: 2, groupCapacity: 2048, groupUtil: 100}, true, groupImbalanced},
+		{"more tasks than CPUs, util over capacity", sgStats{sumNrRunning: 3, groupWeight: 2, groupCapacity: 2048, groupUtil: 1900, misfitTaskLoad: 5, asymPacking: true}, false, groupOverloaded},
+		{"more tasks than CPUs, runnable over capacity", sgStats{sumNrRunning: 3, groupWeight: 2, groupCapacity: 2048, groupUtil: 100, groupRunnable: 2500}, false, groupOverloaded},
+		{"more tasks than CPUs, room left: not overloaded, capacity to spare", sgStats{sumNrRunning: 3, groupWeight: 2, groupCapacity: 2048, groupUtil: 100, groupRunnable: 300}, false, groupHasSpare},
+		{"as many tasks as CPUs, util over capacity: not overloaded", sgStats{sumNrRunning: 2, groupWeight: 2, groupCapacity: 2048, groupUtil: 2048, groupRunnable: 2048}, false, groupFullyBusy},
+		{"asym packing before SMT balance and misfit", sgStats{sumNrRunning: 1, groupWeight: 2, asymPacking: true, smtBalance: true, misfitTaskLoad: 5}, false, groupAsymPacking},
+		{"SMT balance before misfit", sgStats{sumNrRunning: 1, groupWeight: 2, smtBalance: true, misfitTaskLoad: 5}, false, groupSMTBalance},
+		{"misfit", sgStats{sumNrRunning: 1, groupWeight: 2, misfitTaskLoad: 5}, false, groupMisfitTask},
+		{"as many tasks as CPUs, runnable over capacity", sgStats{sumNrRunning: 2, groupWeight: 2, groupCapacity: 2048, groupUtil: 100, groupRunnable: 2500}, false, groupFullyBusy},
+		{"as many tasks as CPUs, util under capacity", sgStats{sumNrRunning: 2, groupWeight: 2, groupCapacity: 2048, groupUtil: 1000, groupRunnable: 1000}, false, groupHasSpare},
+		{"fewer tasks than CPUs", sgStats{sumNrRunning: 1, groupWeight: 2, groupCapacity: 2048, groupUtil: 2048, groupRunnable: 4000}, false, groupHasSpare},
 	}
 	for _, c := range cases {
-		if got := groupClassify(pct, &c.sgs); got != c.want {
+		if got := groupClassify(pct, &c.sgs, c.imbalanced); got != c.want {
 			t.Errorf("%s: %s; want %s", c.name, groupTypeNames[got], groupTypeNames[c.want])
 		}
 	}
@@ -95,7 +101,7 @@ func TestNeedActiveBalanceAfterFailures(t *testing.T) {
 		want   bool
 	}{{migrateTask, tries + 2, false}, {migrateTask, tries + 3, true}, {migrateLoad, tries + 3, false}, {migrateMisfit, 0, true}} {
 		s.cpus[1].sd[0].nrBalanceFailed = c.failed
-		env := &lbEnv{sd: sd, sdIdx: 0, dst: 1, idle: cpuIdle, migType: c.mt}
+		env := &lbEnv{sd: sd, sdIdx: 0, this: 1, dst: 1, idle: cpuIdle, migType: c.mt}
 		if got, _ := s.needActiveBalance(env, 0); got != c.want {
 			t.Errorf("migration type %d after %d failures (cache_nice_tries %d): %v; want %v", c.mt, c.failed, tries, got, c.want)
 		}

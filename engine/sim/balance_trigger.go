@@ -87,7 +87,7 @@ func (s *sim) schedBalanceDomains(c *cpuState, from int, j int64, idle cpuIdleTy
 		interval := s.getSdBalanceInterval(sd, st, busy)
 		if j >= st.lastBalance+interval {
 			var moved int
-			moved, cont = s.schedBalanceRq(c.id, i, idle, cause)
+			moved, cont = s.schedBalanceRqOn(c.id, from, i, idle, cause)
 			if moved > 0 {
 				if s.idleCPU(c.id) {
 					idle = cpuIdle

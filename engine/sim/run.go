@@ -191,6 +191,7 @@ func newSim(r *scenario.Resolved, t *topo.Topology, opt Options, seed uint64, ti
 	s.initShared()
 	s.cores = make([]coreState, t.TotalCores)
 	s.coreMark = make([]uint32, t.TotalCores)
+	s.sgcImbalance = make([]bool, t.NumSGC)
 	const never = -1 << 60
 	for k, cpus := range t.CoreCPUs {
 		kc := &s.cores[k]

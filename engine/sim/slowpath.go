@@ -17,7 +17,7 @@ func (s *sim) updateSgWakeupStats(sd *topo.Domain, g *topo.Group, p *task, sgs *
 	} else {
 		s.sgWakeupStatsWalk(sd, g, p, sgs)
 	}
-	sgs.groupType = groupClassify(sd.ImbalancePct, sgs)
+	sgs.groupType = groupClassify(sd.ImbalancePct, sgs, s.sgImbalanced(g))
 	if sgs.groupType == groupFullyBusy || sgs.groupType == groupOverloaded {
 		sgs.avgLoad = sgs.groupLoad * capScale / max(sgs.groupCapacity, 1)
 	}

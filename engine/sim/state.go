@@ -463,8 +463,12 @@ type sim struct {
 	scanGen       uint32
 	coreMark      []uint32
 	lbExcluded    topo.CPUSet // scratch: env->cpus cleared by all-pinned passes
-	gs            groupSums   // update_sg_lb_stats()'s sums per group span
-	im            idleMask    // the CPUs available_idle_cpu() holds for
+	// sgcImbalance is sgc->imbalance by Group.SGC; sgcImbalanced counts
+	// the set ones (none: group_classify() need not look).
+	sgcImbalance  []bool
+	sgcImbalanced int
+	gs            groupSums // update_sg_lb_stats()'s sums per group span
+	im            idleMask  // the CPUs available_idle_cpu() holds for
 
 	// tracing detail (trace_detail.go)
 	scan        scanTrace

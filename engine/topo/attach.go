@@ -152,7 +152,7 @@ func (b *builder) ringGroups(sd *sdBuild) []Group {
 		r.out = make([]Group, 2*k)
 		for j, sg := range r.groups {
 			g := Group{Span: sg.span, BalanceMask: sg.span, Flags: sg.flags, Weight: sg.weight, Cores: sg.cores,
-				Capacity: sg.capacity, AsymPreferCPU: sg.asymPrefer, ID: b.spanID(sg.span, sg.weight)}
+				Capacity: sg.capacity, AsymPreferCPU: sg.asymPrefer, ID: b.spanID(sg.span, sg.weight), SGC: int(sg.sgc)}
 			if sg.balance.Size() != 0 {
 				g.BalanceMask = sg.balance
 			}

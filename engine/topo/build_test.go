@@ -519,3 +519,62 @@ func TestKunpeng920BalanceMasks(t *testing.T) {
 		}
 	}
 }
+
+// sg->sgc (get_group(), init_overlap_sched_group()): the groups of one
+// level built from the same CPU share one sched_group_capacity, and with it
+// sgc->imbalance. On kunpeng920 every CPU of a cluster sees one SGC for its
+// local groups above the cluster level, groups of one span at one ordinary
+// level share theirs, no SGC spans two levels or two groups of one domain,
+// and node 0's and node 1's top-level groups 0-95 (balance masks 0-31 and
+// 32-63) have their own.
+func TestKunpeng920GroupCapacities(t *testing.T) {
+	tp := build(t, "kunpeng920", "mainline")
+	type at struct {
+		level topo.Level
+		depth int
+	}
+	levelOf := map[int]at{}
+	bySpan := map[string]int{}
+	for c := range tp.NumCPUs() {
+		for _, d := range tp.Domains[c] {
+			for _, g := range d.Groups {
+				if g.SGC < 0 || g.SGC >= tp.NumSGC {
+					t.Fatalf("CPU %d %s: group %s has SGC %d of %d", c, d.Level, g.Span, g.SGC, tp.NumSGC)
+				}
+				for _, o := range d.Groups {
+					if o.SGC == g.SGC && !o.Span.Equal(g.Span) {
+						t.Errorf("CPU %d %s: groups %s and %s share SGC %d", c, d.Level, g.Span, o.Span, g.SGC)
+					}
+				}
+				here := at{d.Level, d.Span.Weight()}
+				if d.Flags&topo.SDNUMA != 0 {
+					here.depth = -1 // NUMA levels: told apart by their groups' masks below
+				}
+				if l, ok := levelOf[g.SGC]; ok && l != here {
+					t.Errorf("SGC %d is a group of %v and of %v", g.SGC, l, here)
+				}
+				levelOf[g.SGC] = here
+				if d.Flags&topo.SDNUMA != 0 {
+					continue
+				}
+				k := string(d.Level) + " " + g.Span.String()
+				if id, ok := bySpan[k]; ok && id != g.SGC {
+					t.Errorf("%s group %s: SGC %d on CPU %d, %d elsewhere", d.Level, g.Span, g.SGC, c, id)
+				}
+				bySpan[k] = g.SGC
+			}
+		}
+	}
+	for c := 1; c < 4; c++ {
+		for k, d := range tp.Domains[c][1:] {
+			if d.Groups[0].SGC != tp.Domains[0][k+1].Groups[0].SGC {
+				t.Errorf("CPU %d %s: local group SGC %d; CPU 0's %d", c, d.Level, d.Groups[0].SGC, tp.Domains[0][k+1].Groups[0].SGC)
+			}
+		}
+	}
+	top0, top32 := tp.Domains[0][len(tp.Domains[0])-1].Groups[0], tp.Domains[32][len(tp.Domains[32])-1].Groups[0]
+	if top0.Span.String() != "0-95" || top32.Span.String() != "0-95" || top0.SGC == top32.SGC {
+		t.Errorf("top-level local groups of CPUs 0 and 32: %s SGC %d, %s SGC %d; want 0-95 twice, two SGCs",
+			top0.Span, top0.SGC, top32.Span, top32.SGC)
+	}
+}

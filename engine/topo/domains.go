@@ -42,6 +42,7 @@ type sgBuild struct {
 	cores      int
 	capacity   int
 	asymPrefer CPU
+	sgc        int32 // Group.SGC
 	inited     bool
 }
 
@@ -72,9 +73,10 @@ type builder struct {
 	attachedBase   []*sdBuild // rq->sd per CPU after cpu_attach_domain()
 	coreSeen       []int      // scratch for counting cores: generation per core
 	seenGen        int
-	groupIDs       map[groupKey][]int        // Group.ID by span (ids with that key)
-	balanceMasks   map[balanceMaskKey]CPUSet // buildBalanceMask's, by level and span
-	childSets      [][]childSet              // [tl]: CPUs by the child span of their domain there
+	groupIDs       map[groupKey][]int             // Group.ID by span (ids with that key)
+	balanceMasks   map[balanceMaskKey]balanceMask // buildBalanceMask's, by level and span
+	sgcIDs         map[uint64]int32               // Group.SGC by level and CPU (sgcID)
+	childSets      [][]childSet                   // [tl]: CPUs by the child span of their domain there
 	groupStats     map[groupStatsKey]groupStats
 	ctx            context.Context
 	err            error // ctx's error once it is done: the build stops

@@ -67,7 +67,7 @@ func (b *builder) getGroup(tl int, i CPU) *sgBuild {
 	if sg := b.sg[tl][first]; sg != nil {
 		return sg
 	}
-	sg := &sgBuild{asymPrefer: NoCPU}
+	sg := &sgBuild{asymPrefer: NoCPU, sgc: b.sgcID(tl, first)}
 	if child != nil {
 		sg.span = child.span
 		sg.flags = child.flags
@@ -105,7 +105,7 @@ func (b *builder) buildOverlapSchedGroups(sd *sdBuild, cpu CPU) {
 			g.span = sibling.child.span
 			g.flags = sibling.child.flags
 		}
-		g.balance = b.buildBalanceMask(sibling.tl, g.span)
+		g.balance, g.sgc = b.buildBalanceMask(sibling.tl, g.span)
 		setAll(covered, g.span)
 		groups = append(groups, g)
 	}
@@ -127,17 +127,47 @@ func (b *builder) buildOverlapSchedGroups(sd *sdBuild, cpu CPU) {
 // level whose CPUs see the same child spans, and span when no CPU
 // qualifies (the kernel's WARN_ON_ONCE(cpumask_empty(mask)) case). It is
 // computed once per level and span, so rings compare masks by identity.
-func (b *builder) buildBalanceMask(tl int, span CPUSet) CPUSet {
+// With it comes the group's sched_group_capacity (init_overlap_sched_group():
+// the level's sgc of the mask's first CPU).
+func (b *builder) buildBalanceMask(tl int, span CPUSet) (CPUSet, int32) {
 	k := balanceMaskKey{tl: tl, span: &span.words[0]} // spans are shared, never modified in place
 	if m, ok := b.balanceMasks[k]; ok {
-		return m
+		return m.mask, m.sgc
 	}
 	if b.balanceMasks == nil {
-		b.balanceMasks = map[balanceMaskKey]CPUSet{}
+		b.balanceMasks = map[balanceMaskKey]balanceMask{}
 	}
-	m := b.balanceMaskOf(tl, span)
+	m := balanceMask{mask: b.balanceMaskOf(tl, span)}
+	first := span.First()
+	if m.mask.Size() != 0 {
+		first = m.mask.First()
+	}
+	m.sgc = b.sgcID(tl, first)
 	b.balanceMasks[k] = m
-	return m
+	return m.mask, m.sgc
+}
+
+// balanceMask is buildBalanceMask's answer for one level and span.
+type balanceMask struct {
+	mask CPUSet
+	sgc  int32
+}
+
+// sgcID numbers the sched_group_capacity of level tl's CPU cpu
+// (*per_cpu_ptr(sdd->sgc, cpu)): the groups that share it get one
+// Group.SGC.
+func (b *builder) sgcID(tl int, cpu CPU) int32 {
+	k := uint64(tl)<<32 | uint64(uint32(cpu))
+	if id, ok := b.sgcIDs[k]; ok {
+		return id
+	}
+	if b.sgcIDs == nil {
+		b.sgcIDs = map[uint64]int32{}
+	}
+	id := int32(b.t.NumSGC)
+	b.t.NumSGC++
+	b.sgcIDs[k] = id
+	return id
 }
 
 // balanceMaskKey names a group span built at a level.

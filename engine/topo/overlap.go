@@ -58,6 +58,7 @@ func (o *overlapRings) intern(tl int, groups []sgBuild) *groupRing {
 			mid = id + 1
 		}
 		k = binary.LittleEndian.AppendUint32(k, mid)
+		k = binary.LittleEndian.AppendUint32(k, uint32(groups[i].sgc))
 	}
 	o.key = k
 	if r, ok := o.rings[string(k)]; ok {

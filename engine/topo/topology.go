@@ -36,6 +36,10 @@ type Group struct {
 	// same span have the same ID, an index of Topology.GroupSpans (the
 	// simulator keeps per-span statistics by it).
 	ID int `json:"-"`
+	// SGC numbers the group's sched_group_capacity (sg->sgc), of which
+	// Topology.NumSGC exist: the groups of one level built from the same
+	// CPU share it, and with it sgc->imbalance.
+	SGC int `json:"-"`
 }
 
 // Domain is one sched_domain of one CPU's chain, after degeneration.
@@ -85,6 +89,8 @@ type Topology struct {
 	CoreCPUs    [][]CPU  `json:"-"`
 	// GroupSpans is the span of every Group.ID.
 	GroupSpans []CPUSet `json:"-"`
+	// NumSGC is the number of Group.SGC values.
+	NumSGC int `json:"-"`
 	// SMTActive is sched_smt_active(); AsymCPUCapacityActive is the
 	// sched_asym_cpucapacity static key; ClusterActive sched_cluster_active.
 	SMTActive             bool `json:"smt_active"`
