@@ -233,7 +233,9 @@ func (s *sim) detachTasksUpTo(env *lbEnv, src, loopMax int, pinned *bool) int {
 // attachTasks is attach_tasks(): the detached tasks join env.dst from the
 // head of env->tasks, the last detached first; dst reschedules once after.
 // An idle dst that is the balancing CPU is left to its caller; a
-// new_dst_cpu (LBF_DST_PINNED) is another CPU, rescheduled from env.on.
+// new_dst_cpu (LBF_DST_PINNED) is another CPU, rescheduled from env.on
+// (by IPI, or when it is the nohz ILB itself once its softirq returns:
+// _nohz_idle_balance() then stops at need_resched()).
 func (s *sim) attachTasks(env *lbEnv, src int) {
 	need := false
 	for i := len(s.detached) - 1; i >= 0; i-- {
@@ -245,7 +247,7 @@ func (s *sim) attachTasks(env *lbEnv, src int) {
 	s.detached = s.detached[:0]
 	if env.dst != env.this {
 		if dc := &s.cpus[env.dst]; dc.curr == nil {
-			s.reschedIdle(dc, env.on)
+			s.reschedCurr(env.dst, env.on)
 		} else if need {
 			s.reschedAfterAttach(env.dst, env.on)
 		}
