@@ -75,7 +75,6 @@ type builder struct {
 	seenGen        int
 	groupIDs       map[groupKey][]int             // Group.ID by span (ids with that key)
 	balanceMasks   map[balanceMaskKey]balanceMask // buildBalanceMask's, by level and span
-	sgcIDs         map[uint64]int32               // Group.SGC by level and CPU (sgcID)
 	childSets      [][]childSet                   // [tl]: CPUs by the child span of their domain there
 	groupStats     map[groupStatsKey]groupStats
 	ctx            context.Context

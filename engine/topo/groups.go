@@ -67,7 +67,7 @@ func (b *builder) getGroup(tl int, i CPU) *sgBuild {
 	if sg := b.sg[tl][first]; sg != nil {
 		return sg
 	}
-	sg := &sgBuild{asymPrefer: NoCPU, sgc: b.sgcID(tl, first)}
+	sg := &sgBuild{asymPrefer: NoCPU, sgc: b.newSGC()} // get_group(): the level's sgc of first
 	if child != nil {
 		sg.span = child.span
 		sg.flags = child.flags
@@ -137,12 +137,10 @@ func (b *builder) buildBalanceMask(tl int, span CPUSet) (CPUSet, int32) {
 	if b.balanceMasks == nil {
 		b.balanceMasks = map[balanceMaskKey]balanceMask{}
 	}
-	m := balanceMask{mask: b.balanceMaskOf(tl, span)}
-	first := span.First()
-	if m.mask.Size() != 0 {
-		first = m.mask.First()
-	}
-	m.sgc = b.sgcID(tl, first)
+	// The sgc is the level's of the mask's first CPU; a CPU is in the mask
+	// of one span at a level only (its own child's), so each (level, span)
+	// has its own (the kernel's WARN case, an empty mask, aside).
+	m := balanceMask{mask: b.balanceMaskOf(tl, span), sgc: b.newSGC()}
 	b.balanceMasks[k] = m
 	return m.mask, m.sgc
 }
@@ -153,21 +151,12 @@ type balanceMask struct {
 	sgc  int32
 }
 
-// sgcID numbers the sched_group_capacity of level tl's CPU cpu
-// (*per_cpu_ptr(sdd->sgc, cpu)): the groups that share it get one
+// newSGC numbers a new sched_group_capacity (*per_cpu_ptr(sdd->sgc, cpu)
+// of a level and CPU not met before): the groups that share it get one
 // Group.SGC.
-func (b *builder) sgcID(tl int, cpu CPU) int32 {
-	k := uint64(tl)<<32 | uint64(uint32(cpu))
-	if id, ok := b.sgcIDs[k]; ok {
-		return id
-	}
-	if b.sgcIDs == nil {
-		b.sgcIDs = map[uint64]int32{}
-	}
-	id := int32(b.t.NumSGC)
+func (b *builder) newSGC() int32 {
 	b.t.NumSGC++
-	b.sgcIDs[k] = id
-	return id
+	return int32(b.t.NumSGC - 1)
 }
 
 // balanceMaskKey names a group span built at a level.
