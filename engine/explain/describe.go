@@ -55,6 +55,7 @@ var kernelFuncs = map[string]string{
 	"find_src_rq":                  "sched_balance_find_src_rq",
 	"sched_balance_find_src_rq":    "sched_balance_find_src_rq",
 	"detach_tasks":                 "detach_tasks",
+	"can_migrate_task":             "can_migrate_task",
 	"need_active_balance":          "need_active_balance",
 	"active_load_balance_cpu_stop": "active_load_balance_cpu_stop",
 	"update_misfit_status":         "update_misfit_status",

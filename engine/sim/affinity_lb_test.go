@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"slices"
 	"testing"
 
 	"schedplay/engine/topo"
@@ -67,6 +68,17 @@ func TestDstPinnedPullsToAnotherCPUOfTheGroup(t *testing.T) {
 		if s.cpus[a1].curr == nil && !s.cpus[a1].needResched {
 			t.Errorf("a1 (cpu %d) was given a task and not rescheduled", a1)
 		}
+	}
+	// Traced, the migration's path names the round for new_dst_cpu.
+	s := affinitySim(t, machine, cpus, 3, b0)
+	s.tr, s.tracing = newTracer(len(s.cpus), s.t.TotalCores, Options{Timeline: true}), true
+	s.schedBalanceRq(a0, levelOf(t, s, a0, topo.LevelMC), cpuIdle, migPeriodic)
+	want := "can_migrate_task: cpu " + itoa(a0) + " not allowed, LBF_DST_PINNED → more_balance for new_dst_cpu " + itoa(a1)
+	if d := s.tr.tl.Decisions; len(d) != 1 || !slices.Contains(d[0].Path, want) {
+		t.Errorf("decisions %+v; want one whose path holds %q", d, want)
+	}
+	if len(s.lbPrefix) != 0 {
+		t.Errorf("the pass left %q in the balance prefix", s.lbPrefix)
 	}
 }
 

@@ -1,6 +1,10 @@
 package sim
 
-import "schedplay/engine/topo"
+import (
+	"fmt"
+
+	"schedplay/engine/topo"
+)
 
 // One balance pass and its helpers (kernel-model.md §4.4, §4.7, §4.8).
 
@@ -487,6 +491,7 @@ func (s *sim) schedBalanceRqOn(cpu, on, sdIdx int, idle cpuIdleType, cause int) 
 		if s.cpus[busiest].nrTasks() > 1 {
 			loopMax := min(32, s.cpus[busiest].nrTasks())
 			moved = s.detachTasksUpTo(env, busiest, loopMax, &allPinned)
+			prefix := len(s.lbPrefix)
 			for env.dstPinned && env.imbalance > 0 {
 				// more_balance with new_dst_cpu: env->cpus loses the old dst
 				if excluded.Size() == 0 {
@@ -494,9 +499,13 @@ func (s *sim) schedBalanceRqOn(cpu, on, sdIdx int, idle cpuIdleType, cause int) 
 					env.excluded = excluded
 				}
 				excluded.Set(topo.CPU(env.dst))
+				if s.tracing {
+					s.lbPrefix = append(s.lbPrefix, fmt.Sprintf("can_migrate_task: cpu %d not allowed, LBF_DST_PINNED → more_balance for new_dst_cpu %d", env.dst, env.newDst))
+				}
 				env.dst, env.dstPinned = env.newDst, false
 				moved += s.detachTasksUpTo(env, busiest, loopMax, &allPinned)
 			}
+			s.lbPrefix = s.lbPrefix[:prefix]
 			if env.somePinned && env.imbalance > 0 {
 				s.setGroupImbalance(sd, true) // failed because of affinity
 			}
