@@ -2,6 +2,7 @@ package sim
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"schedplay/engine/topo"
@@ -76,9 +77,11 @@ func TestDstPinnedPullsToAnotherCPUOfTheGroup(t *testing.T) {
 	want := "can_migrate_task: cpu " + itoa(a0) + " not allowed, LBF_DST_PINNED → more_balance for new_dst_cpu " + itoa(a1)
 	if d := s.tr.tl.Decisions; len(d) != 1 || !slices.Contains(d[0].Path, want) {
 		t.Errorf("decisions %+v; want one whose path holds %q", d, want)
+	} else if i := slices.Index(d[0].Path, want); i == 0 || !strings.HasPrefix(d[0].Path[i-1], "find_src_rq") || !strings.HasPrefix(d[0].Path[i+1], "detach_tasks") {
+		t.Errorf("path %q; want the round between find_src_rq and detach_tasks", d[0].Path)
 	}
-	if len(s.lbPrefix) != 0 {
-		t.Errorf("the pass left %q in the balance prefix", s.lbPrefix)
+	if len(s.lbDstNotes) != 0 {
+		t.Errorf("the pass left %q for the next one's path", s.lbDstNotes)
 	}
 }
 

@@ -389,6 +389,7 @@ func (s *sim) traceMove(p *task, src, dst, cause int, env *lbEnv) {
 		s.path = s.appendLbStats(s.path, env)
 		s.note("find_src_group: busiest %s (%s)", env.busiest.Span.String(), groupTypeNames[env.busiestStat.groupType])
 		s.note("find_src_rq → cpu %d", src)
+		s.path = append(s.path, s.lbDstNotes...) // the LBF_DST_PINNED rounds so far
 		s.note("detach_tasks → cpu %d", dst)
 	}
 	s.recordDecision(p, migCauseNames[cause], src, dst)
@@ -491,7 +492,6 @@ func (s *sim) schedBalanceRqOn(cpu, on, sdIdx int, idle cpuIdleType, cause int) 
 		if s.cpus[busiest].nrTasks() > 1 {
 			loopMax := min(32, s.cpus[busiest].nrTasks())
 			moved = s.detachTasksUpTo(env, busiest, loopMax, &allPinned)
-			prefix := len(s.lbPrefix)
 			for env.dstPinned && env.imbalance > 0 {
 				// more_balance with new_dst_cpu: env->cpus loses the old dst
 				if excluded.Size() == 0 {
@@ -500,12 +500,12 @@ func (s *sim) schedBalanceRqOn(cpu, on, sdIdx int, idle cpuIdleType, cause int) 
 				}
 				excluded.Set(topo.CPU(env.dst))
 				if s.tracing {
-					s.lbPrefix = append(s.lbPrefix, fmt.Sprintf("can_migrate_task: cpu %d not allowed, LBF_DST_PINNED → more_balance for new_dst_cpu %d", env.dst, env.newDst))
+					s.lbDstNotes = append(s.lbDstNotes, fmt.Sprintf("can_migrate_task: cpu %d not allowed, LBF_DST_PINNED → more_balance for new_dst_cpu %d", env.dst, env.newDst))
 				}
 				env.dst, env.dstPinned = env.newDst, false
 				moved += s.detachTasksUpTo(env, busiest, loopMax, &allPinned)
 			}
-			s.lbPrefix = s.lbPrefix[:prefix]
+			s.lbDstNotes = s.lbDstNotes[:0]
 			if env.somePinned && env.imbalance > 0 {
 				s.setGroupImbalance(sd, true) // failed because of affinity
 			}

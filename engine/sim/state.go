@@ -456,6 +456,7 @@ type sim struct {
 	tracing    bool
 	path       []string
 	lbPrefix   []string // how this balance pass was reached (tracing)
+	lbDstNotes []string // the pass's LBF_DST_PINNED rounds (tracing)
 	detached   []*task  // env->tasks: detach_tasks()'s list, in detach order
 
 	activityDepth int // startActivity() calls on the stack (maxActivityDepth)
