@@ -70,8 +70,18 @@ func TestDstPinnedPullsToAnotherCPUOfTheGroup(t *testing.T) {
 			t.Errorf("a1 (cpu %d) was given a task and not rescheduled", a1)
 		}
 	}
-	// Traced, the migration's path names the round for new_dst_cpu.
+	// Cache-hot tasks (nr_balance_failed 0) go nowhere in either round,
+	// and the idle a1 is left alone: nothing was attached.
 	s := affinitySim(t, machine, cpus, 3, b0)
+	s.now = 10_000_000
+	for _, q := range s.cpus[b0].rq {
+		q.execStart = s.now - 100_000
+	}
+	if moved, _ := s.schedBalanceRq(a0, levelOf(t, s, a0, topo.LevelMC), cpuIdle, migPeriodic); moved != 0 || s.cpus[a1].needResched {
+		t.Errorf("hot tasks: moved %d, a1 (cpu %d) resched %v; want nothing moved and a1 left idle", moved, a1, s.cpus[a1].needResched)
+	}
+	// Traced, the migration's path names the round for new_dst_cpu.
+	s = affinitySim(t, machine, cpus, 3, b0)
 	s.tr, s.tracing = newTracer(len(s.cpus), s.t.TotalCores, Options{Timeline: true}), true
 	s.schedBalanceRq(a0, levelOf(t, s, a0, topo.LevelMC), cpuIdle, migPeriodic)
 	want := "can_migrate_task: cpu " + itoa(a0) + " not allowed, LBF_DST_PINNED → more_balance for new_dst_cpu " + itoa(a1)

@@ -241,6 +241,9 @@ func (s *sim) detachTasksUpTo(env *lbEnv, src, loopMax int, pinned *bool) int {
 // (by IPI, or when it is the nohz ILB itself once its softirq returns:
 // _nohz_idle_balance() then stops at need_resched()).
 func (s *sim) attachTasks(env *lbEnv, src int) {
+	if len(s.detached) == 0 {
+		return // sched_balance_rq() attaches only if (cur_ld_moved)
+	}
 	need := false
 	for i := len(s.detached) - 1; i >= 0; i-- {
 		p := s.detached[i]
