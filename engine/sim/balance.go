@@ -95,19 +95,19 @@ type lbEnv struct {
 func (env *lbEnv) reset(sd *topo.Domain, sdIdx, dst int, idle cpuIdleType, cause int, excluded topo.CPUSet, mt migrationType) {
 	env.sd, env.sdIdx, env.this, env.on, env.dst, env.idle, env.cause = sd, sdIdx, dst, dst, dst, idle, cause
 	env.somePinned, env.dstPinned, env.newDst = false, false, noCPU
-	env.redo(excluded, mt)
+	env.excluded, env.migType = excluded, mt
+	env.redo()
 }
 
-// redo is the redo label of sched_balance_rq(): sd_lb_stats starts again
-// with env->cpus cut to excluded's complement; env->dst_cpu and the flags
-// stay.
-func (env *lbEnv) redo(excluded topo.CPUSet, mt migrationType) {
-	env.imbalance, env.migType = 0, mt
+// redo is the redo label of sched_balance_rq(): sd_lb_stats starts again,
+// over env->cpus less env.excluded; env->dst_cpu, env->migration_type and
+// the flags stay.
+func (env *lbEnv) redo() {
+	env.imbalance = 0
 	env.busiest, env.local = nil, &env.sd.Groups[0]
 	env.busiestStat, env.localStat = sgStats{}, sgStats{}
 	env.totalLoad, env.totalCap, env.avgLoad, env.sumUtil = 0, 0, 0, 0
 	env.preferSibling, env.overloaded = false, false
-	env.excluded = excluded
 }
 
 // capacityGreater is capacity_greater(): a more than ~5% above b.

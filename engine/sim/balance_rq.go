@@ -36,7 +36,7 @@ func (s *sim) shouldWeBalance(sd *topo.Domain, dst int, idle cpuIdleType) bool {
 // shouldWeBalanceWalk is should_we_balance()'s body; excluded is the CPUs
 // a redo has cleared from env->cpus (the zero set: none).
 func (s *sim) shouldWeBalanceWalk(sd *topo.Domain, dst int, idle cpuIdleType, excluded topo.CPUSet) bool {
-	if excluded.Size() != 0 && excluded.Has(topo.CPU(dst)) {
+	if excluded.Has(topo.CPU(dst)) {
 		return false // !cpumask_test_cpu(env->dst_cpu, env->cpus)
 	}
 	if idle == cpuNewlyIdle {
@@ -47,7 +47,7 @@ func (s *sim) shouldWeBalanceWalk(sd *topo.Domain, dst int, idle cpuIdleType, ex
 	idleSMT := noCPU
 	for ci := mask.First(); ci.Valid(); ci = mask.Next(ci) {
 		c := int(ci)
-		if excluded.Size() != 0 && excluded.Has(ci) || !s.idleCPU(c) {
+		if excluded.Has(ci) || !s.idleCPU(c) {
 			continue
 		}
 		if s.swbIdleCore && sd.Flags&topo.SDShareCPUCapacity == 0 && !s.isCoreIdle(c) {
@@ -179,10 +179,7 @@ func (s *sim) canMigrateTask(p *task, env *lbEnv, pinned *bool) bool {
 func (s *sim) newDstCPU(p *task, env *lbEnv) int {
 	mask := env.sd.Groups[0].BalanceMask
 	for c := mask.First(); c.Valid(); c = mask.Next(c) {
-		if env.excluded.Size() != 0 && env.excluded.Has(c) {
-			continue
-		}
-		if p.allowed.Has(c) {
+		if !env.excluded.Has(c) && p.allowed.Has(c) {
 			return int(c)
 		}
 	}
@@ -468,12 +465,11 @@ func (s *sim) schedBalanceRqOn(cpu, on, sdIdx int, idle cpuIdleType, cause int) 
 	env.reset(sd, sdIdx, cpu, idle, cause, topo.CPUSet{}, migrateLoad)
 	env.on = on
 	allPinned := false // LBF_ALL_PINNED
-	var excluded topo.CPUSet
 	for {
 		// The first pass asked should_we_balance() above; a redo asks
 		// again (noSrcGroup() never answers with env->cpus cut), for
 		// env->dst_cpu, which LBF_DST_PINNED may have changed.
-		if excluded.Size() != 0 && !s.shouldWeBalanceWalk(sd, env.dst, idle, excluded) {
+		if env.excluded.Size() != 0 && !s.shouldWeBalanceWalk(sd, env.dst, idle, env.excluded) {
 			s.outBalanced(sd, st, idle, env.migType, allPinned)
 			return 0, false // *continue_balancing = 0
 		}
@@ -497,11 +493,7 @@ func (s *sim) schedBalanceRqOn(cpu, on, sdIdx int, idle cpuIdleType, cause int) 
 			moved = s.detachTasksUpTo(env, busiest, loopMax, &allPinned)
 			for env.dstPinned && env.imbalance > 0 {
 				// more_balance with new_dst_cpu: env->cpus loses the old dst
-				if excluded.Size() == 0 {
-					excluded = s.lbExcludedScratch()
-					env.excluded = excluded
-				}
-				excluded.Set(topo.CPU(env.dst))
+				s.lbExclude(env, env.dst)
 				if s.tracing {
 					s.lbDstNotes = append(s.lbDstNotes, fmt.Sprintf("can_migrate_task: cpu %d not allowed, LBF_DST_PINNED → more_balance for new_dst_cpu %d", env.dst, env.newDst))
 				}
@@ -515,12 +507,9 @@ func (s *sim) schedBalanceRqOn(cpu, on, sdIdx int, idle cpuIdleType, cause int) 
 			if allPinned {
 				// __cpumask_clear_cpu(busiest, cpus); redo while a CPU
 				// outside the local group is left (env->migration_type survives)
-				if excluded.Size() == 0 {
-					excluded = s.lbExcludedScratch()
-				}
-				excluded.Set(topo.CPU(busiest))
-				if s.lbCPUsLeft(sd, excluded) {
-					env.redo(excluded, env.migType) // env->migration_type survives
+				s.lbExclude(env, busiest)
+				if s.lbCPUsLeft(sd, env.excluded) {
+					env.redo()
 					continue
 				}
 				lbOutBalanced(sd, st, idle, env.migType, allPinned, true) // out_all_pinned
@@ -589,6 +578,15 @@ func (s *sim) setGroupImbalance(sd *topo.Domain, on bool) {
 // sgImbalanced is sg_imbalanced(): g's sgc->imbalance.
 func (s *sim) sgImbalanced(g *topo.Group) bool {
 	return s.sgcImbalanced > 0 && s.sgcImbalance[g.SGC]
+}
+
+// lbExclude is __cpumask_clear_cpu(c, env->cpus): c joins env.excluded,
+// the emptied scratch set at a pass's first exclusion.
+func (s *sim) lbExclude(env *lbEnv, c int) {
+	if env.excluded.Size() == 0 {
+		env.excluded = s.lbExcludedScratch()
+	}
+	env.excluded.Set(topo.CPU(c))
 }
 
 // lbExcludedScratch returns the emptied scratch set for the CPUs an

@@ -4,7 +4,7 @@ import "encoding/binary"
 
 // overlapRings interns the group rings of overlapping (NUMA) domains.
 // build_overlap_sched_groups() allocates a ring per domain per CPU; here
-// domains whose rings come out identical (same level, same group spans and
+// domains whose rings come out identical (same level, same groups and
 // flags, in the same order: the CPUs of one node, mostly) share one, which
 // keeps a 64-node, 4096-CPU machine at one ring per node and level instead
 // of one per CPU and level. cpu_attach_domain() writes the flags of a
@@ -12,7 +12,6 @@ import "encoding/binary"
 // copies it first, so every domain sees exactly what a private ring would
 // hold.
 type overlapRings struct {
-	spanIDs map[*uint64]uint32 // spans are shared and never modified in place
 	rings   map[string]*groupRing
 	copies  map[ringCopyKey]*groupRing
 	key     []byte
@@ -33,32 +32,15 @@ func (o *overlapRings) intern(tl int, groups []sgBuild) *groupRing {
 		return newRing(groups)
 	}
 	if o.rings == nil {
-		o.spanIDs = map[*uint64]uint32{}
 		o.rings = map[string]*groupRing{}
 		o.copies = map[ringCopyKey]*groupRing{}
 	}
+	// A group's sgc names its level and span, and with them its balance
+	// mask (buildBalanceMask()), so it and the flags are the group's key.
 	k := binary.LittleEndian.AppendUint32(o.key[:0], uint32(tl))
 	for i := range groups {
-		p := &groups[i].span.words[0]
-		id, ok := o.spanIDs[p]
-		if !ok {
-			id = uint32(len(o.spanIDs))
-			o.spanIDs[p] = id
-		}
-		k = binary.LittleEndian.AppendUint32(k, id)
-		k = binary.LittleEndian.AppendUint32(k, uint32(groups[i].flags))
-		mid := uint32(0) // the balance mask: none (the span), or its span id + 1
-		if m := groups[i].balance; m.Size() != 0 {
-			mp := &m.words[0]
-			id, ok := o.spanIDs[mp]
-			if !ok {
-				id = uint32(len(o.spanIDs))
-				o.spanIDs[mp] = id
-			}
-			mid = id + 1
-		}
-		k = binary.LittleEndian.AppendUint32(k, mid)
 		k = binary.LittleEndian.AppendUint32(k, uint32(groups[i].sgc))
+		k = binary.LittleEndian.AppendUint32(k, uint32(groups[i].flags))
 	}
 	o.key = k
 	if r, ok := o.rings[string(k)]; ok {
