@@ -168,9 +168,10 @@ func (s *sim) updateSgLbStats(env *lbEnv, g *topo.Group, local bool, sgs *sgStat
 }
 
 // sgLbStatsSum is the span loop of update_sg_lb_stats(): from the group
-// sums, or a walk of the span when env->cpus leaves CPUs out.
+// sums, or a walk of the span when env->cpus leaves CPUs out or a
+// capacity is not the build-time one (capPressure).
 func (s *sim) sgLbStatsSum(env *lbEnv, g *topo.Group, local bool, sgs *sgStats) {
-	if env.excluded.Size() != 0 {
+	if env.excluded.Size() != 0 || s.capPressure() { // the sums hold build-time capacities
 		s.sgLbStatsWalk(env, g, local, sgs)
 		return
 	}
@@ -203,17 +204,14 @@ func (s *sim) sgLbStatsClassify(env *lbEnv, g *topo.Group, local bool, sgs *sgSt
 // sgLbStatsWalk is the for_each_cpu_and(i, sched_group_span(group),
 // env->cpus) loop of update_sg_lb_stats().
 func (s *sim) sgLbStatsWalk(env *lbEnv, g *topo.Group, local bool, sgs *sgStats) {
-	*sgs = sgStats{minCap: 1 << 30}
+	*sgs = sgStats{}
 	asymCap := env.sd.Flags&topo.SDAsymCPUCapacity != 0
 	for ci := g.Span.First(); ci.Valid(); ci = g.Span.Next(ci) {
 		i := int(ci)
 		c := &s.cpus[i]
-		// group_capacity, group_weight and the min/max capacity are the
-		// group's (sgc); the rest sums over the span ∩ env->cpus.
-		sgs.groupCapacity += int64(c.cap)
+		// group_weight is the group's; the rest sums over the span ∩
+		// env->cpus
 		sgs.groupWeight++
-		sgs.minCap = min(sgs.minCap, c.cap)
-		sgs.maxCap = max(sgs.maxCap, c.cap)
 		if env.excluded.Has(ci) {
 			continue
 		}
@@ -233,12 +231,19 @@ func (s *sim) sgLbStatsWalk(env *lbEnv, g *topo.Group, local bool, sgs *sgStats)
 		if local {
 			continue
 		}
-		if asymCap && sgs.misfitTaskLoad < c.misfitLoad {
-			sgs.misfitTaskLoad = c.misfitLoad
-			env.overloaded = true
+		if asymCap {
+			if sgs.misfitTaskLoad < c.misfitLoad {
+				sgs.misfitTaskLoad = c.misfitLoad
+				env.overloaded = true
+			}
+		} else if env.idle != cpuNotIdle && schedReducedCapacity(c, env.sd) {
+			// a task running on a CPU of reduced capacity
+			sgs.misfitTaskLoad = max(sgs.misfitTaskLoad, cpuLoad(c))
 		}
 	}
-	if sgs.misfitTaskLoad > 0 && !s.misfitCountsFor(env, sgs.maxCap) {
+	// group_capacity and the min/max capacity are the group's (sgc)
+	sgs.groupCapacity, sgs.minCap, sgs.maxCap = s.groupCap(g)
+	if asymCap && sgs.misfitTaskLoad > 0 && !s.misfitCountsFor(env, sgs.maxCap) {
 		sgs.misfitTaskLoad = 0 // env->overloaded stays set
 	}
 }
@@ -249,7 +254,7 @@ func (s *sim) sgLbStatsWalk(env *lbEnv, g *topo.Group, local bool, sgs *sgStats)
 // (capacity_greater(capacity_of(dst), sgc->max_capacity)); 6.12 counts it
 // always.
 func (s *sim) misfitCountsFor(env *lbEnv, groupMaxCap int) bool {
-	return !s.asymCapSMTLB || capacityGreater(s.cpus[env.dst].cap, groupMaxCap)
+	return !s.asymCapSMTLB || capacityGreater(s.capacityOf(env.dst), groupMaxCap)
 }
 
 // schedGroupAsym is sched_group_asym(), or under 6.1 (LB_ASYM_USE_PRIO
@@ -353,10 +358,10 @@ func (s *sim) updateSdPickBusiest(env *lbEnv, g *topo.Group, sgs *sgStats) bool 
 	}
 	asymCap := env.sd.Flags&topo.SDAsymCPUCapacity != 0
 	if asymCap && sgs.groupType == groupMisfitTask &&
-		(s.smtActive && !s.isCoreIdle(env.dst) || !capacityGreater(s.cpus[env.dst].cap, sgs.maxCap) || env.localStat.groupType != groupHasSpare) {
+		(s.smtActive && !s.isCoreIdle(env.dst) || !capacityGreater(s.capacityOf(env.dst), sgs.maxCap) || env.localStat.groupType != groupHasSpare) {
 		return false
 	}
-	if asymCap && sgs.groupType <= groupFullyBusy && capacityGreater(sgs.minCap, s.cpus[env.dst].cap) {
+	if asymCap && sgs.groupType <= groupFullyBusy && capacityGreater(sgs.minCap, s.capacityOf(env.dst)) {
 		return false
 	}
 	if env.busiest == nil {
@@ -583,6 +588,7 @@ func (s *sim) updateSdLbStats(env *lbEnv) {
 		s.lbGroups = s.lbGroups[:0]
 	}
 	groups := env.sd.Groups // env->local is groups[0] (lbEnv.reset)
+	s.updateLocalGroupCapacity(env)
 	s.updateSgLbStats(env, env.local, true, &env.localStat)
 	totalLoad, totalCap, sumUtil := env.localStat.groupLoad, env.localStat.groupCapacity, env.localStat.groupUtil
 	// Untraced, with env->cpus whole, a non-local group's statistics are
@@ -593,7 +599,7 @@ func (s *sim) updateSdLbStats(env *lbEnv) {
 	// most cores have not changed since the last pass. Else they are
 	// computed (keepSgLbStats; sdLbStatsKept). Traced, every group is
 	// computed and recorded.
-	if env.excluded.Size() == 0 && !s.tracing && s.sgcImbalanced == 0 {
+	if env.excluded.Size() == 0 && !s.tracing && s.sgcImbalanced == 0 && !s.capPressure() {
 		l, c, u := s.sdLbStatsKept(env)
 		totalLoad, totalCap, sumUtil = totalLoad+l, totalCap+c, sumUtil+u
 	} else {

@@ -69,7 +69,7 @@ func (s *sim) schedBalanceFindSrcRq(env *lbEnv, g *topo.Group) int {
 	busiest := noCPU
 	var busiestLoad, busiestUtil int64
 	busiestCap, busiestNr := int64(1), 0
-	dstCap := s.cpus[env.dst].cap
+	dstCap := s.capacityOf(env.dst)
 	for ci := g.Span.First(); ci.Valid(); ci = g.Span.Next(ci) {
 		i := int(ci)
 		c := &s.cpus[i]
@@ -77,7 +77,7 @@ func (s *sim) schedBalanceFindSrcRq(env *lbEnv, g *topo.Group) int {
 		if nr == 0 || env.excluded.Has(ci) {
 			continue
 		}
-		if env.sd.Flags&topo.SDAsymCPUCapacity != 0 && !capacityGreater(dstCap, c.cap) && nr == 1 &&
+		if env.sd.Flags&topo.SDAsymCPUCapacity != 0 && !capacityGreater(dstCap, c.capacity) && nr == 1 &&
 			!s.asymCapSimilarSource(dstCap, i) {
 			continue
 		}
@@ -87,11 +87,11 @@ func (s *sim) schedBalanceFindSrcRq(env *lbEnv, g *topo.Group) int {
 		switch env.migType {
 		case migrateLoad:
 			load := cpuLoad(c)
-			if nr == 1 && load > env.imbalance {
+			if nr == 1 && load > env.imbalance && !checkCPUCapacity(c, env.sd) {
 				continue
 			}
-			if load*busiestCap > busiestLoad*int64(c.cap) {
-				busiestLoad, busiestCap, busiest = load, int64(c.cap), i
+			if load*busiestCap > busiestLoad*int64(c.capacity) {
+				busiestLoad, busiestCap, busiest = load, int64(c.capacity), i
 			}
 		case migrateUtil:
 			u := s.findSrcRqUtil(c)
@@ -124,7 +124,7 @@ func (s *sim) asymCapSimilarSource(dstCap, src int) bool {
 		return false
 	}
 	smtDegradedCap := s.smtActive && !s.isCoreIdle(src)
-	clusterEqualCap := s.t.ClusterActive && dstCap == s.cpus[src].cap
+	clusterEqualCap := s.t.ClusterActive && dstCap == s.cpus[src].capacity // capacity_of() both
 	return smtDegradedCap || clusterEqualCap
 }
 
@@ -428,6 +428,12 @@ func (s *sim) needActiveBalance(env *lbEnv, src int) (bool, int) {
 	if env.migType == migrateTask && s.cpus[env.this].sd[env.sdIdx].nrBalanceFailed > env.sd.CacheNiceTries+2 {
 		return true, migActive
 	}
+	// dst is idle and src runs one fair task: worth moving it when other
+	// classes took src's capacity and dst has more left
+	if sc := &s.cpus[src]; env.idle != cpuNotIdle && sc.nrRunning == 1 && checkCPUCapacity(sc, env.sd) &&
+		sc.capacity*env.sd.ImbalancePct < s.capacityOf(env.dst)*100 {
+		return true, migActive
+	}
 	if env.migType == migrateMisfit {
 		return true, migMisfit
 	}
@@ -456,6 +462,9 @@ func (s *sim) schedBalanceRqOn(cpu, on, sdIdx int, idle cpuIdleType, cause int) 
 		s.outBalanced(sd, st, idle, migrateLoad, false)
 		return 0, false // *continue_balancing = 0
 	}
+	// update_sd_lb_stats()'s update_group_capacity() comes before any
+	// answer of the sums (updateSdLbStats asks again, which changes nothing)
+	s.updateLocalGroupCapacityOf(sd, cpu, cpu, sdIdx, idle)
 	if s.noSrcGroup(sd, sdIdx, cpu, idle) {
 		s.outBalanced(sd, st, idle, migrateLoad, false)
 		return 0, true

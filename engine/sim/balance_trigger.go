@@ -309,6 +309,10 @@ func (s *sim) nohzKickReason(c *cpuState) string {
 	if c.nrRunningAll() >= 2 { // rq->nr_running: the kworker counts
 		return "nr_running >= 2"
 	}
+	// a fair task on a CPU whose capacity other classes took (rq->sd)
+	if ds := s.t.Domains[c.id]; len(ds) > 0 && c.nrRunning >= 1 && checkCPUCapacity(c, ds[0]) {
+		return "reduced capacity"
+	}
 	if sd := s.sdAsymPacking[c.id]; sd != nil {
 		for ci := sd.Span.First(); ci.Valid(); ci = sd.Span.Next(ci) {
 			if i := int(ci); s.cpus[i].nohzIdle && s.schedAsymSrc(sd, i, c.id) {
@@ -316,10 +320,10 @@ func (s *sim) nohzKickReason(c *cpuState) string {
 			}
 		}
 	}
-	if s.t.SDAsymCPUCapacity[c.id] != nil {
+	if sd := s.t.SDAsymCPUCapacity[c.id]; sd != nil {
 		// check_misfit_status(): 6.1 also asks for a CPU below the root
-		// domain's largest capacity (check_cpu_capacity() never holds here)
-		if c.misfitLoad != 0 && (s.misfitMaxAllowedCap || c.cap < s.rdMaxCap) {
+		// domain's largest capacity or of reduced capacity
+		if c.misfitLoad != 0 && (s.misfitMaxAllowedCap || c.cap < s.rdMaxCap || checkCPUCapacity(c, sd)) {
 			return "misfit"
 		}
 		return ""

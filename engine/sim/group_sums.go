@@ -165,7 +165,8 @@ func cpuPair(sd *topo.Domain) bool {
 // a group.
 func (s *sim) noSrcGroup(sd *topo.Domain, sdIdx, dst int, idle cpuIdleType) bool {
 	st := &s.cpus[dst].sd[sdIdx]
-	if st.spanSums < 0 && !st.cpuPair || sd.Parent == nil || s.tracing || idle != cpuNewlyIdle && sd == s.sharedDom[dst] {
+	if st.spanSums < 0 && !st.cpuPair || sd.Parent == nil || s.tracing || idle != cpuNewlyIdle && sd == s.sharedDom[dst] ||
+		s.capPressure() { // a lone task on a CPU of reduced capacity can make a busiest group
 		return false
 	}
 	if st.cpuPair {

@@ -16,11 +16,14 @@ const (
 const loadAvgPeriodMs = 32
 
 // schedBalanceUpdateBlockedAverages is sched_balance_update_blocked_averages():
-// decay c's cfs_rq averages; has_blocked_load stays while load or util is left.
+// decay rq->avg_rt (__update_blocked_others()) and c's cfs_rq averages;
+// has_blocked_load stays while load or util is left in either.
 func (s *sim) schedBalanceUpdateBlockedAverages(c *cpuState) {
+	s.updateRtRqLoadAvg(c, c.curr.isRT()) // update_other_load_avgs()
 	s.updateCfsRqLoadAvg(c)
-	c.lastBlockedTick = s.jiffies()               // update_blocked_load_tick()
-	if c.avg.loadAvg == 0 && c.avg.utilAvg == 0 { // !cfs_rq_has_blocked()
+	c.lastBlockedTick = s.jiffies() // update_blocked_load_tick()
+	// !others_have_blocked() && !cfs_rq_has_blocked()
+	if c.avgRT.utilAvg == 0 && c.avg.loadAvg == 0 && c.avg.utilAvg == 0 {
 		c.hasBlockedLoad = false
 	}
 }

@@ -62,7 +62,7 @@ func rqCurrIsTask(c *cpuState) bool { return !c.inIdle || c.hkBusy }
 // clock_task (_update_idle_rq_clock_pelt()).
 func (s *sim) updateIdleRqClockPelt(c *cpuState) {
 	k := &c.pelt
-	if c.avg.utilSum >= peltIdleDivider && uint64(s.now) > k.clockPelt {
+	if c.avg.utilSum+c.avgRT.utilSum >= peltIdleDivider && uint64(s.now) > k.clockPelt { // cfs + rt (+ dl) util_sum
 		k.lostIdleTime += uint64(s.now) - k.clockPelt
 	}
 }

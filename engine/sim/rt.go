@@ -17,9 +17,10 @@ import (
 // running lower priorities (push and pull, rt_push.go); from 6.12 on the
 // fair deadline server runs starved fair tasks 50 ms a second
 // (dl_server.go), where 6.1 throttles the RT class at 950 ms a second
-// (rt_throttle.go). Not modelled: the capacity fitness of uclamp
-// (without CONFIG_UCLAMP_TASK, as Debian builds 6.12, every CPU fits) and
-// the RT pressure on a CPU's fair capacity (scale_rt_capacity()).
+// (rt_throttle.go); the RT class's running time lowers the CPU's capacity
+// for the fair class (rt_pressure.go). Not modelled: the capacity fitness
+// of uclamp (without CONFIG_UCLAMP_TASK, as Debian builds 6.12, every CPU
+// fits).
 
 // kernelPrio is p->prio (normal_prio()): 99 - rt_priority for an RT
 // task, 120 + nice (NICE_TO_PRIO()) for a fair one.
@@ -93,6 +94,7 @@ func (s *sim) enqueueTaskRT(c *cpuState, p *task) {
 func (s *sim) dequeueCurrRT(c *cpuState, p *task, exiting bool) {
 	s.syncCPU(c)
 	s.updateCurrRT(c)
+	s.updateRtRqLoadAvg(c, true) // put_prev_task_rt() in the schedule() that follows
 	out := OutSleep
 	if exiting {
 		out = OutExit
@@ -109,6 +111,7 @@ func (s *sim) dequeueCurrRT(c *cpuState, p *task, exiting bool) {
 // queued at the head of its priority's list, or at the tail when SCHED_RR's
 // slice ran out with another task of its priority waiting (task_tick_rt()).
 func (s *sim) putPrevTaskRT(c *cpuState, p *task) {
+	s.updateRtRqLoadAvg(c, true)
 	s.mutexSwitchedOut(p)
 	s.stopRunning(c, p, OutPreempt)
 	c.curr = nil
@@ -139,8 +142,12 @@ func pickNextTaskRT(c *cpuState, prev *task) *task {
 
 // setCurrRT is set_next_task_rt(): p becomes rq->curr and leaves the
 // pushable tasks; the other pushable ones are pushed once the switch is
-// done (rt_queue_push_tasks(), a balance callback).
-func (s *sim) setCurrRT(c *cpuState, p *task) {
+// done (rt_queue_push_tasks(), a balance callback). After a prev of
+// another class (prevRT false) rq->avg_rt takes the time it did not run.
+func (s *sim) setCurrRT(c *cpuState, p *task, prevRT bool) {
+	if !prevRT {
+		s.updateRtRqLoadAvg(c, false)
+	}
 	s.rtqRemove(c, p)
 	s.becomeCurr(c, p)
 	s.contextSwitch(c, p)
@@ -156,6 +163,7 @@ func (s *sim) setCurrRT(c *cpuState, p *task) {
 // reschedules (resched_curr()). SCHED_FIFO has no slice.
 func (s *sim) taskTickRT(c *cpuState) {
 	s.updateCurrRT(c)
+	s.updateRtRqLoadAvg(c, true)
 	p := c.curr
 	if !p.rr {
 		return

@@ -192,6 +192,7 @@ func newSim(r *scenario.Resolved, t *topo.Topology, opt Options, seed uint64, ti
 	s.cores = make([]coreState, t.TotalCores)
 	s.coreMark = make([]uint32, t.TotalCores)
 	s.sgcImbalance = make([]bool, t.NumSGC)
+	s.initGroupCapacities()
 	const never = -1 << 60
 	for k, cpus := range t.CoreCPUs {
 		kc := &s.cores[k]

@@ -226,7 +226,7 @@ func (s *sim) pickNextTask(c *cpuState, fast bool) {
 		}
 	}
 	if next.isRT() {
-		s.setCurrRT(c, next)
+		s.setCurrRT(c, next, prev.isRT())
 	} else {
 		s.setCurr(c, next)
 	}

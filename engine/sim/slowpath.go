@@ -10,9 +10,10 @@ import (
 
 // updateSgWakeupStats is update_sg_wakeup_stats() (p is not on any rq yet):
 // the span's sums from the group sums when p may run on the whole span
-// (wakeup_sums.go), else a walk of the span; then group_classify().
+// and every capacity is the build-time one (wakeup_sums.go), else a walk
+// of the span; then group_classify().
 func (s *sim) updateSgWakeupStats(sd *topo.Domain, g *topo.Group, p *task, sgs *sgStats) {
-	if g.Span.SubsetOf(p.allowed) {
+	if g.Span.SubsetOf(p.allowed) && !s.capPressure() {
 		s.sgWakeupStatsFromSums(sd, g, p, sgs)
 	} else {
 		s.sgWakeupStatsWalk(sd, g, p, sgs)
@@ -26,18 +27,18 @@ func (s *sim) updateSgWakeupStats(sd *topo.Domain, g *topo.Group, p *task, sgs *
 // sgWakeupStatsWalk is update_sg_wakeup_stats()'s loop over the group's
 // span, with update_cfs_rq_load_avg() of each CPU p may run on.
 func (s *sim) sgWakeupStatsWalk(sd *topo.Domain, g *topo.Group, p *task, sgs *sgStats) {
-	*sgs = sgStats{minCap: 1 << 30}
+	*sgs = sgStats{}
 	asymCap := sd.Flags&topo.SDAsymCPUCapacity != 0
 	if asymCap {
 		sgs.misfitTaskLoad = 1
 	}
+	// group_capacity and max_capacity are the group's (sgc)
+	sgs.groupCapacity, sgs.minCap, sgs.maxCap = s.groupCap(g)
 	util := s.taskUtilEst(p)
 	for ci := g.Span.First(); ci.Valid(); ci = g.Span.Next(ci) {
 		i := int(ci)
 		c := &s.cpus[i]
-		sgs.groupCapacity += int64(c.cap)
 		sgs.groupWeight++
-		sgs.maxCap = max(sgs.maxCap, c.cap)
 		if !p.allowed.Has(ci) {
 			continue
 		}

@@ -219,6 +219,8 @@ type cpuState struct {
 	nextBuddy, lastBuddy *task
 
 	avg        peltAvg
+	avgRT      peltAvg     // rq->avg_rt: the RT class's running time (rt_pressure.go)
+	capacity   int         // rq->cpu_capacity (capacity_of()): cap less the RT pressure at the last update_cpu_capacity()
 	removed    removedLoad // cfs_rq->removed: left by wake-up migrations, taken off at the next update
 	pelt       rqPeltClock // rq->clock_pelt and lost_idle_time (modern PELT)
 	zeroV      int64       // V kept while the rq is empty (zero_vruntime)
@@ -468,8 +470,15 @@ type sim struct {
 	// the set ones (none: group_classify() need not look).
 	sgcImbalance  []bool
 	sgcImbalanced int
-	gs            groupSums // update_sg_lb_stats()'s sums per group span
-	im            idleMask  // the CPUs available_idle_cpu() holds for
+	// sgcCap is each sched_group_capacity's capacity (rt_pressure.go),
+	// sgcStatic its value at build time; sgcCapDiffer counts the groups
+	// and nrCapReduced the CPUs whose capacity differs from it.
+	sgcCap       []sgcCapacity
+	sgcStatic    []sgcCapacity
+	sgcCapDiffer int
+	nrCapReduced int
+	gs           groupSums // update_sg_lb_stats()'s sums per group span
+	im           idleMask  // the CPUs available_idle_cpu() holds for
 
 	// tracing detail (trace_detail.go)
 	scan        scanTrace

@@ -194,12 +194,12 @@ func (s *sim) wakeAffineWeight(sd *topo.Domain, p *task, this, prev int, sync bo
 	if s.feat.WABiasOn() {
 		thisEff *= 100
 	}
-	thisEff *= int64(s.cpus[prev].cap)
+	thisEff *= int64(s.capacityOf(prev))
 	prevEff := cpuLoad(&s.cpus[prev]) - taskLoad
 	if s.feat.WABiasOn() {
 		prevEff *= int64(100 + (sd.ImbalancePct-100)/2)
 	}
-	prevEff *= int64(s.cpus[this].cap)
+	prevEff *= int64(s.capacityOf(this))
 	if sync {
 		prevEff++
 	}

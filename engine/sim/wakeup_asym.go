@@ -13,7 +13,7 @@ import (
 
 // utilFitsCPU is util_fits_cpu() without uclamp: fits_capacity(util, capacity_of).
 func (s *sim) utilFitsCPU(util, cpu int) int {
-	if util*1280 < s.cpus[cpu].cap*1024 {
+	if util*1280 < s.capacityOf(cpu)*1024 {
 		return 1
 	}
 	return 0
@@ -66,7 +66,8 @@ func (s *sim) selectIdleCapacity(p *task, sd *topo.Domain, target, util int) int
 			}
 		}
 	}
-	if !s.tracing && !s.schedIdleTasks { // the mask walk reads available_idle_cpu() alone
+	// the mask walk reads available_idle_cpu() alone, and build-time capacities
+	if !s.tracing && !s.schedIdleTasks && s.nrCapReduced == 0 {
 		return s.selectIdleCapacityMask(p, sd, target, util, smtAware, hasIdleCore, nr, sds)
 	}
 	s.scanBegin("select_idle_capacity", target, fmt.Sprintf(" (task util %d)", util))
@@ -133,7 +134,7 @@ const rankChosen = -100
 // capacity.
 func (s *sim) idleCapacityRank(util, cpu int, smtAware, hasIdleCore bool) (rank int, preferred bool, fits, capv int) {
 	fits = s.utilFitsCPU(util, cpu)
-	capv = s.cpus[cpu].cap
+	capv = s.capacityOf(cpu)
 	preferred = true
 	if !smtAware {
 		if fits > 0 {

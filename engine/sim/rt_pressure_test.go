@@ -1,0 +1,153 @@
+package sim
+
+import (
+	"testing"
+
+	"schedplay/engine/topo"
+)
+
+// rtPressureDoc is two CPUs under generation gen: an RT task pinned to
+// CPU 0 computing 6 ms of every 10 ms, and a fair task of 1 s of compute
+// forked at 8 ms, while the RT task sleeps, from a parent busy on CPU 1,
+// so that the fair slow path puts it on CPU 0.
+func rtPressureDoc(gen string) string {
+	return `{"schedplay":1,"machine":{"nodes":1,"cores_per_node":2,"threads_per_core":1},"policy":{"generation":"` + gen + `"},
+		"workload":{"groups":[{"name":"rt","count":1,"cpus":"0","parent_cpu":0,"policy":"fifo","rt_priority":50,
+			"program":[{"periodic":{"every":"10ms","count":300,"do":[{"compute":"6ms"}]}}]},
+			{"name":"fair","count":1,"parent_cpu":1,"start":"8ms","program":[{"timed":"fair","do":[{"compute":"1s"}]}]}]},
+		"run":{"duration":"4s","until":"duration","reps":1,"seed":1}}`
+}
+
+// TestRTPressureMovesTheFairTask: a fair task that shares CPU 0 with an
+// RT task running 60 % of the time gets 40 % of it, while CPU 1 idles.
+// The RT class's running time raises CPU 0's rq->avg_rt; CPU 0's own
+// balance at its lowest domain turns it into rq->cpu_capacity
+// (update_cpu_capacity() → scale_rt_capacity()), which check_cpu_capacity()
+// then finds reduced: nohz_balancer_kick() kicks the ILB, whose pass for
+// CPU 1 sees the lone fair task on a CPU of reduced capacity as a misfit
+// (sched_reduced_capacity(), migrate_load), and the fair task goes to
+// CPU 1: detached while the RT task runs, or by the stopper
+// (need_active_balance()) while it runs itself. Its second of compute then
+// ends within about 1.1 s, where it took 2.5 s on CPU 0.
+func TestRTPressureMovesTheFairTask(t *testing.T) {
+	for _, gen := range []string{"6.12", "6.1"} {
+		res := mustRun(t, resolveJSON(t, rtPressureDoc(gen)), Options{Timeline: true})
+		rep := res.Reps[0]
+		if len(rep.Timed) != 1 || rep.Timed[0].Count != 1 {
+			t.Fatalf("%s: timed %+v; want the fair task's one section", gen, rep.Timed)
+		}
+		took := int64(rep.Timed[0].MeanNs)
+		var on0, on1 int64
+		for cpu, runs := range res.Timeline.Runs {
+			for _, r := range runs {
+				if r.Task == 1 && cpu == 0 {
+					on0 += r.End - r.Start
+				} else if r.Task == 1 && cpu == 1 {
+					on1 += r.End - r.Start
+				}
+			}
+		}
+		if took > 1_200_000_000 || on1 < 800_000_000 || rep.Migrations.Total == 0 {
+			t.Errorf("%s: the fair task's 1 s took %.3f s, %.0f ms of it on CPU 0 and %.0f ms on CPU 1 (%d migrations); want it moved to idle CPU 1 (about 1.1 s)",
+				gen, float64(took)/1e9, float64(on0)/1e6, float64(on1)/1e6, rep.Migrations.Total)
+		}
+	}
+}
+
+// pressureSim is two single-CPU cores with a fair task running on CPU 0
+// whose rq->avg_rt is rtUtil; CPU 1 is idle.
+func pressureSim(t *testing.T, rtUtil uint64) (*sim, int) {
+	t.Helper()
+	s := simOf(t, `{"schedplay":1,"machine":{"nodes":1,"cores_per_node":2,"threads_per_core":1},
+		"workload":{"groups":[{"name":"w","count":1,"program":[{"compute":"1s"}]}]},"run":{"duration":"10s","seed":1}}`)
+	place(s, 0, 0)
+	s.schedule(&s.cpus[0])
+	s.cpus[0].avgRT.utilAvg = rtUtil
+	return s, levelOf(t, s, 0, topo.LevelMC)
+}
+
+// TestCapacityOfFollowsTheCPUsOwnPass: rq->cpu_capacity changes only when
+// the CPU balances its lowest domain (update_sd_lb_stats() →
+// update_group_capacity() → update_cpu_capacity()), to capacity_orig less
+// cpu_util_rt(); the group {0} that CPU 1's domain sees shares that
+// sched_group_capacity. A newidle pass waits for the group's next_update.
+func TestCapacityOfFollowsTheCPUsOwnPass(t *testing.T) {
+	s, mc := pressureSim(t, 600)
+	if got := s.capacityOf(0); got != 1024 {
+		t.Fatalf("capacity_of(0) = %d before any pass; want 1024", got)
+	}
+	s.schedBalanceRq(1, mc, cpuIdle, migPeriodic)
+	if got := s.capacityOf(0); got != 1024 {
+		t.Errorf("CPU 1's pass changed capacity_of(0) to %d; only CPU 0's own pass may", got)
+	}
+	s.schedBalanceRq(0, mc, cpuNotIdle, migPeriodic)
+	if got := s.capacityOf(0); got != 424 {
+		t.Errorf("capacity_of(0) = %d after its own pass; want 1024 - 600", got)
+	}
+	other := s.t.Domains[1][mc].Groups[1]
+	if c, lo, hi := s.groupCap(&other); c != 424 || lo != 424 || hi != 424 {
+		t.Errorf("CPU 1's group {0}: capacity %d, min %d, max %d; want 424 (CPU 0's sgc)", c, lo, hi)
+	}
+	if !s.capPressure() {
+		t.Error("capPressure() is false with a reduced capacity")
+	}
+	// newidle: not before next_update (update_sd_lb_stats()'s test, asked
+	// directly: a busy CPU's newidle pass stops at should_we_balance())
+	s.cpus[0].avgRT.utilAvg = 100
+	sd := s.t.Domains[0][mc]
+	s.updateLocalGroupCapacityOf(sd, 0, 0, mc, cpuNewlyIdle)
+	if got := s.capacityOf(0); got != 424 {
+		t.Errorf("a newidle pass before next_update set capacity_of(0) to %d; want 424 kept", got)
+	}
+	s.now += 1_000_000_000
+	s.updateLocalGroupCapacityOf(sd, 0, 0, mc, cpuNewlyIdle)
+	if got := s.capacityOf(0); got != 924 {
+		t.Errorf("a newidle pass after next_update: capacity_of(0) = %d; want 924", got)
+	}
+	s.cpus[0].avgRT.utilAvg = 0
+	s.schedBalanceRq(0, mc, cpuNotIdle, migPeriodic)
+	if s.capPressure() || s.capacityOf(0) != 1024 {
+		t.Errorf("with no RT util left: capacity_of(0) = %d, capPressure %v; want 1024, false", s.capacityOf(0), s.capPressure())
+	}
+}
+
+// TestReducedCapacityActiveBalance: idle CPU 1 balances while CPU 0 runs
+// its one fair task at a capacity the RT class reduced past imbalance_pct.
+// update_sg_lb_stats() marks group {0} misfit (sched_reduced_capacity()),
+// so the pass migrates load; the running task cannot be detached, and
+// need_active_balance()'s reduced-capacity rule starts the stopper at
+// once. At a capacity within imbalance_pct nothing happens.
+func TestReducedCapacityActiveBalance(t *testing.T) {
+	for _, c := range []struct {
+		rtUtil uint64
+		want   bool
+	}{{500, true}, {100, false}} {
+		s, mc := pressureSim(t, c.rtUtil)
+		s.schedBalanceRq(0, mc, cpuNotIdle, migPeriodic) // CPU 0's own pass sets its capacity
+		reduced := checkCPUCapacity(&s.cpus[0], s.t.Domains[0][mc])
+		why := s.nohzKickReason(&s.cpus[0])
+		s.schedBalanceRq(1, mc, cpuIdle, migPeriodic)
+		if got := s.cpus[0].activeBalance; got != c.want || reduced != c.want || (why == "reduced capacity") != c.want {
+			t.Errorf("avg_rt %d: check_cpu_capacity %v, nohz kick %q, stopper on CPU 0 %v; want %v", c.rtUtil, reduced, why, got, c.want)
+		}
+	}
+}
+
+// TestRTRunningTimeRaisesAvgRT: rq->avg_rt follows the RT class's running
+// time (put_prev_task_rt(), task_tick_rt(), set_next_task_rt() after
+// another class, the blocked averages): an RT task running 6 ms of every
+// 10 ms leaves its CPU's cpu_util_rt() near 60 % of 1024, and the idle
+// CPU's none.
+func TestRTRunningTimeRaisesAvgRT(t *testing.T) {
+	s := simOf(t, rtPressureDoc("6.12"))
+	if err := s.runUntil(t.Context(), 500_000_000, 0, 1); err != nil {
+		t.Fatal(err)
+	}
+	s.updateRtRqLoadAvg(&s.cpus[0], s.cpus[0].curr.isRT())
+	if u := cpuUtilRT(&s.cpus[0]); u < 520 || u > 700 {
+		t.Errorf("cpu_util_rt(0) = %d after 500 ms of a 60 %% RT task; want about 614", u)
+	}
+	if u := cpuUtilRT(&s.cpus[1]); u != 0 {
+		t.Errorf("cpu_util_rt(1) = %d; CPU 1 ran no RT task", u)
+	}
+}
