@@ -164,6 +164,7 @@ func TestUpdateSdPickBusiest(t *testing.T) {
 	} {
 		s := lbSim(t)
 		s.cpus[0].cap = c.dstCap
+		syncBuildCapacities(s)
 		env := &lbEnv{sd: c.sd, dst: 0, idle: cpuIdle, busiest: c.busiest, busiestStat: c.bstat,
 			localStat: sgStats{groupType: groupHasSpare}}
 		sgs := c.sgs

@@ -49,6 +49,7 @@ func srcRq(s *sim, i, nr int, load uint64, capacity int) {
 	c.nrRunning = nr
 	c.avg.loadAvg, c.avg.utilAvg, c.avg.runnableAvg = load, load, load
 	c.cap = capacity
+	syncBuildCapacities(s)
 }
 
 // TestFindSrcRq: sched_balance_find_src_rq()'s rules per migration type,

@@ -27,13 +27,13 @@ func (s *sim) updateSgWakeupStats(sd *topo.Domain, g *topo.Group, p *task, sgs *
 // sgWakeupStatsWalk is update_sg_wakeup_stats()'s loop over the group's
 // span, with update_cfs_rq_load_avg() of each CPU p may run on.
 func (s *sim) sgWakeupStatsWalk(sd *topo.Domain, g *topo.Group, p *task, sgs *sgStats) {
-	*sgs = sgStats{}
+	*sgs = sgStats{minCap: 1 << 30} // min_capacity: not read here
 	asymCap := sd.Flags&topo.SDAsymCPUCapacity != 0
 	if asymCap {
 		sgs.misfitTaskLoad = 1
 	}
 	// group_capacity and max_capacity are the group's (sgc)
-	sgs.groupCapacity, sgs.minCap, sgs.maxCap = s.groupCap(g)
+	sgs.groupCapacity, _, sgs.maxCap = s.groupCap(g)
 	util := s.taskUtilEst(p)
 	for ci := g.Span.First(); ci.Valid(); ci = g.Span.Next(ci) {
 		i := int(ci)

@@ -179,6 +179,7 @@ func TestFindDstGroupMisfitNeedsBiggerCPU(t *testing.T) {
 			for i := range 4 {
 				s.cpus[i].cap = c.littles
 			}
+			syncBuildCapacities(s)
 		}
 		p.avg.utilAvg, p.utilEst = 1024, 1024
 		g := s.schedBalanceFindDstGroup(domainOf(t, s, 0, "PKG"), p, 0)

@@ -150,6 +150,7 @@ func TestWakeAffineWeight(t *testing.T) {
 		s.cpus[this].curr.avg.loadAvg = c.curLoad
 		s.cpus[this].avg.loadAvg, s.cpus[prev].avg.loadAvg = c.thisLoad, c.prevLoad
 		s.cpus[this].cap, s.cpus[prev].cap = c.thisCap, c.prevCap
+		syncBuildCapacities(s)
 		p := s.tasks[1]
 		p.avg.loadAvg = c.taskLoad
 		p.cpu = prev // task_cfs_rq(p): the wakee's load is taken on prev's runqueue
