@@ -25,13 +25,16 @@ type sgcCapacity struct {
 	differs    bool  // capacity, min or max differ from the group's at build time
 }
 
-// initGroupCapacities records every sched_group_capacity's build-time
-// values (init_sched_groups_capacity(): each CPU's capacity_orig, nothing
-// of RT running yet): the group's capacity and the extremes of its CPUs'.
+// initGroupCapacities sets every CPU's capacity_of() and every
+// sched_group_capacity to their build-time values
+// (init_sched_groups_capacity(): each CPU's capacity_orig, nothing of RT
+// running yet): a group's capacity is the sum of its CPUs' and its
+// extremes theirs, which it keeps as sgcStatic.
 func (s *sim) initGroupCapacities() {
 	s.sgcCap = make([]sgcCapacity, s.t.NumSGC)
 	s.sgcStatic = make([]sgcCapacity, s.t.NumSGC)
-	seen := make([]bool, s.t.NumSGC)
+	s.nrCapReduced, s.sgcCapDiffer = 0, 0
+	seen := make([]bool, s.t.NumSGC) // groups that share an sgc share their span
 	for i := range s.cpus {
 		s.cpus[i].capacity = s.cpus[i].cap
 	}
@@ -43,13 +46,13 @@ func (s *sim) initGroupCapacities() {
 					continue
 				}
 				seen[g.SGC] = true
-				st := &s.sgcStatic[g.SGC]
-				*st = sgcCapacity{capacity: int64(g.Capacity), minCap: 1 << 30}
+				v := sgcCapacity{minCap: 1 << 30}
 				for ci := g.Span.First(); ci.Valid(); ci = g.Span.Next(ci) {
 					capv := s.cpus[ci].cap
-					st.minCap, st.maxCap = min(st.minCap, capv), max(st.maxCap, capv)
+					v.capacity += int64(capv)
+					v.minCap, v.maxCap = min(v.minCap, capv), max(v.maxCap, capv)
 				}
-				s.sgcCap[g.SGC] = *st
+				s.sgcCap[g.SGC], s.sgcStatic[g.SGC] = v, v
 			}
 		}
 	}

@@ -156,23 +156,4 @@ func TestRTRunningTimeRaisesAvgRT(t *testing.T) {
 // the machine's build-time ones: capacity_of() and every
 // sched_group_capacity follow, as init_sched_groups_capacity() would
 // have set them.
-func syncBuildCapacities(s *sim) {
-	for i := range s.cpus {
-		s.cpus[i].capacity = s.cpus[i].cap
-	}
-	for _, doms := range s.t.Domains {
-		for _, sd := range doms {
-			for gi := range sd.Groups {
-				g := &sd.Groups[gi]
-				v := sgcCapacity{minCap: 1 << 30}
-				for ci := g.Span.First(); ci.Valid(); ci = g.Span.Next(ci) {
-					capv := s.cpus[ci].cap
-					v.capacity += int64(capv)
-					v.minCap, v.maxCap = min(v.minCap, capv), max(v.maxCap, capv)
-				}
-				s.sgcCap[g.SGC], s.sgcStatic[g.SGC] = v, v
-			}
-		}
-	}
-	s.nrCapReduced, s.sgcCapDiffer = 0, 0
-}
+func syncBuildCapacities(s *sim) { s.initGroupCapacities() }
