@@ -425,19 +425,29 @@ func (s *sim) needActiveBalance(env *lbEnv, src int) (bool, int) {
 	if s.asymActiveBalance(env, src) {
 		return true, migAsym
 	}
-	if env.migType == migrateTask && s.cpus[env.this].sd[env.sdIdx].nrBalanceFailed > env.sd.CacheNiceTries+2 {
-		return true, migActive
-	}
-	// dst is idle and src runs one fair task: worth moving it when other
-	// classes took src's capacity and dst has more left
-	if sc := &s.cpus[src]; env.idle != cpuNotIdle && sc.nrRunning == 1 && checkCPUCapacity(sc, env.sd) &&
-		sc.capacity*env.sd.ImbalancePct < s.capacityOf(env.dst)*100 {
+	if s.imbalancedActiveBalance(env) || s.reducedCapacityActiveBalance(env, src) {
 		return true, migActive
 	}
 	if env.migType == migrateMisfit {
 		return true, migMisfit
 	}
 	return false, 0
+}
+
+// imbalancedActiveBalance is imbalanced_active_balance(): a migrate_task
+// pass that has failed more than cache_nice_tries + 2 times.
+func (s *sim) imbalancedActiveBalance(env *lbEnv) bool {
+	return env.migType == migrateTask && s.cpus[env.this].sd[env.sdIdx].nrBalanceFailed > env.sd.CacheNiceTries+2
+}
+
+// reducedCapacityActiveBalance is need_active_balance()'s reduced-capacity
+// rule: dst is idle and src runs one fair task, worth moving when other
+// classes took src's capacity (check_cpu_capacity()) and dst has more
+// left.
+func (s *sim) reducedCapacityActiveBalance(env *lbEnv, src int) bool {
+	sc := &s.cpus[src]
+	return env.idle != cpuNotIdle && sc.nrRunning == 1 && checkCPUCapacity(sc, env.sd) &&
+		sc.capacity*env.sd.ImbalancePct < s.capacityOf(env.dst)*100
 }
 
 // maxPinnedInterval is MAX_PINNED_INTERVAL (ms).
@@ -546,7 +556,11 @@ func (s *sim) schedBalanceRqOn(cpu, on, sdIdx int, idle cpuIdleType, cause int) 
 				if s.tracing {
 					bc.stopPath = append(append(bc.stopPath[:0], s.lbPrefix...), "sched_balance_rq("+string(sd.Level)+", "+idleName(idle)+")",
 						"busiest group "+groupTypeNames[env.busiestStat.groupType])
-					bc.stopPath = append(s.appendLbStats(bc.stopPath, env), "need_active_balance: "+migCauseNames[why])
+					rule := migCauseNames[why]
+					if why == migActive && !s.imbalancedActiveBalance(env) {
+						rule = "reduced capacity"
+					}
+					bc.stopPath = append(s.appendLbStats(bc.stopPath, env), "need_active_balance: "+rule)
 				}
 			}
 		}

@@ -48,7 +48,9 @@ func (s *sim) getSdBalanceInterval(sd *topo.Domain, st *sdState, busy bool) int6
 	return min(max(j, 1), s.maxLBInterval)
 }
 
-// schedBalanceTrigger is sched_balance_trigger(): periodic balance when due.
+// schedBalanceTrigger is sched_balance_trigger(): periodic balance when due,
+// in sched_balance_softirq() after sched_balance_update_blocked_averages()
+// (which decays the rq's avg_rt on a CPU that runs fair tasks).
 func (s *sim) schedBalanceTrigger(c *cpuState) {
 	if j := s.jiffies(); j >= c.nextBalance {
 		idle := cpuNotIdle
@@ -58,6 +60,7 @@ func (s *sim) schedBalanceTrigger(c *cpuState) {
 		if s.tracing {
 			s.lbPrefix = append(s.lbPrefix[:0], fmt.Sprintf("sched_balance_trigger(cpu %d)", c.id))
 		}
+		s.schedBalanceUpdateBlockedAverages(c)
 		s.schedBalanceDomains(c, c.id, j, idle, migPeriodic)
 		s.lbPrefix = s.lbPrefix[:0]
 	}

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"slices"
 	"testing"
 
 	"schedplay/engine/topo"
@@ -126,9 +127,14 @@ func TestReducedCapacityActiveBalance(t *testing.T) {
 		s.schedBalanceRq(0, mc, cpuNotIdle, migPeriodic) // CPU 0's own pass sets its capacity
 		reduced := checkCPUCapacity(&s.cpus[0], s.t.Domains[0][mc])
 		why := s.nohzKickReason(&s.cpus[0])
+		s.tracing = true
 		s.schedBalanceRq(1, mc, cpuIdle, migPeriodic)
 		if got := s.cpus[0].activeBalance; got != c.want || reduced != c.want || (why == "reduced capacity") != c.want {
 			t.Errorf("avg_rt %d: check_cpu_capacity %v, nohz kick %q, stopper on CPU 0 %v; want %v", c.rtUtil, reduced, why, got, c.want)
+		}
+		if path := s.cpus[0].stopPath; c.want && (len(path) == 0 || path[len(path)-1] != "need_active_balance: reduced capacity" ||
+			!slices.Contains(path, "busiest group misfit_task")) {
+			t.Errorf("avg_rt %d: the stopper's path %q; want a misfit_task busiest group and the reduced-capacity rule", c.rtUtil, path)
 		}
 	}
 }
@@ -157,3 +163,28 @@ func TestRTRunningTimeRaisesAvgRT(t *testing.T) {
 // sched_group_capacity follow, as init_sched_groups_capacity() would
 // have set them.
 func syncBuildCapacities(s *sim) { s.initGroupCapacities() }
+
+// TestCapacityRecoversAfterTheRTTask: an RT task pinned to CPU 0 runs its
+// 300 ms and exits while fair hogs keep both CPUs busy. CPU 0's periodic
+// balance runs in sched_balance_softirq() after
+// sched_balance_update_blocked_averages(), whose update_other_load_avgs()
+// decays rq->avg_rt although no RT task runs there any more: by 1.5 s
+// cpu_util_rt() is gone and capacity_of(0) is back to 1024.
+func TestCapacityRecoversAfterTheRTTask(t *testing.T) {
+	s := simOf(t, `{"schedplay":1,"machine":{"nodes":1,"cores_per_node":2,"threads_per_core":1},
+		"workload":{"groups":[{"name":"rt","count":1,"cpus":"0","parent_cpu":0,"policy":"fifo","rt_priority":50,"program":[{"compute":"300ms"}]},
+			{"name":"hog","count":2,"pin":"each","program":[{"compute":"10s"}]}]},
+		"run":{"duration":"3s","seed":1}}`)
+	if err := s.runUntil(t.Context(), 280_000_000, 0, 1); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.capacityOf(0); got > 200 {
+		t.Errorf("capacity_of(0) = %d while the RT task runs; want it near 1024 - cpu_util_rt()", got)
+	}
+	if err := s.runUntil(t.Context(), 1_500_000_000, 0, 1); err != nil {
+		t.Fatal(err)
+	}
+	if got, u := s.capacityOf(0), cpuUtilRT(&s.cpus[0]); got != 1024 || u != 0 {
+		t.Errorf("1.2 s after the RT task exited: capacity_of(0) = %d, cpu_util_rt() = %d; want 1024 and 0", got, u)
+	}
+}
