@@ -168,10 +168,10 @@ func (s *sim) updateSgLbStats(env *lbEnv, g *topo.Group, local bool, sgs *sgStat
 }
 
 // sgLbStatsSum is the span loop of update_sg_lb_stats(): from the group
-// sums, or a walk of the span when env->cpus leaves CPUs out or a
-// capacity is not the build-time one (capPressure).
+// sums, or a walk of the span when env->cpus leaves CPUs out or the
+// group's capacity or a CPU's is not the build-time one (groupCapChanged).
 func (s *sim) sgLbStatsSum(env *lbEnv, g *topo.Group, local bool, sgs *sgStats) {
-	if env.excluded.Size() != 0 || s.capPressure() { // the sums hold build-time capacities
+	if env.excluded.Size() != 0 || s.capPressure() && s.groupCapChanged(g) { // the sums hold build-time capacities
 		s.sgLbStatsWalk(env, g, local, sgs)
 		return
 	}
@@ -578,7 +578,15 @@ func smtBusiestFinal(env *lbEnv) bool {
 func (s *sim) sdNonLocalSums(env *lbEnv) (load, capacity, util int64) {
 	sp := &s.gs.sums[s.cpus[env.dst].sd[env.sdIdx].spanSums]
 	l := &env.localStat
-	return sp.load - l.groupLoad, int64(env.sd.Parent.Groups[0].Capacity) - l.groupCapacity, sp.util - l.groupUtil
+	capacity = int64(env.sd.Parent.Groups[0].Capacity) - l.groupCapacity
+	if s.sgcCapDiffer > 0 { // each group's sgc as last updated
+		capacity = 0
+		for gi := 1; gi < len(env.sd.Groups); gi++ {
+			c, _, _ := s.groupCap(&env.sd.Groups[gi])
+			capacity += c
+		}
+	}
+	return sp.load - l.groupLoad, capacity, sp.util - l.groupUtil
 }
 
 // updateSdLbStats is update_sd_lb_stats(): local group first, then the rest.
@@ -599,7 +607,7 @@ func (s *sim) updateSdLbStats(env *lbEnv) {
 	// most cores have not changed since the last pass. Else they are
 	// computed (keepSgLbStats; sdLbStatsKept). Traced, every group is
 	// computed and recorded.
-	if env.excluded.Size() == 0 && !s.tracing && s.sgcImbalanced == 0 && !s.capPressure() {
+	if env.excluded.Size() == 0 && !s.tracing && s.sgcImbalanced == 0 {
 		l, c, u := s.sdLbStatsKept(env)
 		totalLoad, totalCap, sumUtil = totalLoad+l, totalCap+c, sumUtil+u
 	} else {

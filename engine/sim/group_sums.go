@@ -165,15 +165,19 @@ func cpuPair(sd *topo.Domain) bool {
 // a group.
 func (s *sim) noSrcGroup(sd *topo.Domain, sdIdx, dst int, idle cpuIdleType) bool {
 	st := &s.cpus[dst].sd[sdIdx]
-	if st.spanSums < 0 && !st.cpuPair || sd.Parent == nil || s.tracing || idle != cpuNewlyIdle && sd == s.sharedDom[dst] ||
-		s.capPressure() { // a lone task on a CPU of reduced capacity can make a busiest group
+	if st.spanSums < 0 && !st.cpuPair || sd.Parent == nil || s.tracing || idle != cpuNewlyIdle && sd == s.sharedDom[dst] {
 		return false
 	}
 	if st.cpuPair {
 		// Two one-CPU groups: the sums of the other group and the span
 		// less the local group are the other CPU's share, read from it
-		// without folding the marked CPUs.
+		// without folding the marked CPUs. A lone task on it at a reduced
+		// capacity is a misfit (sched_reduced_capacity()), which
+		// find_busiest_group() balances whatever its count.
 		o := &s.cpus[sd.Groups[1].Span.First()]
+		if s.nrCapReduced > 0 && s.capReduced.Has(topo.CPU(o.id)) {
+			return false
+		}
 		if h := s.lbNrRunning(o); !(st.spanSums >= 0 && h == 0 || o.nrRunningAll() <= 1 && h <= 1) {
 			return false
 		}
@@ -319,7 +323,7 @@ func (s *sim) keptKey(env *lbEnv) uint64 {
 	k := keptSome | uint64(env.sd.ImbalancePct)<<34 | uint64(b2i(env.idle != cpuNotIdle))<<33 |
 		uint64(b2i(env.sd.Flags&topo.SDAsymCPUCapacity != 0))<<32
 	if s.asymCapSMTLB && env.sd.Flags&topo.SDAsymCPUCapacity != 0 {
-		k |= uint64(s.cpus[env.dst].cap) << 42 // cpu_scale ≤ 1024: bits 42–52
+		k |= uint64(s.cpus[env.dst].capacity) << 42 // capacity_of() ≤ 1024: bits 42–52
 	}
 	if s.gs.verify {
 		k |= keptVerify

@@ -23,6 +23,7 @@ type sgcCapacity struct {
 	maxCap     int
 	nextUpdate int64 // jiffies
 	differs    bool  // capacity, min or max differ from the group's at build time
+	spanID     int   // the span (topo.Group.ID) of the groups that share it
 }
 
 // initGroupCapacities sets every CPU's capacity_of() and every
@@ -34,6 +35,7 @@ func (s *sim) initGroupCapacities() {
 	s.sgcCap = make([]sgcCapacity, s.t.NumSGC)
 	s.sgcStatic = make([]sgcCapacity, s.t.NumSGC)
 	s.nrCapReduced, s.sgcCapDiffer = 0, 0
+	s.capReduced = topo.NewCPUSet(len(s.cpus))
 	seen := make([]bool, s.t.NumSGC) // groups that share an sgc share their span
 	for i := range s.cpus {
 		s.cpus[i].capacity = s.cpus[i].cap
@@ -46,7 +48,7 @@ func (s *sim) initGroupCapacities() {
 					continue
 				}
 				seen[g.SGC] = true
-				v := sgcCapacity{minCap: 1 << 30}
+				v := sgcCapacity{minCap: 1 << 30, spanID: g.ID}
 				for ci := g.Span.First(); ci.Valid(); ci = g.Span.Next(ci) {
 					capv := s.cpus[ci].cap
 					v.capacity += int64(capv)
@@ -102,9 +104,16 @@ func schedReducedCapacity(c *cpuState, sd *topo.Domain) bool {
 }
 
 // capPressure reports whether any CPU's capacity_of() or any group's
-// capacity differs from its build-time value: the group sums, the kept
-// statistics and the idle mask's capacity classes assume they do not.
+// capacity differs from its build-time value.
 func (s *sim) capPressure() bool { return s.nrCapReduced > 0 || s.sgcCapDiffer > 0 }
+
+// groupCapChanged reports whether group g's capacity or that of a CPU of
+// its span differs from its build-time value: its statistics are then
+// walked, since the group sums hold build-time capacities and know
+// nothing of sched_reduced_capacity().
+func (s *sim) groupCapChanged(g *topo.Group) bool {
+	return s.sgcCapDiffer > 0 && s.sgcCap[g.SGC].differs || s.nrCapReduced > 0 && g.Span.Intersects(s.capReduced)
+}
 
 // groupCap is a group's sgc->capacity, min_capacity and max_capacity.
 func (s *sim) groupCap(g *topo.Group) (capacity int64, minCap, maxCap int) {
@@ -113,10 +122,15 @@ func (s *sim) groupCap(g *topo.Group) (capacity int64, minCap, maxCap int) {
 }
 
 // setSgcCapacity writes one sched_group_capacity and keeps the count of
-// those that differ from their build-time values.
+// those that differ from their build-time values; statistics kept for
+// the span are no longer the group's.
 func (s *sim) setSgcCapacity(id int, capacity int64, minCap, maxCap int) {
 	v, st := &s.sgcCap[id], &s.sgcStatic[id]
+	if v.capacity == capacity && v.minCap == minCap && v.maxCap == maxCap {
+		return
+	}
 	v.capacity, v.minCap, v.maxCap = capacity, minCap, maxCap
+	s.gs.kept[v.spanID].key = 0
 	differs := capacity != st.capacity || minCap != st.minCap || maxCap != st.maxCap
 	if differs != v.differs {
 		v.differs = differs
@@ -133,14 +147,21 @@ func (s *sim) setSgcCapacity(id int, capacity int64, minCap, maxCap int) {
 func (s *sim) updateCPUCapacity(sd *topo.Domain, cpu int) {
 	c := &s.cpus[cpu]
 	capv := max(scaleRtCapacity(c), 1)
-	if (c.capacity != c.cap) != (capv != c.cap) {
-		if capv != c.cap {
-			s.nrCapReduced++
-		} else {
-			s.nrCapReduced--
+	if capv != c.capacity {
+		if (c.capacity != c.cap) != (capv != c.cap) {
+			if capv != c.cap {
+				s.nrCapReduced++
+				s.capReduced.Set(topo.CPU(cpu))
+			} else {
+				s.nrCapReduced--
+				s.capReduced.Clear(topo.CPU(cpu))
+			}
+		}
+		c.capacity = capv
+		for _, id := range s.gs.of[cpu] { // the statistics kept for its spans read it
+			s.gs.kept[id].key = 0
 		}
 	}
-	c.capacity = capv
 	s.setSgcCapacity(sd.Groups[0].SGC, int64(capv), capv, capv)
 }
 

@@ -202,3 +202,35 @@ func TestCapacityRecoversAfterTheRTTask(t *testing.T) {
 		t.Errorf("1.2 s after the RT task exited: capacity_of(0) = %d, cpu_util_rt() = %d; want 1024 and 0", got, u)
 	}
 }
+
+// TestRTPressureFastPathsMatchTheWalks: under RT pressure the group sums,
+// the kept statistics and select_idle_capacity()'s mask walk still serve
+// every group and CPU whose capacity is the build-time one, and a CPU of
+// reduced capacity its own. On vera-node (SD_ASYM_CPUCAPACITY: every
+// wake-up goes through select_idle_capacity()) with an RT task pinned to
+// CPU 0 beside 120 fair tasks that compute and sleep, the untraced run
+// (sums, kept statistics, mask walk; verifySums checks each read of the
+// sums) gives the traced run's metrics (a walk of every span and the
+// per-CPU scan), and the pressure was there.
+func TestRTPressureFastPathsMatchTheWalks(t *testing.T) {
+	r := resolveJSON(t, `{"schedplay":1,"machine":{"preset":"vera-node"},"policy":{"preset":"mainline"},
+		"workload":{"groups":[{"name":"rt","count":1,"cpus":"0","parent_cpu":0,"policy":"fifo","rt_priority":50,
+			"program":[{"periodic":{"every":"10ms","do":[{"compute":"3ms"}]}}]},
+			{"name":"w","count":120,"start":"5ms","program":[{"repeat":1000000,"do":[{"compute":"2ms"},{"sleep":"500us"}]}]}]},
+		"run":{"duration":"400ms","until":"duration","reps":1,"seed":1}}`)
+	traced := mustRun(t, r, Options{Timeline: true, verifySums: true})
+	plain := mustRun(t, r, Options{verifySums: true})
+	if a, b := toJSON(t, plain.Reps), toJSON(t, traced.Reps); a != b {
+		t.Errorf("the repetition's metrics differ with a timeline:\n%.600s\n%.600s", a, b)
+	}
+	s := simOf(t, `{"schedplay":1,"machine":{"preset":"vera-node"},"policy":{"preset":"mainline"},
+		"workload":{"groups":[{"name":"rt","count":1,"cpus":"0","parent_cpu":0,"policy":"fifo","rt_priority":50,
+			"program":[{"periodic":{"every":"10ms","do":[{"compute":"3ms"}]}}]}]},
+		"run":{"duration":"400ms","until":"duration","reps":1,"seed":1}}`)
+	if err := s.runUntil(t.Context(), 300_000_000, 0, 1); err != nil {
+		t.Fatal(err)
+	}
+	if !s.capReduced.Has(0) || s.sgcCapDiffer == 0 {
+		t.Errorf("no pressure at 300 ms: CPU 0 reduced %v, %d groups changed; want CPU 0 and its groups", s.capReduced.Has(0), s.sgcCapDiffer)
+	}
+}

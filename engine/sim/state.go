@@ -477,8 +477,9 @@ type sim struct {
 	sgcStatic    []sgcCapacity
 	sgcCapDiffer int
 	nrCapReduced int
-	gs           groupSums // update_sg_lb_stats()'s sums per group span
-	im           idleMask  // the CPUs available_idle_cpu() holds for
+	capReduced   topo.CPUSet // the nrCapReduced CPUs
+	gs           groupSums   // update_sg_lb_stats()'s sums per group span
+	im           idleMask    // the CPUs available_idle_cpu() holds for
 
 	// tracing detail (trace_detail.go)
 	scan        scanTrace

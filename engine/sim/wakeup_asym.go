@@ -66,8 +66,7 @@ func (s *sim) selectIdleCapacity(p *task, sd *topo.Domain, target, util int) int
 			}
 		}
 	}
-	// the mask walk reads available_idle_cpu() alone, and build-time capacities
-	if !s.tracing && !s.schedIdleTasks && s.nrCapReduced == 0 {
+	if !s.tracing && !s.schedIdleTasks { // the mask walk reads available_idle_cpu() alone
 		return s.selectIdleCapacityMask(p, sd, target, util, smtAware, hasIdleCore, nr, sds)
 	}
 	s.scanBegin("select_idle_capacity", target, fmt.Sprintf(" (task util %d)", util))
@@ -171,7 +170,9 @@ type rankedCPUs struct {
 // class) and, on the SMT-aware form, those whose core is idle; the scan
 // returns the first idle CPU that fits (on an idle core when there are
 // idle cores), else the best rank, then the largest capacity, then the
-// first in walk order, exactly as the per-CPU loop picks them.
+// first in walk order, exactly as the per-CPU loop picks them. A CPU whose
+// capacity_of() the RT class reduced (capReduced) is not of its class:
+// its fit and its capacity are its own.
 func (s *sim) selectIdleCapacityMask(p *task, sd *topo.Domain, target, util int, smtAware, hasIdleCore bool, nr int, sds *llcState) int {
 	counting := smtAware && !hasIdleCore
 	idle := s.idleCPUs()
@@ -197,6 +198,16 @@ func (s *sim) selectIdleCapacityMask(p *task, sd *topo.Domain, target, util int,
 			return !last
 		}
 		fit := m.fitWord(w, fitClasses)
+		var red uint64 // CPUs of reduced capacity
+		if s.nrCapReduced > 0 {
+			red = s.capReduced.Word(w)
+			fit &^= red
+			for x := cand & red; x != 0; x &= x - 1 {
+				if cpu := w<<6 + bits.TrailingZeros64(x); s.utilFitsCPU(util, cpu) > 0 {
+					fit |= 1 << uint(cpu&63)
+				}
+			}
+		}
 		pref := ^uint64(0) // preferred: the core is idle, or no core is
 		if smtAware && hasIdleCore {
 			pref = m.coreIdle.Word(w)
@@ -215,13 +226,25 @@ func (s *sim) selectIdleCapacityMask(p *task, sd *topo.Domain, target, util int,
 			if r.cpus == 0 || (best != noCPU && r.rank > bestRank) {
 				continue
 			}
-			for _, c := range m.caps {
-				if x := r.cpus & c.cpus.Word(w); x != 0 {
-					if best == noCPU || r.rank < bestRank || (r.rank == bestRank && c.cap > bestCap) {
-						best, bestRank, bestCap = w<<6+bits.TrailingZeros64(x), r.rank, c.cap
+			// the word's largest capacity of the rank, the first in walk
+			// order among equals
+			pick, pickCap := noCPU, 0
+			if plain := r.cpus &^ red; plain != 0 {
+				for _, c := range m.caps {
+					if x := plain & c.cpus.Word(w); x != 0 {
+						pick, pickCap = w<<6+bits.TrailingZeros64(x), c.cap
+						break
 					}
-					break
 				}
+			}
+			for x := r.cpus & red; x != 0; x &= x - 1 {
+				cpu := w<<6 + bits.TrailingZeros64(x)
+				if capv := s.capacityOf(cpu); pick == noCPU || capv > pickCap || capv == pickCap && cpu < pick {
+					pick, pickCap = cpu, capv
+				}
+			}
+			if pick != noCPU && (best == noCPU || r.rank < bestRank || (r.rank == bestRank && pickCap > bestCap)) {
+				best, bestRank, bestCap = pick, r.rank, pickCap
 			}
 		}
 		return !last
