@@ -168,10 +168,9 @@ func (s *sim) updateSgLbStats(env *lbEnv, g *topo.Group, local bool, sgs *sgStat
 }
 
 // sgLbStatsSum is the span loop of update_sg_lb_stats(): from the group
-// sums, or a walk of the span when env->cpus leaves CPUs out or the
-// group's capacity or a CPU's is not the build-time one (groupCapChanged).
+// sums, or a walk of the span when env->cpus leaves CPUs out.
 func (s *sim) sgLbStatsSum(env *lbEnv, g *topo.Group, local bool, sgs *sgStats) {
-	if env.excluded.Size() != 0 || s.capPressure() && s.groupCapChanged(g) { // the sums hold build-time capacities
+	if env.excluded.Size() != 0 {
 		s.sgLbStatsWalk(env, g, local, sgs)
 		return
 	}

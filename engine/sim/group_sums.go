@@ -292,13 +292,20 @@ func (s *sim) sgLbStatsFromSums(env *lbEnv, g *topo.Group, local bool, sgs *sgSt
 	// stack and copied in 16-byte moves that cannot be forwarded from its
 	// 8-byte stores.
 	sgs.avgLoad, sgs.groupType, sgs.asymPacking, sgs.smtBalance, sgs.misfitTaskLoad = 0, groupHasSpare, false, false, 0
-	sgs.groupCapacity, sgs.groupWeight, sgs.minCap, sgs.maxCap = int64(g.Capacity), g.Weight, gs.minCap, gs.maxCap
+	sgs.groupCapacity, sgs.minCap, sgs.maxCap = s.groupCap(g) // the group's sgc
+	sgs.groupWeight = g.Weight
 	sgs.groupLoad, sgs.groupUtil, sgs.groupRunnable = gs.load, gs.util, gs.runnable
 	sgs.sumNrRunning, sgs.sumHNrRunning, sgs.idleCPUs = gs.nr, gs.hnr, gs.idle
 	if gs.overloaded > 0 {
 		env.overloaded = true
 	}
-	if local || env.sd.Flags&topo.SDAsymCPUCapacity == 0 {
+	if local {
+		return
+	}
+	if env.sd.Flags&topo.SDAsymCPUCapacity == 0 {
+		if env.idle != cpuNotIdle && s.nrCapReduced > 0 {
+			sgs.misfitTaskLoad = s.reducedCapacityMisfit(env, g)
+		}
 		return
 	}
 	if gs.misfitStale {
@@ -306,7 +313,7 @@ func (s *sim) sgLbStatsFromSums(env *lbEnv, g *topo.Group, local bool, sgs *sgSt
 	}
 	if gs.misfitMax > 0 {
 		env.overloaded = true
-		if s.misfitCountsFor(env, gs.maxCap) {
+		if s.misfitCountsFor(env, sgs.maxCap) {
 			sgs.misfitTaskLoad = gs.misfitMax
 		}
 	}

@@ -1,6 +1,10 @@
 package sim
 
-import "schedplay/engine/topo"
+import (
+	"math/bits"
+
+	"schedplay/engine/topo"
+)
 
 // The RT pressure on a CPU's fair capacity (kernel/sched/pelt.c,
 // fair.c): the RT class's running time is a PELT signal of its own,
@@ -107,12 +111,21 @@ func schedReducedCapacity(c *cpuState, sd *topo.Domain) bool {
 // capacity differs from its build-time value.
 func (s *sim) capPressure() bool { return s.nrCapReduced > 0 || s.sgcCapDiffer > 0 }
 
-// groupCapChanged reports whether group g's capacity or that of a CPU of
-// its span differs from its build-time value: its statistics are then
-// walked, since the group sums hold build-time capacities and know
-// nothing of sched_reduced_capacity().
-func (s *sim) groupCapChanged(g *topo.Group) bool {
-	return s.sgcCapDiffer > 0 && s.sgcCap[g.SGC].differs || s.nrCapReduced > 0 && g.Span.Intersects(s.capReduced)
+// reducedCapacityMisfit is update_sg_lb_stats()'s misfit load of
+// non-local group g outside SD_ASYM_CPUCAPACITY, for the group sums:
+// the largest cpu_load() of a CPU of the span that runs one fair task
+// at a reduced capacity (sched_reduced_capacity()). Only CPUs of reduced
+// capacity (capReduced) can, so only they are read.
+func (s *sim) reducedCapacityMisfit(env *lbEnv, g *topo.Group) int64 {
+	var load int64
+	for w := range (g.Span.Size() + 63) / 64 {
+		for x := g.Span.Word(w) & s.capReduced.Word(w); x != 0; x &= x - 1 {
+			if c := &s.cpus[w<<6+bits.TrailingZeros64(x)]; schedReducedCapacity(c, env.sd) {
+				load = max(load, cpuLoad(c))
+			}
+		}
+	}
+	return load
 }
 
 // groupCap is a group's sgc->capacity, min_capacity and max_capacity.

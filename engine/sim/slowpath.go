@@ -10,10 +10,10 @@ import (
 
 // updateSgWakeupStats is update_sg_wakeup_stats() (p is not on any rq yet):
 // the span's sums from the group sums when p may run on the whole span
-// and the group's capacities are the build-time ones (wakeup_sums.go),
-// else a walk of the span; then group_classify().
+// and no CPU of it has a reduced capacity (wakeup_sums.go), else a walk of
+// the span; then group_classify().
 func (s *sim) updateSgWakeupStats(sd *topo.Domain, g *topo.Group, p *task, sgs *sgStats) {
-	if g.Span.SubsetOf(p.allowed) && !(s.capPressure() && s.groupCapChanged(g)) {
+	if g.Span.SubsetOf(p.allowed) && !(s.nrCapReduced > 0 && g.Span.Intersects(s.capReduced)) {
 		s.sgWakeupStatsFromSums(sd, g, p, sgs)
 	} else {
 		s.sgWakeupStatsWalk(sd, g, p, sgs)

@@ -171,6 +171,9 @@ func BenchmarkSpeed(b *testing.B) {
 	cases := []speedCase{
 		{"vera-sgemm-nvpl-1s", `{"schedplay":1,"machine":{"preset":"vera"},"policy":{"preset":"mainline"},"workload":{"preset":"sgemm-nvpl"},"run":{"duration":"1s","until":"duration","seed":1,"reps":1}}`},
 		{"vera-full-352-1s", `{"schedplay":1,"machine":{"preset":"vera"},"policy":{"preset":"mainline"},"workload":{"groups":[{"name":"hog","count":352,"program":[{"repeat":100000,"do":[{"compute":"10ms","jitter":0.05},{"sleep":"200us"}]}]}]},"run":{"duration":"1s","until":"duration","seed":1,"reps":1}}`},
+		// RT pressure (rt_pressure.go): CPU 0's capacity stays reduced, so
+		// its groups are walked and the mask walk reads it apart
+		{"vera-rt-pressure-1s", `{"schedplay":1,"machine":{"preset":"vera"},"policy":{"preset":"mainline"},"workload":{"groups":[{"name":"rt","count":1,"cpus":"0","parent_cpu":0,"policy":"fifo","rt_priority":50,"program":[{"periodic":{"every":"10ms","do":[{"compute":"3ms"}]}}]},{"name":"w","count":240,"start":"5ms","program":[{"repeat":1000000,"do":[{"compute":"2ms"},{"sleep":"500us"}]}]}]},"run":{"duration":"1s","until":"duration","seed":1,"reps":1}}`},
 	}
 	ps, err := presets.Load()
 	if err != nil {

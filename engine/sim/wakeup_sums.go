@@ -78,11 +78,13 @@ func (s *sim) sgWakeupStatsFromSums(sd *topo.Domain, g *topo.Group, p *task, sgs
 	s.flushGroupSums()
 	gs := &s.gs.sums[g.ID]
 	*sgs = sgStats{minCap: 1 << 30}
-	sgs.groupCapacity, sgs.groupWeight, sgs.maxCap = int64(g.Capacity), g.Weight, gs.maxCap
+	sgs.groupCapacity, _, sgs.maxCap = s.groupCap(g) // the group's sgc
+	sgs.groupWeight = g.Weight
 	sgs.groupLoad, sgs.groupUtil, sgs.groupRunnable = gs.load, gs.util, gs.runnable
 	sgs.sumNrRunning, sgs.sumHNrRunning, sgs.idleCPUs = gs.nr, gs.hnr, gs.idle
 	// The task fits a CPU of the span (task_fits_cpu()) when it fits the
-	// largest one.
+	// largest one, the span's largest capacity_orig: its CPUs' capacity_of()
+	// when none is reduced (updateSgWakeupStats).
 	if sd.Flags&topo.SDAsymCPUCapacity != 0 && s.taskUtilEst(p)*1280 >= gs.maxCap*1024 {
 		sgs.misfitTaskLoad = 1
 	}
