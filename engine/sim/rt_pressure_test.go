@@ -234,3 +234,95 @@ func TestRTPressureFastPathsMatchTheWalks(t *testing.T) {
 		t.Errorf("no pressure at 300 ms: CPU 0 reduced %v, %d groups changed; want CPU 0 and its groups", s.capReduced.Has(0), s.sgcCapDiffer)
 	}
 }
+
+// reduceCapacity gives CPU cpu an rq->avg_rt of rtUtil and runs its
+// update_cpu_capacity() at its lowest domain, as its own pass would.
+func reduceCapacity(s *sim, cpu int, rtUtil uint64) {
+	s.cpus[cpu].avgRT.utilAvg = rtUtil
+	s.updateCPUCapacity(s.t.Domains[cpu][0], cpu)
+}
+
+// TestNewCapacityDropsKeptStatistics: the statistics a pass keeps for a
+// non-local group read its CPUs' capacities (a lone fair task at a
+// reduced capacity is its misfit load) and its sgc. Four cores in two
+// clusters, a fair task on CPUs 2 and 3: idle CPU 0's MC passes keep
+// cluster {2,3}'s statistics; CPU 2's capacity falls with nothing else
+// of it changed, then CPU 2's MC pass updates the cluster's sgc. Each
+// must drop what was kept, or the verify mode's recomputation finds a
+// kept misfit load or capacity that is no longer the group's.
+func TestNewCapacityDropsKeptStatistics(t *testing.T) {
+	s := simOf(t, `{"schedplay":1,"machine":{"nodes":1,"cores_per_node":4,"clusters_per_node":2,"threads_per_core":1},
+		"workload":{"groups":[{"name":"w","count":2,"program":[{"compute":"1s"}]}]},"run":{"duration":"10s","seed":1}}`)
+	place(s, 0, 2)
+	place(s, 1, 3)
+	s.schedule(&s.cpus[2])
+	s.schedule(&s.cpus[3])
+	s.gs.verify = true
+	mc := levelOf(t, s, 0, topo.LevelMC)
+	pass := func(what string) {
+		t.Helper()
+		defer func() {
+			if r := recover(); r != nil {
+				t.Fatalf("%s: %v", what, r)
+			}
+		}()
+		s.schedBalanceRq(0, mc, cpuIdle, migPeriodic)
+		s.cpus[2].activeBalance = false
+	}
+	pass("first pass")
+	reduceCapacity(s, 2, 600)
+	pass("after CPU 2's capacity fell")
+	s.updateGroupCapacity(s.t.Domains[2][mc], s.cpus[2].sd[mc].balanceInterval, 2)
+	if c, _, _ := s.groupCap(&s.t.Domains[0][mc].Groups[1]); c != 424+1024 {
+		t.Fatalf("cluster {2,3}'s capacity after CPU 2's MC pass: %d; want 424 + 1024", c)
+	}
+	pass("after the cluster's sgc changed")
+}
+
+// TestPairShortcutDeclinesAReducedCPU: noSrcGroup()'s answer for a domain
+// of two single CPUs (the other CPU runs at most one task, so nothing is
+// balanced) does not hold when that task runs at a reduced capacity:
+// update_sg_lb_stats() makes it a misfit and find_busiest_group() forces
+// the balance. Two nodes of two cores: newly idle CPU 0's MC pass finds
+// CPU 1's lone fair task at 524 of 1024 and starts the stopper.
+func TestPairShortcutDeclinesAReducedCPU(t *testing.T) {
+	s := simOf(t, `{"schedplay":1,"machine":{"nodes":2,"cores_per_node":2,"threads_per_core":1},
+		"workload":{"groups":[{"name":"w","count":1,"program":[{"compute":"1s"}]}]},"run":{"duration":"10s","seed":1}}`)
+	place(s, 0, 1)
+	s.schedule(&s.cpus[1])
+	mc := levelOf(t, s, 0, topo.LevelMC)
+	if st := s.cpus[0].sd[mc]; !st.cpuPair {
+		t.Fatal("CPU 0's MC domain is not a CPU pair")
+	}
+	reduceCapacity(s, 1, 500)
+	s.schedBalanceRq(0, mc, cpuNewlyIdle, migNewidle)
+	if !s.cpus[1].activeBalance {
+		t.Error("newly idle CPU 0 left CPU 1's lone task at a reduced capacity; want the stopper (need_active_balance(), reduced capacity)")
+	}
+}
+
+// TestWakeupSumsDeclineAReducedSpan: the fork slow path's group sums say a
+// task fits the group when it fits the group's largest capacity_orig.
+// With hikey960's four A73s reduced to 224 by RT tasks, a task of util
+// 500 fits none of them (task_fits_cpu() reads capacity_of()): the group
+// is a misfit one, as the walk of its span finds.
+func TestWakeupSumsDeclineAReducedSpan(t *testing.T) {
+	s, p := slowSim(t, `{"preset":"hikey960"}`)
+	for cpu := 4; cpu < 8; cpu++ {
+		reduceCapacity(s, cpu, 800)
+	}
+	s.gs.verify = true
+	p.avg.utilAvg, p.utilEst = 500, 500
+	sd := domainOf(t, s, 0, "PKG")
+	var big *topo.Group
+	for gi := range sd.Groups {
+		if sd.Groups[gi].Span.Has(4) {
+			big = &sd.Groups[gi]
+		}
+	}
+	var sgs sgStats
+	s.updateSgWakeupStats(sd, big, p, &sgs)
+	if sgs.misfitTaskLoad == 0 {
+		t.Errorf("the A73s at capacity %d: a task of util 500 fits them by the wake-up statistics; want a misfit group", s.capacityOf(4))
+	}
+}
