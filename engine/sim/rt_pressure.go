@@ -107,10 +107,6 @@ func schedReducedCapacity(c *cpuState, sd *topo.Domain) bool {
 	return c.nrRunning == 1 && checkCPUCapacity(c, sd) // rq->cfs.h_nr_queued
 }
 
-// capPressure reports whether any CPU's capacity_of() or any group's
-// capacity differs from its build-time value.
-func (s *sim) capPressure() bool { return s.nrCapReduced > 0 || s.sgcCapDiffer > 0 }
-
 // reducedCapacityMisfit is update_sg_lb_stats()'s misfit load of
 // non-local group g outside SD_ASYM_CPUCAPACITY, for the group sums:
 // the largest cpu_load() of a CPU of the span that runs one fair task

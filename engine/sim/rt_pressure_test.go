@@ -172,6 +172,10 @@ func TestRTRunningTimeRaisesAvgRT(t *testing.T) {
 	}
 }
 
+// capPressure reports whether any CPU's capacity_of() or any group's
+// capacity differs from its build-time value.
+func (s *sim) capPressure() bool { return s.nrCapReduced > 0 || s.sgcCapDiffer > 0 }
+
 // syncBuildCapacities makes the capacities a test wrote into cpuState.cap
 // the machine's build-time ones: capacity_of() and every
 // sched_group_capacity follow, as init_sched_groups_capacity() would
