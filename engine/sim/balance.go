@@ -595,7 +595,6 @@ func (s *sim) updateSdLbStats(env *lbEnv) {
 		s.lbGroups = s.lbGroups[:0]
 	}
 	groups := env.sd.Groups // env->local is groups[0] (lbEnv.reset)
-	s.updateLocalGroupCapacity(env)
 	s.updateSgLbStats(env, env.local, true, &env.localStat)
 	totalLoad, totalCap, sumUtil := env.localStat.groupLoad, env.localStat.groupCapacity, env.localStat.groupUtil
 	// Untraced, with env->cpus whole, a non-local group's statistics are

@@ -472,9 +472,7 @@ func (s *sim) schedBalanceRqOn(cpu, on, sdIdx int, idle cpuIdleType, cause int) 
 		s.outBalanced(sd, st, idle, migrateLoad, false)
 		return 0, false // *continue_balancing = 0
 	}
-	// update_sd_lb_stats()'s update_group_capacity() comes before any
-	// answer of the sums (updateSdLbStats asks again, which changes nothing)
-	s.updateLocalGroupCapacityOf(sd, cpu, cpu, sdIdx, idle)
+	s.updateLocalGroupCapacity(sd, cpu, cpu, sdIdx, idle)
 	if s.noSrcGroup(sd, sdIdx, cpu, idle) {
 		s.outBalanced(sd, st, idle, migrateLoad, false)
 		return 0, true
@@ -485,12 +483,16 @@ func (s *sim) schedBalanceRqOn(cpu, on, sdIdx int, idle cpuIdleType, cause int) 
 	env.on = on
 	allPinned := false // LBF_ALL_PINNED
 	for {
-		// The first pass asked should_we_balance() above; a redo asks
-		// again (noSrcGroup() never answers with env->cpus cut), for
-		// env->dst_cpu, which LBF_DST_PINNED may have changed.
-		if env.excluded.Size() != 0 && !s.shouldWeBalanceWalk(sd, env.dst, idle, env.excluded) {
-			s.outBalanced(sd, st, idle, env.migType, allPinned)
-			return 0, false // *continue_balancing = 0
+		// The first pass asked should_we_balance() and refreshed the local
+		// group's capacity above; a redo does both again (noSrcGroup()
+		// never answers with env->cpus cut), for env->dst_cpu, which
+		// LBF_DST_PINNED may have changed.
+		if env.excluded.Size() != 0 {
+			if !s.shouldWeBalanceWalk(sd, env.dst, idle, env.excluded) {
+				s.outBalanced(sd, st, idle, env.migType, allPinned)
+				return 0, false // *continue_balancing = 0
+			}
+			s.updateLocalGroupCapacity(sd, cpu, env.dst, sdIdx, idle)
 		}
 		g := s.schedBalanceFindSrcGroup(env)
 		if sd.Parent == nil { // set_rd_overloaded() at the root domain

@@ -23,6 +23,7 @@ type cpuLbStats struct {
 	idle                 bool  // idle_cpu()
 	overloaded           bool  // nr_running > 1
 	misfit               int64 // rq->misfit_task_load of a busy CPU (0 when idle)
+	capacity             int   // capacity_of() (a lone task at a reduced one is a misfit)
 }
 
 // groupLbSums is the sum of its CPUs' cpuLbStats over one group span.
@@ -175,7 +176,7 @@ func (s *sim) noSrcGroup(sd *topo.Domain, sdIdx, dst int, idle cpuIdleType) bool
 		// capacity is a misfit (sched_reduced_capacity()), which
 		// find_busiest_group() balances whatever its count.
 		o := &s.cpus[sd.Groups[1].Span.First()]
-		if s.nrCapReduced > 0 && s.capReduced.Has(topo.CPU(o.id)) {
+		if s.capReduced.Has(topo.CPU(o.id)) {
 			return false
 		}
 		if h := s.lbNrRunning(o); !(st.spanSums >= 0 && h == 0 || o.nrRunningAll() <= 1 && h <= 1) {
@@ -215,7 +216,7 @@ func (s *sim) cpuChanged(c *cpuState) {
 func (s *sim) lbStatsOf(c *cpuState) cpuLbStats {
 	idle := s.idleCPU(c.id)
 	st := cpuLbStats{load: cpuLoad(c), util: int64(s.cpuUtilCfs(c)), runnable: int64(c.avg.runnableAvg),
-		nr: c.nrRunningAll(), hnr: s.lbNrRunning(c), idle: idle, overloaded: c.nrRunningAll() > 1}
+		nr: c.nrRunningAll(), hnr: s.lbNrRunning(c), idle: idle, overloaded: c.nrRunningAll() > 1, capacity: c.capacity}
 	if !idle {
 		st.misfit = c.misfitLoad
 	}
@@ -271,7 +272,7 @@ func (s *sim) foldGroupSums() {
 // the struct is a call).
 func sameLbStats(a, b *cpuLbStats) bool {
 	return a.load == b.load && a.util == b.util && a.runnable == b.runnable && a.nr == b.nr &&
-		a.hnr == b.hnr && a.idle == b.idle && a.overloaded == b.overloaded && a.misfit == b.misfit
+		a.hnr == b.hnr && a.idle == b.idle && a.overloaded == b.overloaded && a.misfit == b.misfit && a.capacity == b.capacity
 }
 
 // b2i is 1 for true.

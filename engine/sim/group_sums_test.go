@@ -153,6 +153,7 @@ func TestSameLbStatsEveryField(t *testing.T) {
 		func(b *cpuLbStats) { b.runnable++ }, func(b *cpuLbStats) { b.nr++ },
 		func(b *cpuLbStats) { b.hnr++ }, func(b *cpuLbStats) { b.idle = !b.idle },
 		func(b *cpuLbStats) { b.overloaded = !b.overloaded }, func(b *cpuLbStats) { b.misfit++ },
+		func(b *cpuLbStats) { b.capacity++ },
 	}
 	if n := reflect.TypeOf(a).NumField(); n != len(change) {
 		t.Fatalf("cpuLbStats has %d fields, the test changes %d", n, len(change))

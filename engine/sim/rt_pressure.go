@@ -155,7 +155,7 @@ func (s *sim) setSgcCapacity(id int, capacity int64, minCap, maxCap int) {
 // scale_rt_capacity(), and the CPU's group at its lowest domain (sd).
 func (s *sim) updateCPUCapacity(sd *topo.Domain, cpu int) {
 	c := &s.cpus[cpu]
-	capv := max(scaleRtCapacity(c), 1)
+	capv := scaleRtCapacity(c) // at least 1
 	if capv != c.capacity {
 		if (c.capacity != c.cap) != (capv != c.cap) {
 			if capv != c.cap {
@@ -167,9 +167,7 @@ func (s *sim) updateCPUCapacity(sd *topo.Domain, cpu int) {
 			}
 		}
 		c.capacity = capv
-		for _, id := range s.gs.of[cpu] { // the statistics kept for its spans read it
-			s.gs.kept[id].key = 0
-		}
+		s.cpuChanged(c) // the statistics kept for its spans read it
 	}
 	s.setSgcCapacity(sd.Groups[0].SGC, int64(capv), capv, capv)
 }
@@ -207,16 +205,13 @@ func (s *sim) updateGroupCapacity(sd *topo.Domain, intervalMs, cpu int) {
 }
 
 // updateLocalGroupCapacity is update_sd_lb_stats()'s refresh of the local
-// group's capacity: at every pass but a newidle one, which waits for the
-// group's next_update. env->sd is this CPU's, and dst_cpu (a redo after a
-// LBF_DST_PINNED round keeps new_dst_cpu) gives the CPU.
-func (s *sim) updateLocalGroupCapacity(env *lbEnv) {
-	s.updateLocalGroupCapacityOf(env.sd, env.this, env.dst, env.sdIdx, env.idle)
-}
-
-// updateLocalGroupCapacityOf is updateLocalGroupCapacity for this CPU's
-// domain sdIdx (sd) balanced for dst.
-func (s *sim) updateLocalGroupCapacityOf(sd *topo.Domain, this, dst, sdIdx int, idle cpuIdleType) {
+// group's capacity, for this CPU's domain sdIdx (sd) balanced for dst: at
+// every pass but a newidle one, which waits for the group's next_update.
+// sched_balance_rq() runs it before each sched_balance_find_src_group():
+// the first pass's before any answer of the sums (noSrcGroup), and a
+// redo's, for dst_cpu (which a LBF_DST_PINNED round may have made
+// new_dst_cpu).
+func (s *sim) updateLocalGroupCapacity(sd *topo.Domain, this, dst, sdIdx int, idle cpuIdleType) {
 	if idle != cpuNewlyIdle || s.jiffies() >= s.sgcCap[sd.Groups[0].SGC].nextUpdate {
 		s.updateGroupCapacity(sd, s.cpus[this].sd[sdIdx].balanceInterval, dst)
 	}

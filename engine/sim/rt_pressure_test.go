@@ -96,12 +96,12 @@ func TestCapacityOfFollowsTheCPUsOwnPass(t *testing.T) {
 	// directly: a busy CPU's newidle pass stops at should_we_balance())
 	s.cpus[0].avgRT.utilAvg = 100
 	sd := s.t.Domains[0][mc]
-	s.updateLocalGroupCapacityOf(sd, 0, 0, mc, cpuNewlyIdle)
+	s.updateLocalGroupCapacity(sd, 0, 0, mc, cpuNewlyIdle)
 	if got := s.capacityOf(0); got != 424 {
 		t.Errorf("a newidle pass before next_update set capacity_of(0) to %d; want 424 kept", got)
 	}
 	s.now += 1_000_000_000
-	s.updateLocalGroupCapacityOf(sd, 0, 0, mc, cpuNewlyIdle)
+	s.updateLocalGroupCapacity(sd, 0, 0, mc, cpuNewlyIdle)
 	if got := s.capacityOf(0); got != 924 {
 		t.Errorf("a newidle pass after next_update: capacity_of(0) = %d; want 924", got)
 	}
