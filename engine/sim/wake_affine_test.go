@@ -154,7 +154,7 @@ func TestWakeAffineWeight(t *testing.T) {
 		p := s.tasks[1]
 		p.avg.loadAvg = c.taskLoad
 		p.cpu = prev // task_cfs_rq(p): the wakee's load is taken on prev's runqueue
-		if got := s.wakeAffineWeight(sd, p, this, prev, c.sync); got != c.want {
+		if got := s.wakeAffineWeight(sd, p, s.cpus[this].curr, this, prev, c.sync); got != c.want {
 			t.Errorf("%s: wake_affine_weight = %d; want %d", c.name, got, c.want)
 		}
 	}
@@ -230,5 +230,45 @@ func TestBalancerReadsTaskHLoad(t *testing.T) {
 	h.updateMisfitStatus(a53, q)
 	if a53.misfitLoad != 999 {
 		t.Errorf("misfit_task_load %d; want task_h_load 1000×1000/1001 = 999", a53.misfitLoad)
+	}
+}
+
+// TestWakeAffineWeightTakesTheWakersLoad: a sync wake-up takes off
+// task_h_load(current), the waker, also when an earlier wakee of its wake
+// batch has preempted it and is this CPU's curr (grant(): the batch's
+// wake-ups go on from the waker). With this CPU at 220, the waker at 150
+// and the preempting wakee at 100: (220 − 149) × 100 < 100 × 108 + 1 takes
+// this CPU; taking the wakee's load instead, (220 − 99) × 100, would not.
+func TestWakeAffineWeightTakesTheWakersLoad(t *testing.T) {
+	const this, prev = 0, 1
+	s := taskSimPolicy(t, 2, `{}`)
+	sd := s.t.Domains[this][0]
+	s.busy(this)
+	s.cpus[this].curr.avg.loadAvg = 100 // the wakee that preempted the waker
+	waker := &task{id: 7, weight: 1024, cpu: this, state: taskRunnable}
+	waker.avg.loadAvg = 150
+	s.cpus[this].avg.loadAvg, s.cpus[prev].avg.loadAvg = 220, 100
+	p := s.tasks[1]
+	p.avg.loadAvg = 0
+	p.cpu = prev
+	if got := s.wakeAffineWeight(sd, p, waker, this, prev, true); got != this {
+		t.Errorf("wake_affine_weight with the waker as current = %d; want this (%d)", got, this)
+	}
+	if got := s.wakeAffineWeight(sd, p, s.cpus[this].curr, this, prev, true); got != noCPU {
+		t.Errorf("wake_affine_weight with the preempting wakee as current = %d; want noCPU (the numbers no longer test the waker)", got)
+	}
+	// The same through select_task_rq_fair(), every CPU busy (the waker
+	// queued behind the wakee on this CPU), so that select_idle_sibling()
+	// returns wake_affine()'s target.
+	s.busy(0, 1, 2, 3)
+	s.cpus[this].curr.avg.loadAvg = 100
+	s.cpus[this].nrRunning = 2
+	for _, c := range []struct {
+		cur  *task
+		want int
+	}{{waker, this}, {s.cpus[this].curr, prev}} {
+		if got := s.selectTaskRq(p, prev, this, c.cur, true, false); got != c.want {
+			t.Errorf("select_task_rq_fair with current %d = %d; want %d", c.cur.id, got, c.want)
+		}
 	}
 }

@@ -48,7 +48,7 @@ func (s *sim) selectTaskRq(p *task, prev, cpu int, cur *task, sync, fork bool) i
 	for _, d := range doms {
 		if wantAffine && d.Flags&topo.SDWakeAffine != 0 && d.Span.Has(topo.CPU(prev)) {
 			if cpu != prev {
-				newCPU = s.wakeAffine(d, p, cpu, prev, sync)
+				newCPU = s.wakeAffine(d, p, cur, cpu, prev, sync)
 			}
 			break
 		}
@@ -128,13 +128,14 @@ func (s *sim) wakeWide(p, cur *task, cpu int) bool {
 }
 
 // wakeAffine is wake_affine(): WA_IDLE then WA_WEIGHT; this_cpu or prev.
-func (s *sim) wakeAffine(sd *topo.Domain, p *task, this, prev int, sync bool) int {
+// cur is current, the waker (selectTaskRq).
+func (s *sim) wakeAffine(sd *topo.Domain, p, cur *task, this, prev int, sync bool) int {
 	target := noCPU
 	if s.feat.WAIdleOn() {
 		target = s.wakeAffineIdle(this, prev, sync)
 	}
 	if s.feat.WAWeightOn() && target == noCPU {
-		target = s.wakeAffineWeight(sd, p, this, prev, sync)
+		target = s.wakeAffineWeight(sd, p, cur, this, prev, sync)
 	}
 	if target != this {
 		if s.tracing {
@@ -177,11 +178,14 @@ func (s *sim) wakeAffineIdle(this, prev int, sync bool) int {
 	return noCPU
 }
 
-// wakeAffineWeight is wake_affine_weight().
-func (s *sim) wakeAffineWeight(sd *topo.Domain, p *task, this, prev int, sync bool) int {
+// wakeAffineWeight is wake_affine_weight(). A sync wake-up takes off
+// task_h_load(current): cur, the waker, which stays current for the whole
+// of its wake batch even when an earlier wakee has preempted it on this
+// CPU (grant()); nil when an interrupt on an idle CPU wakes.
+func (s *sim) wakeAffineWeight(sd *topo.Domain, p, cur *task, this, prev int, sync bool) int {
 	thisEff := cpuLoad(&s.cpus[this])
 	if sync {
-		if cur := s.cpus[this].curr; cur != nil {
+		if cur != nil {
 			cl := s.taskHLoad(cur)
 			if cl > thisEff {
 				return this
