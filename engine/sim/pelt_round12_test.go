@@ -107,9 +107,7 @@ func TestRemoveEntityLoadAvgSyncsToTheCfsRq(t *testing.T) {
 	s.now += 32 * peltPeriodNs
 	s.updateCfsRqLoadAvg(c0) // the idle CPU's blocked averages
 	s.now += 100_000
-	p.state, p.wakeCPU = taskWaking, 1
-	s.cpus[1].pending++
-	s.wakeArrive(p)
+	wakeOnto(s, p, 1)
 	got, want := c0.removed.util, u0/2
 	if c0.removed.nr != 1 || got+want/25 < want || got > want+want/25 {
 		t.Errorf("removed util %d (nr %d) for a task of util %d idle 32 periods; want ≈ %d", got, c0.removed.nr, u0, want)

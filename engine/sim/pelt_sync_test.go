@@ -83,9 +83,7 @@ func TestAsymWakeSyncsToTheCfsRqsLastUpdate(t *testing.T) {
 	s.now += 32 * peltPeriodNs                          // CPU 5 stays idle and is not updated
 	s.selectIdleSibling(p, 5, 5)
 	p.remaining = 1e12
-	p.state, p.wakeCPU = taskWaking, 6
-	s.cpus[6].pending++
-	s.wakeArrive(p)
+	wakeOnto(s, p, 6)
 	if c5.removed.util != want.utilAvg || c5.removed.load != want.loadAvg {
 		t.Errorf("removed util %d load %d; want %d and %d (the task synced to the cfs_rq's last update)", c5.removed.util, c5.removed.load, want.utilAvg, want.loadAvg)
 	}
@@ -116,9 +114,7 @@ func TestUtilEstUnchangedSurvivesWakeMigration(t *testing.T) {
 		t.Fatalf("setup: util_est %d, UTIL_AVG_UNCHANGED %v after the sleep", est, p.utilEstUnchanged)
 	}
 	s.now += 20_000_000
-	p.state, p.wakeCPU = taskWaking, 1
-	s.cpus[1].pending++
-	s.wakeArrive(p)
+	wakeOnto(s, p, 1)
 	if !p.utilEstUnchanged {
 		t.Errorf("UTIL_AVG_UNCHANGED cleared by the wake-up migration; the kernel keeps it")
 	}

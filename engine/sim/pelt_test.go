@@ -3,6 +3,7 @@ package sim
 import (
 	"math"
 	"math/rand/v2"
+	"schedplay/engine/topo"
 	"testing"
 )
 
@@ -205,15 +206,43 @@ func TestWakeupMigrationRemovesLoadLazily(t *testing.T) {
 		t.Fatalf("setup: CPU 0's util %d after 30 ms of p", before)
 	}
 	s.now += 100_000
-	p.state, p.wakeCPU = taskWaking, 1
-	s.cpus[1].pending++
-	s.wakeArrive(p)
+	wakeOnto(s, p, 1)
 	if c0.avg.utilAvg != before || c0.removed.nr != 1 {
 		t.Errorf("right after the migration CPU 0's util is %d (was %d), removed.nr %d; want the util kept and the task in removed", c0.avg.utilAvg, before, c0.removed.nr)
 	}
 	s.updateCfsRqLoadAvg(c0)
 	if c0.removed.nr != 0 || c0.avg.utilAvg > before/4 {
 		t.Errorf("after CPU 0's next update its util is %d (was %d), removed.nr %d; want p's util taken off", c0.avg.utilAvg, before, c0.removed.nr)
+	}
+}
+
+// try_to_wake_up() calls set_task_cpu() before it queues the task on its
+// new CPU's wake list, so migrate_task_rq_fair() puts the task's averages
+// in the old cfs_rq's removed at the wake-up: an update of the old CPU
+// before the task arrives (its waker going to sleep, a balance pass)
+// already takes them off.
+func TestWakeupMigrationRemovesAtTheWakeUp(t *testing.T) {
+	s, p, c0 := runFor30ms(t)
+	s.dequeueCurr(c0, p, false)
+	p.state = taskBlocked
+	s.schedule(c0)
+	before := c0.avg.utilAvg
+	if before < 300 {
+		t.Fatalf("setup: CPU 0's util %d after 30 ms of p", before)
+	}
+	s.now += 100_000
+	p.allowed, p.nrAllowed = topo.NewCPUSet(4), 1
+	p.allowed.Set(1)
+	s.tryToWakeUp(p, 0, nil, false, false)
+	if p.state != taskWaking || s.cpus[1].pending != 1 {
+		t.Fatalf("setup: p is %v with %d pending on CPU 1; want it on CPU 1's wake list", p.state, s.cpus[1].pending)
+	}
+	if c0.removed.nr != 1 {
+		t.Errorf("removed.nr %d on CPU 0 right after the wake-up; want p there", c0.removed.nr)
+	}
+	s.updateCfsRqLoadAvg(c0)
+	if c0.avg.utilAvg > before/4 {
+		t.Errorf("CPU 0's util %d (was %d) at an update before p arrived; want p's util taken off", c0.avg.utilAvg, before)
 	}
 }
 
@@ -284,4 +313,16 @@ func TestExitRemovesLoadLazily(t *testing.T) {
 	if c0.removed.nr != 0 || c0.avg.utilAvg > before/4 {
 		t.Errorf("after CPU 0's next update its util is %d (was %d), removed.nr %d; want p's util taken off", c0.avg.utilAvg, before, c0.removed.nr)
 	}
+}
+
+// wakeOnto is a wake-up of p onto cpu as tryToWakeUp() issues it through
+// the wake list, without the placement decision: migrate_task_rq_fair()
+// on the waker's side when cpu is not p's CPU, then the arrival there.
+func wakeOnto(s *sim, p *task, cpu int) {
+	if cpu != p.cpu {
+		s.migrateTaskRqFair(p, p.cpu)
+	}
+	p.state, p.wakeCPU = taskWaking, cpu
+	s.cpus[cpu].pending++
+	s.wakeArrive(p)
 }

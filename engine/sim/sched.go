@@ -383,12 +383,8 @@ func (s *sim) tryToWakeUp(p *task, waker int, cur *task, sync, byTask bool) {
 	if byTask {
 		s.recordWaker(p, waker)
 	}
-	if s.cfs && !p.isRT() && target != prev && p.vrRq > 0 {
-		// migrate_task_rq_fair() under set_task_cpu(): a TASK_WAKING task's
-		// vruntime leaves its old runqueue's min_vruntime now, at the
-		// wake-up, not when it arrives
-		p.vruntime -= s.cpus[p.vrRq-1].minVruntime
-		p.vrRq = vrNormalised
+	if !p.isRT() && target != prev {
+		s.migrateTaskRqFair(p, prev)
 	}
 	p.state = taskWaking
 	p.wakeCPU = target
@@ -403,6 +399,23 @@ func (s *sim) tryToWakeUp(p *task, waker int, cur *task, sync, byTask bool) {
 	tc.pending++
 	s.cpuChanged(tc)
 	s.q.push(event{at: s.now + d, kind: evWakeArrive, a: int32(p.id)})
+}
+
+// migrateTaskRqFair is migrate_task_rq_fair() of a waking fair task
+// under try_to_wake_up()'s set_task_cpu(), on the waker's side before the
+// task is queued on its new CPU: its averages go to prev's
+// cfs_rq->removed now (remove_entity_load_avg()), so an update of prev
+// before the task arrives (the waker's own sleep, a balance pass) already
+// leaves them out, and migrate_se_pelt_lag() brings the blocked task's
+// sums to now (no cfs_se_util_change()). Under CFS its vruntime leaves
+// prev's min_vruntime now too.
+func (s *sim) migrateTaskRqFair(p *task, prev int) {
+	if s.cfs && p.vrRq > 0 {
+		p.vruntime -= s.cpus[p.vrRq-1].minVruntime
+		p.vrRq = vrNormalised
+	}
+	s.removeEntityLoadAvg(&s.cpus[prev], p)
+	s.updateTaskLoadSums(p)
 }
 
 // ttwuActivatesAtOnce is ttwu_queue_cond() false for a busy target:
@@ -577,13 +590,11 @@ func (s *sim) ttwuDoActivate(p *task, c *cpuState, waker int, reschedAfter int64
 	}
 	prev := p.cpu
 	if prev != c.id {
-		s.removeEntityLoadAvg(&s.cpus[prev], p)
-		s.m.migration(s, migWakeup)
-		p.execStart = execStartCold // WF_MIGRATED → ENQUEUE_MIGRATED: no longer cache hot
-		// migrate_se_pelt_lag() (blocked, no cfs_se_util_change()); then
+		// its averages left prev at the wake-up (migrateTaskRqFair), with
 		// last_update_time = 0, so the enqueue's update_load_avg() skips
 		// the entity and attaches it: UTIL_AVG_UNCHANGED survives the move
-		s.updateTaskLoadSums(p)
+		s.m.migration(s, migWakeup)
+		p.execStart = execStartCold // WF_MIGRATED → ENQUEUE_MIGRATED: no longer cache hot
 	} else {
 		s.updateTaskLoadAvg(p)
 	}

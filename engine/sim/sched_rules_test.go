@@ -44,9 +44,7 @@ func TestWakeMigrationLeavesTaskCold(t *testing.T) {
 		place(s, 2, 1)
 		s.schedule(&s.cpus[1])
 		s.now += 100_000
-		p.state, p.wakeCPU = taskWaking, c.wakeCPU
-		s.cpus[c.wakeCPU].pending++
-		s.wakeArrive(p)
+		wakeOnto(s, p, c.wakeCPU)
 		if s.cpus[c.wakeCPU].curr == p {
 			t.Fatalf("%s: the wakee preempted; the test wants it queued", c.name)
 		}
