@@ -306,7 +306,7 @@ func (s *sim) ttwuDoActivateRT(p *task, c *cpuState, waker int, reschedAfter int
 	if c.curr != nil && !wakeupPreemptRT(c, p) {
 		s.taskWokenRT(c, p)
 		if reschedAfter < 0 {
-			s.lazyIRQExit(c)
+			s.irqExit(c)
 		}
 		return
 	}

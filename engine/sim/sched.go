@@ -607,13 +607,13 @@ func (s *sim) ttwuDoActivate(p *task, c *cpuState, waker int, reschedAfter int64
 	}
 	if c.curr != nil && !resched && !s.checkPreemptWakeupFair(c, p, false) {
 		if reschedAfter < 0 {
-			s.lazyIRQExit(c) // the wake-list IPI's return
+			s.irqExit(c) // the wake-list IPI's return: a TIF_NEED_RESCHED already set (its own IPI still on the way) schedules here
 		}
 		return
 	}
 	if reschedAfter < 0 {
 		if s.reschedLazy(c) { // resched_curr_lazy(), then the IPI's return
-			s.lazyIRQExit(c)
+			s.irqExit(c)
 			return
 		}
 		s.schedule(c)
@@ -688,8 +688,13 @@ func (s *sim) timerFire(p *task, hard bool) {
 		}
 	}
 	soft := p.timerSoft
-	s.tryToWakeUp(p, p.cpu, s.cpus[p.cpu].curr, false, false)
+	c := &s.cpus[p.cpu]
+	pending := c.curr != nil && c.needResched // set by another CPU, its IPI still on the way
+	s.tryToWakeUp(p, p.cpu, c.curr, false, false)
 	p.wakeIssued = soft // latency counts from the expiry the task asked for
+	if pending && c.needResched {
+		s.irqExit(c) // the hrtimer interrupt's return schedules on it
+	}
 }
 
 // tick is sched_tick() → task_tick_fair() plus sched_balance_trigger(),

@@ -525,3 +525,25 @@ func TestKworkerSleepRunsNewidle(t *testing.T) {
 		t.Errorf("cpu 1 idles after its kworker slept although cpu 0 holds %v", tasksOn(s, 0))
 	}
 }
+
+// TestWakeListIPIReturnHonoursAPendingResched: a CPU whose TIF_NEED_RESCHED
+// another CPU set (its resched IPI still on the way) schedules at the
+// return of the first interrupt that reaches it, here a wake-list IPI
+// whose own wakee does not preempt (check_preempt_wakeup_fair() returns
+// at test_tsk_need_resched(curr)); it does not wait for the resched IPI.
+func TestWakeListIPIReturnHonoursAPendingResched(t *testing.T) {
+	s := taskSim(t, 3)
+	a := place(s, 0, 0)
+	s.schedule(&s.cpus[0])
+	p := place(s, 2, 1)
+	s.schedule(&s.cpus[1])
+	s.now += 100_000
+	s.blockTask(&s.cpus[1], p)
+	place(s, 1, 0) // queued behind a
+	c := &s.cpus[0]
+	s.needReschedAt(c, s.now+10_000) // a remote resched_curr(), its IPI 10 µs away
+	wakeOnto(s, p, 0)
+	if c.needResched {
+		t.Errorf("after the wake-list IPI's return CPU 0 still has TIF_NEED_RESCHED (running task %d, a is %d); want schedule() to have run there", c.curr.id, a.id)
+	}
+}
