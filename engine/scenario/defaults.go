@@ -256,6 +256,10 @@ func (f Features) DLServerIdleOn() bool { return on(f.DLServerIdle, true) }
 // tick until it fires in idle (6.12.117 and later) unless set false (6.1).
 func (f Features) IdleRetainTickOn() bool { return on(f.IdleRetainTick, true) }
 
+// SMIdleOn: __schedule(SM_IDLE), the idle task rescheduled with nothing
+// queued skips the pick (6.12), unless set false (6.1).
+func (f Features) SMIdleOn() bool { return on(f.SMIdle, true) }
+
 // ILBIdleCoreOn: 293f9611ae73 fully-idle-core ILB choice unless set false.
 func (f Features) ILBIdleCoreOn() bool { return on(f.ILBIdleCore, true) }
 

@@ -214,6 +214,14 @@ type Features struct {
 	// It applies only to a machine without deeper idle states
 	// (machine.latency.idle_states).
 	IdleRetainTick *bool `json:"IDLE_RETAIN_TICK,omitempty"`
+	// SMIdle is __schedule(SM_IDLE) of Linux 6.12 (3dcac251b066,
+	// kernel/sched/core.c): the idle task rescheduled with nothing queued
+	// (rq->nr_running 0: a spurious resched, the fair server's timer)
+	// keeps running without a pick, so no pick_next_task_fair() and no
+	// newidle balance, and do_idle() re-enters its loop. false is the
+	// kernels before it (the generation 6.1), whose schedule_idle() always
+	// picks.
+	SMIdle *bool `json:"SM_IDLE,omitempty"`
 	// VProt is the slice protection of Vincent Guittot's series (tip
 	// sched/core Jul 2025, Linux 6.17: 9cdb4fe20cd2, 74eec63661d4,
 	// 9de74a9850b9, 052c3d87c82e, 3a0baa8e6c57, 0b9ca2dcabc3; set at pick

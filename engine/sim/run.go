@@ -136,6 +136,7 @@ func newSim(r *scenario.Resolved, t *topo.Topology, opt Options, seed uint64, ti
 	// WFI only: a single-state cpuidle driver, whose idle loop keeps the
 	// tick since f4c31b07b136 (IDLE_RETAIN_TICK)
 	s.idleRetainsTick = len(r.Machine.Latency.IdleStates) == 0 && r.Policy.Features.IdleRetainTickOn()
+	s.smIdle = r.Policy.Features.SMIdleOn()
 	// timers: the CPUs' compute ends, the cores' re-evaluations, the CPUs'
 	// dl_timers, the RT period timer
 	s.q.init(4*n+1024, n+t.TotalCores+n+1, s.end)

@@ -138,6 +138,10 @@ func (s *sim) scheduleAfterStopper(c *cpuState) {
 func (s *sim) pickNextTask(c *cpuState, fast bool) {
 	prev := c.curr
 	fromIdle := c.inIdle && !c.schedPrev // rq->curr is the idle task
+	if fromIdle && s.smIdle && c.nrRunningAll() == 0 {
+		s.schedIdleReenter(c)
+		return
+	}
 	if prev != nil {
 		s.syncCPU(c)
 		s.updateCurr(c)
@@ -232,6 +236,22 @@ func (s *sim) pickNextTask(c *cpuState, fast bool) {
 	}
 	s.peBusyChanged(c)
 	s.startActivity(c, next)
+}
+
+// schedIdleReenter is __schedule(SM_IDLE) with nothing queued (6.12,
+// 3dcac251b066): next = prev, the idle task, with no pick, so no
+// pick_next_task_fair() and no newidle balance; the flags are cleared
+// (picked:), and do_idle() goes round again. Its exit restarted a stopped
+// tick (tick_nohz_idle_exit()), which the loop's first pass keeps where
+// a single-state driver retains it (IDLE_RETAIN_TICK) and stops again
+// otherwise; the CPU stays in nohz.idle_cpus_mask either way
+// (rq->nohz_tick_stopped is cleared only at a busy tick).
+func (s *sim) schedIdleReenter(c *cpuState) {
+	c.needResched = false
+	c.needReschedLazy = false
+	if s.idleRetainsTick && !c.tickOn {
+		s.startTick(c)
+	}
 }
 
 // setCurr is set_next_entity(): next becomes rq->curr.

@@ -547,3 +547,38 @@ func TestWakeListIPIReturnHonoursAPendingResched(t *testing.T) {
 		t.Errorf("after the wake-list IPI's return CPU 0 still has TIF_NEED_RESCHED (running task %d, a is %d); want schedule() to have run there", c.curr.id, a.id)
 	}
 }
+
+// TestSMIdleSkipsThePick: in 6.12 the idle task rescheduled with nothing
+// queued (__schedule(SM_IDLE), 3dcac251b066) keeps running without a pick,
+// so no newidle balance stamps idle_stamp, and do_idle()'s exit restarts
+// the stopped tick, which a WFI-only CPU keeps through the next pass
+// (IDLE_RETAIN_TICK). 6.1's schedule_idle() picks: its newidle pass
+// stamps idle_stamp again.
+func TestSMIdleSkipsThePick(t *testing.T) {
+	for _, c := range []struct {
+		policy      string
+		smIdle      bool
+		restampWant bool
+	}{{`{}`, true, false}, {`{"features":{"SM_IDLE":false}}`, false, true}} {
+		s := taskSimPolicy(t, 1, c.policy)
+		c0 := &s.cpus[0]
+		p := place(s, 0, 0)
+		s.schedule(c0)
+		s.now += 1_000_000
+		s.syncCPU(c0)
+		s.blockTask(c0, p)
+		if c0.curr != nil || !c0.inIdle {
+			t.Fatal("setup: CPU 0 not idle after its task slept")
+		}
+		stamp := c0.idleStamp
+		c0.tickOn = false // stopped by a later pass of the idle loop
+		s.now += 10_000_000
+		s.schedule(c0) // a resched of the idle task with nothing queued
+		if restamped := c0.idleStamp != stamp; restamped != c.restampWant {
+			t.Errorf("SM_IDLE %v: idle_stamp %d → %d; want a newidle pass %v", c.smIdle, stamp, c0.idleStamp, c.restampWant)
+		}
+		if c.smIdle && !c0.tickOn {
+			t.Errorf("SM_IDLE: the tick stays stopped; want do_idle()'s exit to restart it")
+		}
+	}
+}

@@ -401,6 +401,8 @@ type sim struct {
 	// machine.latency.idle_states), so an idle CPU keeps its tick until
 	// the tick wakes it.
 	idleRetainsTick bool
+	// smIdle: __schedule(SM_IDLE) (policy.features.SM_IDLE)
+	smIdle bool
 	// schedIdleTasks: some task is SCHED_IDLE, so a CPU may be
 	// sched_idle_cpu() and the idle scans cannot read the idle mask alone
 	schedIdleTasks bool

@@ -72,6 +72,7 @@ var Features = []Feature{
 	{Name: "FAIR_SERVER", Kernel: "rq->fair_server: dl_server_start(), dl_server_timer(), pick_task_dl() (6.12; off: 6.1)", Form: true},
 	{Name: "RT_THROTTLING", Kernel: "update_curr_rt(), sched_rt_runtime_exceeded(), sched_rt_period_timer() (6.1: 950 ms of RT a second)", Form: true},
 	{Name: "DL_SERVER_IDLE", Kernel: "dl_server_timer(), update_curr_idle() (6.19: an idle server stops; off: 6.12.118)", Form: true},
+	{Name: "SM_IDLE", Kernel: "__schedule(SM_IDLE) (6.12: the idle task rescheduled with nothing queued skips the pick and its newidle balance; off: 6.1)", Form: true},
 	{Name: "IDLE_RETAIN_TICK", Kernel: "do_idle() → idle_call_stop_or_retain_tick() (6.12.117: a WFI-only CPU keeps its tick until it fires in idle; off: stopped at idle entry)", Form: true},
 	{Name: "SIS_CLUSTER", Kernel: "select_idle_sibling(), select_idle_cpu() (cluster first, 6.8)", Form: true},
 	{Name: "H_NR_RUNNABLE", Kernel: "update_sg_lb_stats(), sched_balance_find_src_rq(), can_migrate_task()", Form: true},
