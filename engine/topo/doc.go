@@ -33,10 +33,16 @@
 // that sees more than one cpu_scale value.
 //
 // Simplifications: the NODE level sched_init_numa() inserts below the NUMA
-// levels is omitted (its span equals PKG, so it always degenerates); NUMA
-// groups are the sibling domains' child spans, without the group balance
-// masks of build_overlap_sched_groups(); CLS spans follow arm64's
-// cpu_clustergroup_mask() (the SMT mask when the cluster covers the LLC).
+// levels is omitted (its span equals PKG, so it always degenerates; before
+// it does, it is the first NUMA level's build-time child, so an
+// asymmetric-capacity NUMA level strips SD_PREFER_SIBLING from it where
+// schedplay strips it from PKG, and remote NUMA groups carry NODE's flags
+// where schedplay's carry PKG's: no decision of the engine reads either);
+// NUMA groups are the sibling domains' child spans, with the group balance
+// masks of build_overlap_sched_groups() (buildBalanceMask) and one
+// sched_group_capacity per level and mask's first CPU; CLS spans follow
+// arm64's cpu_clustergroup_mask() (the SMT mask when the cluster covers the
+// LLC).
 //
 // Everything Build returns is read-only: CPU sets and group slices are
 // shared between CPUs.

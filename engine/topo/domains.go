@@ -75,6 +75,7 @@ type builder struct {
 	seenGen        int
 	groupIDs       map[groupKey][]int             // Group.ID by span (ids with that key)
 	balanceMasks   map[balanceMaskKey]balanceMask // buildBalanceMask's, by level and span
+	sgcs           map[sgcKey]int32               // the sched_group_capacity numbers, by level and CPU
 	childSets      [][]childSet                   // [tl]: CPUs by the child span of their domain there
 	groupStats     map[groupStatsKey]groupStats
 	ctx            context.Context

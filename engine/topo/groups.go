@@ -137,12 +137,34 @@ func (b *builder) buildBalanceMask(tl int, span CPUSet) (CPUSet, int32) {
 	if b.balanceMasks == nil {
 		b.balanceMasks = map[balanceMaskKey]balanceMask{}
 	}
-	// The sgc is the level's of the mask's first CPU; a CPU is in the mask
-	// of one span at a level only (its own child's), so each (level, span)
-	// has its own (the kernel's WARN case, an empty mask, aside).
-	m := balanceMask{mask: b.balanceMaskOf(tl, span), sgc: b.newSGC()}
+	// The sgc is the level's of the mask's first CPU (an empty mask stands
+	// for span itself): groups of equal masks share it, also when their
+	// spans are separate CPU sets (one per node at a NUMA level, as where
+	// several nodes of a socket see the same socket span).
+	m := balanceMask{mask: b.balanceMaskOf(tl, span)}
+	first := m.mask.First()
+	if !first.Valid() {
+		first = span.First()
+	}
+	sk := sgcKey{tl: tl, cpu: first}
+	sgc, ok := b.sgcs[sk]
+	if !ok {
+		if b.sgcs == nil {
+			b.sgcs = map[sgcKey]int32{}
+		}
+		sgc = b.newSGC()
+		b.sgcs[sk] = sgc
+	}
+	m.sgc = sgc
 	b.balanceMasks[k] = m
 	return m.mask, m.sgc
+}
+
+// sgcKey names a sched_group_capacity: *per_cpu_ptr(sdd->sgc, cpu) of a
+// level and CPU.
+type sgcKey struct {
+	tl  int
+	cpu CPU
 }
 
 // balanceMask is buildBalanceMask's answer for one level and span.

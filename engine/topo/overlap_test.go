@@ -165,3 +165,52 @@ func TestSetLocalGroupFlagsCopies(t *testing.T) {
 		t.Error("the copies do not share the untouched group")
 	}
 }
+
+// TestEqualBalanceMasksShareTheirSGC: init_overlap_sched_group() takes the
+// level's sched_group_capacity of the balance mask's first CPU, so groups
+// of one level with equal masks share it whichever node built them. On an
+// NPS4-like machine (two sockets of four nodes, distances 10/12/32) every
+// node of a socket builds its own copy of the socket span at the last
+// level; the groups it yields must still be one sgc.
+func TestEqualBalanceMasksShareTheirSGC(t *testing.T) {
+	m := Machine{Nodes: 8, CoresPerNode: 2, ThreadsPerCore: 1, ClustersPerNode: 1}
+	m.Distances = make([][]int, 8)
+	for i := range m.Distances {
+		m.Distances[i] = make([]int, 8)
+		for j := range m.Distances[i] {
+			switch {
+			case i == j:
+				m.Distances[i][j] = 10
+			case i/4 == j/4:
+				m.Distances[i][j] = 12
+			default:
+				m.Distances[i][j] = 32
+			}
+		}
+	}
+	tp, err := build(context.Background(), m, DomainPolicy{}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type key struct{ depth, span, mask string }
+	sgcOf := map[key]int{}
+	seen := 0
+	for c := range tp.NumCPUs() {
+		for _, d := range tp.Domains[c] {
+			if d.Flags&SDNUMA == 0 {
+				continue
+			}
+			for _, g := range d.Groups {
+				k := key{fmt.Sprint(d.Span.Weight()), g.Span.String(), g.BalanceMask.String()}
+				if id, ok := sgcOf[k]; ok && id != g.SGC {
+					t.Errorf("CPU %d NUMA(%s) group %s mask %s: SGC %d, %d elsewhere", c, d.Span, g.Span, g.BalanceMask, g.SGC, id)
+				}
+				sgcOf[k] = g.SGC
+				seen++
+			}
+		}
+	}
+	if seen == 0 {
+		t.Fatal("setup: no NUMA domain built")
+	}
+}
