@@ -485,10 +485,16 @@ const DefaultTimerSlack = 50 * units.Microsecond
 
 // Periodic runs Do every Every (absolute timer, like cyclictest) and records
 // the wake-up latency of each period. Count 0 means until the run ends.
+// SkipMissed is cyclictest's timerthread(): after each wake-up the next
+// expiry is advanced past now (next += interval; while (now > next)
+// next += interval), so periods missed while the task ran late are
+// neither run nor sampled; without it every period runs, a late one at
+// once with its overrun as its latency.
 type Periodic struct {
-	Every units.Duration `json:"every"`
-	Count int            `json:"count,omitempty"`
-	Do    []Step         `json:"do,omitempty"`
+	Every      units.Duration `json:"every"`
+	Count      int            `json:"count,omitempty"`
+	SkipMissed bool           `json:"skip_missed,omitempty"`
+	Do         []Step         `json:"do,omitempty"`
 }
 
 // Until says when a repetition ends.

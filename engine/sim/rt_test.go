@@ -185,3 +185,24 @@ func TestRTThreadForkedAsFair(t *testing.T) {
 		t.Errorf("the RT thread's fork: %s to CPU %d by %v; want the fair slow path's idle CPU, not the parent's CPU 0", d.Kind, d.To, d.Path)
 	}
 }
+
+// TestPeriodicSkipMissed: a periodic loop whose body (2.5 ms) outlasts its
+// 1 ms period. cyclictest's timerthread() moves its next expiry past now
+// after each wake-up (skip_missed), so it sleeps to the next boundary and
+// every sample is a timer wake-up's latency, under its 50 µs slack plus
+// the wake-up; without the skip the loop falls further behind its absolute
+// schedule, running each late period at once with its growing overrun as
+// its latency.
+func TestPeriodicSkipMissed(t *testing.T) {
+	run := func(skip string) Latency {
+		doc := rtDoc(1, `{"name":"cyclictest","count":1,"program":[{"periodic":{"every":"1ms","count":40`+skip+`,"do":[{"compute":"2500us"}]}}]}`)
+		return mustRun(t, resolveJSON(t, doc), Options{}).Reps[0].Latency
+	}
+	skip, all := run(`,"skip_missed":true`), run(``)
+	if skip.Max > 200_000 || skip.Count != 40 {
+		t.Errorf("skip_missed: %d samples, max %d ns; want 40, each under 200 µs", skip.Count, skip.Max)
+	}
+	if all.Max < 10_000_000 {
+		t.Errorf("without skip_missed: max latency %d ns; want the overrun of the late periods (over 10 ms)", all.Max)
+	}
+}

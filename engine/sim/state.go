@@ -34,8 +34,10 @@ type frame struct {
 	every int64 // periodic period
 	next  int64 // periodic: next absolute expiry
 	count int   // periodic: iterations left (-1 = forever)
-	timed int   // timed section: its index + 1 (0 = not a timed section)
-	start int64 // timed section: when the task entered it (taskClock)
+	// skipMissed: periodic, cyclictest's catch-up (scenario.Periodic.SkipMissed)
+	skipMissed bool
+	timed      int   // timed section: its index + 1 (0 = not a timed section)
+	start      int64 // timed section: when the task entered it (taskClock)
 }
 
 // task is a task_struct with its sched_entity and its program.

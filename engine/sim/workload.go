@@ -42,7 +42,9 @@ type op struct {
 	// sleep, a barrier's futex): the task's next step begins with the
 	// return to user space
 	sysret bool
-	body   []op
+	// skipMissed: a periodic op's catch-up (scenario.Periodic.SkipMissed)
+	skipMissed bool
+	body       []op
 }
 
 // What a blocked task waits on.
@@ -178,7 +180,7 @@ func (cp *compiler) compileStep(group int, st scenario.Step) (op, error) {
 	case st.Recv != "":
 		o = op{kind: opRecv, id: cp.chanID(st.Recv), spin: int64(st.Spin)}
 	case st.Periodic != nil:
-		o = op{kind: opPeriodic, dur: int64(st.Periodic.Every), count: st.Periodic.Count}
+		o = op{kind: opPeriodic, dur: int64(st.Periodic.Every), count: st.Periodic.Count, skipMissed: st.Periodic.SkipMissed}
 		o.body, err = cp.compileProgram(group, st.Periodic.Do)
 	case st.Pool != "":
 		id, ok := cp.pools[st.Pool]
@@ -324,7 +326,7 @@ func (s *sim) advance(c *cpuState, p *task) {
 			if cnt == 0 {
 				cnt = -1
 			}
-			p.stack = append(p.stack, frame{body: o.body, per: true, every: o.dur, next: s.now + o.dur, count: cnt, pool: -1})
+			p.stack = append(p.stack, frame{body: o.body, per: true, every: o.dur, next: s.now + o.dur, count: cnt, pool: -1, skipMissed: o.skipMissed})
 			if s.periodicWait(c, p, &p.stack[len(p.stack)-1]) {
 				return
 			}
@@ -389,12 +391,16 @@ func (s *sim) frameLoop(c *cpuState, p *task, f *frame) bool {
 }
 
 // periodicWait arms the absolute timer of a periodic frame (clock_nanosleep
-// TIMER_ABSTIME); an expiry already past runs the body at once.
+// TIMER_ABSTIME); an expiry already past runs the body at once, unless the
+// frame skips missed periods (cyclictest: the expiry moves past now first).
 // It returns false when the body is to run at once (the caller's loop goes
 // on; no recursion however late the task is), true when the task blocked.
 func (s *sim) periodicWait(c *cpuState, p *task, f *frame) bool {
 	exp := f.next
-	f.next += f.every
+	if f.skipMissed && exp < s.now {
+		exp += (s.now - exp + f.every - 1) / f.every * f.every // while (tsgreater(&now, &next)) next += interval
+	}
+	f.next = exp + f.every
 	f.pc = 0
 	p.periodicLatency = true
 	if exp <= s.now {
