@@ -131,12 +131,13 @@ func (s *sim) parentArrive(c *cpuState, par *task) {
 	}
 }
 
-// parentLeave takes the parent off c (it blocks in pthread_join() or
-// exits: dequeue_task_fair() + the removed load). A CPU the parent leaves
-// empty schedules: sched_balance_newidle() stamps idle_stamp and may pull.
+// parentLeave takes the parent off c: it blocks in pthread_join() or
+// wait(), a dequeue_task_fair() without DO_DETACH (it does not migrate),
+// so its load and util stay in c's cfs_rq as blocked load that decays
+// there. A CPU the parent leaves empty schedules: sched_balance_newidle()
+// stamps idle_stamp and may pull.
 func (s *sim) parentLeave(c *cpuState, par *task) {
 	s.updateCfsRqLoadAvg(c)
-	s.detachEntityLoadAvg(c, par)
 	c.nrRunning--
 	c.loadWeight -= par.weight
 	s.cpuChanged(c)
