@@ -354,3 +354,23 @@ func TestWaitQueueOrder(t *testing.T) {
 		t.Errorf("exclusive: task 0 in state %d, %d left; want the first to block woken alone", s.tasks[0].state, len(l))
 	}
 }
+
+// TestPipeAndSocketSendsWakeSync: pipe_write() and sock_def_readable()
+// wake with wake_up_interruptible_sync_poll() whatever the program says,
+// so a pipe or socket send compiles to a WF_SYNC wake-up without "sync";
+// a plain channel's send keeps the step's flag.
+func TestPipeAndSocketSendsWakeSync(t *testing.T) {
+	for _, c := range []struct {
+		ipc  scenario.IPCKind
+		want bool
+	}{{scenario.IPCPipe, true}, {scenario.IPCSocket, true}, {scenario.IPCFutex, false}, {scenario.IPCNone, false}} {
+		cp := &compiler{barriers: map[string]int{}, chans: map[string]int{}, pools: map[string]int{}, timed: map[string]int{}, inst: -1}
+		o, err := cp.compileStep(0, scenario.Step{Send: "c", IPC: c.ipc})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o.sync != c.want {
+			t.Errorf("send on a %q channel without sync: WF_SYNC %v; want %v", c.ipc, o.sync, c.want)
+		}
+	}
+}

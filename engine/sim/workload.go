@@ -170,7 +170,10 @@ func (cp *compiler) compileStep(group int, st scenario.Step) (op, error) {
 		}
 		o = op{kind: opBarrier, id: id, spin: int64(st.Spin)}
 	case st.Send != "":
-		o = op{kind: opSend, id: cp.chanID(st.Send), sync: st.Sync, wake: max(st.Wake, 1)}
+		// pipe_write() and sock_def_readable() always wake with WF_SYNC
+		// (wake_up_interruptible_sync_poll()), whatever the step says
+		sync := st.Sync || st.IPC == scenario.IPCPipe || st.IPC == scenario.IPCSocket
+		o = op{kind: opSend, id: cp.chanID(st.Send), sync: sync, wake: max(st.Wake, 1)}
 		if st.Capacity > 0 {
 			cp.chanCap[o.id] = st.Capacity
 		}
