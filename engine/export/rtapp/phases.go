@@ -138,6 +138,9 @@ func (c *conv) periodic(pd *scenario.Periodic, mult int) *phase {
 		"mode":   "absolute",
 	}
 	p.add("timer", timer)
+	if pd.SkipMissed {
+		c.note("group %q: periodic skip_missed (cyclictest's catch-up past missed periods) is not expressible: rt-app's absolute timer runs a missed period at once", c.group)
+	}
 	if !flat(pd.Do) {
 		c.note("group %q: loops inside a periodic step are not expressible: their steps run once per period", c.group)
 	}

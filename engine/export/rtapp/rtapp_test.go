@@ -34,6 +34,9 @@ func lossy(r *scenario.Resolved) bool {
 			if s.Compute != nil && int64(*s.Compute)%1000 != 0 || s.Sleep != nil && int64(*s.Sleep)%1000 != 0 {
 				return true
 			}
+			if s.Periodic != nil && s.Periodic.SkipMissed {
+				return true
+			}
 			if walk(s.Do) || s.Periodic != nil && walk(s.Periodic.Do) {
 				return true
 			}
