@@ -117,6 +117,10 @@ func (s *sim) putPrevTaskRT(c *cpuState, p *task) {
 	c.curr = nil
 	p.state = taskRunnable
 	rtqInsert(c, p, !p.rrTail)
+	if a := c.rtqAhead; a != nil && !p.rrTail && len(c.rtq) > 1 && c.rtq[0] == p && c.rtq[1] == a {
+		c.rtq[0], c.rtq[1] = a, p // the task requeued ahead of curr stays ahead
+	}
+	c.rtqAhead = nil
 	p.rrTail = false
 	s.enqueuePushableTask(c, p)
 	s.cpuChanged(c)
@@ -130,7 +134,7 @@ func pickNextTaskRT(c *cpuState, prev *task) *task {
 		return nil
 	}
 	if prev.isRT() && prev.state == taskRunning {
-		if len(c.rtq) == 0 || c.rtq[0].rtPrio < prev.rtPrio || c.rtq[0].rtPrio == prev.rtPrio && !prev.rrTail {
+		if len(c.rtq) == 0 || c.rtq[0].rtPrio < prev.rtPrio || c.rtq[0].rtPrio == prev.rtPrio && !prev.rrTail && c.rtq[0] != c.rtqAhead {
 			return prev
 		}
 	}
@@ -183,9 +187,45 @@ func (s *sim) taskTickRT(c *cpuState) {
 
 // wakeupPreemptRT is wakeup_preempt() for an RT wakee p on c: a fair or
 // idle curr is preempted at once, an RT curr when p's priority is higher
-// (wakeup_preempt_rt()).
-func wakeupPreemptRT(c *cpuState, p *task) bool {
-	return !c.curr.isRT() || p.rtPrio > c.curr.rtPrio
+// (wakeup_preempt_rt()), or, at equal priority and with no resched
+// pending, when check_preempt_equal_prio() lets p in.
+func (s *sim) wakeupPreemptRT(c *cpuState, p *task) bool {
+	if !c.curr.isRT() || p.rtPrio > c.curr.rtPrio {
+		return true
+	}
+	return p.rtPrio == c.curr.rtPrio && !c.needResched && s.checkPreemptEqualPrio(c, p)
+}
+
+// checkPreemptEqualPrio is check_preempt_equal_prio(): when curr could
+// run on a CPU of lower priority and p, queued behind it at its priority,
+// could not (pinned, or cpupri_find() finds no CPU for it), p goes to the
+// head of its priority's list ahead of curr (requeue_task_rt(rq, p, 1))
+// and curr is rescheduled; set_next_task_rt() of p then pushes curr away.
+func (s *sim) checkPreemptEqualPrio(c *cpuState, p *task) bool {
+	curr := c.curr
+	if curr.nrAllowed == 1 || !s.cpupriFind(curr) {
+		return false
+	}
+	if p.nrAllowed != 1 && s.cpupriFind(p) {
+		return false
+	}
+	i := slices.Index(c.rtq, p)
+	c.rtq = slices.Delete(c.rtq, i, i+1)
+	rtqInsert(c, p, true)
+	c.rtqAhead = p
+	return true
+}
+
+// cpupriFind is cpupri_find() without a lowest mask wanted: whether a CPU
+// of p's mask runs only priorities below p's (fair and idle CPUs count as
+// CPUPRI_NORMAL, below every RT priority).
+func (s *sim) cpupriFind(p *task) bool {
+	for i := p.allowed.First(); i.Valid(); i = p.allowed.Next(i) {
+		if s.cpus[i].rtHighestPrio() < p.rtPrio {
+			return true
+		}
+	}
+	return false
 }
 
 // selectTaskRqRT is select_task_rq_rt() for a wake-up or a fork of p whose
@@ -303,7 +343,7 @@ func (s *sim) ttwuDoActivateRT(p *task, c *cpuState, waker int, reschedAfter int
 		s.updateAvgIdle(c) // 6.12: ttwu_do_activate() takes the sample
 	}
 	s.enqueueTaskRT(c, p)
-	if c.curr != nil && !wakeupPreemptRT(c, p) {
+	if c.curr != nil && !s.wakeupPreemptRT(c, p) {
 		s.taskWokenRT(c, p)
 		if reschedAfter < 0 {
 			s.irqExit(c)
@@ -334,7 +374,7 @@ func (s *sim) forkTaskRT(p *task, parentCPU int) {
 	p.cpu = target
 	c := &s.cpus[target]
 	s.enqueueTaskRT(c, p)
-	if c.curr != nil && !wakeupPreemptRT(c, p) {
+	if c.curr != nil && !s.wakeupPreemptRT(c, p) {
 		s.taskWokenRT(c, p)
 		return
 	}

@@ -206,3 +206,19 @@ func TestPeriodicSkipMissed(t *testing.T) {
 		t.Errorf("without skip_missed: max latency %d ns; want the overrun of the late periods (over 10 ms)", all.Max)
 	}
 }
+
+// TestEqualPrioWakeeTakesThePinnedPath: a SCHED_FIFO 50 task pinned to
+// CPU 0 wakes every 10 ms while a migratable FIFO 50 hog runs there and
+// CPU 1 idles. wakeup_preempt_rt() calls check_preempt_equal_prio(): the
+// hog could run on CPU 1 and the pinned task nowhere else, so the wakee
+// is requeued ahead of the hog and runs at once, and its
+// set_next_task_rt() pushes the hog to CPU 1. Without it the pinned task
+// waited behind the hog for up to 91 ms.
+func TestEqualPrioWakeeTakesThePinnedPath(t *testing.T) {
+	doc := rtDoc(2, `{"name":"pinned","count":1,"cpus":"0","parent_cpu":0,"policy":"fifo","rt_priority":50,"program":[{"repeat":5,"do":[{"sleep":"10ms"},{"compute":"100us"}]}]},
+		{"name":"hog","count":1,"parent_cpu":1,"policy":"fifo","rt_priority":50,"start":"1ms","program":[{"compute":"100ms"}]}`)
+	rep := mustRun(t, resolveJSON(t, doc), Options{}).Reps[0]
+	if rep.Latency.Max > 1_000_000 || rep.Migrations.RT == 0 {
+		t.Errorf("pinned task's wake-up latency max %d ns with %d RT migrations; want under 1 ms, the hog pushed to CPU 1", rep.Latency.Max, rep.Migrations.RT)
+	}
+}

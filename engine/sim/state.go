@@ -179,8 +179,11 @@ type cpuState struct {
 	// rtq is rq->rt: the queued real-time tasks, highest priority first,
 	// each priority's in FIFO order (rt.go); rtNr counts them and a
 	// running one (rt_nr_running)
-	rtq  []*task
-	rtNr int
+	rtq []*task
+	// rtqAhead is a task check_preempt_equal_prio() requeued at the head of
+	// its priority's list, ahead of the running curr, until the next pick
+	rtqAhead *task
+	rtNr     int
 	// rtTime is rt_rq->rt_time and rtThrottled rt_rq->rt_throttled
 	// (RT_THROTTLING, rt_throttle.go): c's RT time in the current period,
 	// and its RT class dequeued for going over the runtime
