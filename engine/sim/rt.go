@@ -117,10 +117,7 @@ func (s *sim) putPrevTaskRT(c *cpuState, p *task) {
 	c.curr = nil
 	p.state = taskRunnable
 	rtqInsert(c, p, !p.rrTail)
-	if a := c.rtqAhead; a != nil && !p.rrTail && len(c.rtq) > 1 && c.rtq[0] == p && c.rtq[1] == a {
-		c.rtq[0], c.rtq[1] = a, p // the task requeued ahead of curr stays ahead
-	}
-	c.rtqAhead = nil
+	c.rtqAhead = nil // picked already: it leaves the list at set_next_task_rt()
 	p.rrTail = false
 	s.enqueuePushableTask(c, p)
 	s.cpuChanged(c)
