@@ -117,7 +117,6 @@ func (s *sim) putPrevTaskRT(c *cpuState, p *task) {
 	c.curr = nil
 	p.state = taskRunnable
 	rtqInsert(c, p, !p.rrTail)
-	c.rtqAhead = nil // picked already: it leaves the list at set_next_task_rt()
 	p.rrTail = false
 	s.enqueuePushableTask(c, p)
 	s.cpuChanged(c)

@@ -186,8 +186,8 @@ func (s *sim) pickNextTask(c *cpuState, fast bool) {
 	c.schedPrev = false
 	c.needResched = false // clear_tsk_need_resched(prev), after the pick: both flags
 	c.needReschedLazy = false
+	c.rtqAhead = nil // check_preempt_equal_prio()'s order served this pick
 	if next != nil && next == prev {
-		c.rtqAhead = nil
 		if s.cfs { // 6.1 pick_next_task_fair()'s done: moves every pick to the head of cfs_tasks
 			c.cfsListHead(prev)
 		}

@@ -182,6 +182,7 @@ type cpuState struct {
 	rtq []*task
 	// rtqAhead is a task check_preempt_equal_prio() requeued at the head of
 	// its priority's list, ahead of the running curr, until the next pick
+	// (pickNextTask clears it)
 	rtqAhead *task
 	rtNr     int
 	// rtTime is rt_rq->rt_time and rtThrottled rt_rq->rt_throttled
