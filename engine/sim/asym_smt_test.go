@@ -265,3 +265,32 @@ func TestAsymCapacitySMTLBMisfitGate(t *testing.T) {
 		}
 	}
 }
+
+// select_idle_smt_cpu() (Olympus series) takes a sibling that
+// choose_idle_cpu() accepts: idle, or running only SCHED_IDLE work. A
+// SCHED_OTHER task allowed on both PEs of an x86-smt core under v6-on,
+// whose PE0 runs only a SCHED_IDLE hog, wakes onto the PE0 and preempts
+// the hog; with available_idle_cpu() alone it stayed on the idle PE1.
+func TestSelectIdleSMTCPUTakesASchedIdleSibling(t *testing.T) {
+	doc := `{"schedplay":1,"machine":{"preset":"x86-smt"},"policy":{"preset":"v6-on"},
+		"workload":{"groups":[
+			{"name":"bg","count":1,"cpus":"0","policy":"idle","program":[{"compute":"200ms"}]},
+			{"name":"fg","count":1,"cpus":"0-1","start":"1ms","program":[{"repeat":20,"do":[{"compute":"1ms"},{"sleep":"1ms"}]}]}]},
+		"run":{"duration":"60ms","until":"duration","seed":1}}`
+	res := mustRun(t, resolveJSON(t, doc), Options{Timeline: true})
+	on0, on1 := 0, 0
+	for _, d := range res.Timeline.Decisions {
+		if d.Kind != "wakeup" || d.Task != 1 {
+			continue
+		}
+		switch d.To {
+		case 0:
+			on0++
+		case 1:
+			on1++
+		}
+	}
+	if on0 < 15 || on1 > 0 {
+		t.Errorf("fg wake-ups: %d to CPU 0 (PE0, SCHED_IDLE work only), %d to CPU 1 (idle PE1); want every one on CPU 0", on0, on1)
+	}
+}

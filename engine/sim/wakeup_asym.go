@@ -303,7 +303,8 @@ func (s *sim) selectIdleSMTCPUExit(p *task, cpu int) int {
 }
 
 // selectIdleSMTCPU is select_idle_smt_cpu() (v6): within the lowest domain,
-// when it is an SMT level with SD_ASYM_PACKING, the highest-priority idle sibling.
+// when it is an SMT level with SD_ASYM_PACKING, the highest-priority sibling
+// that choose_idle_cpu() takes (idle, or running only SCHED_IDLE work).
 func (s *sim) selectIdleSMTCPU(p *task, cpu int) int {
 	if !s.smtActive || len(s.t.Domains[cpu]) == 0 {
 		return cpu
@@ -315,7 +316,7 @@ func (s *sim) selectIdleSMTCPU(p *task, cpu int) int {
 	best := cpu
 	for c := sd.Span.First(); c.Valid(); c = sd.Span.Next(c) {
 		sib := int(c)
-		if sib == best || !p.allowed.Has(c) || !s.availableIdle(sib) {
+		if sib == best || !p.allowed.Has(c) || !s.idleOrSchedIdle(sib) {
 			continue
 		}
 		if s.asymPrefer(sib, best) {
