@@ -374,3 +374,24 @@ func TestPipeAndSocketSendsWakeSync(t *testing.T) {
 		}
 	}
 }
+
+// With idle states that poll (machine.latency.idle_polling), sched pipe's
+// two wake-ups a loop reach an idle CPU without an IPI: the op time drops
+// by one latency.ipi on each side, and latency.ipi no longer moves it.
+func TestIdlePollingTakesTheIPIOffSchedPipe(t *testing.T) {
+	r := scenariotest.ResolveSets(t, `{"schedplay":1,"machine":{"preset":"vera"},"workload":{"preset":"sched-pipe"}}`)
+	tp, err := topo.Build(r.Machine, r.Policy.DomainPolicy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	perSide := 1/tp.CPUs[0].Speed + 1/tp.CPUs[1].Speed
+	ipi := float64(r.WithDefaults().Machine.Latency.IPI)
+	base := pipePingPong(t, "0", "1")
+	polling := pipePingPong(t, "0", "1", "machine.latency.idle_polling=true")
+	if d, want := base-polling, ipi*perSide; math.Abs(d-want) > 0.02*want+5 {
+		t.Errorf("idle_polling took %.0f ns off a loop (%.0f → %.0f); want %.0f", d, base, polling, want)
+	}
+	if d := pipePingPong(t, "0", "1", "machine.latency.idle_polling=true", "machine.latency.ipi=3us") - polling; math.Abs(d) > 5 {
+		t.Errorf("with idle_polling, latency.ipi still moves the loop by %+.0f ns", d)
+	}
+}

@@ -483,9 +483,23 @@ func (s *sim) ttwuLatency(waker, target int) int64 {
 	lat := &s.r.Machine.Latency
 	d := s.kernelCost(waker, int64(lat.Wakeup))
 	if target != waker {
-		d += s.ipiLatency(target) + wakeRemoteLines*s.cachelineCost(waker, target)
+		d += wakeRemoteLines * s.cachelineCost(waker, target)
+		if !s.idlePolling(&s.cpus[target]) {
+			d += s.ipiLatency(target)
+		}
 	}
 	return s.costs.vary(d + s.idleExitCost(&s.cpus[target]))
+}
+
+// idlePolling is call_function_single_prep_ipi()'s set_nr_if_polling()
+// (and resched_curr()'s set_nr_and_not_polling()) succeeding: c runs its
+// idle loop in a state that polls its thread flags
+// (machine.latency.idle_polling), so a remote wake-up or resched sets the
+// flag and sends no IPI; the CPU leaves mwait on the write and handles the
+// wake list from do_idle() (flush_smp_call_function_queue()). Kernel
+// noise on an idle CPU is a kworker, which does not poll.
+func (s *sim) idlePolling(c *cpuState) bool {
+	return s.r.Machine.Latency.IdlePolling && c.curr == nil && !c.hkBusy
 }
 
 // reschedCurr is resched_curr() of cpu's running task (or its idle
@@ -501,7 +515,10 @@ func (s *sim) reschedCurr(cpu, from int) {
 	}
 	d := int64(0)
 	if cpu != from {
-		d = s.ipiLatency(cpu) + s.idleExitCost(c) // smp_send_reschedule(); an idle CPU leaves its state first
+		d = s.idleExitCost(c) // an idle CPU leaves its state first
+		if !s.idlePolling(c) {
+			d += s.ipiLatency(cpu) // smp_send_reschedule()
+		}
 	}
 	s.needReschedAt(c, s.now+d)
 }

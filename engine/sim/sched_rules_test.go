@@ -582,3 +582,45 @@ func TestSMIdleSkipsThePick(t *testing.T) {
 		}
 	}
 }
+
+// TestIdlePollingSendsNoIPI: on a machine whose idle states poll the
+// thread flags (machine.latency.idle_polling: x86's mwait states), a
+// remote wake-up (set_nr_if_polling()) or resched (set_nr_and_not_polling())
+// of an idle CPU sends no IPI: the waker pays no ipi_send and the CPU acts
+// after its idle exit alone. A busy CPU and a non-polling machine still
+// take the IPI.
+func TestIdlePollingSendsNoIPI(t *testing.T) {
+	for _, polling := range []bool{false, true} {
+		s := exactSim(t, `{"name":"w","count":2,"program":[{"compute":"1ms"}]}`)
+		s.r.Machine.Latency.IdlePolling = polling
+		lat := s.r.Machine.Latency
+		ipi, send := int64(lat.IPI), int64(lat.IPISend)
+		if polling {
+			ipi, send = 0, 0
+		}
+		lines := wakeRemoteLines * s.cachelineCost(0, 1)
+		if got, want := s.ttwuLatency(0, 1), int64(lat.Wakeup)+lines+ipi+int64(lat.IdleExit); got != want {
+			t.Errorf("polling %v: wake-up of idle CPU 1 takes %d ns; want %d", polling, got, want)
+		}
+		w := s.tasks[1]
+		w.cpu = 1
+		if got, want := s.wakerCost(0, w), int64(lat.Wakeup)+send+ttwuWakerLines*s.cachelineCost(1, 0); got != want {
+			t.Errorf("polling %v: the waker of a task whose CPU is idle pays %d ns; want %d", polling, got, want)
+		}
+		s.q.init(16, 0, 0)
+		s.reschedCurr(1, 0)
+		if e, ok := s.q.pop(); !ok || e.kind != evResched || e.at-s.now != ipi+int64(lat.IdleExit) {
+			t.Errorf("polling %v: resched_curr() of idle CPU 1 queued %+v; want it after %d ns", polling, e, ipi+int64(lat.IdleExit))
+		}
+		s.busy(1)
+		s.cpus[1].needResched = false
+		if got, want := s.ttwuLatency(0, 1), int64(lat.Wakeup)+lines+int64(lat.IPI); got != want {
+			t.Errorf("polling %v: wake-up of busy CPU 1 takes %d ns; want %d (the IPI)", polling, got, want)
+		}
+		s.q.init(16, 0, 0)
+		s.reschedCurr(1, 0)
+		if e, ok := s.q.pop(); !ok || e.at-s.now != int64(lat.IPI) {
+			t.Errorf("polling %v: resched_curr() of busy CPU 1 queued %+v; want it after the IPI, %d ns", polling, e, int64(lat.IPI))
+		}
+	}
+}

@@ -477,14 +477,16 @@ func (s *sim) endWakeBatch(waker int) {
 // wakerCost is what one try_to_wake_up() costs the waker's CPU: the
 // function's own work (latency.wakeup) and, for a wakee that last ran on
 // another CPU, the lines ttwu pulls from there (ttwuWakerLines) and the
-// sending part of the IPI (ttwu_queue_wakelist() → the GIC SGI write).
-// The later wake-ups of a batch are placed only when they are issued, so
+// sending part of the IPI (ttwu_queue_wakelist() → the GIC SGI write;
+// none to a CPU that polls in idle, idlePolling). The later wake-ups of a batch are placed only when they are issued, so
 // the wakee's previous CPU stands for the target.
 func (s *sim) wakerCost(waker int, w *task) int64 {
 	lat := &s.r.Machine.Latency
 	work, lines := int64(lat.Wakeup), int64(0)
 	if w.cpu != waker {
-		work += int64(lat.IPISend)
+		if !s.idlePolling(&s.cpus[w.cpu]) {
+			work += int64(lat.IPISend) // none to a polling idle CPU
+		}
 		lines = ttwuWakerLines * s.cachelineCost(w.cpu, waker)
 	}
 	return s.costs.vary(s.kernelCost(waker, work) + lines)

@@ -240,6 +240,12 @@ type Latency struct {
 	// IdleStates are the CPU idle states deeper than WFI (cpuidle), the
 	// shallowest first; none means WFI only.
 	IdleStates []IdleState `json:"idle_states,omitempty"`
+	// IdlePolling says the idle states watch the idle task's thread flags
+	// (TIF_POLLING_NRFLAG: x86's mwait states and POLL): a wake-up or a
+	// resched of an idle CPU then sends no IPI (set_nr_if_polling(),
+	// set_nr_and_not_polling()); the CPU still leaves its state. arm64's
+	// WFI does not poll.
+	IdlePolling bool `json:"idle_polling,omitempty"`
 	// Variation is the coefficient of variation of every kernel-path cost
 	// above, per event (a log-normal factor of mean 1 drawn for each
 	// charge): cache misses, branch history, interrupts and the state of
