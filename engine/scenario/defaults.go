@@ -207,6 +207,9 @@ func (f Features) BusiestTieKeepsFirstOn() bool { return on(f.BusiestTieKeepsFir
 // LBAsymUsePrioOn: LB_ASYM_USE_PRIO unless set false (the generation 6.1).
 func (f Features) LBAsymUsePrioOn() bool { return on(f.LBAsymUsePrio, true) }
 
+// UtilEstRunnableOn: UTIL_EST_RUNNABLE unless set false (the generation 6.1).
+func (f Features) UtilEstRunnableOn() bool { return on(f.UtilEstRunnable, true) }
+
 // MisfitFailUncountedOn: MISFIT_FAIL_UNCOUNTED unless set false (the generation 6.1).
 func (f Features) MisfitFailUncountedOn() bool { return on(f.MisfitFailUncounted, true) }
 

@@ -160,9 +160,14 @@ type Features struct {
 	// asym_smt_can_pull_tasks() for SMT groups, priority alone elsewhere,
 	// and sd_asym_packing found as an SDF_SHARED_CHILD flag.
 	LBAsymUsePrio *bool `json:"LB_ASYM_USE_PRIO,omitempty"`
+	// UtilEstRunnable is util_est_update()'s runnable check of Linux 6.12
+	// ("sched/pelt: Avoid underestimation of task utilization", 2023): the
+	// EWMA keeps its value when the task was runnable more than its util
+	// (it waited for the CPU). false is 6.1's, which lowers it anyway.
+	UtilEstRunnable *bool `json:"UTIL_EST_RUNNABLE,omitempty"`
 	// MisfitFailUncounted keeps a failed migrate_misfit pass out of
-	// sd->nr_balance_failed (6.12). false is 6.1's: every failed periodic
-	// pass counts.
+	// sd->nr_balance_failed and from doubling sd->balance_interval (6.12).
+	// false is 6.1's: every failed periodic pass counts, and backs off.
 	MisfitFailUncounted *bool `json:"MISFIT_FAIL_UNCOUNTED,omitempty"`
 	// SMTAwareAsymCapacity selects the TIP7 SMT-aware select_idle_capacity()
 	// and asym_fits_cpu() (P1b "mainline"); false gives 6.12 behaviour (P1).

@@ -235,7 +235,7 @@ func (s *sim) sgLbStatsWalk(env *lbEnv, g *topo.Group, local bool, sgs *sgStats)
 				sgs.misfitTaskLoad = c.misfitLoad
 				env.overloaded = true
 			}
-		} else if env.idle != cpuNotIdle && schedReducedCapacity(c, env.sd) {
+		} else if env.idle != cpuNotIdle && s.schedReducedCapacity(c, env.sd) {
 			// a task running on a CPU of reduced capacity
 			sgs.misfitTaskLoad = max(sgs.misfitTaskLoad, cpuLoad(c))
 		}

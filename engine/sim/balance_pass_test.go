@@ -237,7 +237,7 @@ func TestBalanceIntervalBackoff(t *testing.T) {
 		{"misfit", 4, cpuIdle, migrateMisfit, false, 4},
 	} {
 		st := &sdState{balanceInterval: c.interval, nrBalanceFailed: 3}
-		lbOutBalanced(sd, st, c.idle, c.mt, c.allPinned, true)
+		lbOutBalanced(sd, st, c.idle, c.mt == migrateMisfit, c.allPinned, true)
 		if st.balanceInterval != c.want || st.nrBalanceFailed != 0 {
 			t.Errorf("%s: balance_interval %d → %d, nr_balance_failed %d; want %d and 0", c.name, c.interval, st.balanceInterval, st.nrBalanceFailed, c.want)
 		}
@@ -342,4 +342,58 @@ func TestAllPinnedRedoUsesTheBalanceMask(t *testing.T) {
 func kunpengIdleSim(t *testing.T) *sim {
 	t.Helper()
 	return simOf(t, `{"schedplay":1,"machine":{"preset":"kunpeng920"},"workload":{"preset":"idle"},"run":{"duration":"10ms","seed":1}}`)
+}
+
+// A migrate_misfit pass that ends at out_one_pinned (the misfit task may
+// not run on the pulling CPU) doubles sd->balance_interval in 6.1.192
+// (out_one_pinned skips the doubling for CPU_NEWLY_IDLE only) and keeps it
+// in 6.12.118, which skips it for migrate_misfit too.
+func TestMisfitPassIntervalByGeneration(t *testing.T) {
+	for _, gen := range []string{"6.1", "6.12"} {
+		s := simOf(t, `{"schedplay":1,"machine":{"preset":"hikey960"},"policy":{"preset":"misfit","generation":"`+gen+`"},
+		"workload":{"groups":[{"name":"free","count":1,"cpus":"0-3,5","program":[{"compute":"1s"}]}]},"run":{"duration":"10s","seed":1}}`)
+		p := place(s, 0, 0)
+		s.schedule(&s.cpus[0])
+		p.avg.utilAvg, p.utilEst = 900, 900
+		s.updateMisfitStatus(&s.cpus[0], p)
+		if s.cpus[0].misfitLoad == 0 {
+			t.Fatal("set-up: a util-900 task on an A53 is not misfit")
+		}
+		lvl := len(s.t.Domains[4]) - 1
+		st := &s.cpus[4].sd[lvl]
+		before := st.balanceInterval
+		s.schedBalanceRq(4, lvl, cpuIdle, migPeriodic)
+		want := before
+		if gen == "6.1" {
+			want = 2 * before
+		}
+		if st.balanceInterval != want {
+			t.Errorf("%s: balance_interval %d → %d after a misfit pass that ends at out_one_pinned; want %d", gen, before, st.balanceInterval, want)
+		}
+	}
+}
+
+// 6.1's pick_next_task_fair() reaches done: when it picks prev again and
+// refreshes the misfit status there (update_misfit_status(p, rq)); 6.12's
+// put_prev_set_next_task() returns for next == prev, so a re-pick leaves
+// it to the tick.
+func TestRepickRefreshesMisfitIn61(t *testing.T) {
+	for _, gen := range []string{"6.1", "6.12"} {
+		s := simOf(t, `{"schedplay":1,"machine":{"preset":"hikey960"},"policy":{"preset":"misfit","generation":"`+gen+`"},
+		"workload":{"groups":[{"name":"w","count":1,"cpus":"0-7","program":[{"compute":"1s"}]}]},"run":{"duration":"10s","seed":1}}`)
+		p := place(s, 0, 0)
+		s.schedule(&s.cpus[0])
+		if s.cpus[0].curr != p || s.cpus[0].misfitLoad != 0 {
+			t.Fatal("set-up: a light task running on CPU 0 is misfit or not running")
+		}
+		p.avg.utilAvg, p.utilEst = 900, 900
+		s.cpus[0].needResched = true
+		s.schedule(&s.cpus[0])
+		if s.cpus[0].curr != p {
+			t.Fatal("set-up: the re-pick chose another task")
+		}
+		if misfit := s.cpus[0].misfitLoad > 0; misfit != (gen == "6.1") {
+			t.Errorf("%s: after re-picking a util-900 task on an A53 the CPU's misfit load is %d", gen, s.cpus[0].misfitLoad)
+		}
+	}
 }

@@ -441,12 +441,12 @@ func (s *sim) imbalancedActiveBalance(env *lbEnv) bool {
 }
 
 // reducedCapacityActiveBalance is need_active_balance()'s reduced-capacity
-// rule: dst is idle and src runs one fair task, worth moving when other
-// classes took src's capacity (check_cpu_capacity()) and dst has more
-// left.
+// rule: dst is idle and src runs one fair task (h_nr_queued, or
+// h_nr_runnable under H_NR_RUNNABLE), worth moving when other classes
+// took src's capacity (check_cpu_capacity()) and dst has more left.
 func (s *sim) reducedCapacityActiveBalance(env *lbEnv, src int) bool {
 	sc := &s.cpus[src]
-	return env.idle != cpuNotIdle && sc.nrRunning == 1 && checkCPUCapacity(sc, env.sd) &&
+	return env.idle != cpuNotIdle && s.lbNrRunning(sc) == 1 && checkCPUCapacity(sc, env.sd) &&
 		sc.capacity*env.sd.ImbalancePct < s.capacityOf(env.dst)*100
 }
 
@@ -533,7 +533,7 @@ func (s *sim) schedBalanceRqOn(cpu, on, sdIdx int, idle cpuIdleType, cause int) 
 					env.redo()
 					continue
 				}
-				lbOutBalanced(sd, st, idle, env.migType, allPinned, true) // out_all_pinned
+				lbOutBalanced(sd, st, idle, s.misfitBackoffSkipped(env.migType), allPinned, true) // out_all_pinned
 				return 0, true
 			}
 		}
@@ -549,7 +549,7 @@ func (s *sim) schedBalanceRqOn(cpu, on, sdIdx int, idle cpuIdleType, cause int) 
 		if ok, why := s.needActiveBalance(env, busiest); ok {
 			bc := &s.cpus[busiest]
 			if bc.curr == nil || !bc.curr.allowed.Has(topo.CPU(cpu)) {
-				lbOutBalanced(sd, st, idle, env.migType, allPinned, false) // out_one_pinned (the idle task is pinned too)
+				lbOutBalanced(sd, st, idle, s.misfitBackoffSkipped(env.migType), allPinned, false) // out_one_pinned (the idle task is pinned too)
 				return 0, true
 			}
 			if !bc.activeBalance {
@@ -579,7 +579,7 @@ func (s *sim) outBalanced(sd *topo.Domain, st *sdState, idle cpuIdleType, mt mig
 	if !allPinned {
 		s.setGroupImbalance(sd, false)
 	}
-	lbOutBalanced(sd, st, idle, mt, allPinned, true)
+	lbOutBalanced(sd, st, idle, s.misfitBackoffSkipped(mt), allPinned, true)
 }
 
 // setGroupImbalance writes sd_parent->groups->sgc->imbalance, the flag
@@ -643,17 +643,27 @@ func (s *sim) lbCPUsLeft(sd *topo.Domain, excluded topo.CPUSet) bool {
 
 // lbOutBalanced is the out_balanced / out_all_pinned (resetFailed) and
 // out_one_pinned exits of sched_balance_rq(): clear nr_balance_failed, then
-// double balance_interval unless newidle or misfit.
-func lbOutBalanced(sd *topo.Domain, st *sdState, idle cpuIdleType, mt migrationType, allPinned, resetFailed bool) {
+// double balance_interval unless newidle or (misfit) a misfit pass that
+// backs off (misfitBackoffSkipped).
+func lbOutBalanced(sd *topo.Domain, st *sdState, idle cpuIdleType, misfit, allPinned, resetFailed bool) {
 	if resetFailed {
 		st.nrBalanceFailed = 0
 	}
-	if idle == cpuNewlyIdle || mt == migrateMisfit {
+	if idle == cpuNewlyIdle || misfit {
 		return
 	}
 	if allPinned && st.balanceInterval < maxPinnedInterval || st.balanceInterval < sd.MaxInterval {
 		st.balanceInterval *= 2
 	}
+}
+
+// misfitBackoffSkipped says a pass of migration type mt keeps its
+// balance_interval however it ends: 6.12 skips the doubling for
+// migrate_misfit as it skips the nr_balance_failed count (both
+// MISFIT_FAIL_UNCOUNTED); 6.1's out_one_pinned skips it for newidle
+// passes only.
+func (s *sim) misfitBackoffSkipped(mt migrationType) bool {
+	return mt == migrateMisfit && s.misfitFailUncounted
 }
 
 // activeLoadBalanceCPUStop is active_load_balance_cpu_stop(): the stopper

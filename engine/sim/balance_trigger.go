@@ -312,8 +312,9 @@ func (s *sim) nohzKickReason(c *cpuState) string {
 	if c.nrRunningAll() >= 2 { // rq->nr_running: the kworker counts
 		return "nr_running >= 2"
 	}
-	// a fair task on a CPU whose capacity other classes took (rq->sd)
-	if ds := s.t.Domains[c.id]; len(ds) > 0 && c.nrRunning >= 1 && checkCPUCapacity(c, ds[0]) {
+	// a fair task (h_nr_queued, h_nr_runnable under H_NR_RUNNABLE) on a
+	// CPU whose capacity other classes took (rq->sd)
+	if ds := s.t.Domains[c.id]; len(ds) > 0 && s.lbNrRunning(c) >= 1 && checkCPUCapacity(c, ds[0]) {
 		return "reduced capacity"
 	}
 	if sd := s.sdAsymPacking[c.id]; sd != nil {

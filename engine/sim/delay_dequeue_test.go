@@ -247,3 +247,34 @@ func TestBalanceLeavesDelayedTaskSince614(t *testing.T) {
 		}
 	}
 }
+
+// The reduced-capacity rules read h_nr_runnable since 6.14 (1a49104496d3:
+// sched_reduced_capacity(), need_active_balance(), nohz_balancer_kick()),
+// h_nr_queued in 6.12: cpu 0 runs one task beside a delayed sleeper,
+// and RT pressure took half its capacity. Under H_NR_RUNNABLE it is one
+// fair task on a CPU of reduced capacity: a misfit source for an idle
+// destination and worth an active balance; in 6.12 it holds two tasks and
+// is neither. (The kick's rule reads it too, but a CPU holding a delayed
+// task has nr_running >= 2, which kicks first.)
+func TestReducedCapacityReadsRunnableTasks(t *testing.T) {
+	for _, tc := range []struct {
+		feat string
+		want bool
+	}{{`{"H_NR_RUNNABLE":false}`, false}, {`{"H_NR_RUNNABLE":true}`, true}} {
+		s, ahead, _ := delaySimFeatures(t, tc.feat)
+		c0 := &s.cpus[0]
+		s.blockTask(c0, ahead)
+		if !ahead.delayed || c0.nrRunning != 2 {
+			t.Fatalf("%s: set-up: the sleeper was not delayed", tc.feat)
+		}
+		c0.capacity = c0.cap / 2
+		sd := s.t.Domains[0][0]
+		if got := s.schedReducedCapacity(c0, sd); got != tc.want {
+			t.Errorf("%s: sched_reduced_capacity() %v, want %v", tc.feat, got, tc.want)
+		}
+		env := &lbEnv{idle: cpuIdle, sd: sd, dst: 1}
+		if got := s.reducedCapacityActiveBalance(env, 0); got != tc.want {
+			t.Errorf("%s: need_active_balance()'s reduced-capacity rule %v, want %v", tc.feat, got, tc.want)
+		}
+	}
+}

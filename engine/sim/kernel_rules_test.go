@@ -17,13 +17,16 @@ func TestUtilEstUpdateSkips(t *testing.T) {
 		util, runnable, cap int
 		want                int
 		flag                bool
+		no61RunnableCheck   bool
 	}{
-		{"within the margin", 495, 495, 1024, 500, true},
-		{"starved: runnable above util", 401, 600, 1024, 500, true},
-		{"above the CPU's capacity", 401, 401, 400, 500, false},
-		{"a decrease taken", 401, 401, 1024, 475, true},
+		{"within the margin", 495, 495, 1024, 500, true, false},
+		{"starved: runnable above util", 401, 600, 1024, 500, true, false},
+		{"starved, 6.1 (no runnable check): the decrease taken", 401, 600, 1024, 475, true, true},
+		{"above the CPU's capacity", 401, 401, 400, 500, false, false},
+		{"a decrease taken", 401, 401, 1024, 475, true, false},
 	} {
 		s := taskSim(t, 1)
+		s.utilEstRun = !c.no61RunnableCheck
 		p := s.tasks[0]
 		p.cpu = 0
 		s.cpus[0].cap = c.cap
@@ -32,6 +35,13 @@ func TestUtilEstUpdateSkips(t *testing.T) {
 		s.utilEstUpdate(p)
 		if p.utilEst != c.want || p.utilEstUnchanged != c.flag {
 			t.Errorf("%s: util_est %d (UTIL_AVG_UNCHANGED %v); want %d (%v)", c.name, p.utilEst, p.utilEstUnchanged, c.want, c.flag)
+		}
+	}
+	for gen, want := range map[string]bool{"6.1": false, "6.12": true, "tip-2026-09": true} {
+		s := simOf(t, `{"schedplay":1,"machine":{"preset":"hikey960"},"policy":{"preset":"misfit","generation":"`+gen+`"},
+			"workload":{"groups":[{"name":"w","count":1,"program":[{"compute":"1ms"}]}]},"run":{"duration":"10ms","seed":1}}`)
+		if s.utilEstRun != want {
+			t.Errorf("generation %s: util_est_update()'s runnable check %v, want %v", gen, s.utilEstRun, want)
 		}
 	}
 }

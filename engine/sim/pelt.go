@@ -351,7 +351,8 @@ func (s *sim) taskUtilEst(p *task) int {
 // UTIL_AVG_UNCHANGED (no PELT period since the last sample), reset upwards,
 // else ewma += (dequeued − ewma)/4 as the kernel shifts it
 // ((4·ewma − diff) >> 2), unless within the margin, above the CPU's
-// capacity (no flag then) or starved (runnable above util).
+// capacity (no flag then) or, since 6.12's runnable check
+// (UTIL_EST_RUNNABLE), starved (runnable above util).
 func (s *sim) utilEstUpdate(p *task) {
 	if !s.utilEst || p.utilEstUnchanged {
 		return
@@ -364,7 +365,7 @@ func (s *sim) utilEstUpdate(p *task) {
 		if dequeued > s.cpus[p.cpu].cap {
 			return
 		}
-		if dequeued+utilEstMargin >= int(p.avg.runnableAvg) {
+		if !s.utilEstRun || dequeued+utilEstMargin >= int(p.avg.runnableAvg) {
 			ewma = (ewma<<utilEstWeightShift - diff) >> utilEstWeightShift
 		}
 	}

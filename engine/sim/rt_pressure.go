@@ -102,9 +102,11 @@ func checkCPUCapacity(c *cpuState, sd *topo.Domain) bool {
 }
 
 // schedReducedCapacity is sched_reduced_capacity(): one fair task on a CPU
-// of reduced capacity (with more, group_overloaded already covers it).
-func schedReducedCapacity(c *cpuState, sd *topo.Domain) bool {
-	return c.nrRunning == 1 && checkCPUCapacity(c, sd) // rq->cfs.h_nr_queued
+// of reduced capacity (with more, group_overloaded already covers it),
+// counted as h_nr_queued (6.12) or, under H_NR_RUNNABLE, h_nr_runnable
+// (6.14, 1a49104496d3), which leaves delayed tasks out.
+func (s *sim) schedReducedCapacity(c *cpuState, sd *topo.Domain) bool {
+	return s.lbNrRunning(c) == 1 && checkCPUCapacity(c, sd)
 }
 
 // reducedCapacityMisfit is update_sg_lb_stats()'s misfit load of
@@ -116,7 +118,7 @@ func (s *sim) reducedCapacityMisfit(env *lbEnv, g *topo.Group) int64 {
 	var load int64
 	for w := range (g.Span.Size() + 63) / 64 {
 		for x := g.Span.Word(w) & s.capReduced.Word(w); x != 0; x &= x - 1 {
-			if c := &s.cpus[w<<6+bits.TrailingZeros64(x)]; schedReducedCapacity(c, env.sd) {
+			if c := &s.cpus[w<<6+bits.TrailingZeros64(x)]; s.schedReducedCapacity(c, env.sd) {
 				load = max(load, cpuLoad(c))
 			}
 		}

@@ -99,6 +99,7 @@ func newSim(r *scenario.Resolved, t *topo.Topology, opt Options, seed uint64, ti
 		migCost:              int64(r.Policy.MigrationCost),
 		peltMode:             r.Policy.Features.PELT,
 		utilEst:              r.Policy.Features.UtilEstOn(),
+		utilEstRun:           r.Policy.Features.UtilEstRunnableOn(),
 		feat:                 r.Policy.Features,
 		delayDequeue:         r.Policy.Features.DelayDequeueOn() && r.Policy.Features.EEVDFOn(),
 		cfs:                  !r.Policy.Features.EEVDFOn(),

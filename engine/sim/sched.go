@@ -188,8 +188,9 @@ func (s *sim) pickNextTask(c *cpuState, fast bool) {
 	c.needReschedLazy = false
 	c.rtqAhead = nil // check_preempt_equal_prio()'s order served this pick
 	if next != nil && next == prev {
-		if s.cfs { // 6.1 pick_next_task_fair()'s done: moves every pick to the head of cfs_tasks
+		if s.cfs && !prev.isRT() { // 6.1 pick_next_task_fair()'s done: moves every pick to the head of cfs_tasks
 			c.cfsListHead(prev)
+			s.updateMisfitStatus(c, prev) // and refreshes the misfit status, prev re-picked or not
 		}
 		s.reprogram(c)
 		return

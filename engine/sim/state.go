@@ -377,6 +377,7 @@ type sim struct {
 	migCost      int64
 	peltMode     scenario.PELTMode
 	utilEst      bool
+	utilEstRun   bool // util_est_update()'s runnable check (UTIL_EST_RUNNABLE)
 	feat         scenario.Features
 	delayDequeue bool // DELAY_DEQUEUE
 	hNrRunnable  bool // load balancing reads h_nr_runnable (H_NR_RUNNABLE)
