@@ -8,8 +8,8 @@ package sim
 // wake-up granularity ahead, and the tick preempts after sched_slice().
 // The functions below replace their EEVDF counterparts when s.cfs is set.
 
-// sched_nr_latency: above this many tasks the period stretches and the
-// LAST_BUDDY is kept.
+// sched_nr_latency: above this many tasks the period stretches, and from
+// this many (nr_running >= 8) a wake-up sets the LAST_BUDDY.
 const cfsNrLatency = 8
 
 // leftmostCFS is __pick_first_entity(): the queued task with the smallest

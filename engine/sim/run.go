@@ -293,7 +293,7 @@ func (s *sim) buildTasks() error {
 		if g.TimerSlack != nil {
 			s.timerSlack[gi] = int64(*g.TimerSlack)
 		}
-		if g.Policy.RT() { // hrtimer_nanosleep(): an RT task sleeps with no slack
+		if g.Policy.RT() { // __setscheduler_params() zeroes an RT task's timer_slack_ns, which hrtimer_nanosleep() uses
 			s.timerSlack[gi] = 0
 		}
 		s.repartition[gi] = int64(g.RepartitionCost)

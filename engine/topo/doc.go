@@ -37,7 +37,11 @@
 // it does, it is the first NUMA level's build-time child, so an
 // asymmetric-capacity NUMA level strips SD_PREFER_SIBLING from it where
 // schedplay strips it from PKG, and remote NUMA groups carry NODE's flags
-// where schedplay's carry PKG's: no decision of the engine reads either);
+// where schedplay's carry PKG's: no decision of 6.12 or the tip reads
+// either, but the generation 6.1 reads the NUMA level's child flag, so an
+// asymmetric-capacity NUMA machine, none of the presets, loses
+// prefer_sibling there where the kernel, whose PKG keeps it once NODE
+// degenerates, does not);
 // NUMA groups are the sibling domains' child spans, with the group balance
 // masks of build_overlap_sched_groups() (buildBalanceMask) and one
 // sched_group_capacity per level and mask's first CPU; CLS spans follow

@@ -45,7 +45,7 @@ type Group struct {
 // Domain is one sched_domain of one CPU's chain, after degeneration.
 type Domain struct {
 	Level Level   `json:"name"`  // SD_INIT_NAME
-	Depth int     `json:"level"` // sd->level (0 at the bottom of the surviving chain)
+	Depth int     `json:"level"` // the level's index in the surviving chain, 0 at the bottom (the kernel's sd->level keeps the build-time level: Vera's MC is 2 there, 1 here)
 	Span  CPUSet  `json:"-"`
 	Flags SDFlags `json:"flags"`
 	// Groups, local group first (the one containing the CPU), as the
