@@ -433,16 +433,21 @@ const (
 // Step is one program step. Exactly one of the kind fields is set; the
 // others are its options. See docs/scenario.md.
 type Step struct {
-	Compute  *units.Duration `json:"compute,omitempty"`  // work on a speed-1.0 full-resource thread
-	Jitter   float64         `json:"jitter,omitempty"`   // ± fraction applied to compute
-	Sleep    *units.Duration `json:"sleep,omitempty"`    // timer sleep (no WF_SYNC)
-	Barrier  string          `json:"barrier,omitempty"`  // group barrier name; last arrival wakes all
-	Spin     units.Duration  `json:"spin,omitempty"`     // barrier/recv: spin this long before blocking
-	Send     string          `json:"send,omitempty"`     // channel name: post one message, wake a receiver
-	Recv     string          `json:"recv,omitempty"`     // channel name: take one message or block
-	Sync     bool            `json:"sync,omitempty"`     // send: WF_SYNC wake-up
-	Wake     int             `json:"wake,omitempty"`     // send: messages posted at once (futex wake n)
-	Capacity int             `json:"capacity,omitempty"` // send: channel buffer limit (0 = unbounded)
+	Compute *units.Duration `json:"compute,omitempty"` // work on a speed-1.0 full-resource thread
+	Jitter  float64         `json:"jitter,omitempty"`  // ± fraction applied to compute
+	Sleep   *units.Duration `json:"sleep,omitempty"`   // timer sleep (no WF_SYNC)
+	Barrier string          `json:"barrier,omitempty"` // group barrier name; last arrival wakes all
+	Spin    units.Duration  `json:"spin,omitempty"`    // barrier/recv: spin this long before blocking
+	Send    string          `json:"send,omitempty"`    // channel name: post one message, wake a receiver
+	Recv    string          `json:"recv,omitempty"`    // channel name: take one message or block
+	Sync    bool            `json:"sync,omitempty"`    // send: WF_SYNC wake-up
+	Wake    int             `json:"wake,omitempty"`    // send: messages posted at once (futex wake n)
+	// Poll says the send's receivers wait in poll() on the object (a
+	// wake pipe): woken newest first, all under the wait queue's lock,
+	// each leaving poll() through poll_freewait() once the storm is over
+	// (schedplay addition).
+	Poll     bool `json:"poll,omitempty"`
+	Capacity int  `json:"capacity,omitempty"` // send: channel buffer limit (0 = unbounded)
 	// IPC names the kernel object a send writes to: "pipe", "socket"
 	// (unix stream) or "futex"; its recv steps then pay the object's read
 	// path, its buffer follows the kernel's, and both pay machine.ipc and

@@ -170,6 +170,10 @@ func validateStep(errs *ErrorList, p string, s *Step, depth int) int {
 	only(s.Spin != 0, "spin", "barrier", "recv")
 	only(s.Sync, "sync", "send")
 	only(s.Wake != 0, "wake", "send")
+	only(s.Poll, "poll", "send")
+	if s.Poll && (s.IPC == IPCPipe || s.IPC == IPCSocket) {
+		errs.Add(p+".poll", "needs a channel without a buffer (no ipc, or ipc futex): the wake pipe's byte is not modelled as a message")
+	}
 	only(s.Capacity != 0, "capacity", "send")
 	only(s.IPC != IPCNone, "ipc", "send")
 	only(s.Bytes != 0, "bytes", "send")

@@ -316,6 +316,9 @@ func (s *sim) switchedIn(c *cpuState, p *task) {
 		p.recordLatency = false
 		s.recordLatency(c.stallUntil-p.wakeIssued, p.periodicLatency)
 	}
+	if p.pollExit != nil {
+		s.pollFreewait(c, p)
+	}
 	if !c.tickOn {
 		s.startTick(c)
 	}

@@ -60,14 +60,17 @@ type task struct {
 	// wakeStallUntil is when the wake-ups the running task issued in its
 	// last step are paid for (endWakeBatch); its next step waits for it
 	wakeStallUntil int64
-	spinning       bool
-	delayed        bool // se->sched_delayed: asleep but still queued (DELAY_DEQUEUE)
-	spinEnd        int64
-	blockOn        int8 // what it waits on (for spin fall-through)
-	blockID        int
-	granted        bool // the object it waits on released it
-	ipcWaited      bool // it slept in its current pipe/socket call (pipe_write()'s wake_next_writer)
-	filesShared    bool // other threads share its files_struct (files->count > 1): fdget() takes references
+	// pollExit is the channel whose poll() wake-up the task still has to
+	// leave through poll_freewait() when it runs (pollFreewait)
+	pollExit    *chanState
+	spinning    bool
+	delayed     bool // se->sched_delayed: asleep but still queued (DELAY_DEQUEUE)
+	spinEnd     int64
+	blockOn     int8 // what it waits on (for spin fall-through)
+	blockID     int
+	granted     bool // the object it waits on released it
+	ipcWaited   bool // it slept in its current pipe/socket call (pipe_write()'s wake_next_writer)
+	filesShared bool // other threads share its files_struct (files->count > 1): fdget() takes references
 	// userMode: it runs user code (a compute step or a user-space spin),
 	// not a kernel path; sysret: its last step was a system call, so its
 	// next step starts with the return to user space (PREEMPT_LAZY's
@@ -327,6 +330,10 @@ type chanState struct {
 	receivers []*task  // blocked receivers, FIFO
 	senders   []*task  // blocked senders (buffer full)
 	ipc       *ipcChan // the kernel object (ipc kind), nil for an abstract channel
+	// pollLockFree is when the poll wait queue's lock is free again and
+	// pollLockCPU the CPU that held it last (pollWake, pollFreewait)
+	pollLockFree int64
+	pollLockCPU  int
 }
 
 // sim is one repetition's whole state.

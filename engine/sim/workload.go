@@ -38,6 +38,8 @@ type op struct {
 	sync   bool
 	wake   int
 	count  int
+	// poll: the receivers wait in poll() (scenario.Step.Poll)
+	poll bool
 	// sysret: the op ends a system call (a send's or recv's last op, a
 	// sleep, a barrier's futex): the task's next step begins with the
 	// return to user space
@@ -173,7 +175,7 @@ func (cp *compiler) compileStep(group int, st scenario.Step) (op, error) {
 		// pipe_write() and sock_def_readable() always wake with WF_SYNC
 		// (wake_up_interruptible_sync_poll()), whatever the step says
 		sync := st.Sync || st.IPC == scenario.IPCPipe || st.IPC == scenario.IPCSocket
-		o = op{kind: opSend, id: cp.chanID(st.Send), sync: sync, wake: max(st.Wake, 1)}
+		o = op{kind: opSend, id: cp.chanID(st.Send), sync: sync, wake: max(st.Wake, 1), poll: st.Poll}
 		if st.Capacity > 0 {
 			cp.chanCap[o.id] = st.Capacity
 		}
@@ -563,6 +565,10 @@ func (s *sim) chanSend(c *cpuState, p *task, o *op) bool {
 	s.countOp(p)
 	s.wakeBatch, s.wakeBatchCost = 0, 0
 	defer s.endWakeBatch(c.id)
+	if o.poll {
+		s.pollWake(c, ch, o)
+		return true
+	}
 	for n := 0; n < o.wake; n++ {
 		if len(ch.receivers) > 0 {
 			s.grant(c.id, popTask(&ch.receivers), o.sync)
@@ -571,6 +577,54 @@ func (s *sim) chanSend(c *cpuState, p *task, o *op) bool {
 		ch.msgs++
 	}
 	return true
+}
+
+// pollWake is __wake_up_common_lock() of the waiters poll() queued on the
+// object (__pollwait() → add_wait_queue(), each at the head): it wakes
+// them newest first (pollwake() → try_to_wake_up()), all under the wait
+// queue's lock, which is free again once the last wake-up is issued.
+// pollwake() leaves each entry queued, so a woken waiter takes that lock
+// again on its way out of poll() (pollFreewait).
+func (s *sim) pollWake(c *cpuState, ch *chanState, o *op) {
+	var woken []*task
+	for n := 0; n < o.wake; n++ {
+		if k := len(ch.receivers); k > 0 {
+			w := ch.receivers[k-1]
+			ch.receivers[k-1] = nil
+			ch.receivers = ch.receivers[:k-1]
+			if w.state == taskBlocked {
+				woken = append(woken, w)
+			}
+			s.grant(c.id, w, o.sync)
+			continue
+		}
+		ch.msgs++
+	}
+	ch.pollLockFree, ch.pollLockCPU = s.now+s.wakeBatchCost, c.id
+	for _, w := range woken {
+		w.pollExit = ch
+	}
+}
+
+// pollFreeLines are the lines remove_wait_queue() pulls while it holds
+// the wait queue's lock: the lock's (with the list head) and a neighbour
+// entry's list pointers.
+const pollFreeLines = 2
+
+// pollFreewait is poll_freewait() → remove_wait_queue() of a poller woken
+// by pollWake, as it first runs: it spins on the wait queue's lock
+// (spin_lock_irqsave(), its CPU busy) until the waker's storm and the
+// pollers before it have let it go, then unlinks its entry. Its next step
+// waits for that (wakeStallUntil).
+func (s *sim) pollFreewait(c *cpuState, p *task) {
+	ch := p.pollExit
+	p.pollExit = nil
+	start := max(c.stallUntil, s.now)
+	acquire := max(start, ch.pollLockFree)
+	release := acquire + pollFreeLines*s.cachelineCost(ch.pollLockCPU, c.id)
+	ch.pollLockFree, ch.pollLockCPU = release, c.id
+	c.stallUntil = release
+	p.wakeStallUntil = release
 }
 
 // waitWritable blocks a sender on a full buffer; it retries its send

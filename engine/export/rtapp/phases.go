@@ -189,6 +189,9 @@ func (c *conv) event(p *phase, st *scenario.Step) {
 		if st.Capacity > 0 {
 			c.note("group %q: channel %q capacity %d not expressible: rt-app's sem_post never blocks the sender", c.group, st.Send, st.Capacity)
 		}
+		if st.Poll {
+			c.note("group %q: send %q to poll() waiters is not expressible: rt-app's sem_post wakes the oldest waiter, and no wait-queue lock holds the woken", c.group, st.Send)
+		}
 	case st.Recv != "":
 		p.add("sem_wait", st.Recv)
 		c.spin(st, "recv "+strconv.Quote(st.Recv))

@@ -28,7 +28,7 @@ func lossy(r *scenario.Resolved) bool {
 	var walk func([]scenario.Step) bool
 	walk = func(steps []scenario.Step) bool {
 		for _, s := range steps {
-			if s.Jitter != 0 || s.Spin > 0 || s.Sync || s.Capacity > 0 || s.Pool != "" {
+			if s.Jitter != 0 || s.Spin > 0 || s.Sync || s.Poll || s.Capacity > 0 || s.Pool != "" {
 				return true
 			}
 			if s.Compute != nil && int64(*s.Compute)%1000 != 0 || s.Sleep != nil && int64(*s.Sleep)%1000 != 0 {
