@@ -172,7 +172,7 @@ func validateStep(errs *ErrorList, p string, s *Step, depth int) int {
 	only(s.Wake != 0, "wake", "send")
 	only(s.Poll, "poll", "send")
 	if s.Poll && (s.IPC == IPCPipe || s.IPC == IPCSocket) {
-		errs.Add(p+".poll", "needs a channel without a buffer (no ipc, or ipc futex): the wake pipe's byte is not modelled as a message")
+		errs.Add(p+".poll", "not on an ipc pipe or socket send: the wake pipe's byte is not modelled as a message (leave ipc out, or use futex)")
 	}
 	only(s.Capacity != 0, "capacity", "send")
 	only(s.IPC != IPCNone, "ipc", "send")

@@ -600,7 +600,12 @@ func (s *sim) pollWake(c *cpuState, ch *chanState, o *op) {
 		}
 		ch.msgs++
 	}
-	ch.pollLockFree, ch.pollLockCPU = s.now+s.wakeBatchCost, c.id
+	if len(woken) == 0 {
+		return
+	}
+	// the storm's hold ends after the last try_to_wake_up(); a hold
+	// pollers of an earlier storm reserved is kept
+	ch.pollLockFree, ch.pollLockCPU = max(ch.pollLockFree, s.now+s.wakeBatchCost), c.id
 	for _, w := range woken {
 		w.pollExit = ch
 	}
