@@ -350,15 +350,7 @@ func kunpengIdleSim(t *testing.T) *sim {
 // in 6.12.118, which skips it for migrate_misfit too.
 func TestMisfitPassIntervalByGeneration(t *testing.T) {
 	for _, gen := range []string{"6.1", "6.12"} {
-		s := simOf(t, `{"schedplay":1,"machine":{"preset":"hikey960"},"policy":{"preset":"misfit","generation":"`+gen+`"},
-		"workload":{"groups":[{"name":"free","count":1,"cpus":"0-3,5","program":[{"compute":"1s"}]}]},"run":{"duration":"10s","seed":1}}`)
-		p := place(s, 0, 0)
-		s.schedule(&s.cpus[0])
-		p.avg.utilAvg, p.utilEst = 900, 900
-		s.updateMisfitStatus(&s.cpus[0], p)
-		if s.cpus[0].misfitLoad == 0 {
-			t.Fatal("set-up: a util-900 task on an A53 is not misfit")
-		}
+		s := misfitOnA53(t, gen, "0-3,5")
 		lvl := len(s.t.Domains[4]) - 1
 		st := &s.cpus[4].sd[lvl]
 		before := st.balanceInterval
@@ -379,10 +371,7 @@ func TestMisfitPassIntervalByGeneration(t *testing.T) {
 // it to the tick.
 func TestRepickRefreshesMisfitIn61(t *testing.T) {
 	for _, gen := range []string{"6.1", "6.12"} {
-		s := simOf(t, `{"schedplay":1,"machine":{"preset":"hikey960"},"policy":{"preset":"misfit","generation":"`+gen+`"},
-		"workload":{"groups":[{"name":"w","count":1,"cpus":"0-7","program":[{"compute":"1s"}]}]},"run":{"duration":"10s","seed":1}}`)
-		p := place(s, 0, 0)
-		s.schedule(&s.cpus[0])
+		s, p := lightTaskOnA53(t, gen, "0-7")
 		if s.cpus[0].curr != p || s.cpus[0].misfitLoad != 0 {
 			t.Fatal("set-up: a light task running on CPU 0 is misfit or not running")
 		}
@@ -396,4 +385,28 @@ func TestRepickRefreshesMisfitIn61(t *testing.T) {
 			t.Errorf("%s: after re-picking a util-900 task on an A53 the CPU's misfit load is %d", gen, s.cpus[0].misfitLoad)
 		}
 	}
+}
+
+// lightTaskOnA53 is hikey960 under the misfit policy and generation gen,
+// with task 0 (allowed cpus) placed on A53 CPU 0 and running there.
+func lightTaskOnA53(t *testing.T, gen, cpus string) (*sim, *task) {
+	t.Helper()
+	s := simOf(t, `{"schedplay":1,"machine":{"preset":"hikey960"},"policy":{"preset":"misfit","generation":"`+gen+`"},
+		"workload":{"groups":[{"name":"w","count":1,"cpus":"`+cpus+`","program":[{"compute":"1s"}]}]},"run":{"duration":"10s","seed":1}}`)
+	p := place(s, 0, 0)
+	s.schedule(&s.cpus[0])
+	return s, p
+}
+
+// misfitOnA53 is lightTaskOnA53 with the task's util raised to 900 and
+// CPU 0's misfit status updated: a misfit task on an A53.
+func misfitOnA53(t *testing.T, gen, cpus string) *sim {
+	t.Helper()
+	s, p := lightTaskOnA53(t, gen, cpus)
+	p.avg.utilAvg, p.utilEst = 900, 900
+	s.updateMisfitStatus(&s.cpus[0], p)
+	if s.cpus[0].misfitLoad == 0 {
+		t.Fatal("set-up: a util-900 task on an A53 is not misfit")
+	}
+	return s
 }

@@ -430,11 +430,7 @@ func (s *sim) kickILB(from int, flags uint8) {
 	// the IPI (none to a polling idle CPU: smp_call_function_single_async()
 	// queues nohz_csd as a wake list does), and the ILB (idle by
 	// construction) leaving its idle state
-	d := s.idleExitCost(&s.cpus[ilb])
-	if !s.idlePolling(&s.cpus[ilb]) {
-		d += s.ipiLatency(ilb)
-	}
-	s.q.push(event{at: s.now + d, kind: evILB, a: int32(ilb)})
+	s.q.push(event{at: s.now + s.ipiLatency(ilb) + s.idleExitCost(&s.cpus[ilb]), kind: evILB, a: int32(ilb)})
 }
 
 // nohzIdleBalance is the kick's IPI on the ILB, nohz_csd_func(): the

@@ -351,16 +351,8 @@ func TestSDAsymPackingSharedChildIn61(t *testing.T) {
 // 6.12.
 func TestFailedMisfitPassCountsIn61(t *testing.T) {
 	for _, on := range []bool{true, false} {
-		s := simOf(t, `{"schedplay":1,"machine":{"preset":"hikey960"},"policy":{"preset":"misfit","generation":"6.1"},
-		"workload":{"groups":[{"name":"free","count":1,"program":[{"compute":"1s"}]}]},"run":{"duration":"10s","seed":1}}`)
+		s := misfitOnA53(t, "6.1", "0-7")
 		s.misfitFailUncounted = on
-		p := place(s, 0, 0)
-		s.schedule(&s.cpus[0])
-		p.avg.utilAvg, p.utilEst = 900, 900
-		s.updateMisfitStatus(&s.cpus[0], p)
-		if s.cpus[0].misfitLoad == 0 {
-			t.Fatal("set-up: a util-900 task on an A53 is not misfit")
-		}
 		lvl := len(s.t.Domains[4]) - 1
 		moved, _ := s.schedBalanceRq(4, lvl, cpuIdle, migPeriodic)
 		if moved != 0 || !s.cpus[0].activeBalance {

@@ -472,8 +472,12 @@ func (s *sim) kernelCost(cpu int, d int64) int64 {
 
 // ipiLatency is latency.ipi for an IPI to target. Most of it is the
 // handling there (the IRQ entry, sched_ttwu_pending() or the softirq
-// raise), so all of it runs at the target's speed.
+// raise), so all of it runs at the target's speed. A target that polls in
+// idle gets no IPI (idlePolling): 0.
 func (s *sim) ipiLatency(target int) int64 {
+	if s.idlePolling(&s.cpus[target]) {
+		return 0
+	}
 	return s.kernelCost(target, int64(s.r.Machine.Latency.IPI))
 }
 
@@ -487,10 +491,7 @@ func (s *sim) ttwuLatency(waker, target int) int64 {
 	lat := &s.r.Machine.Latency
 	d := s.kernelCost(waker, int64(lat.Wakeup))
 	if target != waker {
-		d += wakeRemoteLines * s.cachelineCost(waker, target)
-		if !s.idlePolling(&s.cpus[target]) {
-			d += s.ipiLatency(target)
-		}
+		d += s.ipiLatency(target) + wakeRemoteLines*s.cachelineCost(waker, target)
 	}
 	return s.costs.vary(d + s.idleExitCost(&s.cpus[target]))
 }
@@ -519,10 +520,7 @@ func (s *sim) reschedCurr(cpu, from int) {
 	}
 	d := int64(0)
 	if cpu != from {
-		d = s.idleExitCost(c) // an idle CPU leaves its state first
-		if !s.idlePolling(c) {
-			d += s.ipiLatency(cpu) // smp_send_reschedule()
-		}
+		d = s.ipiLatency(cpu) + s.idleExitCost(c) // smp_send_reschedule() (none to a polling idle CPU); an idle CPU leaves its state first
 	}
 	s.needReschedAt(c, s.now+d)
 }

@@ -480,8 +480,9 @@ func (s *sim) endWakeBatch(waker int) {
 // function's own work (latency.wakeup) and, for a wakee that last ran on
 // another CPU, the lines ttwu pulls from there (ttwuWakerLines) and the
 // sending part of the IPI (ttwu_queue_wakelist() → the GIC SGI write;
-// none to a CPU that polls in idle, idlePolling). The later wake-ups of a batch are placed only when they are issued, so
-// the wakee's previous CPU stands for the target.
+// none to a CPU that polls in idle, idlePolling). The later wake-ups of a
+// batch are placed only when they are issued, so the wakee's previous CPU
+// stands for the target.
 func (s *sim) wakerCost(waker int, w *task) int64 {
 	lat := &s.r.Machine.Latency
 	work, lines := int64(lat.Wakeup), int64(0)
